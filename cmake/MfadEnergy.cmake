@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# mfad_add_energy(<target> <name> [HEADER <file>] [BUILTIN])
+#   Compiles energy <name> (header <file>, default energies/<name>.h beside the caller) into
+#   <target>: value, gradient, fused HVP and element Hessian on the CPU, as MfadKernel_<name>;
+#   when CUDA is enabled, the same header is also compiled by nvcc.
+#   Use it from a user project after find_package(mfad); then MfadKernelRegister(MFAD_KERNEL(name)).
+set(MFAD_ENERGY_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
+function(mfad_add_energy target name)
+  cmake_parse_arguments(ARG "BUILTIN" "HEADER" "" ${ARGN})
+  if(NOT ARG_HEADER)
+    set(ARG_HEADER ${CMAKE_CURRENT_SOURCE_DIR}/${name}.h)
+  endif()
+  get_filename_component(header ${ARG_HEADER} ABSOLUTE)
+  if(NOT EXISTS ${header})
+    message(FATAL_ERROR "mfad_add_energy(${name}): no header ${header}")
+  endif()
+  set(src "#define MFAD_ENERGY_NAME   ${name}\n#define MFAD_ENERGY_HEADER \"${header}\"\n#include <mfad/instantiate.h>\n")
+  file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}.c CONTENT "${src}")
+  target_sources(${target} PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}.c)
+  # element code is compute-bound: full optimisation whatever the build type
+  set_source_files_properties(${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}.c PROPERTIES COMPILE_OPTIONS "-O3;-fno-math-errno")
+  if(MFAD_HAVE_CUDA)
+    file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}.cu CONTENT "${src}")
+    if(NOT TARGET mfad_cuda_energies)
+      add_library(mfad_cuda_energies OBJECT)
+      target_include_directories(mfad_cuda_energies PRIVATE ${PROJECT_SOURCE_DIR}/include)
+    endif()
+    target_sources(mfad_cuda_energies PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}.cu)
+  endif()
+  if(TARGET OpenMP::OpenMP_C)
+    target_link_libraries(${target} PRIVATE OpenMP::OpenMP_C)
+  endif()
+  if(ARG_BUILTIN)
+    set_property(GLOBAL APPEND PROPERTY MFAD_BUILTIN_ENERGIES ${name})
+  endif()
+endfunction()

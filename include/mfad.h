@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/**
+  @file mfad.h
+  @brief mfad core API: an energy summed over element terms on a distributed vertex set, with
+         its value, gradient, exact Hessian-vector products, Hessian diagonal and vertex blocks.
+
+  Vectors are PETSc Vecs with `dof` entries per vertex, vertices owned in a contiguous PETSc
+  layout (entry vertex * dof + d). Fixed (Dirichlet) dofs keep prescribed values: the energy is
+  evaluated with those values in place, the gradient's fixed entries are x_i - xfixed_i, and
+  the Hessian's fixed rows and columns are the identity, so every operator is symmetric and the
+  exact derivative of the functions SNES and TAO see.
+**/
+#ifndef MFAD_H
+#define MFAD_H
+
+#include <petscvec.h>
+#include <mfad/kernel.h>
+
+/* PETSc 3.19 introduced PETSC_SUCCESS; code written for current PETSc also builds on 3.18 */
+#ifndef PETSC_SUCCESS
+#define PETSC_SUCCESS 0
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** An energy: a weighted sum of terms (kernel x element set) over distributed vertices. */
+typedef struct _p_MfadEnergy *MfadEnergy;
+
+/** Where element loops run. */
+typedef enum { MFAD_BACKEND_CPU = 0, MFAD_BACKEND_CUDA = 1 } MfadBackend;
+extern const char *const MfadBackends[];
+
+/** @brief Looks up a built-in or registered kernel by name (for options-driven programs).
+    @param[in] name  energy name, e.g. "neohookean_tet"
+    @param[out] k    the kernel */
+PetscErrorCode MfadKernelFind(const char name[], MfadKernel *k);
+/** @brief Registers a user kernel so that MfadKernelFind() and -mfad_view know it. */
+PetscErrorCode MfadKernelRegister(MfadKernel k);
+/** @brief Prints the names of all known kernels. */
+PetscErrorCode MfadKernelList(PetscViewer viewer);
+
+/** @brief Creates an energy on `comm` over `N` vertices with `dof` (1-3) unknowns each.
+    @param[in] comm   communicator
+    @param[in] dof    unknowns per vertex
+    @param[in] n      vertices owned by this rank (or PETSC_DECIDE)
+    @param[in] N      global vertices (or PETSC_DETERMINE)
+    @param[out] E     the energy */
+PetscErrorCode MfadEnergyCreate(MPI_Comm comm, PetscInt dof, PetscInt n, PetscInt N, MfadEnergy *E);
+/** @brief Adds a reference (for objects that keep E alive); MfadEnergyDestroy() drops one. */
+PetscErrorCode MfadEnergyReference(MfadEnergy E);
+/** @brief Destroys the energy (when its last reference goes) and sets *E to NULL. */
+PetscErrorCode MfadEnergyDestroy(MfadEnergy *E);
+
+/** @brief Adds a term: kernel `k` on this rank's `nelem` elements.
+    Use when per-element parameters are known; elements are this rank's own (never repeated
+    on another rank). Data are copied.
+    @param[in] k        kernel (its dof must equal the energy's)
+    @param[in] nelem    elements on this rank (may be 0)
+    @param[in] conn     nelem * nvert global vertex ids
+    @param[in] params   nelem * nparam parameters (NULL if the kernel takes none)
+    @param[in] weight   multiplies the term
+    @param[out] term    index of the term (may be NULL) */
+PetscErrorCode MfadEnergyAddTerm(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[], const PetscReal params[], PetscReal weight,
+                                 PetscInt *term);
+/** @brief Adds a term whose parameters the kernel computes from each element's rest shape.
+    Use for elastic energies (rest shape Dm^-1, volume) given rest coordinates. A degenerate rest
+    element is an error naming the term, element and vertices.
+    @param[in] rest      nelem * nvert * rest_dim rest coordinates, element by element
+    @param[in] material  the kernel's nmaterial constants, shared by all elements */
+PetscErrorCode MfadEnergyAddTermFromRest(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[], const PetscReal rest[],
+                                         const PetscReal material[], PetscReal weight, PetscInt *term);
+/** @brief Sets a term's name for messages and -mfad_view (default: the kernel's). */
+PetscErrorCode MfadEnergySetTermName(MfadEnergy E, PetscInt term, const char name[]);
+/** @brief Fixes dofs (global indices vertex * dof + d) at `values` (NULL: zero). Any rank may
+    name any dof; calling again replaces the whole set (e.g. to move boundary values). */
+PetscErrorCode MfadEnergySetFixedDofs(MfadEnergy E, PetscInt n, const PetscInt dofs[], const PetscReal values[]);
+/** @brief Sets where element loops run (-mfad_backend). CUDA is an error unless compiled and a
+    device is present. */
+PetscErrorCode MfadEnergySetBackend(MfadEnergy E, MfadBackend backend);
+/** @brief Sets the OpenMP threads of element loops (-mfad_num_threads; 0: OpenMP's default). */
+PetscErrorCode MfadEnergySetNumThreads(MfadEnergy E, PetscInt nthreads);
+/** @brief Sets the options prefix of the energy's options. */
+PetscErrorCode MfadEnergySetOptionsPrefix(MfadEnergy E, const char prefix[]);
+/** @brief Reads -mfad_backend, -mfad_num_threads, -mfad_block_size, -mfad_scatter, -mfad_view. */
+PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E);
+/** @brief Builds ghosting, local connectivity and colouring; called by the Compute functions
+    when needed. */
+PetscErrorCode MfadEnergySetUp(MfadEnergy E);
+/** @brief Prints terms, sizes, colouring, backend and flops per element. */
+PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer);
+/** @brief Views the energy if -mfad_view (or prefixed) is given. */
+PetscErrorCode MfadEnergyViewFromOptions(MfadEnergy E, const char name[]);
+
+/** @brief Gets the communicator, dofs per vertex and vertex counts. */
+PetscErrorCode MfadEnergyGetComm(MfadEnergy E, MPI_Comm *comm);
+PetscErrorCode MfadEnergyGetSizes(MfadEnergy E, PetscInt *dof, PetscInt *n, PetscInt *N);
+/** @brief Creates vectors of the energy's layout (either may be NULL). */
+PetscErrorCode MfadEnergyCreateVecs(MfadEnergy E, Vec *X, Vec *G);
+/** @brief Copies the fixed values into X (the rest of X is untouched). */
+PetscErrorCode MfadEnergyApplyFixedValues(MfadEnergy E, Vec X);
+
+/** @brief f = E(X) (+ 1/2 |x_fixed - values|^2); +inf where an element is invalid (inverted). */
+PetscErrorCode MfadEnergyComputeObjective(MfadEnergy E, Vec X, PetscReal *f);
+/** @brief G = grad E(X) (fixed entries: x_i - value_i). */
+PetscErrorCode MfadEnergyComputeGradient(MfadEnergy E, Vec X, Vec G);
+/** @brief f and G in one pass. */
+PetscErrorCode MfadEnergyComputeObjectiveGradient(MfadEnergy E, Vec X, PetscReal *f, Vec G);
+/** @brief Y = H(X) V by the fused forward-over-forward product; no Hessian is formed. */
+PetscErrorCode MfadEnergyComputeHessianProduct(MfadEnergy E, Vec X, Vec V, Vec Y);
+/** @brief D = diag H(X), from element Hessians. */
+PetscErrorCode MfadEnergyComputeHessianDiagonal(MfadEnergy E, Vec X, Vec D);
+/** @brief The dof x dof diagonal blocks of H(X), one per owned vertex, row-major, in `blocks`
+    (n * dof * dof entries, caller's memory). */
+PetscErrorCode MfadEnergyComputeHessianBlockDiagonal(MfadEnergy E, Vec X, PetscScalar blocks[]);
+/** @brief Whether the last Objective/Gradient evaluation met an invalid element (E = +inf or
+    not finite): SNES callbacks turn this into a domain error. */
+PetscErrorCode MfadEnergyGetDomainError(MfadEnergy E, PetscBool *flg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MFAD_H */

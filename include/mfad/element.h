@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/**
+  @file mfad/element.h
+  @brief The element bodies, one per mode: gather the element's unknowns, seed the numbers,
+         evaluate the energy, return the element's results. Shared by every backend (CPU loop,
+         CUDA kernel); the launcher scatters. Included by mfad/instantiate.h after the energy.
+**/
+#ifndef MFAD_ELEMENT_H
+#define MFAD_ELEMENT_H
+
+#define MFAD_NV MFAD_ENERGY_VERTICES
+#define MFAD_ND MFAD_ENERGY_DOF
+#define MFAD_NP MFAD_ENERGY_PARAMS
+
+MFAD_HD static inline const double *mfad_elem_params(const MfadLoop *L, int e)
+{
+  return MFAD_NP ? L->params + (long)e * MFAD_NP : (const double *)0;
+}
+
+/* Scatter-add an element vector of N entries; `w` is the term weight. */
+MFAD_HD static inline void mfad_elem_scatter(double *MFAD_RESTRICT y, const int *MFAD_RESTRICT c, const double *MFAD_RESTRICT out, double w)
+{
+  MFAD_UNROLL for (int a = 0; a < MFAD_NV; a++) MFAD_UNROLL for (int d = 0; d < MFAD_ND; d++) y[(long)c[a] * MFAD_ND + d] += w * out[a * MFAD_ND + d];
+}
+
+MFAD_HD static inline double mfad_elem_value(const MfadLoop *L, int e)
+{
+  const int *c = L->conn + (long)e * MFAD_NV;
+  double     xs[MFAD_N], E;
+  MFAD_UNROLL for (int a = 0; a < MFAD_NV; a++) MFAD_UNROLL for (int d = 0; d < MFAD_ND; d++) xs[a * MFAD_ND + d] = L->x[(long)c[a] * MFAD_ND + d];
+  mfad_energy_val(xs, mfad_elem_params(L, e), &E);
+  return E;
+}
+
+/* returns E_e; g receives grad E_e */
+MFAD_HD static inline double mfad_elem_gradient(const MfadLoop *L, int e, double *MFAD_RESTRICT g)
+{
+  const int *c = L->conn + (long)e * MFAD_NV;
+  mfad_grad  xs[MFAD_N], E;
+  MFAD_UNROLL for (int a = 0; a < MFAD_NV; a++) MFAD_UNROLL for (int d = 0; d < MFAD_ND; d++) mfad_grad_seed(&xs[a * MFAD_ND + d], L->x[(long)c[a] * MFAD_ND + d], a * MFAD_ND + d);
+  mfad_energy_grad(xs, mfad_elem_params(L, e), &E);
+  MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) g[i] = MFAD_LANE(E.g, i);
+  return E.v;
+}
+
+/* hv receives H_e v_e */
+MFAD_HD static inline void mfad_elem_hvp(const MfadLoop *L, int e, double *MFAD_RESTRICT hv)
+{
+  const int *c = L->conn + (long)e * MFAD_NV;
+  mfad_hvp   xs[MFAD_N], E;
+  MFAD_UNROLL for (int a = 0; a < MFAD_NV; a++) MFAD_UNROLL for (int d = 0; d < MFAD_ND; d++)
+  {
+    const long k = (long)c[a] * MFAD_ND + d;
+    mfad_hvp_seed(&xs[a * MFAD_ND + d], L->x[k], L->v[k], a * MFAD_ND + d);
+  }
+  mfad_energy_hvp(xs, mfad_elem_params(L, e), &E);
+  MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) hv[i] = MFAD_LANE(E.tg, i);
+}
+
+/* returns E_e; H receives the N x N element Hessian, row-major */
+MFAD_HD static inline double mfad_elem_hessian(const MfadLoop *L, int e, double *MFAD_RESTRICT H)
+{
+  const int *c = L->conn + (long)e * MFAD_NV;
+  mfad_hess  xs[MFAD_N], E;
+  MFAD_UNROLL for (int a = 0; a < MFAD_NV; a++) MFAD_UNROLL for (int d = 0; d < MFAD_ND; d++) mfad_hess_seed(&xs[a * MFAD_ND + d], L->x[(long)c[a] * MFAD_ND + d], a * MFAD_ND + d);
+  mfad_energy_hess(xs, mfad_elem_params(L, e), &E);
+  MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int j = 0; j < MFAD_N; j++) H[i * MFAD_N + j] = MFAD_LANE(E.h[i], j);
+  return E.v;
+}
+
+/* Scatter-add the vertex (dof x dof) blocks of a weighted element Hessian into per-vertex blocks. */
+MFAD_HD static inline void mfad_elem_scatter_blocks(double *MFAD_RESTRICT y, const int *MFAD_RESTRICT c, const double *MFAD_RESTRICT H, double w)
+{
+  MFAD_UNROLL for (int a = 0; a < MFAD_NV; a++) MFAD_UNROLL for (int d = 0; d < MFAD_ND; d++) MFAD_UNROLL for (int f = 0; f < MFAD_ND; f++)
+    y[((long)c[a] * MFAD_ND + d) * MFAD_ND + f] += w * H[(a * MFAD_ND + d) * MFAD_N + a * MFAD_ND + f];
+}
+
+#endif /* MFAD_ELEMENT_H */

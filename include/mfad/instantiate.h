@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/**
+  @file mfad/instantiate.h
+  @brief Turns one energy header into a kernel: the energy body in every AD mode, the element
+         bodies, the CPU element loops and the MfadKernel object MfadKernel_<name>.
+
+  A translation unit (CMake's mfad_add_energy() writes it) contains only:
+      #define MFAD_ENERGY_NAME   mass_spring
+      #define MFAD_ENERGY_HEADER "mass_spring.h"
+      #include <mfad/instantiate.h>
+
+  The energy header has two parts: under MFAD_ENERGY_META its sizes (MFAD_ENERGY_VERTICES,
+  MFAD_ENERGY_DOF, MFAD_ENERGY_PARAMS, optional MFAD_ENERGY_REST_DIM, MFAD_ENERGY_MATERIAL,
+  MFAD_ENERGY_DESCRIPTION) and host-only helpers (mfad_energy_rest); otherwise its body,
+  MFAD_ENERGY_BODY(x, p, E) { ... }, written against T and OP(name).
+**/
+#ifndef MFAD_INSTANTIATE_H
+#define MFAD_INSTANTIATE_H
+
+#if !defined(MFAD_ENERGY_NAME) || !defined(MFAD_ENERGY_HEADER)
+#error "mfad/instantiate.h: define MFAD_ENERGY_NAME and MFAD_ENERGY_HEADER first"
+#endif
+
+#include <math.h>
+#include <mfad/kernel.h>
+
+#define MFAD_CAT_(a, b) a##b
+#define MFAD_CAT(a, b)  MFAD_CAT_(a, b)
+#define MFAD_STR_(a)    #a
+#define MFAD_STR(a)     MFAD_STR_(a)
+
+#define MFAD_ENERGY_META
+#include MFAD_ENERGY_HEADER
+#undef MFAD_ENERGY_META
+
+#if !defined(MFAD_ENERGY_VERTICES) || !defined(MFAD_ENERGY_DOF) || !defined(MFAD_ENERGY_PARAMS)
+#error "energy header: define MFAD_ENERGY_VERTICES, MFAD_ENERGY_DOF and MFAD_ENERGY_PARAMS under MFAD_ENERGY_META"
+#endif
+#ifndef MFAD_ENERGY_REST_DIM
+#define MFAD_ENERGY_REST_DIM 0
+#endif
+#ifndef MFAD_ENERGY_MATERIAL
+#define MFAD_ENERGY_MATERIAL 0
+#endif
+#ifndef MFAD_ENERGY_DESCRIPTION
+#define MFAD_ENERGY_DESCRIPTION ""
+#endif
+
+#define MFAD_N (MFAD_ENERGY_VERTICES * MFAD_ENERGY_DOF)
+#include <mfad/ad.h>
+
+/* The energy's signature in every mode; helpers in an energy header use MFAD_ENERGY_HELPER. */
+#define MFAD_ENERGY_BODY(x, p, E) \
+  MFAD_GEN_MODIFIERS void MFAD_FN(mfad_energy)(const T *MFAD_RESTRICT x, const double *MFAD_RESTRICT p, T *MFAD_RESTRICT E)
+#define MFAD_ENERGY_HELPER MFAD_GEN_MODIFIERS
+
+#define MFAD_GEN_MODIFIERS MFAD_HD static inline
+#define T                  double
+#define OP(f)              mfad_val_##f
+#define MFAD_FN(f)         f##_val
+#include <mfad/ad_generic.h>
+#include MFAD_ENERGY_HEADER
+#undef T
+#undef OP
+#undef MFAD_FN
+
+#define T          mfad_grad
+#define OP(f)      mfad_grad_##f
+#define MFAD_FN(f) f##_grad
+#include <mfad/ad_generic.h>
+#include MFAD_ENERGY_HEADER
+#undef T
+#undef OP
+#undef MFAD_FN
+
+#define T          mfad_hvp
+#define OP(f)      mfad_hvp_##f
+#define MFAD_FN(f) f##_hvp
+#include <mfad/ad_generic.h>
+#include MFAD_ENERGY_HEADER
+#undef T
+#undef OP
+#undef MFAD_FN
+
+#define T          mfad_hess
+#define OP(f)      mfad_hess_##f
+#define MFAD_FN(f) f##_hess
+#include <mfad/ad_generic.h>
+#include MFAD_ENERGY_HEADER
+#undef T
+#undef OP
+#undef MFAD_FN
+#undef MFAD_GEN_MODIFIERS
+
+#include <mfad/element.h>
+
+#if !defined(__CUDACC__)
+/* ---------------------------------------------------------------- host: counting mode, CPU loops */
+#define MFAD_GEN_MODIFIERS static inline
+#define T                  mfad_cnt
+#define OP(f)              mfad_cnt_##f
+#define MFAD_FN(f)         f##_cnt
+#include <mfad/ad_generic.h>
+#include MFAD_ENERGY_HEADER
+#undef T
+#undef OP
+#undef MFAD_FN
+#undef MFAD_GEN_MODIFIERS
+
+#include <mfad/loop_cpu.h>
+
+static void mfad_element_host(MfadMode mode, const double *x, const double *v, const double *params, double *value, double *out)
+{
+  int     conn[MFAD_NV];
+  double  H[MFAD_N * MFAD_N];
+  MfadLoop L;
+  for (int a = 0; a < MFAD_NV; a++) conn[a] = a;
+  L.nelem  = 1;
+  L.conn   = conn;
+  L.params = params;
+  L.weight = 1.0;
+  L.x      = x;
+  L.v      = v;
+  switch (mode) {
+  case MFAD_MODE_VALUE:
+    *value = mfad_elem_value(&L, 0);
+    break;
+  case MFAD_MODE_GRADIENT:
+    *value = mfad_elem_gradient(&L, 0, out);
+    break;
+  case MFAD_MODE_HVP:
+    mfad_elem_hvp(&L, 0, out);
+    *value = mfad_elem_value(&L, 0);
+    break;
+  case MFAD_MODE_HESSIAN:
+    *value = mfad_elem_hessian(&L, 0, H);
+    for (int i = 0; i < MFAD_N * MFAD_N; i++) out[i] = H[i];
+    break;
+  }
+}
+
+static void mfad_flops_host(const double *x, const double *params, double flops[4])
+{
+  mfad_cnt xs[MFAD_N], E;
+  for (int m = 0; m < MFAD_CNT_MODES; m++) mfad_cnt_flops[m] = 0.0;
+  for (int i = 0; i < MFAD_N; i++) mfad_cnt_seed(&xs[i], x[i], i);
+  mfad_energy_cnt(xs, params, &E);
+  (void)E;
+  /* gather/seed and the weighted scatter of each mode's outputs */
+  flops[0] = mfad_cnt_flops[MFAD_CNT_VAL] + 1;
+  flops[1] = mfad_cnt_flops[MFAD_CNT_GRAD] + 2 * MFAD_N;
+  flops[2] = mfad_cnt_flops[MFAD_CNT_HVP] + 2 * MFAD_N;
+  flops[3] = mfad_cnt_flops[MFAD_CNT_HESS] + MFAD_N * MFAD_N;
+}
+
+#if MFAD_ENERGY_REST_DIM > 0
+#define MFAD_REST_FN mfad_energy_rest
+#else
+#define MFAD_REST_FN 0
+#endif
+
+#define MFAD_KERNEL_SYMBOL MFAD_CAT(MfadKernel_, MFAD_ENERGY_NAME)
+#ifdef __cplusplus
+extern "C" {
+#endif
+extern const struct _n_MfadKernel MFAD_KERNEL_SYMBOL;
+const struct _n_MfadKernel        MFAD_KERNEL_SYMBOL = {
+  MFAD_STR(MFAD_ENERGY_NAME),
+  MFAD_ENERGY_DESCRIPTION,
+  MFAD_ENERGY_VERTICES,
+  MFAD_ENERGY_DOF,
+  MFAD_ENERGY_PARAMS,
+  MFAD_ENERGY_REST_DIM,
+  MFAD_ENERGY_MATERIAL,
+  MFAD_REST_FN,
+  mfad_element_host,
+  mfad_flops_host,
+  mfad_cpu_value,
+  mfad_cpu_gradient,
+  mfad_cpu_hvp,
+  mfad_cpu_diagonal,
+  mfad_cpu_blockdiag,
+  mfad_cpu_hessian,
+};
+#ifdef __cplusplus
+}
+#endif
+#endif /* !__CUDACC__ */
+
+#endif /* MFAD_INSTANTIATE_H */

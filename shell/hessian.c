@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The Hessian as a MATSHELL: MatMult is the fused forward-over-forward HVP at a stored point;
+   the diagonal (Jacobi) and the inverted vertex blocks (point-block Jacobi) come from element
+   Hessians. Symmetric: MatMultTranspose is MatMult. */
+#include <mfadpetsc.h>
+#include "mfadcompat.h"
+
+typedef struct {
+  MfadEnergy   E;
+  Vec          X;          /* the point */
+  PetscScalar *invblocks;  /* n * dof * dof, owned by the Mat (MatInvertBlockDiagonal contract) */
+} MfadShell;
+
+static PetscErrorCode MfadShellMult_Private(Mat H, Vec V, Vec Y)
+{
+  MfadShell *s;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(H, &s));
+  PetscCall(MfadEnergyComputeHessianProduct(s->E, s->X, V, Y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadShellGetDiagonal_Private(Mat H, Vec D)
+{
+  MfadShell *s;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(H, &s));
+  PetscCall(MfadEnergyComputeHessianDiagonal(s->E, s->X, D));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* In-place inverse of a dense bs x bs block by Gauss-Jordan with partial pivoting (bs <= 3). */
+static PetscErrorCode MfadInvertBlock_Private(PetscInt bs, PetscScalar *A, PetscInt vertex)
+{
+  PetscInt    perm[3] = {0, 1, 2};
+  PetscScalar a[9];
+  PetscReal   scale = 0.0;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < bs * bs; i++) {
+    a[i]  = A[i];
+    scale = PetscMax(scale, PetscAbsScalar(A[i]));
+  }
+  for (PetscInt k = 0; k < bs; k++) {
+    PetscInt  p = k;
+    PetscReal piv;
+    for (PetscInt i = k + 1; i < bs; i++)
+      if (PetscAbsScalar(a[i * bs + k]) > PetscAbsScalar(a[p * bs + k])) p = i;
+    piv = PetscAbsScalar(a[p * bs + k]);
+    PetscCheck(piv > 1e3 * PETSC_MACHINE_EPSILON * scale && piv > 0.0, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT,
+               "point-block Jacobi: the Hessian block of vertex %" PetscInt_FMT " is singular (pivot %g, block scale %g)", vertex, (double)piv, (double)scale);
+    if (p != k) {
+      PetscInt t = perm[k];
+      perm[k]    = perm[p];
+      perm[p]    = t;
+      for (PetscInt j = 0; j < bs; j++) {
+        PetscScalar s    = a[k * bs + j];
+        a[k * bs + j]    = a[p * bs + j];
+        a[p * bs + j]    = s;
+      }
+    }
+    {
+      const PetscScalar d = 1.0 / a[k * bs + k];
+      a[k * bs + k]       = 1.0;
+      for (PetscInt j = 0; j < bs; j++) a[k * bs + j] *= d;
+      for (PetscInt i = 0; i < bs; i++) {
+        if (i == k) continue;
+        const PetscScalar f = a[i * bs + k];
+        a[i * bs + k]       = 0.0;
+        for (PetscInt j = 0; j < bs; j++) a[i * bs + j] -= f * a[k * bs + j];
+      }
+    }
+  }
+  /* undo the row permutation as a column permutation of the inverse */
+  for (PetscInt i = 0; i < bs; i++)
+    for (PetscInt j = 0; j < bs; j++) A[i * bs + perm[j]] = a[i * bs + j];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadShellInvertBlockDiagonal_Private(Mat H, const PetscScalar **values)
+{
+  MfadShell *s;
+  PetscInt   dof, n, rstart;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(H, &s));
+  PetscCall(MfadEnergyGetSizes(s->E, &dof, &n, NULL));
+  PetscCall(MatGetOwnershipRange(H, &rstart, NULL));
+  if (!s->invblocks) PetscCall(PetscMalloc1((size_t)n * dof * dof, &s->invblocks));
+  PetscCall(MfadEnergyComputeHessianBlockDiagonal(s->E, s->X, s->invblocks));
+  for (PetscInt i = 0; i < n; i++) PetscCall(MfadInvertBlock_Private(dof, s->invblocks + (size_t)i * dof * dof, rstart / dof + i));
+  *values = s->invblocks;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadShellDestroy_Private(void *ctx)
+{
+  MfadShell *s = (MfadShell *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(VecDestroy(&s->X));
+  PetscCall(PetscFree(s->invblocks));
+  PetscCall(MfadEnergyDestroy(&s->E));
+  PetscCall(PetscFree(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadShellView_Private(Mat H, PetscViewer viewer)
+{
+  MfadShell *s;
+  PetscBool  ascii;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(H, &s));
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (ascii) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "mfad Hessian: fused forward-over-forward HVP (matrix-free)\n"));
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    PetscCall(MfadEnergyView(s->E, viewer));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyCreateHessianShell(MfadEnergy E, Mat *H)
+{
+  MfadShell *s;
+  MPI_Comm   comm;
+  PetscInt   dof, n, N;
+
+  PetscFunctionBegin;
+  MfadValidPointer(H, 2);
+  PetscCall(MfadEnergyGetComm(E, &comm));
+  PetscCall(MfadEnergyGetSizes(E, &dof, &n, &N));
+  PetscCall(PetscNew(&s));
+  PetscCall(MfadEnergyReference(E));
+  s->E = E;
+  PetscCall(MfadEnergyCreateVecs(E, &s->X, NULL));
+  PetscCall(VecZeroEntries(s->X));
+  PetscCall(MatCreateShell(comm, n * dof, n * dof, N * dof, N * dof, s, H));
+  PetscCall(MatShellSetContextDestroy(*H, MfadShellDestroy_Private));
+  PetscCall(MatShellSetOperation(*H, MATOP_MULT, (void (*)(void))MfadShellMult_Private));
+  PetscCall(MatShellSetOperation(*H, MATOP_MULT_TRANSPOSE, (void (*)(void))MfadShellMult_Private));
+  PetscCall(MatShellSetOperation(*H, MATOP_GET_DIAGONAL, (void (*)(void))MfadShellGetDiagonal_Private));
+  PetscCall(MatShellSetOperation(*H, MATOP_INVERT_BLOCK_DIAGONAL, (void (*)(void))MfadShellInvertBlockDiagonal_Private));
+  PetscCall(MatShellSetOperation(*H, MATOP_VIEW, (void (*)(void))MfadShellView_Private));
+  PetscCall(MatSetBlockSize(*H, dof));
+  PetscCall(MatSetOption(*H, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(*H, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  PetscCall(MatSetUp(*H));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadHessianShellSetPoint(Mat H, Vec X)
+{
+  MfadShell *s;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(H, MAT_CLASSID, 1);
+  PetscValidHeaderSpecific(X, VEC_CLASSID, 2);
+  PetscCall(MatShellGetContext(H, &s));
+  PetscCheck(s && s->E, PetscObjectComm((PetscObject)H), PETSC_ERR_ARG_WRONG, "MfadHessianShellSetPoint: not an mfad Hessian (use MfadEnergyCreateHessianShell())");
+  PetscCall(VecCopy(X, s->X));
+  PetscCall(MatAssemblyBegin(H, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(H, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* SNES glue: function = gradient, objective = energy (line searches), Jacobian = Hessian. */
+#include <mfadpetsc.h>
+#include "mfadcompat.h"
+
+static PetscErrorCode MfadSNESObjective_Private(SNES snes, Vec X, PetscReal *f, void *ctx)
+{
+  PetscFunctionBegin;
+  (void)snes;
+  PetscCall(MfadEnergyComputeObjective((MfadEnergy)ctx, X, f)); /* +inf on an invalid element */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadSNESFunction_Private(SNES snes, Vec X, Vec F, void *ctx)
+{
+  MfadEnergy E = (MfadEnergy)ctx;
+  PetscBool  bad;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyComputeGradient(E, X, F));
+  PetscCall(MfadEnergyGetDomainError(E, &bad));
+  if (bad) PetscCall(SNESSetFunctionDomainError(snes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadSNESJacobian_Private(SNES snes, Vec X, Mat J, Mat P, void *ctx)
+{
+  PetscFunctionBegin;
+  (void)snes;
+  (void)ctx;
+  PetscCall(MfadHessianShellSetPoint(J, X));
+  if (P != J) PetscCall(MfadHessianShellSetPoint(P, X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadEnergyContainerDestroy_Private(void *ptr)
+{
+  MfadEnergy E = (MfadEnergy)ptr;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyDestroy(&E));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Keeps a reference to E on `obj` (a SNES or Tao), dropped when obj is destroyed. */
+PETSC_INTERN PetscErrorCode MfadEnergyAttach_Private(MfadEnergy E, PetscObject obj)
+{
+  PetscContainer holder;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyReference(E));
+  PetscCall(PetscContainerCreate(PetscObjectComm(obj), &holder));
+  PetscCall(PetscContainerSetPointer(holder, E));
+  PetscCall(PetscContainerSetUserDestroy(holder, MfadEnergyContainerDestroy_Private));
+  PetscCall(PetscObjectCompose(obj, "MfadEnergy", (PetscObject)holder));
+  PetscCall(PetscContainerDestroy(&holder));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Reads -mfad_hessian: the Jacobian form. Only the matrix-free shell exists in this release. */
+PETSC_INTERN PetscErrorCode MfadEnergyCheckHessianType_Private(MfadEnergy E)
+{
+  char      type[64] = "shell";
+  PetscBool set, shell;
+  MPI_Comm  comm;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyGetComm(E, &comm));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-mfad_hessian", type, sizeof(type), &set));
+  PetscCall(PetscStrcmp(type, "shell", &shell));
+  PetscCheck(shell, comm, PETSC_ERR_SUP, "-mfad_hessian %s: this release provides only 'shell' (the fused HVP)", type);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetSNES(MfadEnergy E, SNES snes)
+{
+  Mat H;
+  Vec F;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(snes, SNES_CLASSID, 2);
+  PetscCall(MfadEnergySetFromOptions(E));
+  PetscCall(MfadEnergyCheckHessianType_Private(E));
+  PetscCall(MfadEnergyCreateVecs(E, NULL, &F));
+  PetscCall(MfadEnergyCreateHessianShell(E, &H));
+  PetscCall(SNESSetFunction(snes, F, MfadSNESFunction_Private, E));
+  PetscCall(SNESSetObjective(snes, MfadSNESObjective_Private, E));
+  PetscCall(SNESSetJacobian(snes, H, H, MfadSNESJacobian_Private, E));
+  PetscCall(MfadEnergyAttach_Private(E, (PetscObject)snes));
+  PetscCall(VecDestroy(&F));
+  PetscCall(MatDestroy(&H));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

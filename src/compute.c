@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The energy's operations: gather (ghost exchange, fixed values), element loops of every term,
+   scatter (reverse add), fixed rows. */
+#include "mfadimpl.h"
+
+static PetscErrorCode MfadEnergyCheckVec_Private(MfadEnergy E, Vec X, int arg, const char *what)
+{
+  PetscInt n, N;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(X, VEC_CLASSID, arg);
+  PetscCall(VecGetLocalSize(X, &n));
+  PetscCall(VecGetSize(X, &N));
+  PetscCheck(n == E->n * E->dof && N == E->N * E->dof, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+             "%s: Vec (argument %d) has local size %" PetscInt_FMT " and global size %" PetscInt_FMT "; the energy needs %" PetscInt_FMT " and %" PetscInt_FMT " (%" PetscInt_FMT " dofs per vertex)", what, arg, n, N,
+             E->n * E->dof, E->N * E->dof, E->dof);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscInt MfadEnergyLocalToGlobalVertex_Private(MfadEnergy E, PetscInt v) { return v < E->n ? E->rstart + v : E->ghosts[v - E->n]; }
+
+/* xloc <- X with ghosts, fixed dofs at their values; skipped when xloc already holds X. */
+static PetscErrorCode MfadEnergyGlobalToLocal_Private(MfadEnergy E, Vec X)
+{
+  PetscObjectId    id;
+  PetscObjectState state;
+  PetscScalar     *x;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetId((PetscObject)X, &id));
+  PetscCall(PetscObjectStateGet((PetscObject)X, &state));
+  if (E->xvalid && id == E->xid && state == E->xstate) PetscFunctionReturn(PETSC_SUCCESS);
+  E->xvalid = PETSC_FALSE;
+  PetscCall(VecScatterBegin(E->scatter, X, E->xloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(E->scatter, X, E->xloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGetArray(E->xloc, &x));
+  if (E->check_finite) {
+    for (PetscInt i = 0; i < E->nlocal * E->dof; i++) {
+      if (PetscUnlikely(PetscIsInfOrNanScalar(x[i]))) {
+        const PetscInt  v   = MfadEnergyLocalToGlobalVertex_Private(E, i / E->dof);
+        const PetscReal bad = PetscRealPart(x[i]);
+        PetscCall(VecRestoreArray(E->xloc, &x));
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FP, "MfadEnergy: the point has %g at vertex %" PetscInt_FMT " dof %" PetscInt_FMT " (entry %" PetscInt_FMT ")", (double)bad, v, i % E->dof, v * E->dof + i % E->dof);
+      }
+    }
+  }
+  for (PetscInt i = 0; i < E->nfixloc; i++) x[E->fixloc[i]] = E->fixval[i];
+  PetscCall(VecRestoreArray(E->xloc, &x));
+  E->xid    = id;
+  E->xstate = state;
+  E->xvalid = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Runs operation `op` of every term; `value` (if not NULL) receives this rank's energy. */
+static PetscErrorCode MfadEnergyRunTerms_Private(MfadEnergy E, MfadOp op, const double *x, const double *v, double *y, PetscReal *value)
+{
+  static const MfadMode mode[MFAD_OP_COUNT] = {MFAD_MODE_VALUE, MFAD_MODE_GRADIENT, MFAD_MODE_HVP, MFAD_MODE_HESSIAN, MFAD_MODE_HESSIAN};
+  PetscReal             sum             = 0.0;
+
+  PetscFunctionBegin;
+  for (PetscInt t = 0; t < E->nterms; t++) {
+    MfadTerm  *term = &E->terms[t];
+    MfadKernel k    = term->k;
+    MfadLoop   L;
+    if (!term->nelem) continue;
+    L.nelem        = (int)term->nelem;
+    L.conn         = term->conn;
+    L.params       = k->nparam ? term->params : NULL;
+    L.weight       = term->weight;
+    L.x            = x;
+    L.v            = v;
+    L.y            = y;
+    L.block_value  = term->block_value;
+    L.nblocks      = term->nblocks;
+    L.ncolors      = term->ncolors;
+    L.block_start  = term->block_start;
+    L.color_start  = term->color_start;
+    L.color_blocks = term->color_blocks;
+    L.atomic       = E->atomic;
+    L.nthreads     = (int)E->nthreads;
+    switch (op) {
+    case MFAD_OP_VALUE:
+      k->cpu_value(&L);
+      break;
+    case MFAD_OP_GRADIENT:
+      k->cpu_gradient(&L);
+      break;
+    case MFAD_OP_HVP:
+      k->cpu_hvp(&L);
+      break;
+    case MFAD_OP_DIAGONAL:
+      k->cpu_diagonal(&L);
+      break;
+    case MFAD_OP_BLOCKDIAG:
+      k->cpu_blockdiag(&L);
+      break;
+    default:
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "unknown operation %d", (int)op);
+    }
+    if (value && (op == MFAD_OP_VALUE || op == MFAD_OP_GRADIENT))
+      for (int b = 0; b < term->nblocks; b++) sum += term->block_value[b];
+    if (!term->flops_known) { /* count once, on this term's first element at a real point */
+      double xe[16];
+      for (int a = 0; a < k->nvert; a++)
+        for (int d = 0; d < k->dof; d++) xe[a * k->dof + d] = x[(size_t)term->conn[a] * k->dof + d];
+      k->flops(xe, L.params, term->flops);
+      term->flops_known = PETSC_TRUE;
+    }
+    PetscCall(PetscLogFlops(term->flops[mode[op]] * term->nelem));
+  }
+  if (value) *value = sum;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* this rank's 1/2 sum (x_i - value_i)^2 over owned fixed dofs */
+static PetscErrorCode MfadEnergyFixedPenalty_Private(MfadEnergy E, Vec X, PetscReal *pen)
+{
+  const PetscScalar *x;
+  PetscReal          s = 0.0;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(X, &x));
+  for (PetscInt i = 0; i < E->nfixown; i++) {
+    const PetscReal d = PetscRealPart(x[E->fixloc[i]]) - E->fixval[i];
+    s += 0.5 * d * d;
+  }
+  PetscCall(VecRestoreArrayRead(X, &x));
+  *pen = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadEnergyObjectiveFinish_Private(MfadEnergy E, Vec X, PetscReal local, PetscReal *f)
+{
+  PetscReal pen = 0.0, sum;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyFixedPenalty_Private(E, X, &pen));
+  local += pen;
+  PetscCall(MPIU_Allreduce(&local, &sum, 1, MPIU_REAL, MPIU_SUM, E->comm));
+  /* an invalid element (inverted, NaN) reads as +inf: line searches back off from it */
+  E->domain_error = PetscIsInfOrNanReal(sum) ? PETSC_TRUE : PETSC_FALSE;
+  *f              = E->domain_error ? PETSC_INFINITY : sum;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Y <- reverse-add of yloc; owned fixed rows get `fixed(i)` */
+typedef enum { MFAD_FIXED_RESIDUAL, MFAD_FIXED_IDENTITY, MFAD_FIXED_ONE } MfadFixedRows;
+static PetscErrorCode MfadEnergyLocalToGlobal_Private(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X)
+{
+  PetscScalar       *y;
+  const PetscScalar *x = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(VecZeroEntries(Y));
+  PetscCall(VecScatterBegin(E->scatter, E->yloc, Y, ADD_VALUES, SCATTER_REVERSE));
+  PetscCall(VecScatterEnd(E->scatter, E->yloc, Y, ADD_VALUES, SCATTER_REVERSE));
+  if (!E->nfixown) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecGetArray(Y, &y));
+  if (X) PetscCall(VecGetArrayRead(X, &x));
+  for (PetscInt i = 0; i < E->nfixown; i++) {
+    const PetscInt j = E->fixloc[i];
+    switch (rows) {
+    case MFAD_FIXED_RESIDUAL:
+      y[j] = x[j] - E->fixval[i];
+      break;
+    case MFAD_FIXED_IDENTITY:
+      y[j] = x[j];
+      break;
+    case MFAD_FIXED_ONE:
+      y[j] = 1.0;
+      break;
+    }
+  }
+  if (X) PetscCall(VecRestoreArrayRead(X, &x));
+  PetscCall(VecRestoreArray(Y, &y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadEnergyPrepare_Private(MfadEnergy E, Vec X, const char *what)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCall(MfadEnergyCheckVec_Private(E, X, 2, what));
+  PetscCall(MfadEnergySetUp(E));
+  PetscCall(MfadEnergyGlobalToLocal_Private(E, X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyComputeObjective(MfadEnergy E, Vec X, PetscReal *f)
+{
+  const PetscScalar *x;
+  PetscReal          local;
+
+  PetscFunctionBegin;
+  MfadValidPointer(f, 3);
+  PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeObjective"));
+  PetscCall(PetscLogEventBegin(MFAD_Events[MFAD_OP_VALUE], 0, 0, 0, 0));
+  PetscCall(VecGetArrayRead(E->xloc, &x));
+  PetscCall(MfadEnergyRunTerms_Private(E, MFAD_OP_VALUE, x, NULL, NULL, &local));
+  PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  PetscCall(MfadEnergyObjectiveFinish_Private(E, X, local, f));
+  PetscCall(PetscLogEventEnd(MFAD_Events[MFAD_OP_VALUE], 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyComputeObjectiveGradient(MfadEnergy E, Vec X, PetscReal *f, Vec G)
+{
+  const PetscScalar *x;
+  PetscScalar       *y;
+  PetscReal          local;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeGradient"));
+  PetscCall(MfadEnergyCheckVec_Private(E, G, 4, "MfadEnergyComputeGradient"));
+  PetscCheck(X != G, E->comm, PETSC_ERR_ARG_IDN, "MfadEnergyComputeGradient: X and G must be different vectors");
+  PetscCall(PetscLogEventBegin(MFAD_Events[MFAD_OP_GRADIENT], 0, 0, 0, 0));
+  PetscCall(VecZeroEntries(E->yloc));
+  PetscCall(VecGetArrayRead(E->xloc, &x));
+  PetscCall(VecGetArray(E->yloc, &y));
+  PetscCall(MfadEnergyRunTerms_Private(E, MFAD_OP_GRADIENT, x, NULL, y, &local));
+  PetscCall(VecRestoreArray(E->yloc, &y));
+  PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  PetscCall(MfadEnergyLocalToGlobal_Private(E, G, MFAD_FIXED_RESIDUAL, X));
+  {
+    PetscReal fv;
+    PetscCall(MfadEnergyObjectiveFinish_Private(E, X, local, &fv));
+    if (f) *f = fv;
+  }
+  PetscCall(PetscLogEventEnd(MFAD_Events[MFAD_OP_GRADIENT], 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyComputeGradient(MfadEnergy E, Vec X, Vec G)
+{
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyComputeObjectiveGradient(E, X, NULL, G));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyComputeHessianProduct(MfadEnergy E, Vec X, Vec V, Vec Y)
+{
+  const PetscScalar *x;
+  PetscScalar       *y, *v;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeHessianProduct"));
+  PetscCall(MfadEnergyCheckVec_Private(E, V, 3, "MfadEnergyComputeHessianProduct"));
+  PetscCall(MfadEnergyCheckVec_Private(E, Y, 4, "MfadEnergyComputeHessianProduct"));
+  PetscCheck(V != Y, E->comm, PETSC_ERR_ARG_IDN, "MfadEnergyComputeHessianProduct: V and Y must be different vectors");
+  PetscCall(PetscLogEventBegin(MFAD_Events[MFAD_OP_HVP], 0, 0, 0, 0));
+  PetscCall(VecScatterBegin(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGetArray(E->vloc, &v));
+  for (PetscInt i = 0; i < E->nfixloc; i++) v[E->fixloc[i]] = 0.0; /* fixed columns of H are zero */
+  PetscCall(VecZeroEntries(E->yloc));
+  PetscCall(VecGetArrayRead(E->xloc, &x));
+  PetscCall(VecGetArray(E->yloc, &y));
+  PetscCall(MfadEnergyRunTerms_Private(E, MFAD_OP_HVP, x, v, y, NULL));
+  PetscCall(VecRestoreArray(E->yloc, &y));
+  PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  PetscCall(VecRestoreArray(E->vloc, &v));
+  PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_IDENTITY, V));
+  PetscCall(PetscLogEventEnd(MFAD_Events[MFAD_OP_HVP], 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyComputeHessianDiagonal(MfadEnergy E, Vec X, Vec D)
+{
+  const PetscScalar *x;
+  PetscScalar       *y;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeHessianDiagonal"));
+  PetscCall(MfadEnergyCheckVec_Private(E, D, 3, "MfadEnergyComputeHessianDiagonal"));
+  PetscCall(PetscLogEventBegin(MFAD_Events[MFAD_OP_DIAGONAL], 0, 0, 0, 0));
+  PetscCall(VecZeroEntries(E->yloc));
+  PetscCall(VecGetArrayRead(E->xloc, &x));
+  PetscCall(VecGetArray(E->yloc, &y));
+  PetscCall(MfadEnergyRunTerms_Private(E, MFAD_OP_DIAGONAL, x, NULL, y, NULL));
+  PetscCall(VecRestoreArray(E->yloc, &y));
+  PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  PetscCall(MfadEnergyLocalToGlobal_Private(E, D, MFAD_FIXED_ONE, NULL));
+  PetscCall(PetscLogEventEnd(MFAD_Events[MFAD_OP_DIAGONAL], 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyComputeHessianBlockDiagonal(MfadEnergy E, Vec X, PetscScalar blocks[])
+{
+  const PetscScalar *x;
+  const PetscInt     dof = E->dof, bs = dof * dof;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeHessianBlockDiagonal"));
+  MfadValidPointer(blocks, 3);
+  PetscCall(PetscLogEventBegin(MFAD_Events[MFAD_OP_BLOCKDIAG], 0, 0, 0, 0));
+  PetscCall(PetscArrayzero(E->blockloc, (size_t)E->nlocal * bs));
+  PetscCall(VecGetArrayRead(E->xloc, &x));
+  PetscCall(MfadEnergyRunTerms_Private(E, MFAD_OP_BLOCKDIAG, x, NULL, E->blockloc, NULL));
+  PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  /* ghost vertices' blocks go to their owners: a reverse add, dof x dof entries per vertex,
+     moved by the same scatter applied to each of the dof block columns in turn */
+  {
+    Vec          col_loc, col_glob;
+    PetscScalar *c;
+    PetscCall(VecDuplicate(E->yloc, &col_loc));
+    PetscCall(VecDuplicate(E->xglob, &col_glob));
+    for (PetscInt f = 0; f < dof; f++) {
+      const PetscScalar *g;
+      PetscCall(VecGetArray(col_loc, &c));
+      for (PetscInt i = 0; i < E->nlocal * dof; i++) c[i] = E->blockloc[i * dof + f];
+      PetscCall(VecRestoreArray(col_loc, &c));
+      PetscCall(VecZeroEntries(col_glob));
+      PetscCall(VecScatterBegin(E->scatter, col_loc, col_glob, ADD_VALUES, SCATTER_REVERSE));
+      PetscCall(VecScatterEnd(E->scatter, col_loc, col_glob, ADD_VALUES, SCATTER_REVERSE));
+      PetscCall(VecGetArrayRead(col_glob, &g));
+      for (PetscInt i = 0; i < E->n * dof; i++) blocks[i * dof + f] = g[i];
+      PetscCall(VecRestoreArrayRead(col_glob, &g));
+    }
+    PetscCall(VecDestroy(&col_loc));
+    PetscCall(VecDestroy(&col_glob));
+  }
+  for (PetscInt i = 0; i < E->nfixown; i++) { /* identity row and column of each fixed dof */
+    const PetscInt j = E->fixloc[i], vtx = j / dof, d = j % dof;
+    PetscScalar   *B = blocks + vtx * bs;
+    for (PetscInt f = 0; f < dof; f++) B[d * dof + f] = B[f * dof + d] = 0.0;
+    B[d * dof + d] = 1.0;
+  }
+  PetscCall(PetscLogEventEnd(MFAD_Events[MFAD_OP_BLOCKDIAG], 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyApplyFixedValues(MfadEnergy E, Vec X)
+{
+  PetscScalar *x;
+
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCall(MfadEnergyCheckVec_Private(E, X, 2, "MfadEnergyApplyFixedValues"));
+  PetscCall(MfadEnergySetUp(E));
+  PetscCall(VecGetArray(X, &x));
+  for (PetscInt i = 0; i < E->nfixown; i++) x[E->fixloc[i]] = E->fixval[i];
+  PetscCall(VecRestoreArray(X, &x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyGetDomainError(MfadEnergy E, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  *flg = E->domain_error;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* MfadEnergy: creation, terms, fixed dofs, options, destruction. */
+#include "mfadimpl.h"
+
+const char *const MfadBackends[] = {"cpu", "cuda", "MfadBackend", "MFAD_BACKEND_", NULL};
+
+PetscErrorCode MfadEnergyCreate(MPI_Comm comm, PetscInt dof, PetscInt n, PetscInt N, MfadEnergy *E)
+{
+  MfadEnergy e;
+  PetscInt   rend;
+
+  PetscFunctionBegin;
+  MfadValidPointer(E, 5);
+  *E = NULL;
+  PetscCall(MfadInitializePackage());
+  PetscCheck(dof >= 1 && dof <= 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyCreate: dofs per vertex must be 1, 2 or 3, not %" PetscInt_FMT, dof);
+  PetscCheck(n == PETSC_DECIDE || n >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyCreate: negative local vertex count %" PetscInt_FMT, n);
+  PetscCheck(N == PETSC_DETERMINE || N >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyCreate: negative global vertex count %" PetscInt_FMT, N);
+  PetscCheck(n != PETSC_DECIDE || N != PETSC_DETERMINE, comm, PETSC_ERR_ARG_WRONG, "MfadEnergyCreate: give the local or the global vertex count");
+  PetscCall(PetscSplitOwnership(comm, &n, &N));
+  PetscCall(PetscNew(&e));
+  e->cookie = MFAD_ENERGY_COOKIE;
+  e->refct  = 1;
+  PetscCall(PetscCommDuplicate(comm, &e->comm, NULL));
+  e->dof = dof;
+  e->n   = n;
+  e->N   = N;
+  PetscCallMPI(MPI_Scan(&n, &rend, 1, MPIU_INT, MPI_SUM, e->comm));
+  e->rstart       = rend - n;
+  e->backend      = MFAD_BACKEND_CPU;
+  e->block_size   = 1024;
+  e->reorder      = PETSC_TRUE;
+  e->check_finite = PETSC_TRUE;
+  *E              = e;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Drops everything MfadEnergySetUp() built, so that the next Compute rebuilds it. */
+static PetscErrorCode MfadEnergyReset_Private(MfadEnergy E)
+{
+  PetscFunctionBegin;
+  for (PetscInt t = 0; t < E->nterms; t++) {
+    MfadTerm *term = &E->terms[t];
+    PetscCall(PetscFree(term->conn));
+    PetscCall(PetscFree(term->order));
+    PetscCall(PetscFree(term->block_start));
+    PetscCall(PetscFree(term->color_start));
+    PetscCall(PetscFree(term->color_blocks));
+    PetscCall(PetscFree(term->block_value));
+  }
+  PetscCall(PetscFree(E->ghosts));
+  PetscCall(ISLocalToGlobalMappingDestroy(&E->ltog));
+  PetscCall(VecDestroy(&E->xglob));
+  PetscCall(VecDestroy(&E->xloc));
+  PetscCall(VecDestroy(&E->vloc));
+  PetscCall(VecDestroy(&E->yloc));
+  PetscCall(VecScatterDestroy(&E->scatter));
+  PetscCall(PetscFree(E->blockloc));
+  PetscCall(PetscFree2(E->fixloc, E->fixval));
+  E->nfixloc     = 0;
+  E->nfixown     = 0;
+  E->setup       = PETSC_FALSE;
+  E->fixed_setup = PETSC_FALSE;
+  E->xvalid      = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* For objects that keep the energy alive (the Hessian shell, SNES and TAO contexts). */
+PetscErrorCode MfadEnergyReference(MfadEnergy E)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  E->refct++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyDestroy(MfadEnergy *E)
+{
+  MfadEnergy e;
+
+  PetscFunctionBegin;
+  if (!E || !*E) PetscFunctionReturn(PETSC_SUCCESS);
+  e = *E;
+  MfadValidEnergy(e, 1);
+  *E = NULL;
+  if (--e->refct > 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MfadEnergyReset_Private(e));
+  for (PetscInt t = 0; t < e->nterms; t++) {
+    PetscCall(PetscFree(e->terms[t].conn_global));
+    PetscCall(PetscFree(e->terms[t].params));
+  }
+  PetscCall(PetscFree(e->terms));
+  PetscCall(PetscFree2(e->fix_given, e->fix_given_val));
+  PetscCall(PetscFree(e->prefix));
+  PetscCall(PetscCommDestroy(&e->comm));
+  e->cookie = 0;
+  PetscCall(PetscFree(e));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadEnergyNewTerm_Private(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[], MfadTerm **term, PetscInt *index)
+{
+  MfadTerm *t;
+
+  PetscFunctionBegin;
+  PetscCheck(k && k->name, E->comm, PETSC_ERR_ARG_NULL, "MfadEnergyAddTerm: NULL kernel");
+  PetscCheck(k->dof == E->dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "MfadEnergyAddTerm: kernel '%s' has %d dofs per vertex but the energy has %" PetscInt_FMT, k->name, k->dof, E->dof);
+  PetscCheck(nelem >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyAddTerm: kernel '%s': negative element count %" PetscInt_FMT, k->name, nelem);
+  PetscCheck(nelem > 0 || !conn, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MfadEnergyAddTerm: kernel '%s': 0 elements but connectivity was given (pass NULL when a rank has no elements)", k->name);
+  PetscCheck(nelem == 0 || conn, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "MfadEnergyAddTerm: kernel '%s': %" PetscInt_FMT " elements but no connectivity", k->name, nelem);
+  PetscCheck((PetscInt64)nelem * k->nvert < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyAddTerm: kernel '%s': %" PetscInt_FMT " elements overflow PetscInt indexing", k->name, nelem);
+  if (E->nterms == E->maxterms) {
+    MfadTerm *terms;
+    PetscInt  max = E->maxterms ? 2 * E->maxterms : 4;
+    PetscCall(PetscCalloc1(max, &terms));
+    if (E->nterms) PetscCall(PetscArraycpy(terms, E->terms, E->nterms));
+    PetscCall(PetscFree(E->terms));
+    E->terms    = terms;
+    E->maxterms = max;
+  }
+  PetscCall(MfadEnergyReset_Private(E)); /* a new term changes ghosts and colouring */
+  t = &E->terms[E->nterms];
+  PetscCall(PetscMemzero(t, sizeof(*t)));
+  PetscCall(PetscStrncpy(t->name, k->name, sizeof(t->name)));
+  t->k     = k;
+  t->nelem = nelem;
+  PetscCall(PetscMalloc1((size_t)nelem * k->nvert, &t->conn_global));
+  if (nelem) PetscCall(PetscArraycpy(t->conn_global, conn, (size_t)nelem * k->nvert));
+  PetscCall(PetscMalloc1((size_t)nelem * k->nparam, &t->params));
+  *term  = t;
+  *index = E->nterms++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyAddTerm(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[], const PetscReal params[], PetscReal weight, PetscInt *term)
+{
+  MfadTerm *t;
+  PetscInt  index;
+
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCheck(!(nelem > 0 && k && k->nparam > 0 && !params), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "MfadEnergyAddTerm: kernel '%s' takes %d parameters per element but params is NULL", k->name, k->nparam);
+  PetscCheck(PetscIsNormalReal(weight) || weight == 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyAddTerm: weight %g is not finite", (double)weight);
+  PetscCall(MfadEnergyNewTerm_Private(E, k, nelem, conn, &t, &index));
+  t->weight = weight;
+  for (PetscInt i = 0; i < nelem * k->nparam; i++) {
+    PetscCheck(!PetscIsInfOrNanReal(params[i]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "term '%s': element %" PetscInt_FMT " parameter %" PetscInt_FMT " is %g", t->name, i / k->nparam, i % k->nparam, (double)params[i]);
+    t->params[i] = params[i];
+  }
+  if (term) *term = index;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyAddTermFromRest(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[], const PetscReal rest[], const PetscReal material[], PetscReal weight,
+                                         PetscInt *term)
+{
+  MfadTerm *t;
+  PetscInt  index;
+  double    mat[16] = {0};
+
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCheck(k && k->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "MfadEnergyAddTermFromRest: kernel '%s' has no rest-shape set-up; use MfadEnergyAddTerm() with parameters", k ? k->name : "(null)");
+  PetscCheck(nelem == 0 || rest, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "MfadEnergyAddTermFromRest: kernel '%s': no rest coordinates", k->name);
+  PetscCheck(k->nmaterial == 0 || material, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "MfadEnergyAddTermFromRest: kernel '%s' takes %d material constants but material is NULL", k->name, k->nmaterial);
+  PetscCheck(k->nvert * k->rest_dim <= 64, PETSC_COMM_SELF, PETSC_ERR_SUP, "kernel '%s': rest shapes of more than 64 coordinates", k->name);
+  PetscCheck(k->nmaterial <= 16, PETSC_COMM_SELF, PETSC_ERR_SUP, "kernel '%s': more than 16 material constants", k->name);
+  for (int i = 0; i < k->nmaterial; i++) {
+    PetscCheck(!PetscIsInfOrNanReal(material[i]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "kernel '%s': material constant %d is %g", k->name, i, (double)material[i]);
+    mat[i] = material[i];
+  }
+  PetscCheck(PetscIsNormalReal(weight) || weight == 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyAddTermFromRest: weight %g is not finite", (double)weight);
+  PetscCall(MfadEnergyNewTerm_Private(E, k, nelem, conn, &t, &index));
+  t->weight = weight;
+  for (PetscInt e = 0; e < nelem; e++) {
+    const PetscReal *r = rest + (size_t)e * k->nvert * k->rest_dim;
+    double           rs[64];
+    int              code;
+    for (int i = 0; i < k->nvert * k->rest_dim; i++) {
+      PetscCheck(!PetscIsInfOrNanReal(r[i]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "term '%s': element %" PetscInt_FMT " (vertex %" PetscInt_FMT "): rest coordinate is %g", t->name, e, conn[e * k->nvert + i / k->rest_dim], (double)r[i]);
+      rs[i] = r[i];
+    }
+    code = k->rest(rs, mat, t->params + (size_t)e * k->nparam);
+    if (code) {
+      char verts[256] = "";
+      for (int a = 0; a < k->nvert; a++) {
+        size_t len;
+        PetscCall(PetscStrlen(verts, &len));
+        PetscCall(PetscSNPrintf(verts + len, sizeof(verts) - len, "%s%" PetscInt_FMT, a ? " " : "", conn[e * k->nvert + a]));
+      }
+      E->nterms--; /* the failed term is not kept */
+      PetscCall(PetscFree(t->conn_global));
+      PetscCall(PetscFree(t->params));
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "term '%s': element %" PetscInt_FMT " has a degenerate rest shape (zero or negative size; code %d) (vertices %s)", k->name, e, code, verts);
+    }
+  }
+  if (term) *term = index;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetTermName(MfadEnergy E, PetscInt term, const char name[])
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCheck(term >= 0 && term < E->nterms, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergySetTermName: no term %" PetscInt_FMT " (the energy has %" PetscInt_FMT ")", term, E->nterms);
+  PetscCall(PetscStrncpy(E->terms[term].name, name, sizeof(E->terms[term].name)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetFixedDofs(MfadEnergy E, PetscInt n, const PetscInt dofs[], const PetscReal values[])
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCheck(n >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergySetFixedDofs: negative count %" PetscInt_FMT, n);
+  PetscCheck(n == 0 || dofs, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "MfadEnergySetFixedDofs: %" PetscInt_FMT " dofs but no indices", n);
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCheck(dofs[i] >= 0 && dofs[i] < E->N * E->dof, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergySetFixedDofs: dof %" PetscInt_FMT " (entry %" PetscInt_FMT ") is outside [0, %" PetscInt_FMT ")", dofs[i], i, E->N * E->dof);
+    PetscCheck(!values || !PetscIsInfOrNanReal(values[i]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergySetFixedDofs: value of dof %" PetscInt_FMT " is %g", dofs[i], (double)values[i]);
+  }
+  PetscCall(PetscFree2(E->fix_given, E->fix_given_val));
+  PetscCall(PetscMalloc2(n, &E->fix_given, n, &E->fix_given_val));
+  for (PetscInt i = 0; i < n; i++) {
+    E->fix_given[i]     = dofs[i];
+    E->fix_given_val[i] = values ? values[i] : 0.0;
+  }
+  E->nfix_given  = n;
+  E->fixed_setup = PETSC_FALSE;
+  E->xvalid      = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetBackend(MfadEnergy E, MfadBackend backend)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  /* The CUDA backend's kernels are compiled (when nvcc is present) but not wired into an energy
+     yet: asking for them is an error, never a silent CPU run. */
+  PetscCheck(backend == MFAD_BACKEND_CPU, E->comm, PETSC_ERR_SUP, "-mfad_backend %s: this build of mfad runs element loops on the CPU only (the CUDA backend is not available)", MfadBackends[backend]);
+  E->backend = backend;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetNumThreads(MfadEnergy E, PetscInt nthreads)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCheck(nthreads >= 0, E->comm, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergySetNumThreads: %" PetscInt_FMT " threads", nthreads);
+  E->nthreads = nthreads;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetOptionsPrefix(MfadEnergy E, const char prefix[])
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCall(PetscFree(E->prefix));
+  if (prefix) PetscCall(PetscStrallocpy(prefix, &E->prefix));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
+{
+  MfadBackend backend = E ? E->backend : MFAD_BACKEND_CPU;
+  PetscInt    nthreads, block_size;
+  PetscBool   atomic, reorder;
+  const char *scatters[] = {"colour", "atomic"};
+  PetscInt    scatter;
+
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  nthreads   = E->nthreads;
+  block_size = E->block_size;
+  reorder    = E->reorder;
+  scatter    = E->atomic ? 1 : 0;
+  PetscOptionsBegin(E->comm, E->prefix, "mfad energy options", "MfadEnergy");
+  PetscCall(PetscOptionsEnum("-mfad_backend", "Where element loops run", "MfadEnergySetBackend", MfadBackends, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
+  PetscCall(PetscOptionsInt("-mfad_num_threads", "OpenMP threads of element loops (0: OpenMP default)", "MfadEnergySetNumThreads", nthreads, &nthreads, NULL));
+  PetscCall(PetscOptionsInt("-mfad_block_size", "Consecutive elements per coloured block", "MfadEnergySetFromOptions", block_size, &block_size, NULL));
+  PetscCall(PetscOptionsEList("-mfad_scatter", "Race-free scatter: coloured blocks (deterministic) or atomics (comparison)", "MfadEnergySetFromOptions", scatters, 2, scatters[scatter], &scatter, NULL));
+  PetscCall(PetscOptionsBool("-mfad_reorder", "Sort elements by their first local vertex for locality", "MfadEnergySetFromOptions", reorder, &reorder, NULL));
+  PetscCall(PetscOptionsBool("-mfad_check_finite", "Check the point for NaN/Inf before each evaluation", "MfadEnergySetFromOptions", E->check_finite, &E->check_finite, NULL));
+  PetscOptionsEnd();
+  PetscCall(MfadEnergySetBackend(E, backend));
+  PetscCall(MfadEnergySetNumThreads(E, nthreads));
+  PetscCheck(block_size >= 1, E->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mfad_block_size %" PetscInt_FMT " must be >= 1", block_size);
+  atomic = scatter == 1 ? PETSC_TRUE : PETSC_FALSE;
+  if (block_size != E->block_size || reorder != E->reorder) PetscCall(MfadEnergyReset_Private(E));
+  E->block_size   = block_size;
+  E->reorder      = reorder;
+  E->atomic       = atomic;
+  E->from_options = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyGetComm(MfadEnergy E, MPI_Comm *comm)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  *comm = E->comm;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyGetSizes(MfadEnergy E, PetscInt *dof, PetscInt *n, PetscInt *N)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  if (dof) *dof = E->dof;
+  if (n) *n = E->n;
+  if (N) *N = E->N;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyCreateVecs(MfadEnergy E, Vec *X, Vec *G)
+{
+  Vec v;
+
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCall(VecCreate(E->comm, &v));
+  PetscCall(VecSetSizes(v, E->n * E->dof, E->N * E->dof));
+  PetscCall(VecSetBlockSize(v, E->dof));
+  PetscCall(VecSetFromOptions(v));
+  if (X) PetscCall(VecDuplicate(v, X));
+  if (G) PetscCall(VecDuplicate(v, G));
+  PetscCall(VecDestroy(&v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

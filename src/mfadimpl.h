@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* mfad private structures: the library's own files include this; users and examples never do. */
+#ifndef MFADIMPL_H
+#define MFADIMPL_H
+
+#include <mfad.h>
+#include <petscis.h>
+#include "mfadcompat.h"
+
+#define MFAD_ENERGY_COOKIE 0x6d666164 /* "mfad": catches a NULL or freed handle */
+#define MFAD_NAME_LEN      64
+
+
+typedef enum { MFAD_OP_VALUE, MFAD_OP_GRADIENT, MFAD_OP_HVP, MFAD_OP_DIAGONAL, MFAD_OP_BLOCKDIAG, MFAD_OP_COUNT } MfadOp;
+
+typedef struct {
+  char        name[MFAD_NAME_LEN];
+  MfadKernel  k;
+  PetscInt    nelem;
+  PetscInt   *conn_global; /* nelem * nvert global vertex ids, in the caller's element order */
+  double     *params;      /* nelem * nparam, in the loop's element order once set up */
+  PetscReal   weight;
+  /* set up */
+  int        *conn;        /* local vertex ids, in the loop's element order */
+  PetscInt   *order;       /* loop element e is the caller's element order[e] */
+  int         nblocks, ncolors;
+  int        *block_start, *color_start, *color_blocks;
+  double     *block_value;
+  PetscBool   flops_known;
+  double      flops[4];    /* per element, by MfadMode */
+} MfadTerm;
+
+struct _p_MfadEnergy {
+  int         cookie;
+  PetscInt    refct;
+  MPI_Comm    comm;
+  char       *prefix;
+  PetscInt    dof, n, N, rstart; /* owned vertices [rstart, rstart + n) */
+  PetscInt    nterms, maxterms;
+  MfadTerm   *terms;
+  /* fixed dofs as given on this rank */
+  PetscInt    nfix_given;
+  PetscInt   *fix_given;
+  PetscReal  *fix_given_val;
+  /* options */
+  MfadBackend backend;
+  PetscInt    nthreads, block_size;
+  PetscBool   atomic, reorder, check_finite, from_options;
+  /* set up */
+  PetscBool   setup, fixed_setup;
+  PetscInt    nghost, nlocal; /* local vertices: owned first, then ghosts */
+  PetscInt   *ghosts;         /* global ids of ghosts, sorted */
+  ISLocalToGlobalMapping ltog; /* vertex-blocked, bs = dof */
+  Vec         xglob;          /* layout template */
+  Vec         xloc, vloc, yloc;
+  VecScatter  scatter;        /* global -> local, blocked by dof */
+  double     *blockloc;       /* nlocal * dof * dof */
+  PetscInt    nfixloc, nfixown; /* fixed local dofs (owned ones first) */
+  PetscInt   *fixloc;
+  PetscReal  *fixval;
+  /* which point xloc holds */
+  PetscObjectId    xid;
+  PetscObjectState xstate;
+  PetscBool        xvalid;
+  PetscBool        domain_error;
+};
+
+PETSC_INTERN PetscClassId  MFAD_CLASSID;
+PETSC_INTERN PetscLogEvent MFAD_Events[MFAD_OP_COUNT], MFAD_SetUpEvent;
+PETSC_INTERN PetscErrorCode MfadInitializePackage(void);
+PETSC_INTERN PetscErrorCode MfadColourBlocks_Private(PetscInt nelem, int nvert, const int conn[], PetscInt nvertices, PetscInt block_size, int *nblocks,
+                                                     int **block_start, int *ncolors, int **color_start, int **color_blocks);
+PETSC_INTERN PetscErrorCode MfadEnergySetUpFixed_Private(MfadEnergy E);
+
+#define MfadValidEnergy(E, arg) \
+  do { \
+    PetscCheck((E) && (E)->cookie == MFAD_ENERGY_COOKIE, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Argument %d is not a valid MfadEnergy (NULL or destroyed)", arg); \
+  } while (0)
+
+#endif

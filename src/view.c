@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* MfadEnergyView: terms, sizes, load balance, colouring, backend, flops per element. */
+#include "mfadimpl.h"
+
+PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
+{
+  PetscBool   ascii;
+  PetscMPIInt rank, size;
+  PetscInt    nfix = 0;
+
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(E->comm, &viewer));
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MfadEnergySetUp(E));
+  PetscCallMPI(MPI_Comm_rank(E->comm, &rank));
+  PetscCallMPI(MPI_Comm_size(E->comm, &size));
+  PetscCall(MPIU_Allreduce(&E->nfixown, &nfix, 1, MPIU_INT, MPI_SUM, E->comm));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "MfadEnergy: %" PetscInt_FMT " vertices x %" PetscInt_FMT " dofs, %" PetscInt_FMT " fixed dofs, %d ranks, %" PetscInt_FMT " terms\n", E->N, E->dof, nfix, size, E->nterms));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "backend %s, threads %" PetscInt_FMT " (0: OpenMP default), scatter %s, block size %" PetscInt_FMT "\n", MfadBackends[E->backend], E->nthreads,
+                                   E->atomic ? "atomic" : "coloured blocks", E->block_size));
+  for (PetscInt t = 0; t < E->nterms; t++) {
+    MfadTerm *term = &E->terms[t];
+    PetscInt  nglob;
+    PetscCall(MPIU_Allreduce(&term->nelem, &nglob, 1, MPIU_INT, MPI_SUM, E->comm));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "term %" PetscInt_FMT " '%s': kernel %s (%d vertices, %d params), %" PetscInt_FMT " elements, weight %g\n", t, term->name, term->k->name, term->k->nvert,
+                                     term->k->nparam, nglob, (double)term->weight));
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    if (term->k->description[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "E_e = %s\n", term->k->description));
+    if (term->flops_known)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "flops per element: value %.0f, gradient %.0f, HVP %.0f, Hessian %.0f\n", term->flops[0], term->flops[1], term->flops[2], term->flops[3]));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "per rank: owned vertices, ghost vertices, elements, blocks/colours of each term\n"));
+  PetscCall(PetscViewerASCIIPushSynchronized(viewer));
+  PetscCall(PetscViewerASCIISynchronizedPrintf(viewer, "  [%d] %" PetscInt_FMT " owned, %" PetscInt_FMT " ghosts,", rank, E->n, E->nghost));
+  for (PetscInt t = 0; t < E->nterms; t++) PetscCall(PetscViewerASCIISynchronizedPrintf(viewer, " %" PetscInt_FMT " (%d/%d)", E->terms[t].nelem, E->terms[t].nblocks, E->terms[t].ncolors));
+  PetscCall(PetscViewerASCIISynchronizedPrintf(viewer, "\n"));
+  PetscCall(PetscViewerFlush(viewer));
+  PetscCall(PetscViewerASCIIPopSynchronized(viewer));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyViewFromOptions(MfadEnergy E, const char name[])
+{
+  PetscViewer       viewer;
+  PetscViewerFormat format;
+  PetscBool         flg;
+
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCall(PetscOptionsGetViewer(E->comm, NULL, E->prefix, name ? name : "-mfad_view", &viewer, &format, &flg));
+  if (!flg) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerPushFormat(viewer, format));
+  PetscCall(MfadEnergyView(E, viewer));
+  PetscCall(PetscViewerPopFormat(viewer));
+  PetscCall(PetscViewerDestroy(&viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

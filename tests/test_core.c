@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The energy object on one rank: derivatives against finite differences and against each
+   other, fixed dofs, determinism across threads and blockings, and bad input. */
+#include "testutil.h"
+#include <string.h>
+
+static TestGrid grid;
+
+/* value, gradient and HVP of the spring-grid energy at its perturbed point */
+typedef struct {
+  MfadEnergy E;
+  Vec        X, G, V, Y, T;
+} Fixture;
+
+static void FixtureCreate(Fixture *f, PetscInt nx, PetscInt ny, PetscInt nz, double amp)
+{
+  TestCall(TestGridCreate(nx, ny, nz, &grid));
+  TestCall(TestGridEnergy(PETSC_COMM_SELF, &grid, &f->E));
+  TestCall(MfadEnergyCreateVecs(f->E, &f->X, &f->G));
+  TestCall(VecDuplicate(f->X, &f->V));
+  TestCall(VecDuplicate(f->X, &f->Y));
+  TestCall(VecDuplicate(f->X, &f->T));
+  TestCall(TestGridPoint(&grid, amp, 7, f->X));
+  TestCall(TestGridPoint(&grid, 1.0, 11, f->V));
+  TestCall(VecAXPY(f->V, -1.0, f->X)); /* some direction with entries of order 1 */
+}
+
+static void FixtureDestroy(Fixture *f)
+{
+  TestCall(VecDestroy(&f->X));
+  TestCall(VecDestroy(&f->G));
+  TestCall(VecDestroy(&f->V));
+  TestCall(VecDestroy(&f->Y));
+  TestCall(VecDestroy(&f->T));
+  TestCall(MfadEnergyDestroy(&f->E));
+  TestCall(TestGridDestroy(&grid));
+}
+
+START_TEST(gradient_matches_fd_of_objective)
+{
+  Fixture     f;
+  const double h = 1e-6; /* central differences: error O(h^2 |E'''|) + O(eps |E| / h) ~ 1e-10 */
+  PetscReal   fp, fm, gv;
+  FixtureCreate(&f, 5, 3, 3, 0.1);
+  TestCall(MfadEnergyComputeGradient(f.E, f.X, f.G));
+  TestCall(VecDot(f.G, f.V, &gv));
+  TestCall(VecWAXPY(f.T, h, f.V, f.X));
+  TestCall(MfadEnergyComputeObjective(f.E, f.T, &fp));
+  TestCall(VecWAXPY(f.T, -h, f.V, f.X));
+  TestCall(MfadEnergyComputeObjective(f.E, f.T, &fm));
+  ck_assert_msg(fabs((fp - fm) / (2 * h) - gv) <= 1e-6 * (1 + fabs(gv)), "g.v = %.12e, FD %.12e, bound %.1e", gv, (fp - fm) / (2 * h), 1e-6 * (1 + fabs(gv)));
+  ck_assert_msg(gv != 0.0, "the test direction must see the gradient");
+  FixtureDestroy(&f);
+}
+END_TEST
+
+START_TEST(hvp_matches_fd_of_gradient)
+{
+  Fixture      f;
+  Vec          Gp, Gm;
+  const double h = 1e-6;
+  PetscReal    err, nrm;
+  FixtureCreate(&f, 5, 3, 3, 0.1);
+  TestCall(VecDuplicate(f.X, &Gp));
+  TestCall(VecDuplicate(f.X, &Gm));
+  TestCall(MfadEnergyComputeHessianProduct(f.E, f.X, f.V, f.Y));
+  TestCall(VecWAXPY(f.T, h, f.V, f.X));
+  TestCall(MfadEnergyComputeGradient(f.E, f.T, Gp));
+  TestCall(VecWAXPY(f.T, -h, f.V, f.X));
+  TestCall(MfadEnergyComputeGradient(f.E, f.T, Gm));
+  TestCall(VecAXPY(Gp, -1.0, Gm));
+  TestCall(VecScale(Gp, 1.0 / (2 * h)));
+  TestCall(VecNorm(f.Y, NORM_2, &nrm));
+  TestCall(VecAXPY(Gp, -1.0, f.Y));
+  TestCall(VecNorm(Gp, NORM_2, &err));
+  ck_assert_msg(err <= 1e-6 * nrm && nrm > 0, "|HV - FD| = %.3e, |HV| = %.3e, bound 1e-6 relative", err, nrm);
+  TestCall(VecDestroy(&Gp));
+  TestCall(VecDestroy(&Gm));
+  FixtureDestroy(&f);
+}
+END_TEST
+
+START_TEST(hessian_is_symmetric)
+{
+  Fixture   f;
+  Vec       U, HU;
+  PetscReal uhv, vhu;
+  FixtureCreate(&f, 5, 3, 3, 0.2);
+  TestCall(VecDuplicate(f.X, &U));
+  TestCall(VecDuplicate(f.X, &HU));
+  TestCall(TestGridPoint(&grid, 1.0, 99, U));
+  TestCall(MfadEnergyComputeHessianProduct(f.E, f.X, f.V, f.Y));
+  TestCall(MfadEnergyComputeHessianProduct(f.E, f.X, U, HU));
+  TestCall(VecDot(U, f.Y, &uhv));
+  TestCall(VecDot(f.V, HU, &vhu));
+  /* exact in exact arithmetic; round-off of a sum of ~1e3 products */
+  ck_assert_msg(fabs(uhv - vhu) <= 1e-12 * (fabs(uhv) + 1), "u.Hv = %.15e, v.Hu = %.15e", uhv, vhu);
+  TestCall(VecDestroy(&U));
+  TestCall(VecDestroy(&HU));
+  FixtureDestroy(&f);
+}
+END_TEST
+
+/* diag(H) and the vertex blocks against H e_i, column by column (a small mesh) */
+START_TEST(diagonal_and_blocks_match_hvp_columns)
+{
+  Fixture      f;
+  PetscInt     n;
+  PetscScalar *blocks;
+  FixtureCreate(&f, 3, 2, 2, 0.2);
+  TestCall(VecGetSize(f.X, &n));
+  TestCall(PetscMalloc1(3 * n, &blocks));
+  TestCall(MfadEnergyComputeHessianDiagonal(f.E, f.X, f.T));
+  TestCall(MfadEnergyComputeHessianBlockDiagonal(f.E, f.X, blocks));
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscScalar *y, *d;
+    TestCall(VecZeroEntries(f.V));
+    TestCall(VecSetValue(f.V, i, 1.0, INSERT_VALUES));
+    TestCall(VecAssemblyBegin(f.V));
+    TestCall(VecAssemblyEnd(f.V));
+    TestCall(MfadEnergyComputeHessianProduct(f.E, f.X, f.V, f.Y));
+    TestCall(VecGetArrayRead(f.Y, &y));
+    TestCall(VecGetArrayRead(f.T, &d));
+    ck_assert_msg(fabs(y[i] - d[i]) <= 1e-12 * (1 + fabs(d[i])), "dof %d: H_ii = %.15e from HVP, %.15e from diagonal", (int)i, y[i], d[i]);
+    for (PetscInt r = 3 * (i / 3); r < 3 * (i / 3) + 3; r++) {
+      const PetscScalar b = blocks[(i / 3) * 9 + (r % 3) * 3 + i % 3];
+      ck_assert_msg(fabs(y[r] - b) <= 1e-12 * (1 + fabs(b)), "vertex %d block (%d,%d): %.15e from HVP, %.15e from blocks", (int)(i / 3), (int)(r % 3), (int)(i % 3), y[r], b);
+    }
+    TestCall(VecRestoreArrayRead(f.Y, &y));
+    TestCall(VecRestoreArrayRead(f.T, &d));
+  }
+  TestCall(PetscFree(blocks));
+  FixtureDestroy(&f);
+}
+END_TEST
+
+START_TEST(fixed_dofs_are_identity_rows_and_zero_columns)
+{
+  Fixture            f;
+  const PetscScalar *x, *g, *y, *v;
+  PetscScalar       *w;
+  PetscInt           n;
+  FixtureCreate(&f, 4, 3, 2, 0.2);
+  TestCall(VecGetLocalSize(f.X, &n));
+  /* gradient rows of fixed dofs: x - value (the point is perturbed away from the values) */
+  TestCall(MfadEnergyComputeGradient(f.E, f.X, f.G));
+  TestCall(VecGetArrayRead(f.X, &x));
+  TestCall(VecGetArrayRead(f.G, &g));
+  for (PetscInt i = 0; i < n; i++)
+    if ((i / 3) % grid.nx == 0) ck_assert_msg(fabs(g[i] - (x[i] - grid.rest[i])) < 1e-15, "fixed dof %d: gradient %g, expected x - value = %g", (int)i, g[i], x[i] - grid.rest[i]);
+  TestCall(VecRestoreArrayRead(f.G, &g));
+  TestCall(VecRestoreArrayRead(f.X, &x));
+  /* a direction on fixed dofs only: H v = v (identity rows, zero columns elsewhere) */
+  TestCall(VecGetArray(f.V, &w));
+  for (PetscInt i = 0; i < n; i++)
+    if ((i / 3) % grid.nx != 0) w[i] = 0.0;
+  TestCall(VecRestoreArray(f.V, &w));
+  TestCall(MfadEnergyComputeHessianProduct(f.E, f.X, f.V, f.Y));
+  TestCall(VecGetArrayRead(f.Y, &y));
+  TestCall(VecGetArrayRead(f.V, &v));
+  for (PetscInt i = 0; i < n; i++) ck_assert_msg(y[i] == v[i], "dof %d: (H v)_i = %g, expected %g", (int)i, y[i], v[i]);
+  TestCall(VecRestoreArrayRead(f.Y, &y));
+  TestCall(VecRestoreArrayRead(f.V, &v));
+  /* ApplyFixedValues puts the values in */
+  TestCall(MfadEnergyApplyFixedValues(f.E, f.X));
+  TestCall(MfadEnergyComputeGradient(f.E, f.X, f.G));
+  TestCall(VecGetArrayRead(f.G, &g));
+  for (PetscInt i = 0; i < n; i++)
+    if ((i / 3) % grid.nx == 0) ck_assert_msg(g[i] == 0.0, "fixed dof %d after ApplyFixedValues: gradient %g", (int)i, g[i]);
+  TestCall(VecRestoreArrayRead(f.G, &g));
+  FixtureDestroy(&f);
+}
+END_TEST
+
+/* results of a loop configuration, as copies */
+static void RunConfig(Fixture *f, PetscInt threads, PetscInt block, const char *scatter, PetscReal *fval, Vec G, Vec Y)
+{
+  TestCall(PetscOptionsSetValue(NULL, "-mfad_block_size", NULL));
+  {
+    char buf[32];
+    TestCall(PetscSNPrintf(buf, sizeof(buf), "%d", (int)block));
+    TestCall(PetscOptionsSetValue(NULL, "-mfad_block_size", buf));
+    TestCall(PetscSNPrintf(buf, sizeof(buf), "%d", (int)threads));
+    TestCall(PetscOptionsSetValue(NULL, "-mfad_num_threads", buf));
+    TestCall(PetscOptionsSetValue(NULL, "-mfad_scatter", scatter));
+  }
+  TestCall(MfadEnergySetFromOptions(f->E));
+  TestCall(MfadEnergyComputeObjectiveGradient(f->E, f->X, fval, G));
+  TestCall(MfadEnergyComputeHessianProduct(f->E, f->X, f->V, Y));
+  TestCall(PetscOptionsClearValue(NULL, "-mfad_block_size"));
+  TestCall(PetscOptionsClearValue(NULL, "-mfad_num_threads"));
+  TestCall(PetscOptionsClearValue(NULL, "-mfad_scatter"));
+}
+
+static int VecBitwiseEqual(Vec A, Vec B)
+{
+  const PetscScalar *a, *b;
+  PetscInt           n;
+  int                eq;
+  TestCall(VecGetLocalSize(A, &n));
+  TestCall(VecGetArrayRead(A, &a));
+  TestCall(VecGetArrayRead(B, &b));
+  eq = memcmp(a, b, n * sizeof(PetscScalar)) == 0;
+  TestCall(VecRestoreArrayRead(A, &a));
+  TestCall(VecRestoreArrayRead(B, &b));
+  return eq;
+}
+
+START_TEST(results_are_bitwise_identical_for_1_and_2_threads)
+{
+  Fixture   f;
+  Vec       G2, Y2;
+  PetscReal f1, f2;
+  FixtureCreate(&f, 12, 10, 10, 0.1); /* ~6k springs: several blocks of 64 per colour */
+  TestCall(VecDuplicate(f.X, &G2));
+  TestCall(VecDuplicate(f.X, &Y2));
+  RunConfig(&f, 1, 64, "colour", &f1, f.G, f.Y);
+  RunConfig(&f, 2, 64, "colour", &f2, G2, Y2);
+  ck_assert_msg(f1 == f2, "energy %.17g (1 thread) != %.17g (2 threads)", f1, f2);
+  ck_assert_msg(VecBitwiseEqual(f.G, G2), "gradients differ between 1 and 2 threads");
+  ck_assert_msg(VecBitwiseEqual(f.Y, Y2), "HVPs differ between 1 and 2 threads");
+  TestCall(VecDestroy(&G2));
+  TestCall(VecDestroy(&Y2));
+  FixtureDestroy(&f);
+}
+END_TEST
+
+START_TEST(blockings_and_atomic_scatter_agree_to_roundoff)
+{
+  Fixture   f;
+  Vec       G2, Y2;
+  PetscReal f1, f2, e, n;
+  const PetscInt    blocks[]   = {1, 7, 100000};
+  const char       *scatters[] = {"colour", "colour", "atomic"};
+  FixtureCreate(&f, 8, 6, 5, 0.1);
+  TestCall(VecDuplicate(f.X, &G2));
+  TestCall(VecDuplicate(f.X, &Y2));
+  RunConfig(&f, 1, 1024, "colour", &f1, f.G, f.Y);
+  for (int c = 0; c < 3; c++) {
+    RunConfig(&f, 2, blocks[c], scatters[c], &f2, G2, Y2);
+    ck_assert_msg(fabs(f1 - f2) <= 1e-13 * fabs(f1), "energy %.17g vs %.17g (block %d, %s)", f1, f2, (int)blocks[c], scatters[c]);
+    TestCall(VecNorm(f.G, NORM_2, &n));
+    TestCall(VecAXPY(G2, -1.0, f.G));
+    TestCall(VecNorm(G2, NORM_2, &e));
+    ck_assert_msg(e <= 1e-13 * n, "gradient differs by %.3e (norm %.3e), block %d, %s", e, n, (int)blocks[c], scatters[c]);
+    TestCall(VecNorm(f.Y, NORM_2, &n));
+    TestCall(VecAXPY(Y2, -1.0, f.Y));
+    TestCall(VecNorm(Y2, NORM_2, &e));
+    ck_assert_msg(e <= 1e-13 * n, "HVP differs by %.3e (norm %.3e), block %d, %s", e, n, (int)blocks[c], scatters[c]);
+  }
+  TestCall(VecDestroy(&G2));
+  TestCall(VecDestroy(&Y2));
+  FixtureDestroy(&f);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ bad input */
+/* Runs `call` with PETSc's error printing off; asserts it failed with `code` and that the
+   message contains each of the fragments. */
+static void ExpectError(PetscErrorCode ierr, PetscErrorCode code, const char *what, const char *frag1, const char *frag2)
+{
+  const char *text;
+  char       *msg = NULL;
+  ck_assert_msg(ierr != 0, "%s: expected an error, got success", what);
+  PetscErrorMessage(ierr, &text, &msg);
+  ck_assert_msg(ierr == code, "%s: error %d (%s), expected %d", what, (int)ierr, msg ? msg : "", (int)code);
+  ck_assert_msg(msg && strstr(msg, frag1), "%s: message '%s' lacks '%s'", what, msg ? msg : "", frag1);
+  if (frag2) ck_assert_msg(strstr(msg, frag2), "%s: message '%s' lacks '%s'", what, msg, frag2);
+}
+
+START_TEST(bad_input_gives_clear_errors)
+{
+  MfadEnergy     E;
+  MfadKernel     spring;
+  Vec            X, G, W;
+  PetscErrorCode ierr;
+  const PetscInt conn[]   = {0, 1, 1, 2, 2, 7};
+  const double   params[] = {1, 1, 1, 1, 1, 1};
+  double         k = 1, rest[12] = {0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+  PetscScalar   *x;
+
+  TestCall(MfadKernelFind("mass_spring", &spring));
+  TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MfadKernelFind("no_such_energy", &spring);
+  ExpectError(ierr, PETSC_ERR_ARG_UNKNOWN_TYPE, "unknown kernel", "no_such_energy", NULL);
+  TestCall(MfadKernelFind("mass_spring", &spring));
+  ierr = MfadEnergyCreate(PETSC_COMM_SELF, 4, 5, 5, &E);
+  ExpectError(ierr, PETSC_ERR_ARG_OUTOFRANGE, "4 dofs per vertex", "dofs per vertex", NULL);
+
+  TestCall(MfadEnergyCreate(PETSC_COMM_SELF, 3, 5, 5, &E));
+  ierr = MfadEnergyAddTerm(E, spring, -1, conn, params, 1.0, NULL);
+  ExpectError(ierr, PETSC_ERR_ARG_OUTOFRANGE, "negative count", "negative element count", "mass_spring");
+  ierr = MfadEnergyAddTerm(E, spring, 0, conn, params, 1.0, NULL);
+  ExpectError(ierr, PETSC_ERR_ARG_WRONG, "zero count with data", "0 elements", "mass_spring");
+  ierr = MfadEnergyAddTerm(E, spring, 3, conn, NULL, 1.0, NULL);
+  ExpectError(ierr, PETSC_ERR_ARG_NULL, "missing parameters", "params is NULL", NULL);
+  /* degenerate rest shape: both vertices at the origin */
+  ierr = MfadEnergyAddTermFromRest(E, spring, 2, conn + 2, rest, &k, 1.0, NULL);
+  ExpectError(ierr, PETSC_ERR_ARG_WRONG, "degenerate rest element", "element 1", "vertices 2 7");
+  /* out-of-range vertex id: found at set-up, with term, element and vertex */
+  TestCall(MfadEnergyAddTerm(E, spring, 3, conn, params, 1.0, NULL));
+  TestCall(MfadEnergyCreateVecs(E, &X, &G));
+  TestCall(VecSet(X, 0.5));
+  ierr = MfadEnergyComputeGradient(E, X, G);
+  ExpectError(ierr, PETSC_ERR_ARG_OUTOFRANGE, "vertex id out of range", "element 2 refers to vertex 7", "'mass_spring'");
+  TestCall(MfadEnergyDestroy(&E));
+
+  /* wrong Vec size and NaN in x */
+  TestCall(MfadEnergyCreate(PETSC_COMM_SELF, 3, 5, 5, &E));
+  TestCall(MfadEnergyAddTerm(E, spring, 2, conn, params, 1.0, NULL));
+  TestCall(VecCreateSeq(PETSC_COMM_SELF, 14, &W));
+  ierr = MfadEnergyComputeGradient(E, W, G);
+  ExpectError(ierr, PETSC_ERR_ARG_SIZ, "wrong Vec size", "local size 14", "needs 15");
+  TestCall(VecGetArray(X, &x));
+  x[4] = NAN;
+  TestCall(VecRestoreArray(X, &x));
+  ierr = MfadEnergyComputeGradient(E, X, G);
+  ExpectError(ierr, PETSC_ERR_FP, "NaN in x", "vertex 1 dof 1", "nan");
+  /* fixed dof out of range; CUDA without CUDA */
+  {
+    PetscInt bad = 15;
+    ierr         = MfadEnergySetFixedDofs(E, 1, &bad, NULL);
+    ExpectError(ierr, PETSC_ERR_ARG_OUTOFRANGE, "fixed dof out of range", "dof 15", NULL);
+  }
+  ierr = MfadEnergySetBackend(E, MFAD_BACKEND_CUDA);
+  ExpectError(ierr, PETSC_ERR_SUP, "cuda backend", "cuda", "CPU only");
+  /* the energy still works after all that */
+  TestCall(VecSet(X, 0.25));
+  TestCall(VecSetValue(X, 0, 1.0, INSERT_VALUES));
+  TestCall(VecAssemblyBegin(X));
+  TestCall(VecAssemblyEnd(X));
+  ierr = MfadEnergyComputeGradient(E, X, G);
+  ck_assert_msg(ierr == 0, "the energy must still work after rejected input");
+  TestCall(PetscPopErrorHandler());
+  TestCall(VecDestroy(&X));
+  TestCall(VecDestroy(&G));
+  TestCall(VecDestroy(&W));
+  TestCall(MfadEnergyDestroy(&E));
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+  Suite   *s  = suite_create("core");
+  TCase   *tc = tcase_create("energy");
+  SRunner *sr;
+  int      failed;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, gradient_matches_fd_of_objective);
+  tcase_add_test(tc, hvp_matches_fd_of_gradient);
+  tcase_add_test(tc, hessian_is_symmetric);
+  tcase_add_test(tc, diagonal_and_blocks_match_hvp_columns);
+  tcase_add_test(tc, fixed_dofs_are_identity_rows_and_zero_columns);
+  tcase_add_test(tc, results_are_bitwise_identical_for_1_and_2_threads);
+  tcase_add_test(tc, blockings_and_atomic_scatter_agree_to_roundoff);
+  tcase_add_test(tc, bad_input_gives_clear_errors);
+  suite_add_tcase(s, tc);
+  sr = srunner_create(s);
+  srunner_set_fork_status(sr, CK_NOFORK); /* MPI is not fork-safe */
+  srunner_run_all(sr, CK_NORMAL);
+  failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  PetscCall(PetscFinalize());
+  return failed ? 1 : 0;
+}

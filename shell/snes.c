@@ -87,6 +87,14 @@ PetscErrorCode MfadEnergySetSNES(MfadEnergy E, SNES snes)
   PetscCall(SNESSetObjective(snes, MfadSNESObjective_Private, E));
   PetscCall(SNESSetJacobian(snes, H, H, MfadSNESJacobian_Private, E));
   PetscCall(MfadEnergyAttach_Private(E, (PetscObject)snes));
+  {
+    /* the shell has a diagonal but no factorisation: Jacobi unless the user says otherwise */
+    KSP ksp;
+    PC  pc;
+    PetscCall(SNESGetKSP(snes, &ksp));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCJACOBI));
+  }
   PetscCall(VecDestroy(&F));
   PetscCall(MatDestroy(&H));
   PetscFunctionReturn(PETSC_SUCCESS);

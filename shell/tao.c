@@ -22,11 +22,34 @@ static PetscErrorCode MfadTaoObjectiveGradient_Private(Tao tao, Vec X, PetscReal
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* TAO's Newton methods pick their preconditioner before the Hessian exists (ILU or block
+   Jacobi, neither of which can factor a shell): Jacobi instead, unless the user chose one. */
+static PetscErrorCode MfadTaoDefaultPC_Private(Tao tao)
+{
+  KSP         ksp;
+  PC          pc;
+  PetscBool   set, factor;
+  const char *prefix;
+  char        opt[256];
+
+  PetscFunctionBegin;
+  PetscCall(TaoGetKSP(tao, &ksp));
+  if (!ksp) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCGetOptionsPrefix(pc, &prefix));
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%spc_type", prefix ? prefix : ""));
+  PetscCall(PetscOptionsHasName(NULL, NULL, opt, &set));
+  if (set) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &factor, PCILU, PCICC, PCBJACOBI, PCLU, PCCHOLESKY, ""));
+  if (factor) PetscCall(PCSetType(pc, PCJACOBI));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MfadTaoHessian_Private(Tao tao, Vec X, Mat H, Mat P, void *ctx)
 {
   PetscFunctionBegin;
-  (void)tao;
   (void)ctx;
+  PetscCall(MfadTaoDefaultPC_Private(tao));
   PetscCall(MfadHessianShellSetPoint(H, X));
   if (P != H) PetscCall(MfadHessianShellSetPoint(P, X));
   PetscFunctionReturn(PETSC_SUCCESS);

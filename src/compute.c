@@ -79,6 +79,7 @@ static PetscErrorCode MfadEnergyRunTerms_Private(MfadEnergy E, MfadOp op, const 
     L.color_blocks = term->color_blocks;
     L.atomic       = E->atomic;
     L.nthreads     = (int)E->nthreads;
+    L.parallel     = term->parallel;
     switch (op) {
     case MFAD_OP_VALUE:
       k->cpu_value(&L);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* MfadEnergy: creation, terms, fixed dofs, options, destruction. */
 #include "mfadimpl.h"
+#include <stdlib.h>
 
 const char *const MfadBackends[] = {"cpu", "cuda", "MfadBackend", "MFAD_BACKEND_", NULL};
 
@@ -28,6 +29,12 @@ PetscErrorCode MfadEnergyCreate(MPI_Comm comm, PetscInt dof, PetscInt n, PetscIn
   PetscCallMPI(MPI_Scan(&n, &rend, 1, MPIU_INT, MPI_SUM, e->comm));
   e->rstart       = rend - n;
   e->backend      = MFAD_BACKEND_CPU;
+  {
+    /* MPI ranks usually fill the cores already: one thread per rank unless OMP_NUM_THREADS says otherwise */
+    PetscMPIInt size;
+    PetscCallMPI(MPI_Comm_size(e->comm, &size));
+    if (size > 1 && !getenv("OMP_NUM_THREADS")) e->nthreads = 1;
+  }
   e->block_size   = 1024;
   e->reorder      = PETSC_TRUE;
   e->check_finite = PETSC_TRUE;

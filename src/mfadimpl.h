@@ -26,6 +26,7 @@ typedef struct {
   int         nblocks, ncolors;
   int        *block_start, *color_start, *color_blocks;
   double     *block_value;
+  int         parallel;    /* some colour has 2 or more blocks: threads have work */
   PetscBool   flops_known;
   double      flops[4];    /* per element, by MfadMode */
 } MfadTerm;

@@ -127,6 +127,8 @@ PetscErrorCode MfadEnergySetUp(MfadEnergy E)
     PetscCall(PetscFree(lconn));
     PetscCall(MfadColourBlocks_Private(term->nelem, nv, term->conn, E->nlocal, E->block_size, &term->nblocks, &term->block_start, &term->ncolors, &term->color_start, &term->color_blocks));
     PetscCall(PetscMalloc1(term->nblocks, &term->block_value));
+    term->parallel = 0; /* threads only pay off where a colour gives them separate blocks */
+    for (int c = 0; c < term->ncolors; c++) term->parallel |= term->color_start[c + 1] - term->color_start[c] > 1;
   }
   E->setup  = PETSC_TRUE;
   E->xvalid = PETSC_FALSE;

@@ -94,6 +94,10 @@
 
 #include <mfad/element.h>
 
+#if defined(__CUDACC__)
+#include <mfad/loop_cuda.h>
+#endif
+
 #if !defined(__CUDACC__)
 /* ---------------------------------------------------------------- host: counting mode, CPU loops */
 #define MFAD_GEN_MODIFIERS static inline

@@ -40,6 +40,7 @@ typedef struct {
   const int    *color_blocks; /**< blocks, grouped by colour */
   int           atomic;       /**< 1: one parallel loop with atomic scatter (for comparison) */
   int           nthreads;     /**< OpenMP threads (0: runtime default) */
+  int           parallel;     /**< 0: run on the calling thread (no colour has 2 blocks, or tiny) */
 } MfadLoop;
 
 typedef void (*MfadLoopFn)(const MfadLoop *);

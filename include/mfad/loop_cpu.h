@@ -26,7 +26,7 @@ static inline int mfad_cpu_threads(const MfadLoop *L) { (void)L; return 1; }
   do { \
     const int nt_ = mfad_cpu_threads(L); \
     (void)nt_; \
-    MFAD_OMP(parallel num_threads(nt_)) \
+    MFAD_OMP(parallel num_threads(nt_) if ((L)->parallel)) \
     for (int col_ = 0; col_ < (L)->ncolors; col_++) { \
       MFAD_OMP(for schedule(static)) \
       for (int bi_ = (L)->color_start[col_]; bi_ < (L)->color_start[col_ + 1]; bi_++) { \
@@ -42,7 +42,7 @@ static inline int mfad_cpu_threads(const MfadLoop *L) { (void)L; return 1; }
   do { \
     const int nt_ = mfad_cpu_threads(L); \
     (void)nt_; \
-    MFAD_OMP(parallel for schedule(static) num_threads(nt_)) \
+    MFAD_OMP(parallel for schedule(static) num_threads(nt_) if ((L)->nblocks > 1)) \
     for (int b_ = 0; b_ < (L)->nblocks; b_++) { \
       double sum_ = 0.0; \
       for (int e = (L)->block_start[b_]; e < (L)->block_start[b_ + 1]; e++) { STMT; } \
@@ -55,7 +55,7 @@ static inline int mfad_cpu_threads(const MfadLoop *L) { (void)L; return 1; }
   do { \
     const int nt_ = mfad_cpu_threads(L); \
     (void)nt_; \
-    MFAD_OMP(parallel for schedule(static) num_threads(nt_)) \
+    MFAD_OMP(parallel for schedule(static) num_threads(nt_) if ((L)->nblocks > 1)) \
     for (int e = 0; e < (L)->nelem; e++) { \
       double     OUT[MFAD_N]; \
       const int *c_ = (L)->conn + (long)e * MFAD_NV; \

@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: BSD-2-Clause
+static const char help[] =
+    "A hyperelastic cantilever sagging under its own weight, solved with mfad's exact\n"
+    "gradients and Hessian-vector products by SNES (default) or TAO.\n"
+    "The bar is an n x n x m box of cubes of edge h (m along the bar, the x axis), each cube\n"
+    "split into 6 tetrahedra (Kuhn split around the main diagonal); Neo-Hookean material,\n"
+    "gravity along z with lumped masses, the face x = 0 clamped. Options:\n"
+    "  -n <4>         cubes across the bar (y and z)\n"
+    "  -m <16>        cubes along the bar (x)\n"
+    "  -h <0.005>     cube edge [m]\n"
+    "  -E <1e5>       Young's modulus [Pa]\n"
+    "  -nu <0.3>      Poisson's ratio\n"
+    "  -rho <1000>    density [kg/m^3]\n"
+    "  -g <-9.81>     gravity along z [m/s^2]\n"
+    "  -use_tao       minimise with TAO (default -tao_type nls) instead of solving with SNES\n"
+    "                 (default -snes_type newtonls -ksp_type cg -pc_type jacobi)\n"
+    "  -o <file.vtu>  write the deformed mesh and its displacement (ASCII VTK XML)\n"
+    "mfad's options (-mfad_backend, -mfad_view, ...) and every SNES/KSP/PC/TAO option apply.\n"
+    "The last line printed is a summary: vertices, elements, energy (total), elastic (strain\n"
+    "energy), work (of gravity, f . u), tip_displacement (mean z displacement of the free\n"
+    "end face), residual (|grad E| at the solution / at the rest shape), iterations and the\n"
+    "converged reason (> 0: converged).\n\n";
+
+#include <mfadpetsc.h>
+#include <petsctime.h>
+#include <stdio.h>
+
+/* The grid: vertex (i, j, k) at (i h, (j - n/2) h, (k - n/2) h), i = 0..m along the bar, j, k = 0..n
+   across it (the cross-section is centred on the bar's axis). Vertex ids run with i slowest, so a
+   contiguous range of ids is a slab of the bar. */
+typedef struct {
+  PetscInt  n, m;
+  PetscReal h;
+} Grid;
+
+static inline PetscInt GridVertex(const Grid *g, PetscInt i, PetscInt j, PetscInt k) { return (i * (g->n + 1) + j) * (g->n + 1) + k; }
+
+static inline void GridVertexIJK(const Grid *g, PetscInt v, PetscInt *i, PetscInt *j, PetscInt *k)
+{
+  *k = v % (g->n + 1);
+  *j = (v / (g->n + 1)) % (g->n + 1);
+  *i = v / ((g->n + 1) * (g->n + 1));
+}
+
+static inline void GridRest(const Grid *g, PetscInt v, PetscReal X[3])
+{
+  PetscInt i, j, k;
+
+  GridVertexIJK(g, v, &i, &j, &k);
+  X[0] = g->h * i;
+  X[1] = g->h * (j - 0.5 * g->n);
+  X[2] = g->h * (k - 0.5 * g->n);
+}
+
+/* Kuhn split of the unit cube: corner c = a + 2 b + 4 c' is (a, b, c'). Tetrahedron p walks
+   000 -> e_p0 -> e_p0 + e_p1 -> 111 for the 6 permutations p of the axes; its volume has the sign of
+   the permutation, so the odd ones have vertices 1 and 2 swapped: every tet has det Dm = +1 (in
+   units of h^3), i.e. rest volume h^3 / 6 > 0, which BuildTerms() checks. */
+static const int kuhn[6][4] = {
+    {0, 1, 3, 7}, /* x y z (even) */
+    {0, 5, 1, 7}, /* x z y (odd)  */
+    {0, 3, 2, 7}, /* y x z (odd)  */
+    {0, 2, 6, 7}, /* y z x (even) */
+    {0, 4, 5, 7}, /* z x y (even) */
+    {0, 6, 4, 7}, /* z y x (odd)  */
+};
+
+/* The 6 tets of cube (i, j, k) as global vertex ids. */
+static void CubeTets(const Grid *g, PetscInt i, PetscInt j, PetscInt k, PetscInt tets[6][4])
+{
+  for (int t = 0; t < 6; t++)
+    for (int a = 0; a < 4; a++) {
+      const int c = kuhn[t][a];
+      tets[t][a]  = GridVertex(g, i + (c & 1), j + ((c >> 1) & 1), k + ((c >> 2) & 1));
+    }
+}
+
+/* Lumped mass of vertex (i, j, k): rho * V_tet / 4 for each tet that contains it. Computed from the
+   grid alone, so every rank gets the same value without communication. */
+static PetscReal VertexMass(const Grid *g, PetscReal rho, PetscInt i, PetscInt j, PetscInt k)
+{
+  PetscInt count = 0;
+
+  for (PetscInt ci = i - 1; ci <= i; ci++)
+    for (PetscInt cj = j - 1; cj <= j; cj++)
+      for (PetscInt ck = k - 1; ck <= k; ck++) {
+        if (ci < 0 || cj < 0 || ck < 0 || ci >= g->m || cj >= g->n || ck >= g->n) continue;
+        const int corner = (int)((i - ci) + 2 * (j - cj) + 4 * (k - ck));
+        for (int t = 0; t < 6; t++)
+          for (int a = 0; a < 4; a++) count += kuhn[t][a] == corner;
+      }
+  return rho * (g->h * g->h * g->h / 6.0) / 4.0 * count;
+}
+
+/* Adds this rank's terms: the cubes whose lowest vertex (i, j, k) it owns (each cube on exactly one
+   rank), Neo-Hookean on their tets, gravity on its owned vertices, and the clamp of x = 0. */
+static PetscErrorCode BuildEnergy(MfadEnergy E, const Grid *g, PetscInt vstart, PetscInt vend, PetscReal young, PetscReal nu, PetscReal rho,
+                                  PetscReal grav, PetscReal force[])
+{
+  MfadKernel neo, gravity;
+  PetscInt   ncube = 0, nfix = 0, *conn, *gconn, *fixed;
+  PetscReal *rest, *gparam, *fixval;
+  PetscReal  material[2];
+
+  PetscFunctionBeginUser;
+  PetscCall(MfadKernelFind("neohookean_tet", &neo));
+  PetscCall(MfadKernelFind("gravity", &gravity));
+  for (PetscInt v = vstart; v < vend; v++) {
+    PetscInt i, j, k;
+    GridVertexIJK(g, v, &i, &j, &k);
+    if (i < g->m && j < g->n && k < g->n) ncube++;
+  }
+  PetscCall(PetscMalloc2(24 * ncube, &conn, 72 * ncube, &rest));
+  ncube = 0;
+  for (PetscInt v = vstart; v < vend; v++) {
+    PetscInt i, j, k, tets[6][4];
+    GridVertexIJK(g, v, &i, &j, &k);
+    if (!(i < g->m && j < g->n && k < g->n)) continue;
+    CubeTets(g, i, j, k, tets);
+    for (int t = 0; t < 6; t++) {
+      PetscInt  *c = &conn[4 * (6 * ncube + t)];
+      PetscReal *r = &rest[12 * (6 * ncube + t)], d[3][3], det;
+      for (int a = 0; a < 4; a++) {
+        c[a] = tets[t][a];
+        GridRest(g, c[a], &r[3 * a]);
+      }
+      for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) d[a][b] = r[3 * (a + 1) + b] - r[b];
+      det = d[0][0] * (d[1][1] * d[2][2] - d[1][2] * d[2][1]) - d[0][1] * (d[1][0] * d[2][2] - d[1][2] * d[2][0]) +
+            d[0][2] * (d[1][0] * d[2][1] - d[1][1] * d[2][0]);
+      PetscCheck(det > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                 "tet %d of cube (%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ") has rest volume %g <= 0", t, i, j, k, (double)(det / 6));
+    }
+    ncube++;
+  }
+  /* Lame constants of (E, nu) */
+  material[0] = young / (2 * (1 + nu));
+  material[1] = young * nu / ((1 + nu) * (1 - 2 * nu));
+  PetscCall(MfadEnergyAddTermFromRest(E, neo, 6 * ncube, conn, rest, material, 1.0, NULL));
+  PetscCall(PetscFree2(conn, rest));
+
+  /* gravity: E = -f . x per owned vertex, f = m_v (0, 0, g) */
+  PetscCall(PetscMalloc2(vend - vstart, &gconn, 3 * (vend - vstart), &gparam));
+  for (PetscInt v = vstart; v < vend; v++) {
+    PetscInt i, j, k;
+    GridVertexIJK(g, v, &i, &j, &k);
+    gconn[v - vstart]            = v;
+    gparam[3 * (v - vstart)]     = 0;
+    gparam[3 * (v - vstart) + 1] = 0;
+    gparam[3 * (v - vstart) + 2] = VertexMass(g, rho, i, j, k) * grav;
+    for (int d = 0; d < 3; d++) force[3 * (v - vstart) + d] = gparam[3 * (v - vstart) + d];
+  }
+  PetscCall(MfadEnergyAddTerm(E, gravity, vend - vstart, gconn, gparam, 1.0, NULL));
+  PetscCall(PetscFree2(gconn, gparam));
+
+  /* clamp: all dofs of the owned vertices of the face i = 0 at their rest positions */
+  for (PetscInt v = vstart; v < vend; v++) nfix += v < GridVertex(g, 1, 0, 0);
+  PetscCall(PetscMalloc2(3 * nfix, &fixed, 3 * nfix, &fixval));
+  nfix = 0;
+  for (PetscInt v = vstart; v < vend && v < GridVertex(g, 1, 0, 0); v++) {
+    PetscReal X[3];
+    GridRest(g, v, X);
+    for (int d = 0; d < 3; d++) {
+      fixed[nfix]  = 3 * v + d;
+      fixval[nfix] = X[d];
+      nfix++;
+    }
+  }
+  PetscCall(MfadEnergySetFixedDofs(E, nfix, fixed, fixval));
+  PetscCall(PetscFree2(fixed, fixval));
+  PetscFunctionReturn(0);
+}
+
+/* Writes the whole mesh (deformed positions, displacement as point data) as an ASCII VTK XML
+   unstructured grid, on rank 0, from the gathered solution x (all vertices). The file appears
+   complete or not at all: it is written beside `path` and renamed into place. */
+static PetscErrorCode WriteVTU(const char path[], const Grid *g, const PetscScalar x[])
+{
+  const PetscInt nv = (g->m + 1) * (g->n + 1) * (g->n + 1), ncell = 6 * g->m * g->n * g->n;
+  char           tmp[PETSC_MAX_PATH_LEN + 16];
+  FILE          *fp;
+  int            err = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(tmp, sizeof tmp, "%s.tmp", path));
+  fp = fopen(tmp, "w");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open %s for writing", tmp);
+  fprintf(fp, "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\">\n<UnstructuredGrid>\n");
+  fprintf(fp, "<Piece NumberOfPoints=\"%" PetscInt_FMT "\" NumberOfCells=\"%" PetscInt_FMT "\">\n", nv, ncell);
+  fprintf(fp, "<PointData Vectors=\"displacement\">\n<DataArray type=\"Float64\" Name=\"displacement\" NumberOfComponents=\"3\" format=\"ascii\">\n");
+  for (PetscInt v = 0; v < nv; v++) {
+    PetscReal X[3];
+    GridRest(g, v, X);
+    fprintf(fp, "%.10e %.10e %.10e\n", (double)(PetscRealPart(x[3 * v]) - X[0]), (double)(PetscRealPart(x[3 * v + 1]) - X[1]),
+            (double)(PetscRealPart(x[3 * v + 2]) - X[2]));
+  }
+  fprintf(fp, "</DataArray>\n</PointData>\n<Points>\n<DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n");
+  for (PetscInt v = 0; v < nv; v++)
+    fprintf(fp, "%.10e %.10e %.10e\n", (double)PetscRealPart(x[3 * v]), (double)PetscRealPart(x[3 * v + 1]), (double)PetscRealPart(x[3 * v + 2]));
+  fprintf(fp, "</DataArray>\n</Points>\n<Cells>\n<DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n");
+  for (PetscInt i = 0; i < g->m; i++)
+    for (PetscInt j = 0; j < g->n; j++)
+      for (PetscInt k = 0; k < g->n; k++) {
+        PetscInt tets[6][4];
+        CubeTets(g, i, j, k, tets);
+        for (int t = 0; t < 6; t++)
+          fprintf(fp, "%" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT "\n", tets[t][0], tets[t][1], tets[t][2], tets[t][3]);
+      }
+  fprintf(fp, "</DataArray>\n<DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n");
+  for (PetscInt c = 1; c <= ncell; c++) fprintf(fp, "%" PetscInt_FMT "\n", 4 * c);
+  fprintf(fp, "</DataArray>\n<DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n");
+  for (PetscInt c = 0; c < ncell; c++) fprintf(fp, "10\n"); /* VTK_TETRA */
+  fprintf(fp, "</DataArray>\n</Cells>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n");
+  err = ferror(fp);
+  err |= fclose(fp);
+  if (err) (void)remove(tmp);
+  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "error writing %s", tmp);
+  if (rename(tmp, path)) {
+    (void)remove(tmp);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot rename %s to %s", tmp, path);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* TAO's Newton methods set up their KSP's PC before they know the Hessian, and then choose ILU
+   (block Jacobi in parallel), which a matrix-free Hessian cannot do. Unless the user asked for a
+   PC (-tao_nls_pc_type ...), use Jacobi: the shell provides the exact diagonal. */
+static PetscErrorCode TaoDefaultPC(Tao tao)
+{
+  KSP         ksp;
+  PC          pc;
+  const char *prefix;
+  char        option[256];
+  PetscBool   set, factor;
+
+  PetscFunctionBeginUser;
+  PetscCall(TaoGetKSP(tao, &ksp));
+  if (!ksp) PetscFunctionReturn(0); /* a method without Hessian (lmvm, cg, ...) */
+  PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
+  PetscCall(PetscSNPrintf(option, sizeof option, "-%spc_type", prefix ? prefix : ""));
+  PetscCall(PetscOptionsHasName(NULL, NULL, option, &set));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &factor, PCILU, PCICC, PCBJACOBI, ""));
+  if (!set && factor) PetscCall(PCSetType(pc, PCJACOBI));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Comm       comm;
+  Grid           g     = {4, 16, 0.005};
+  PetscReal      young = 1e5, nu = 0.3, rho = 1000, grav = -9.81;
+  PetscBool      use_tao = PETSC_FALSE, write = PETSC_FALSE;
+  char           out[PETSC_MAX_PATH_LEN] = "";
+  PetscInt       N, n = PETSC_DECIDE, vstart, its;
+  PetscReal     *force, energy, local[4], sum[4], gnorm0, gnorm;
+  MfadEnergy     E;
+  Vec            X, G;
+  const char    *reason_name;
+  PetscInt       reason;
+  PetscLogDouble ts0, ts1, t0 = 0, t1 = 0;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  comm = PETSC_COMM_WORLD;
+  PetscOptionsBegin(comm, NULL, "Hyperelastic bar options", NULL);
+  PetscCall(PetscOptionsInt("-n", "cubes across the bar (y and z)", NULL, g.n, &g.n, NULL));
+  PetscCall(PetscOptionsInt("-m", "cubes along the bar (x)", NULL, g.m, &g.m, NULL));
+  PetscCall(PetscOptionsReal("-h", "cube edge [m]", NULL, g.h, &g.h, NULL));
+  PetscCall(PetscOptionsReal("-E", "Young's modulus [Pa]", NULL, young, &young, NULL));
+  PetscCall(PetscOptionsReal("-nu", "Poisson's ratio", NULL, nu, &nu, NULL));
+  PetscCall(PetscOptionsReal("-rho", "density [kg/m^3]", NULL, rho, &rho, NULL));
+  PetscCall(PetscOptionsReal("-g", "gravity along z [m/s^2]", NULL, grav, &grav, NULL));
+  PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of solving with SNES", NULL, use_tao, &use_tao, NULL));
+  PetscCall(PetscOptionsString("-o", "write the solution as an ASCII VTK unstructured grid (.vtu)", NULL, out, out, sizeof out, &write));
+  PetscOptionsEnd();
+  PetscCheck(g.n >= 1 && g.m >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-n %" PetscInt_FMT " and -m %" PetscInt_FMT " must be >= 1", g.n, g.m);
+  PetscCheck(g.h > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-h %g must be > 0", (double)g.h);
+  PetscCheck(young > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-E %g must be > 0", (double)young);
+  PetscCheck(nu > -1 && nu < 0.5, comm, PETSC_ERR_ARG_OUTOFRANGE, "-nu %g must be in (-1, 0.5)", (double)nu);
+  PetscCheck(rho >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-rho %g must be >= 0", (double)rho);
+  PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
+
+  /* vertices in contiguous ranges of ids: slabs along the bar */
+  N = (g.m + 1) * (g.n + 1) * (g.n + 1);
+  PetscCall(PetscSplitOwnership(comm, &n, &N));
+  PetscCallMPI(MPI_Scan(&n, &vstart, 1, MPIU_INT, MPI_SUM, comm));
+  vstart -= n;
+
+  PetscCall(PetscTime(&ts0));
+  PetscCall(MfadEnergyCreate(comm, 3, n, N, &E));
+  PetscCall(PetscMalloc1(3 * n, &force));
+  PetscCall(BuildEnergy(E, &g, vstart, vstart + n, young, nu, rho, grav, force));
+  PetscCall(MfadEnergySetFromOptions(E));
+  PetscCall(MfadEnergySetUp(E));
+  PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
+
+  /* initial guess: the rest shape */
+  PetscCall(MfadEnergyCreateVecs(E, &X, &G));
+  {
+    PetscScalar *x;
+    PetscCall(VecGetArray(X, &x));
+    for (PetscInt v = vstart; v < vstart + n; v++) {
+      PetscReal Xr[3];
+      GridRest(&g, v, Xr);
+      for (int d = 0; d < 3; d++) x[3 * (v - vstart) + d] = Xr[d];
+    }
+    PetscCall(VecRestoreArray(X, &x));
+  }
+  PetscCall(MfadEnergyApplyFixedValues(E, X));
+  PetscCall(MfadEnergyComputeGradient(E, X, G));
+  PetscCall(VecNorm(G, NORM_2, &gnorm0));
+  PetscCall(PetscTime(&ts1));
+
+  if (use_tao) {
+    Tao                tao;
+    TaoConvergedReason r;
+
+    PetscCall(TaoCreate(comm, &tao));
+    PetscCall(TaoSetType(tao, TAONLS)); /* default: Newton line search, the method exact HVPs are for */
+    PetscCall(MfadEnergySetTao(E, tao));
+    PetscCall(TaoSetSolution(tao, X));
+    PetscCall(TaoSetFromOptions(tao));
+    PetscCall(TaoDefaultPC(tao));
+    PetscCall(PetscTime(&t0));
+    PetscCall(TaoSolve(tao));
+    PetscCall(PetscTime(&t1));
+    PetscCall(TaoGetIterationNumber(tao, &its));
+    PetscCall(TaoGetConvergedReason(tao, &r));
+    reason      = r;
+    reason_name = TaoConvergedReasons[r];
+    PetscCall(TaoDestroy(&tao));
+  } else {
+    SNES                snes;
+    SNESConvergedReason r;
+
+    KSP ksp;
+    PC  pc;
+
+    PetscCall(SNESCreate(comm, &snes));
+    PetscCall(MfadEnergySetSNES(E, snes));
+    /* defaults, overridden by -ksp_type, -pc_type: the Hessian is symmetric, and positive definite
+       along the path for this load; Jacobi uses the shell's exact diagonal */
+    PetscCall(SNESGetKSP(snes, &ksp));
+    PetscCall(KSPSetType(ksp, KSPCG));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCJACOBI));
+    PetscCall(SNESSetFromOptions(snes));
+    PetscCall(PetscTime(&t0));
+    PetscCall(SNESSolve(snes, NULL, X));
+    PetscCall(PetscTime(&t1));
+    PetscCall(SNESGetIterationNumber(snes, &its));
+    PetscCall(SNESGetConvergedReason(snes, &r));
+    reason      = r;
+    reason_name = SNESConvergedReasons[r];
+    PetscCall(SNESDestroy(&snes));
+  }
+
+  /* what the tests check: the energy; elastic energy = energy + f . x (gravity is -f . x); the work
+     of gravity f . u; the mean z displacement of the free end face i = m; the gradient's reduction
+     |grad E(x)| / |grad E(x0)|, whatever the solver's own stopping test */
+  PetscCall(MfadEnergyComputeObjective(E, X, &energy));
+  PetscCall(MfadEnergyComputeGradient(E, X, G));
+  PetscCall(VecNorm(G, NORM_2, &gnorm));
+  {
+    const PetscScalar *x;
+    local[0] = local[1] = local[2] = local[3] = 0;
+    PetscCall(VecGetArrayRead(X, &x));
+    for (PetscInt v = vstart; v < vstart + n; v++) {
+      PetscInt  i, j, k;
+      PetscReal Xr[3];
+      GridVertexIJK(&g, v, &i, &j, &k);
+      GridRest(&g, v, Xr);
+      for (int d = 0; d < 3; d++) {
+        const PetscReal xd = PetscRealPart(x[3 * (v - vstart) + d]);
+        local[0] += force[3 * (v - vstart) + d] * xd;
+        local[1] += force[3 * (v - vstart) + d] * (xd - Xr[d]);
+      }
+      if (i == g.m) {
+        local[2] += PetscRealPart(x[3 * (v - vstart) + 2]) - Xr[2];
+        local[3] += 1;
+      }
+    }
+    PetscCall(VecRestoreArrayRead(X, &x));
+    PetscCall(MPIU_Allreduce(local, sum, 4, MPIU_REAL, MPIU_SUM, comm));
+  }
+
+  if (write) {
+    VecScatter         scatter;
+    Vec                X0;
+    const PetscScalar *x0;
+    PetscMPIInt        rank;
+
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    PetscCall(VecScatterCreateToZero(X, &scatter, &X0));
+    PetscCall(VecScatterBegin(scatter, X, X0, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(scatter, X, X0, INSERT_VALUES, SCATTER_FORWARD));
+    if (rank == 0) {
+      PetscCall(VecGetArrayRead(X0, &x0));
+      PetscCall(WriteVTU(out, &g, x0));
+      PetscCall(VecRestoreArrayRead(X0, &x0));
+    }
+    PetscCall(VecScatterDestroy(&scatter));
+    PetscCall(VecDestroy(&X0));
+  }
+
+  PetscCall(PetscPrintf(comm, "elastic: setup %.3f s solve %.3f s\n", (double)(ts1 - ts0), (double)(t1 - t0)));
+  PetscCall(PetscPrintf(comm,
+                        "elastic: vertices %" PetscInt_FMT " elements %" PetscInt_FMT
+                        " energy %.12e elastic %.12e work %.12e tip_displacement %.12e residual %.3e"
+                        " iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n",
+                        N, 6 * g.m * g.n * g.n, (double)energy, (double)(energy + sum[0]), (double)sum[1], (double)(sum[2] / sum[3]),
+                        (double)(gnorm0 > 0 ? gnorm / gnorm0 : gnorm), its, reason, reason_name));
+
+  PetscCall(VecDestroy(&X));
+  PetscCall(VecDestroy(&G));
+  PetscCall(PetscFree(force));
+  PetscCall(MfadEnergyDestroy(&E));
+  PetscCall(PetscFinalize());
+  return 0;
+}

@@ -1,0 +1,201 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Runs petsc-examples/elastic under mpiexec and checks what its summary line says, e.g.
+#   elastic: vertices 425 elements 1536 energy ... elastic ... work ... tip_displacement ... iterations 7 reason 3 CONVERGED_FNORM_RELATIVE
+# Usage: example_elastic.sh <check> <elastic> <mpiexec> [mpiexec flags] -- [check arguments] [-- program options]
+#   solve <nranks> <maxits>   converged: reason > 0, at most <maxits> iterations, |grad E| reduced
+#                             by 1e-5 (catches a solver that stops on a small step far from the
+#                             minimiser), and the bar sags
+#   ranks <maxits>            1, 2 and 3 ranks reach the same energy (1e-10) and tip displacement
+#   tao <maxits>              SNES (newtonls) and TAO (nls) reach the same energy (1e-10)
+#   jacobian                  -snes_test_jacobian: ||J - Jfd||_F/||J||_F < 1e-5 at every Newton step,
+#                             and 10 times smaller with a 10 times smaller FD step
+#   linear <maxits> <n> <m> <h> <E> <rho> <g>
+#                             a stiff bar (linear regime): strain energy = half the work of gravity
+#                             (Clapeyron), tip deflection near Euler-Bernoulli's q L^4 / (8 E I)
+#   vtu                       -o writes a complete VTK file on 2 ranks, and no temporary file is left
+# Prints nothing on success; on failure, the value, the expectation and the program's output.
+set -u
+
+check=$1
+elastic=$2
+shift 2
+mpiexec=""
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+  mpiexec="$mpiexec $1"
+  shift
+done
+[ $# -gt 0 ] && shift # --
+args=""
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+  args="$args $1"
+  shift
+done
+[ $# -gt 0 ] && shift # --
+# what remains in "$@": program options common to every run of this check
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/example_elastic.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+
+fail() {
+  echo "example_elastic.sh $check: FAILED: $*" >&2
+  exit 1
+}
+
+# run <tag> <nranks> [options]: runs elastic, leaves its output in $work/<tag>.out and its summary
+# line in $work/<tag>.sum
+run() {
+  tag=$1
+  np=$2
+  shift 2
+  # shellcheck disable=SC2086 # $mpiexec holds the command and its flags
+  $mpiexec -n "$np" "$elastic" "$@" </dev/null >"$work/$tag.out" 2>&1
+  rc=$?
+  if [ $rc -ne 0 ]; then
+    cat "$work/$tag.out" >&2
+    fail "run '$tag' ($np ranks, options $*) exited with status $rc"
+  fi
+  grep '^elastic: vertices ' "$work/$tag.out" >"$work/$tag.sum"
+  if [ "$(wc -l <"$work/$tag.sum")" -ne 1 ]; then
+    cat "$work/$tag.out" >&2
+    fail "run '$tag': expected exactly one summary line 'elastic: vertices ...'"
+  fi
+}
+
+# field <tag> <name>: the value after <name> in the summary line of run <tag>
+field() {
+  awk -v name="$2" '{ for (i = 1; i < NF; i++) if ($i == name) { print $(i + 1); exit } }' "$work/$1.sum"
+}
+
+# holds <awk condition on a, b, c>: exit status of the condition
+holds() {
+  cond=$1
+  shift
+  awk -v a="${1:-}" -v b="${2:-}" -v c="${3:-}" "BEGIN { exit !($cond) }"
+}
+
+# number <string>: a finite number as printed by %e or %d (not inf, nan or empty)
+number() {
+  printf '%s\n' "$1" | grep -Eq '^-?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$'
+}
+
+# converged <tag> <maxits> [<maxres>]: reason > 0, iterations <= maxits, residual
+# |grad E(x)| / |grad E(x0)| <= maxres (default 1e-5), numbers finite, the bar sags (u_z < 0)
+converged() {
+  reason=$(field "$1" reason)
+  its=$(field "$1" iterations)
+  res=$(field "$1" residual)
+  tip=$(field "$1" tip_displacement)
+  energy=$(field "$1" energy)
+  maxres=${3:-1e-5}
+  holds 'a + 0 > 0' "$reason" || { cat "$work/$1.out" >&2; fail "run '$1': converged reason $reason ($(awk '{ print $NF }' "$work/$1.sum")), expected > 0"; }
+  holds 'a + 0 <= b + 0' "$its" "$2" || { cat "$work/$1.out" >&2; fail "run '$1': $its iterations, expected at most $2"; }
+  { number "$res" && holds 'a + 0 <= b + 0' "$res" "$maxres"; } || fail "run '$1': |grad E| reduced to $res of its initial value, expected at most $maxres"
+  number "$energy" || fail "run '$1': energy '$energy', expected a finite number"
+  { number "$tip" && holds 'a + 0 < 0' "$tip"; } || fail "run '$1': tip displacement '$tip', expected a finite number < 0 (the bar sags)"
+}
+
+# close <what> <a> <b> <rtol>: |a - b| <= rtol max(|a|, |b|)
+close() {
+  rel=$(awk -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = a < 0 ? -a : a; n = b < 0 ? -b : b; if (n > m) m = n; printf "%.3e", m > 0 ? d / m : d }')
+  holds 'a + 0 <= b + 0' "$rel" "$4" || fail "$1: $2 vs $3 differ by $rel relative, expected at most $4"
+}
+
+# shellcheck disable=SC2086 # $args: the check's own words
+set -- $args -- "$@"
+case $check in
+  solve)
+    np=$1 maxits=$2
+    shift 3
+    run solve "$np" "$@"
+    converged solve "$maxits"
+    ;;
+  ranks)
+    maxits=$1
+    shift 2
+    for np in 1 2 3; do
+      run "np$np" "$np" "$@"
+      converged "np$np" "$maxits" 1e-6
+    done
+    for np in 2 3; do
+      close "energy, 1 vs $np ranks" "$(field np1 energy)" "$(field "np$np" energy)" 1e-10
+      close "tip displacement, 1 vs $np ranks" "$(field np1 tip_displacement)" "$(field "np$np" tip_displacement)" 1e-4
+    done
+    ;;
+  tao)
+    maxits=$1
+    shift 2
+    run snes 1 -snes_type newtonls "$@"
+    converged snes "$maxits" 1e-6
+    run tao 1 -use_tao -tao_type nls "$@"
+    converged tao "$maxits" 1e-6
+    close "energy, SNES vs TAO" "$(field snes energy)" "$(field tao energy)" 1e-10
+    close "tip displacement, SNES vs TAO" "$(field snes tip_displacement)" "$(field tao tip_displacement)" 1e-4
+    ;;
+  jacobian)
+    shift 1
+    # ratio <tag>: the ||J - Jfd||_F/||J||_F of each Newton step, one a line, in $work/<tag>.ratios
+    ratios() {
+      sed -n 's/.*||J - Jfd||_F\/||J||_F = \([^,]*\),.*/\1/p' "$work/$1.out" >"$work/$1.ratios"
+      count=$(wc -l <"$work/$1.ratios")
+      [ "$count" -ge 2 ] || { cat "$work/$1.out" >&2; fail "run '$1': expected a Jacobian test at each of >= 2 Newton steps, found $count"; }
+      while read -r ratio; do
+        { number "$ratio" && holds 'a + 0 < 1e-5' "$ratio"; } || { cat "$work/$1.out" >&2; fail "run '$1': ||J - Jfd||_F/||J||_F = $ratio, expected < 1e-5"; }
+      done <"$work/$1.ratios"
+    }
+    run jac8 1 -snes_test_jacobian -snes_test_err 1e-8 "$@"
+    converged jac8 50
+    ratios jac8
+    # PETSc's one-sided difference has truncation error proportional to its step: with an exact
+    # Hessian the difference shrinks 10 times with the step (down to round-off, ~1e-8 at step 1e-10);
+    # a wrong Hessian leaves a floor. Require a 5-fold reduction at the first Newton step.
+    run jac9 1 -snes_test_jacobian -snes_test_err 1e-9 "$@"
+    ratios jac9
+    r8=$(sed -n 1p "$work/jac8.ratios")
+    r9=$(sed -n 1p "$work/jac9.ratios")
+    holds 'a + 0 <= b / 5' "$r9" "$r8" || fail "||J - Jfd||_F/||J||_F is $r8 with FD step 1e-8 and $r9 with 1e-9: not FD truncation error (expected at most $r8 / 5)"
+    ;;
+  linear)
+    maxits=$1 n=$2 m=$3 h=$4 young=$5 rho=$6 g=$7
+    shift 8
+    run lin 1 -n "$n" -m "$m" -h "$h" -E "$young" -rho "$rho" -g "$g" "$@"
+    converged lin "$maxits"
+    u=$(field lin elastic)
+    w=$(field lin work)
+    holds 'a + 0 > 0 && b + 0 > 0' "$u" "$w" || fail "elastic energy $u and work of gravity $w must be > 0"
+    # Clapeyron: for linear elasticity (K u = f) U = u^T K u / 2 = f . u / 2 exactly, also for the
+    # discrete model; Neo-Hookean adds O(|grad u|) ~ O(rotation ~ w / L) relative, ~2e-4 here
+    close "strain energy vs half the work of gravity" "$u" "$(awk -v w="$w" 'BEGIN { printf "%.17g", w / 2 }')" 1e-3
+    # Euler-Bernoulli: w = q L^4 / (8 E I), q = rho |g| a^2, I = a^4 / 12, a = n h, L = m h. Linear
+    # tets are stiffer than the continuum (displacements converge from below under refinement);
+    # shear adds q L^2 / (2 k G A) = 0.8 (1 + nu) (a / L)^2 = 6.5% at L / a = 4 (Timoshenko, k = 5/6):
+    # ratio < 1.1. Four linear tets across lock in bending; 0.7 still catches wrong units or material
+    # constants (swapped Lame constants: ~0.3; a factor 2 in E: 0.5 or 2).
+    web=$(awk -v n="$n" -v m="$m" -v h="$h" -v E="$young" -v rho="$rho" -v g="$g" 'BEGIN { a = n * h; L = m * h; if (g < 0) g = -g; printf "%.17g", 1.5 * rho * g * L^4 / (E * a^2) }')
+    ratio=$(awk -v t="$(field lin tip_displacement)" -v w="$web" 'BEGIN { printf "%.4f", -t / w }')
+    holds 'a + 0 >= 0.7 && a + 0 <= 1.1' "$ratio" || fail "tip deflection $(field lin tip_displacement) is $ratio times Euler-Bernoulli's $web, expected 0.7 to 1.1"
+    ;;
+  vtu)
+    shift 1
+    run vtu 2 -o "$work/bar.vtu" "$@"
+    converged vtu 50
+    [ -f "$work/bar.vtu" ] || fail "-o $work/bar.vtu wrote no file"
+    [ ! -e "$work/bar.vtu.tmp" ] || fail "temporary file $work/bar.vtu.tmp left behind"
+    nv=$(field vtu vertices)
+    ne=$(field vtu elements)
+    grep -q "NumberOfPoints=\"$nv\" NumberOfCells=\"$ne\"" "$work/bar.vtu" || fail "bar.vtu does not declare $nv points and $ne cells"
+    tail -n 1 "$work/bar.vtu" | grep -q '^</VTKFile>$' || fail "bar.vtu does not end with </VTKFile>"
+    # lines: 6 opening, nv displacements, 4, nv points, 4, ne cells, 2, ne offsets, 2, ne types, 5 closing
+    lines=$(wc -l <"$work/bar.vtu")
+    [ "$lines" -eq $((2 * nv + 3 * ne + 23)) ] || fail "bar.vtu has $lines lines, expected $((2 * nv + 3 * ne + 23))"
+    # vertex 0 is clamped: its displacement (the first after the opening) is zero
+    sed -n 7p "$work/bar.vtu" | grep -Eq '^(-?0\.0+e[-+]00 ){2}-?0\.0+e[-+]00$' || fail "vertex 0 is clamped, but bar.vtu gives it displacement $(sed -n 7p "$work/bar.vtu")"
+    # every cell type is VTK_TETRA (10)
+    types=$(grep -c '^10$' "$work/bar.vtu")
+    [ "$types" -eq "$ne" ] || fail "bar.vtu has $types cells of type 10 (VTK_TETRA), expected $ne"
+    ;;
+  *)
+    fail "unknown check '$check'"
+    ;;
+esac
+exit 0

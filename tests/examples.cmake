@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# Example runs: petsc-examples/elastic under mpiexec, checked by tests/example_elastic.sh on the
+# physical quantities of its summary line (see that script for each check). A run takes ~1 s.
+if(NOT MFAD_BUILD_EXAMPLES)
+  return()
+endif()
+
+# mfad_example_test(<name> <nranks> <check> [<check arguments>] [OPTIONS <program options>])
+# One OpenMP thread per rank: these tests check solvers and physics, not threading (the unit tests
+# do), and spinning OpenMP threads of several ranks on a 2-core machine slow a run 100-fold.
+function(mfad_example_test name nranks check)
+  cmake_parse_arguments(ARG "" "" "OPTIONS" ${ARGN})
+  add_test(NAME ${name}
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/example_elastic.sh ${check} $<TARGET_FILE:elastic> ${MFAD_MPIEXEC} ${MFAD_MPIEXEC_FLAGS}
+            -- ${ARG_UNPARSED_ARGUMENTS} -- ${ARG_OPTIONS})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "${MFAD_MPI_ENV};OMP_NUM_THREADS=1" LABELS "example;mpi" PROCESSORS ${nranks}
+                                          TIMEOUT 300)
+endfunction()
+
+# Iteration bound. The default bar (4 x 4 x 16 cubes of 5 mm, E = 1e5 Pa, rho = 1000) sags by 1/6
+# of its length: a geometrically nonlinear problem. Newton from the rest shape needs a few damped
+# steps before it enters the region of quadratic convergence, then about 3 full steps to round-off
+# (measured: newtonls 7 steps, TAO nls 6). 20 leaves room for another Newton-like path (trust
+# region, other Krylov method or preconditioner); a wrong Hessian product makes Newton linearly
+# convergent or stagnant, which needs many more steps or fails (SNES's limit is 50).
+set(MFAD_ELASTIC_MAXITS 20)
+
+# (a) newtonls + CG + Jacobi (the shell's diagonal), 1 rank; (b) the same on 2 ranks
+mfad_example_test(example_elastic_cg 1 solve 1 ${MFAD_ELASTIC_MAXITS} OPTIONS -snes_type newtonls -ksp_type cg -pc_type jacobi)
+mfad_example_test(example_elastic_cg_np2 2 solve 2 ${MFAD_ELASTIC_MAXITS} OPTIONS -snes_type newtonls -ksp_type cg -pc_type jacobi)
+# (c) TAO's Newton line search with the shell as Hessian
+mfad_example_test(example_elastic_tao_nls 1 solve 1 ${MFAD_ELASTIC_MAXITS} OPTIONS -use_tao -tao_type nls)
+# (d) trust-region Newton. PETSc 3.18's newtontr measures progress by |F| = |grad E|, not by the
+#     energy; on the soft default bar |F| grows along any useful step (|J s| >> |F|: stiff elastic
+#     modes), the radius collapses and it crawls (or stops on a tiny step: hence the residual check).
+#     A 100 times stiffer bar (sag 1/600 of its length) is nearly linear: full Newton steps pass.
+mfad_example_test(example_elastic_newtontr 1 solve 1 ${MFAD_ELASTIC_MAXITS} OPTIONS -snes_type newtontr -E 1e7)
+# (e) point-block Jacobi (the shell's inverted 3 x 3 vertex blocks), 2 ranks
+mfad_example_test(example_elastic_pbjacobi 2 solve 2 ${MFAD_ELASTIC_MAXITS} OPTIONS -snes_type newtonls -ksp_type cg -pc_type pbjacobi)
+# (f) the shell Hessian against PETSc's finite-difference Jacobian of the gradient at every Newton
+#     step, on a tiny bar (1 x 1 x 2 cubes, 36 dofs)
+mfad_example_test(example_elastic_test_jacobian 1 jacobian OPTIONS -n 1 -m 2 -snes_type newtonls -ksp_type cg -pc_type jacobi)
+# (g) 1, 2 and 3 ranks (3 cuts the vertex slabs inside a cross-section) reach the same energy;
+# (h) SNES (newtonls) and TAO (nls) reach the same energy.
+#     Tolerance 1e-10 relative: each run ends with |g| = |grad E| <= 1e-6 |g0| = 1.7e-8 (checked), and
+#     near the minimiser E(x) - E* <= |g|^2 / (2 lambda_min) with lambda_min = 0.079 (CG's Lanczos
+#     estimate of the Hessian there, unpreconditioned), i.e. <= 1.8e-15 = 2e-12 |E*| (|E*| = 8.1e-4);
+#     summation order (ranks) adds round-off ~1e-14. The tip displacement is first order in the
+#     solution's error |x - x*| <= |g| / lambda_min = 2e-7 m = 2e-5 of it: tolerance 1e-4.
+mfad_example_test(example_elastic_ranks 3 ranks ${MFAD_ELASTIC_MAXITS} OPTIONS -snes_type newtonls -ksp_type cg -pc_type jacobi)
+mfad_example_test(example_elastic_snes_vs_tao 1 tao ${MFAD_ELASTIC_MAXITS} OPTIONS -ksp_type cg -pc_type jacobi)
+# (i) physics in the linear regime (E = 1e8: tip deflection 1.6e-4 of the length): Clapeyron's
+#     U = W / 2 to 1e-3 and Euler-Bernoulli's deflection within [0.7, 1.1] (see the script)
+mfad_example_test(example_elastic_linear 1 linear ${MFAD_ELASTIC_MAXITS} 4 16 0.005 1e8 1000 -9.81 OPTIONS -ksp_type cg -pc_type jacobi)
+# (j) -o writes a complete VTK file (2 ranks: gathered on rank 0), atomically
+mfad_example_test(example_elastic_vtu 2 vtu OPTIONS -n 2 -m 4)

@@ -29,6 +29,16 @@
 #error "mfad/ad.h: MFAD_N must be between 1 and 16"
 #endif
 
+/* Every operation is forced inline: an energy is only fast when the whole element body is one
+   function whose numbers live in registers (a non-inlined energy call cost 2x, measured). */
+#if defined(__CUDACC__)
+#define MFAD_INLINE __forceinline__
+#elif defined(__GNUC__)
+#define MFAD_INLINE inline __attribute__((always_inline))
+#else
+#define MFAD_INLINE inline
+#endif
+
 #if defined(__CUDACC__)
 #define MFAD_HD       __host__ __device__
 #define MFAD_RESTRICT __restrict__
@@ -73,18 +83,18 @@ typedef struct {
 } mfad_hess;
 
 /* ---------------------------------------------------------------- value mode */
-MFAD_HD static inline double mfad_val_val(const double *a) { return *a; }
-MFAD_HD static inline void   mfad_val_set(double *r, double c) { *r = c; }
-MFAD_HD static inline void   mfad_val_copy(double *r, const double *a) { *r = *a; }
-MFAD_HD static inline void   mfad_val_add(double *r, const double *a, const double *b) { *r = *a + *b; }
-MFAD_HD static inline void   mfad_val_sub(double *r, const double *a, const double *b) { *r = *a - *b; }
-MFAD_HD static inline void   mfad_val_neg(double *r, const double *a) { *r = -*a; }
-MFAD_HD static inline void   mfad_val_adds(double *r, const double *a, double s) { *r = *a + s; }
-MFAD_HD static inline void   mfad_val_muls(double *r, const double *a, double s) { *r = *a * s; }
-MFAD_HD static inline void   mfad_val_mul(double *r, const double *a, const double *b) { *r = *a * *b; }
-MFAD_HD static inline void   mfad_val_div(double *r, const double *a, const double *b) { *r = *a / *b; }
+MFAD_HD static MFAD_INLINE double mfad_val_val(const double *a) { return *a; }
+MFAD_HD static MFAD_INLINE void   mfad_val_set(double *r, double c) { *r = c; }
+MFAD_HD static MFAD_INLINE void   mfad_val_copy(double *r, const double *a) { *r = *a; }
+MFAD_HD static MFAD_INLINE void   mfad_val_add(double *r, const double *a, const double *b) { *r = *a + *b; }
+MFAD_HD static MFAD_INLINE void   mfad_val_sub(double *r, const double *a, const double *b) { *r = *a - *b; }
+MFAD_HD static MFAD_INLINE void   mfad_val_neg(double *r, const double *a) { *r = -*a; }
+MFAD_HD static MFAD_INLINE void   mfad_val_adds(double *r, const double *a, double s) { *r = *a + s; }
+MFAD_HD static MFAD_INLINE void   mfad_val_muls(double *r, const double *a, double s) { *r = *a * s; }
+MFAD_HD static MFAD_INLINE void   mfad_val_mul(double *r, const double *a, const double *b) { *r = *a * *b; }
+MFAD_HD static MFAD_INLINE void   mfad_val_div(double *r, const double *a, const double *b) { *r = *a / *b; }
 /* r = f(a) given f(a), f'(a), f''(a) */
-MFAD_HD static inline void mfad_val_chain1(double *r, const double *a, double f, double df, double d2f)
+MFAD_HD static MFAD_INLINE void mfad_val_chain1(double *r, const double *a, double f, double df, double d2f)
 {
   (void)a;
   (void)df;
@@ -92,7 +102,7 @@ MFAD_HD static inline void mfad_val_chain1(double *r, const double *a, double f,
   *r = f;
 }
 /* r = f(a, b) given f and its first and second partial derivatives */
-MFAD_HD static inline void mfad_val_chain2(double *r, const double *a, const double *b, double f, double fa, double fb, double faa, double fab,
+MFAD_HD static MFAD_INLINE void mfad_val_chain2(double *r, const double *a, const double *b, double f, double fa, double fb, double faa, double fab,
                                            double fbb)
 {
   (void)a;
@@ -106,52 +116,52 @@ MFAD_HD static inline void mfad_val_chain2(double *r, const double *a, const dou
 }
 
 /* ---------------------------------------------------------------- gradient mode */
-MFAD_HD static inline double mfad_grad_val(const mfad_grad *a) { return a->v; }
-MFAD_HD static inline void   mfad_grad_set(mfad_grad *r, double c)
+MFAD_HD static MFAD_INLINE double mfad_grad_val(const mfad_grad *a) { return a->v; }
+MFAD_HD static MFAD_INLINE void   mfad_grad_set(mfad_grad *r, double c)
 {
   const mfad_lane z = MFAD_LANE_ZERO;
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = z;
   r->v = c;
 }
-MFAD_HD static inline void mfad_grad_copy(mfad_grad *r, const mfad_grad *a) { *r = *a; }
-MFAD_HD static inline void mfad_grad_add(mfad_grad *r, const mfad_grad *a, const mfad_grad *b)
+MFAD_HD static MFAD_INLINE void mfad_grad_copy(mfad_grad *r, const mfad_grad *a) { *r = *a; }
+MFAD_HD static MFAD_INLINE void mfad_grad_add(mfad_grad *r, const mfad_grad *a, const mfad_grad *b)
 {
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = a->g[l] + b->g[l];
   r->v = a->v + b->v;
 }
-MFAD_HD static inline void mfad_grad_sub(mfad_grad *r, const mfad_grad *a, const mfad_grad *b)
+MFAD_HD static MFAD_INLINE void mfad_grad_sub(mfad_grad *r, const mfad_grad *a, const mfad_grad *b)
 {
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = a->g[l] - b->g[l];
   r->v = a->v - b->v;
 }
-MFAD_HD static inline void mfad_grad_neg(mfad_grad *r, const mfad_grad *a)
+MFAD_HD static MFAD_INLINE void mfad_grad_neg(mfad_grad *r, const mfad_grad *a)
 {
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = -a->g[l];
   r->v = -a->v;
 }
-MFAD_HD static inline void mfad_grad_adds(mfad_grad *r, const mfad_grad *a, double s)
+MFAD_HD static MFAD_INLINE void mfad_grad_adds(mfad_grad *r, const mfad_grad *a, double s)
 {
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = a->g[l];
   r->v = a->v + s;
 }
-MFAD_HD static inline void mfad_grad_muls(mfad_grad *r, const mfad_grad *a, double s)
+MFAD_HD static MFAD_INLINE void mfad_grad_muls(mfad_grad *r, const mfad_grad *a, double s)
 {
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = a->g[l] * s;
   r->v = a->v * s;
 }
-MFAD_HD static inline void mfad_grad_mul(mfad_grad *r, const mfad_grad *a, const mfad_grad *b)
+MFAD_HD static MFAD_INLINE void mfad_grad_mul(mfad_grad *r, const mfad_grad *a, const mfad_grad *b)
 {
   const double av = a->v, bv = b->v;
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = a->g[l] * bv + b->g[l] * av;
   r->v = av * bv;
 }
-MFAD_HD static inline void mfad_grad_chain1(mfad_grad *r, const mfad_grad *a, double f, double df, double d2f)
+MFAD_HD static MFAD_INLINE void mfad_grad_chain1(mfad_grad *r, const mfad_grad *a, double f, double df, double d2f)
 {
   (void)d2f;
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = a->g[l] * df;
   r->v = f;
 }
-MFAD_HD static inline void mfad_grad_chain2(mfad_grad *r, const mfad_grad *a, const mfad_grad *b, double f, double fa, double fb, double faa,
+MFAD_HD static MFAD_INLINE void mfad_grad_chain2(mfad_grad *r, const mfad_grad *a, const mfad_grad *b, double f, double fa, double fb, double faa,
                                             double fab, double fbb)
 {
   (void)faa;
@@ -160,23 +170,23 @@ MFAD_HD static inline void mfad_grad_chain2(mfad_grad *r, const mfad_grad *a, co
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = a->g[l] * fa + b->g[l] * fb;
   r->v = f;
 }
-MFAD_HD static inline void mfad_grad_div(mfad_grad *r, const mfad_grad *a, const mfad_grad *b)
+MFAD_HD static MFAD_INLINE void mfad_grad_div(mfad_grad *r, const mfad_grad *a, const mfad_grad *b)
 {
   const double ib = 1.0 / b->v, f = a->v * ib;
   mfad_grad_chain2(r, a, b, f, ib, -f * ib, 0.0, 0.0, 0.0);
 }
 
 /* ---------------------------------------------------------------- HVP mode */
-MFAD_HD static inline double mfad_hvp_val(const mfad_hvp *a) { return a->v; }
-MFAD_HD static inline void   mfad_hvp_set(mfad_hvp *r, double c)
+MFAD_HD static MFAD_INLINE double mfad_hvp_val(const mfad_hvp *a) { return a->v; }
+MFAD_HD static MFAD_INLINE void   mfad_hvp_set(mfad_hvp *r, double c)
 {
   const mfad_lane z = MFAD_LANE_ZERO;
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = r->tg[l] = z;
   r->v = c;
   r->t = 0.0;
 }
-MFAD_HD static inline void mfad_hvp_copy(mfad_hvp *r, const mfad_hvp *a) { *r = *a; }
-MFAD_HD static inline void mfad_hvp_add(mfad_hvp *r, const mfad_hvp *a, const mfad_hvp *b)
+MFAD_HD static MFAD_INLINE void mfad_hvp_copy(mfad_hvp *r, const mfad_hvp *a) { *r = *a; }
+MFAD_HD static MFAD_INLINE void mfad_hvp_add(mfad_hvp *r, const mfad_hvp *a, const mfad_hvp *b)
 {
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++)
   {
@@ -186,7 +196,7 @@ MFAD_HD static inline void mfad_hvp_add(mfad_hvp *r, const mfad_hvp *a, const mf
   r->t = a->t + b->t;
   r->v = a->v + b->v;
 }
-MFAD_HD static inline void mfad_hvp_sub(mfad_hvp *r, const mfad_hvp *a, const mfad_hvp *b)
+MFAD_HD static MFAD_INLINE void mfad_hvp_sub(mfad_hvp *r, const mfad_hvp *a, const mfad_hvp *b)
 {
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++)
   {
@@ -196,7 +206,7 @@ MFAD_HD static inline void mfad_hvp_sub(mfad_hvp *r, const mfad_hvp *a, const mf
   r->t = a->t - b->t;
   r->v = a->v - b->v;
 }
-MFAD_HD static inline void mfad_hvp_neg(mfad_hvp *r, const mfad_hvp *a)
+MFAD_HD static MFAD_INLINE void mfad_hvp_neg(mfad_hvp *r, const mfad_hvp *a)
 {
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++)
   {
@@ -206,12 +216,12 @@ MFAD_HD static inline void mfad_hvp_neg(mfad_hvp *r, const mfad_hvp *a)
   r->t = -a->t;
   r->v = -a->v;
 }
-MFAD_HD static inline void mfad_hvp_adds(mfad_hvp *r, const mfad_hvp *a, double s)
+MFAD_HD static MFAD_INLINE void mfad_hvp_adds(mfad_hvp *r, const mfad_hvp *a, double s)
 {
   if (r != a) *r = *a;
   r->v += s;
 }
-MFAD_HD static inline void mfad_hvp_muls(mfad_hvp *r, const mfad_hvp *a, double s)
+MFAD_HD static MFAD_INLINE void mfad_hvp_muls(mfad_hvp *r, const mfad_hvp *a, double s)
 {
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++)
   {
@@ -221,7 +231,7 @@ MFAD_HD static inline void mfad_hvp_muls(mfad_hvp *r, const mfad_hvp *a, double 
   r->t = a->t * s;
   r->v = a->v * s;
 }
-MFAD_HD static inline void mfad_hvp_mul(mfad_hvp *r, const mfad_hvp *a, const mfad_hvp *b)
+MFAD_HD static MFAD_INLINE void mfad_hvp_mul(mfad_hvp *r, const mfad_hvp *a, const mfad_hvp *b)
 {
   const double av = a->v, bv = b->v, at = a->t, bt = b->t;
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++)
@@ -232,7 +242,7 @@ MFAD_HD static inline void mfad_hvp_mul(mfad_hvp *r, const mfad_hvp *a, const mf
   r->t = at * bv + av * bt;
   r->v = av * bv;
 }
-MFAD_HD static inline void mfad_hvp_chain1(mfad_hvp *r, const mfad_hvp *a, double f, double df, double d2f)
+MFAD_HD static MFAD_INLINE void mfad_hvp_chain1(mfad_hvp *r, const mfad_hvp *a, double f, double df, double d2f)
 {
   const double ct = d2f * a->t;
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++)
@@ -243,7 +253,7 @@ MFAD_HD static inline void mfad_hvp_chain1(mfad_hvp *r, const mfad_hvp *a, doubl
   r->t = a->t * df;
   r->v = f;
 }
-MFAD_HD static inline void mfad_hvp_chain2(mfad_hvp *r, const mfad_hvp *a, const mfad_hvp *b, double f, double fa, double fb, double faa,
+MFAD_HD static MFAD_INLINE void mfad_hvp_chain2(mfad_hvp *r, const mfad_hvp *a, const mfad_hvp *b, double f, double fa, double fb, double faa,
                                            double fab, double fbb)
 {
   const double ca = faa * a->t + fab * b->t, cb = fab * a->t + fbb * b->t;
@@ -255,55 +265,55 @@ MFAD_HD static inline void mfad_hvp_chain2(mfad_hvp *r, const mfad_hvp *a, const
   r->t = a->t * fa + b->t * fb;
   r->v = f;
 }
-MFAD_HD static inline void mfad_hvp_div(mfad_hvp *r, const mfad_hvp *a, const mfad_hvp *b)
+MFAD_HD static MFAD_INLINE void mfad_hvp_div(mfad_hvp *r, const mfad_hvp *a, const mfad_hvp *b)
 {
   const double ib = 1.0 / b->v, f = a->v * ib;
   mfad_hvp_chain2(r, a, b, f, ib, -f * ib, 0.0, -ib * ib, 2.0 * f * ib * ib);
 }
 
 /* ---------------------------------------------------------------- Hessian mode */
-MFAD_HD static inline double mfad_hess_val(const mfad_hess *a) { return a->v; }
-MFAD_HD static inline void   mfad_hess_set(mfad_hess *r, double c)
+MFAD_HD static MFAD_INLINE double mfad_hess_val(const mfad_hess *a) { return a->v; }
+MFAD_HD static MFAD_INLINE void   mfad_hess_set(mfad_hess *r, double c)
 {
   const mfad_lane z = MFAD_LANE_ZERO;
   MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = z;
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = z;
   r->v = c;
 }
-MFAD_HD static inline void mfad_hess_copy(mfad_hess *r, const mfad_hess *a)
+MFAD_HD static MFAD_INLINE void mfad_hess_copy(mfad_hess *r, const mfad_hess *a)
 {
   if (r != a) *r = *a;
 }
-MFAD_HD static inline void mfad_hess_add(mfad_hess *r, const mfad_hess *a, const mfad_hess *b)
+MFAD_HD static MFAD_INLINE void mfad_hess_add(mfad_hess *r, const mfad_hess *a, const mfad_hess *b)
 {
   MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = a->h[i][l] + b->h[i][l];
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = a->g[l] + b->g[l];
   r->v = a->v + b->v;
 }
-MFAD_HD static inline void mfad_hess_sub(mfad_hess *r, const mfad_hess *a, const mfad_hess *b)
+MFAD_HD static MFAD_INLINE void mfad_hess_sub(mfad_hess *r, const mfad_hess *a, const mfad_hess *b)
 {
   MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = a->h[i][l] - b->h[i][l];
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = a->g[l] - b->g[l];
   r->v = a->v - b->v;
 }
-MFAD_HD static inline void mfad_hess_neg(mfad_hess *r, const mfad_hess *a)
+MFAD_HD static MFAD_INLINE void mfad_hess_neg(mfad_hess *r, const mfad_hess *a)
 {
   MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = -a->h[i][l];
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = -a->g[l];
   r->v = -a->v;
 }
-MFAD_HD static inline void mfad_hess_adds(mfad_hess *r, const mfad_hess *a, double s)
+MFAD_HD static MFAD_INLINE void mfad_hess_adds(mfad_hess *r, const mfad_hess *a, double s)
 {
   if (r != a) *r = *a;
   r->v += s;
 }
-MFAD_HD static inline void mfad_hess_muls(mfad_hess *r, const mfad_hess *a, double s)
+MFAD_HD static MFAD_INLINE void mfad_hess_muls(mfad_hess *r, const mfad_hess *a, double s)
 {
   MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = a->h[i][l] * s;
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = a->g[l] * s;
   r->v = a->v * s;
 }
-MFAD_HD static inline void mfad_hess_mul(mfad_hess *r, const mfad_hess *a, const mfad_hess *b)
+MFAD_HD static MFAD_INLINE void mfad_hess_mul(mfad_hess *r, const mfad_hess *a, const mfad_hess *b)
 {
   const double av = a->v, bv = b->v;
   MFAD_UNROLL for (int i = 0; i < MFAD_N; i++)
@@ -314,7 +324,7 @@ MFAD_HD static inline void mfad_hess_mul(mfad_hess *r, const mfad_hess *a, const
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = a->g[l] * bv + b->g[l] * av;
   r->v = av * bv;
 }
-MFAD_HD static inline void mfad_hess_chain1(mfad_hess *r, const mfad_hess *a, double f, double df, double d2f)
+MFAD_HD static MFAD_INLINE void mfad_hess_chain1(mfad_hess *r, const mfad_hess *a, double f, double df, double d2f)
 {
   MFAD_UNROLL for (int i = 0; i < MFAD_N; i++)
   {
@@ -324,7 +334,7 @@ MFAD_HD static inline void mfad_hess_chain1(mfad_hess *r, const mfad_hess *a, do
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = a->g[l] * df;
   r->v = f;
 }
-MFAD_HD static inline void mfad_hess_chain2(mfad_hess *r, const mfad_hess *a, const mfad_hess *b, double f, double fa, double fb, double faa,
+MFAD_HD static MFAD_INLINE void mfad_hess_chain2(mfad_hess *r, const mfad_hess *a, const mfad_hess *b, double f, double fa, double fb, double faa,
                                             double fab, double fbb)
 {
   MFAD_UNROLL for (int i = 0; i < MFAD_N; i++)
@@ -336,7 +346,7 @@ MFAD_HD static inline void mfad_hess_chain2(mfad_hess *r, const mfad_hess *a, co
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = a->g[l] * fa + b->g[l] * fb;
   r->v = f;
 }
-MFAD_HD static inline void mfad_hess_div(mfad_hess *r, const mfad_hess *a, const mfad_hess *b)
+MFAD_HD static MFAD_INLINE void mfad_hess_div(mfad_hess *r, const mfad_hess *a, const mfad_hess *b)
 {
   const double ib = 1.0 / b->v, f = a->v * ib;
   mfad_hess_chain2(r, a, b, f, ib, -f * ib, 0.0, -ib * ib, 2.0 * f * ib * ib);
@@ -344,23 +354,23 @@ MFAD_HD static inline void mfad_hess_div(mfad_hess *r, const mfad_hess *a, const
 
 /* ---------------------------------------------------------------- seeding and extraction */
 /* Unknown i of the element at value x (and, for the HVP, direction component dx). */
-MFAD_HD static inline void mfad_val_seed(double *r, double x, int i)
+MFAD_HD static MFAD_INLINE void mfad_val_seed(double *r, double x, int i)
 {
   (void)i;
   *r = x;
 }
-MFAD_HD static inline void mfad_grad_seed(mfad_grad *r, double x, int i)
+MFAD_HD static MFAD_INLINE void mfad_grad_seed(mfad_grad *r, double x, int i)
 {
   mfad_grad_set(r, x);
   MFAD_LANE(r->g, i) = 1.0;
 }
-MFAD_HD static inline void mfad_hvp_seed(mfad_hvp *r, double x, double dx, int i)
+MFAD_HD static MFAD_INLINE void mfad_hvp_seed(mfad_hvp *r, double x, double dx, int i)
 {
   mfad_hvp_set(r, x);
   MFAD_LANE(r->g, i) = 1.0;
   r->t               = dx;
 }
-MFAD_HD static inline void mfad_hess_seed(mfad_hess *r, double x, int i)
+MFAD_HD static MFAD_INLINE void mfad_hess_seed(mfad_hess *r, double x, int i)
 {
   mfad_hess_set(r, x);
   MFAD_LANE(r->g, i) = 1.0;

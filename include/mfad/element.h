@@ -12,18 +12,18 @@
 #define MFAD_ND MFAD_ENERGY_DOF
 #define MFAD_NP MFAD_ENERGY_PARAMS
 
-MFAD_HD static inline const double *mfad_elem_params(const MfadLoop *L, int e)
+MFAD_HD static MFAD_INLINE const double *mfad_elem_params(const MfadLoop *L, int e)
 {
   return MFAD_NP ? L->params + (long)e * MFAD_NP : (const double *)0;
 }
 
 /* Scatter-add an element vector of N entries; `w` is the term weight. */
-MFAD_HD static inline void mfad_elem_scatter(double *MFAD_RESTRICT y, const int *MFAD_RESTRICT c, const double *MFAD_RESTRICT out, double w)
+MFAD_HD static MFAD_INLINE void mfad_elem_scatter(double *MFAD_RESTRICT y, const int *MFAD_RESTRICT c, const double *MFAD_RESTRICT out, double w)
 {
   MFAD_UNROLL for (int a = 0; a < MFAD_NV; a++) MFAD_UNROLL for (int d = 0; d < MFAD_ND; d++) y[(long)c[a] * MFAD_ND + d] += w * out[a * MFAD_ND + d];
 }
 
-MFAD_HD static inline double mfad_elem_value(const MfadLoop *L, int e)
+MFAD_HD static MFAD_INLINE double mfad_elem_value(const MfadLoop *L, int e)
 {
   const int *c = L->conn + (long)e * MFAD_NV;
   double     xs[MFAD_N], E;
@@ -33,7 +33,7 @@ MFAD_HD static inline double mfad_elem_value(const MfadLoop *L, int e)
 }
 
 /* returns E_e; g receives grad E_e */
-MFAD_HD static inline double mfad_elem_gradient(const MfadLoop *L, int e, double *MFAD_RESTRICT g)
+MFAD_HD static MFAD_INLINE double mfad_elem_gradient(const MfadLoop *L, int e, double *MFAD_RESTRICT g)
 {
   const int *c = L->conn + (long)e * MFAD_NV;
   mfad_grad  xs[MFAD_N], E;
@@ -44,7 +44,7 @@ MFAD_HD static inline double mfad_elem_gradient(const MfadLoop *L, int e, double
 }
 
 /* hv receives H_e v_e */
-MFAD_HD static inline void mfad_elem_hvp(const MfadLoop *L, int e, double *MFAD_RESTRICT hv)
+MFAD_HD static MFAD_INLINE void mfad_elem_hvp(const MfadLoop *L, int e, double *MFAD_RESTRICT hv)
 {
   const int *c = L->conn + (long)e * MFAD_NV;
   mfad_hvp   xs[MFAD_N], E;
@@ -58,7 +58,7 @@ MFAD_HD static inline void mfad_elem_hvp(const MfadLoop *L, int e, double *MFAD_
 }
 
 /* returns E_e; H receives the N x N element Hessian, row-major */
-MFAD_HD static inline double mfad_elem_hessian(const MfadLoop *L, int e, double *MFAD_RESTRICT H)
+MFAD_HD static MFAD_INLINE double mfad_elem_hessian(const MfadLoop *L, int e, double *MFAD_RESTRICT H)
 {
   const int *c = L->conn + (long)e * MFAD_NV;
   mfad_hess  xs[MFAD_N], E;
@@ -69,7 +69,7 @@ MFAD_HD static inline double mfad_elem_hessian(const MfadLoop *L, int e, double 
 }
 
 /* Scatter-add the vertex (dof x dof) blocks of a weighted element Hessian into per-vertex blocks. */
-MFAD_HD static inline void mfad_elem_scatter_blocks(double *MFAD_RESTRICT y, const int *MFAD_RESTRICT c, const double *MFAD_RESTRICT H, double w)
+MFAD_HD static MFAD_INLINE void mfad_elem_scatter_blocks(double *MFAD_RESTRICT y, const int *MFAD_RESTRICT c, const double *MFAD_RESTRICT H, double w)
 {
   MFAD_UNROLL for (int a = 0; a < MFAD_NV; a++) MFAD_UNROLL for (int d = 0; d < MFAD_ND; d++) MFAD_UNROLL for (int f = 0; f < MFAD_ND; f++)
     y[((long)c[a] * MFAD_ND + d) * MFAD_ND + f] += w * H[(a * MFAD_ND + d) * MFAD_N + a * MFAD_ND + f];

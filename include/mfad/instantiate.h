@@ -54,7 +54,7 @@
   MFAD_GEN_MODIFIERS void MFAD_FN(mfad_energy)(const T *MFAD_RESTRICT x, const double *MFAD_RESTRICT p, T *MFAD_RESTRICT E)
 #define MFAD_ENERGY_HELPER MFAD_GEN_MODIFIERS
 
-#define MFAD_GEN_MODIFIERS MFAD_HD static inline
+#define MFAD_GEN_MODIFIERS MFAD_HD static MFAD_INLINE
 #define T                  double
 #define OP(f)              mfad_val_##f
 #define MFAD_FN(f)         f##_val

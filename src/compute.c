@@ -141,7 +141,7 @@ static PetscErrorCode MfadEnergyObjectiveFinish_Private(MfadEnergy E, Vec X, Pet
   PetscCall(MPIU_Allreduce(&local, &sum, 1, MPIU_REAL, MPIU_SUM, E->comm));
   /* an invalid element (inverted, NaN) reads as +inf: line searches back off from it */
   E->domain_error = PetscIsInfOrNanReal(sum) ? PETSC_TRUE : PETSC_FALSE;
-  *f              = E->domain_error ? PETSC_INFINITY : sum;
+  *f              = E->domain_error ? (PetscReal)INFINITY : sum; /* not PETSC_INFINITY, which is finite */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

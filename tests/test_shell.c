@@ -82,6 +82,49 @@ START_TEST(shell_operations_match_the_energy)
 }
 END_TEST
 
+/* One Neo-Hookean tet, inverted by moving a vertex through the opposite face: the energy is
+   +inf (not NaN, not PETSc's finite PETSC_INFINITY), the energy reports a domain error, and the
+   SNES function callback turns it into a SNES domain error. */
+START_TEST(inverted_element_is_inf_and_a_domain_error)
+{
+  MfadEnergy     E;
+  MfadKernel     nh;
+  SNES           snes;
+  Vec            X, F;
+  PetscInt       conn[4] = {0, 1, 2, 3};
+  double         rest[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}, mat[2] = {1.0, 10.0};
+  PetscScalar   *x;
+  PetscReal      f;
+  PetscBool      bad;
+
+  TestCall(MfadKernelFind("neohookean_tet", &nh));
+  TestCall(MfadEnergyCreate(PETSC_COMM_SELF, 3, 4, 4, &E));
+  TestCall(MfadEnergyAddTermFromRest(E, nh, 1, conn, rest, mat, 1.0, NULL));
+  TestCall(MfadEnergyCreateVecs(E, &X, &F));
+  TestCall(VecGetArray(X, &x));
+  for (int i = 0; i < 12; i++) x[i] = rest[i];
+  TestCall(VecRestoreArray(X, &x));
+  TestCall(MfadEnergyComputeObjective(E, X, &f));
+  TestCall(MfadEnergyGetDomainError(E, &bad));
+  ck_assert_msg(fabs(f) < 1e-15 && !bad, "rest shape: energy %g (expected 0 to round-off), domain error %d", f, (int)bad);
+  TestCall(VecSetValue(X, 11, -0.5, INSERT_VALUES)); /* vertex 3 below the face (0, 1, 2): J = -0.5 */
+  TestCall(VecAssemblyBegin(X));
+  TestCall(VecAssemblyEnd(X));
+  TestCall(MfadEnergyComputeObjective(E, X, &f));
+  TestCall(MfadEnergyGetDomainError(E, &bad));
+  ck_assert_msg(isinf(f) && f > 0 && bad, "inverted: energy %g (expected +inf), domain error %d", f, (int)bad);
+  TestCall(SNESCreate(PETSC_COMM_SELF, &snes));
+  TestCall(MfadEnergySetSNES(E, snes));
+  TestCall(SNESComputeFunction(snes, X, F));
+  TestCall(SNESGetFunctionDomainError(snes, &bad));
+  ck_assert_msg(bad, "the SNES function callback must flag the domain error");
+  TestCall(SNESDestroy(&snes));
+  TestCall(VecDestroy(&X));
+  TestCall(VecDestroy(&F));
+  TestCall(MfadEnergyDestroy(&E));
+}
+END_TEST
+
 /* options (space separated) for one run of SNES or TAO */
 static const char *configs[] = {
   "-snes_type newtonls -ksp_type cg -pc_type jacobi",
@@ -181,6 +224,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, shell_operations_match_the_energy);
+  tcase_add_test(tc, inverted_element_is_inf_and_a_domain_error);
   tcase_add_loop_test(tc, solvers_from_options_reach_the_rest_shape, 0, (int)(sizeof(configs) / sizeof(configs[0])));
   suite_add_tcase(s, tc);
   sr = srunner_create(s);

@@ -8,6 +8,7 @@
 #                             minimiser), and the bar sags
 #   ranks <maxits>            1, 2 and 3 ranks reach the same energy (1e-10) and tip displacement
 #   tao <maxits>              SNES (newtonls) and TAO (nls) reach the same energy (1e-10)
+#   hessian                   -tao_test_hessian: ||H - Hfd||_F/||H||_F < 1e-5 at every TAO Newton step
 #   domain <maxits>           a load that inverts elements on full Newton steps: newtonls with
 #                             backtracking passes through +inf trial points and agrees with TAO ntr
 #   jacobian                  -snes_test_jacobian: ||J - Jfd||_F/||J||_F < 1e-5 at every Newton step,
@@ -147,17 +148,23 @@ case $check in
     converged tr 100 1e-6
     close "energy, backtracking Newton through inverted trial points vs TAO ntr" "$(field snes energy)" "$(field tr energy)" 1e-10
     ;;
-  jacobian)
+  jacobian | hessian)
     shift 1
     # ratio <tag>: the ||J - Jfd||_F/||J||_F of each Newton step, one a line, in $work/<tag>.ratios
     ratios() {
-      sed -n 's/.*||J - Jfd||_F\/||J||_F = \([^,]*\),.*/\1/p' "$work/$1.out" >"$work/$1.ratios"
+      sed -n 's/.*||[JH] - [JH]fd||_F\/||[JH]||_F = \([^,]*\),.*/\1/p' "$work/$1.out" >"$work/$1.ratios"
       count=$(wc -l <"$work/$1.ratios")
       [ "$count" -ge 2 ] || { cat "$work/$1.out" >&2; fail "run '$1': expected a Jacobian test at each of >= 2 Newton steps, found $count"; }
       while read -r ratio; do
         { number "$ratio" && holds 'a + 0 < 1e-5' "$ratio"; } || { cat "$work/$1.out" >&2; fail "run '$1': ||J - Jfd||_F/||J||_F = $ratio, expected < 1e-5"; }
       done <"$work/$1.ratios"
     }
+    if [ "$check" = hessian ]; then # TAO's -tao_test_hessian: the same comparison, TAO's own FD step
+      run tao 1 -use_tao -tao_type nls -tao_test_hessian "$@"
+      converged tao 50
+      ratios tao
+      exit 0
+    fi
     run jac8 1 -snes_test_jacobian -snes_test_err 1e-8 "$@"
     converged jac8 50
     ratios jac8

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Configures (Release) and builds mfad into ./build; re-running rebuilds only what changed.
+# Extra arguments go to CMake's configure step, e.g. bash scripts/build.sh -DMFAD_ENABLE_CUDA=OFF
+# Environment: MFAD_BUILD_DIR (default: <repo>/build), MFAD_JOBS (default: 2),
+# MFAD_CMAKE_ARGS (more configure arguments, e.g. "-DMFAD_ENABLE_CUDA=OFF"; also seen by test.sh and demo.sh).
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${MFAD_BUILD_DIR:-$root/build}
+jobs=${MFAD_JOBS:-2}
+
+start=$SECONDS
+# shellcheck disable=SC2086
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release ${MFAD_CMAKE_ARGS:-} "$@"
+cmake --build "$build" -j "$jobs"
+echo "build: $build ready ($((SECONDS - start)) s)"

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Installs the Debian packages mfad needs to build and test, only those that are missing.
+# Idempotent: a second run installs nothing. Extra packages: MFAD_EXTRA_PACKAGES="a b".
+set -euo pipefail
+
+packages=(
+  cmake pkg-config make gcc g++       # toolchain (g++: host builds of the .cu files, if enabled)
+  petsc-dev                           # PETSc 3.18 (real, OpenMPI), with its pkg-config file
+  libopenmpi-dev openmpi-bin          # MPI headers, mpicc, mpiexec
+  check                               # unit tests
+)
+# shellcheck disable=SC2206
+packages+=(${MFAD_EXTRA_PACKAGES:-})
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+
+missing=()
+for p in "${packages[@]}"; do
+  installed "$p" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages present (${packages[*]}); nothing to install"
+  exit 0
+fi
+
+echo "setup: installing missing packages: ${missing[*]}"
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    sudo=(sudo)
+  else
+    echo "setup: not root and no sudo: install these packages by hand: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt_opts=(-q -y -o Dpkg::Use-Pty=0)
+# the lists may be absent or stale on a fresh machine; retry once on a network hiccup
+"${sudo[@]}" apt-get "${apt_opts[@]}" update </dev/null || { sleep 5; "${sudo[@]}" apt-get "${apt_opts[@]}" update </dev/null; }
+"${sudo[@]}" apt-get "${apt_opts[@]}" install --no-install-recommends "${missing[@]}" </dev/null
+
+still=()
+for p in "${missing[@]}"; do
+  installed "$p" || still+=("$p")
+done
+if [ ${#still[@]} -ne 0 ]; then
+  echo "setup: failed to install: ${still[*]}" >&2
+  exit 1
+fi
+echo "setup: installed ${missing[*]}"

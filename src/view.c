@@ -30,7 +30,7 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPushTab(viewer));
     if (term->k->description[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "E_e = %s\n", term->k->description));
     if (term->flops_known)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "flops per element: value %.0f, gradient %.0f, HVP %.0f, Hessian %.0f\n", term->flops[0], term->flops[1], term->flops[2], term->flops[3]));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "flops per element (every derivative lane counted, an upper bound): value %.0f, gradient %.0f, HVP %.0f, Hessian %.0f\n", term->flops[0], term->flops[1], term->flops[2], term->flops[3]));
     PetscCall(PetscViewerASCIIPopTab(viewer));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "per rank: owned vertices, ghost vertices, elements, blocks/colours of each term\n"));

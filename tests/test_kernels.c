@@ -1,0 +1,530 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Every built-in kernel, found by name, on random valid elements (parameters from k->rest on a
+   randomly perturbed simplex where the kernel has a rest set-up): its value against an
+   independent closed form, its derivatives in every mode against each other and against
+   central finite differences, its flop counts, its barrier (inverted elements give +inf, never
+   NaN) and its rest set-up (degenerate rest shapes are rejected, small good ones are not).
+
+   Geometry is O(1) (edges ~ 1, coordinates within ~1.2 of 0), so derivative scales are those of
+   the values. Tolerances (eps = 2.2e-16, S the scale of the compared quantity):
+   - central differences, step h = eps^(1/3) ~ 6e-6: truncation h^2/6 |f'''| + rounding eps |f| / h
+     ~ 4e-11 S when third derivatives are O(S) (deformations within 20% of rest): bound 1e-7 S,
+     the margin covering third derivatives up to ~1000 S (log J and det^-2 barriers);
+   - HVP against the element Hessian times v: both exact to round-off: 1e-12 relative to
+     max_i sum_j |H_ij v_j|; Hessian symmetry: 1e-13 relative to max |H_ij| (~450 eps);
+   - closed forms: the same formula in a different operation order, ~100 roundings on
+     intermediates of at most ~10 S: 1e-12 S. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mfad.h>
+
+#define NMAX   16 /* unknowns per element */
+#define PMAX   32 /* parameters per element */
+#define NTRIAL 4  /* random elements per kernel and test */
+
+#define FD_H      6.0e-6 /* eps^(1/3) */
+#define TOL_FD    1e-7
+#define TOL_HVP   1e-12
+#define TOL_SYM   1e-13
+#define TOL_CLOSE 1e-12
+
+/* What each built-in kernel is expected to be. */
+typedef struct {
+  const char *name;
+  int         nvert, dof, nparam, rest_dim, nmaterial;
+  int         barrier;      /* inverted elements: E = +inf */
+  int         stress_free;  /* the rest shape is a stationary point */
+} Expect;
+
+static const Expect Builtins[] = {
+  {"mass_spring",         2, 3, 2,  3, 1, 0, 1},
+  {"neohookean_tet",      4, 3, 12, 3, 2, 1, 1},
+  {"symmetric_dirichlet", 3, 2, 5,  3, 0, 1, 1},
+  {"gravity",             1, 3, 3,  0, 0, 0, 0},
+  {"inertia",             1, 3, 4,  0, 0, 0, 0},
+};
+#define NKERN ((int)(sizeof(Builtins) / sizeof(Builtins[0])))
+
+/* ---------------------------------------------------------------- element data */
+typedef struct {
+  const Expect *ex;
+  MfadKernel    k;
+  int           n;
+  double        rest[4 * 3], mat[4], p[PMAX], x[NMAX], v[NMAX];
+} Elem;
+
+static unsigned long long Rng;
+static double             Uniform(double a, double b)
+{
+  Rng ^= Rng << 13; /* xorshift64 */
+  Rng ^= Rng >> 7;
+  Rng ^= Rng << 17;
+  return a + (b - a) * (double)(Rng >> 11) / 9007199254740992.0;
+}
+
+/* a unit-edge simplex, positively oriented: vertices 0, 1, 2 counter-clockwise in the xy plane,
+   vertex 3 above it */
+static const double Simplex[4][3] = {{0, 0, 0}, {1, 0, 0}, {0.5, 0.8660254037844386, 0}, {0.5, 0.28867513459481287, 0.816496580927726}};
+
+static MfadKernel Find(const char *name)
+{
+  MfadKernel     k    = NULL;
+  PetscErrorCode ierr = MfadKernelFind(name, &k);
+  ck_assert_msg(!ierr && k, "MfadKernelFind(\"%s\") returned error %d, kernel %p: expected a built-in kernel", name, (int)ierr, (const void *)k);
+  return k;
+}
+
+/* Random valid element `trial` of built-in kernel `kidx`: the rest simplex perturbed by up to
+   0.05 per coordinate (edge-vector matrix perturbed by < 0.3 in norm, below its smallest singular
+   value 0.7: orientation kept), the current shape the rest one scaled by 0.8-1.2 and perturbed by
+   up to 0.05 (deformation gradient within ~0.3 of a scaling: J > 0). */
+static void ElemSetUp(int kidx, int trial, Elem *e)
+{
+  memset(e, 0, sizeof(*e));
+  e->ex = &Builtins[kidx];
+  e->k  = Find(e->ex->name);
+  e->n  = e->k->nvert * e->k->dof;
+  ck_assert_msg(e->n <= NMAX && e->k->nparam <= PMAX && e->k->nvert <= 4 && e->k->rest_dim <= 3, "%s: sizes beyond this test's arrays", e->ex->name);
+  Rng = 0x9E3779B97F4A7C15ULL ^ (unsigned long long)(100 * kidx + trial + 1) * 0xBF58476D1CE4E5B9ULL;
+  for (int a = 0; a < e->k->nvert; a++)
+    for (int d = 0; d < 3; d++) e->rest[3 * a + d] = Simplex[a][d] + Uniform(-0.05, 0.05);
+  if (e->k->rest) {
+    const double s = Uniform(0.8, 1.2);
+    int          ierr;
+    for (int m = 0; m < e->k->nmaterial; m++) e->mat[m] = Uniform(0.5, 2.0);
+    ierr = e->k->rest(e->rest, e->mat, e->p); /* rest_dim is 3 for every built-in with a rest set-up */
+    ck_assert_msg(ierr == 0, "%s: rest set-up of a valid element returned %d, expected 0", e->ex->name, ierr);
+    for (int a = 0; a < e->k->nvert; a++)
+      for (int d = 0; d < e->k->dof; d++) e->x[a * e->k->dof + d] = s * e->rest[3 * a + d] + Uniform(-0.05, 0.05);
+  } else {
+    for (int j = 0; j < e->k->nparam; j++) e->p[j] = Uniform(0.5, 1.5);
+    for (int i = 0; i < e->n; i++) e->x[i] = Uniform(-1.0, 1.0);
+  }
+  for (int i = 0; i < e->n; i++) e->v[i] = Uniform(-1.0, 1.0);
+}
+
+static double Value(const Elem *e, const double *x)
+{
+  double E;
+  e->k->element(MFAD_MODE_VALUE, x, e->v, e->p, &E, NULL);
+  return E;
+}
+
+static double Gradient(const Elem *e, const double *x, double *g)
+{
+  double E;
+  e->k->element(MFAD_MODE_GRADIENT, x, e->v, e->p, &E, g);
+  return E;
+}
+
+static double Hessian(const Elem *e, const double *x, double *H)
+{
+  double E;
+  e->k->element(MFAD_MODE_HESSIAN, x, e->v, e->p, &E, H);
+  return E;
+}
+
+static double MaxAbs(const double *a, int n)
+{
+  double m = 0.0;
+  for (int i = 0; i < n; i++) m = fmax(m, fabs(a[i]));
+  return m;
+}
+
+/* asserts max_i |got_i - want_i| <= bound, naming the kernel, trial and the worst entry */
+static void AssertClose(const Elem *e, int trial, const char *what, const double *got, const double *want, int n, double bound)
+{
+  int    worst = 0;
+  double err   = 0.0;
+  for (int i = 0; i < n; i++) {
+    const double d = fabs(got[i] - want[i]);
+    if (!(d <= err)) err = d, worst = i; /* NaN counts as worst */
+  }
+  ck_assert_msg(err <= bound, "%s, element %d: %s entry %d is %.17g, expected %.17g: error %.3g > bound %.3g", e->ex->name, trial, what, worst,
+                got[worst], want[worst], err, bound);
+}
+
+/* ---------------------------------------------------------------- independent closed forms */
+static double Det3(const double *A) /* rule of Sarrus */
+{
+  return A[0] * A[4] * A[8] + A[1] * A[5] * A[6] + A[2] * A[3] * A[7] - A[2] * A[4] * A[6] - A[0] * A[5] * A[7] - A[1] * A[3] * A[8];
+}
+
+/* X = B A^{-1} (3 x 3, row-major) by Gauss-Jordan elimination with partial pivoting on A^T X^T = B^T */
+static void RightDivide3(const double *B, const double *A, double *X)
+{
+  double M[3][6];
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) M[i][j] = A[3 * j + i], M[i][3 + j] = B[3 * j + i];
+  for (int c = 0; c < 3; c++) {
+    int piv = c;
+    for (int r = c + 1; r < 3; r++)
+      if (fabs(M[r][c]) > fabs(M[piv][c])) piv = r;
+    for (int j = 0; j < 6; j++) {
+      const double t = M[c][j];
+      M[c][j]        = M[piv][j];
+      M[piv][j]      = t;
+    }
+    for (int r = 0; r < 3; r++) {
+      const double f = M[r][c] / M[c][c];
+      if (r == c) continue;
+      for (int j = 0; j < 6; j++) M[r][j] -= f * M[c][j];
+    }
+  }
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) X[3 * j + i] = M[i][3 + j] / M[i][i];
+}
+
+/* the rest triangle (3-D) laid flat: x0 = (0, 0), x1 = (a, 0), x2 = (b, d), d > 0 */
+static void Fold2D(const double *r, double *x)
+{
+  double e1[3], e2[3], l1 = 0.0, l2 = 0.0, dot = 0.0;
+  for (int i = 0; i < 3; i++) e1[i] = r[3 + i] - r[i], e2[i] = r[6 + i] - r[i];
+  for (int i = 0; i < 3; i++) l1 += e1[i] * e1[i], l2 += e2[i] * e2[i], dot += e1[i] * e2[i];
+  x[0] = x[1] = x[3] = 0.0;
+  x[2]               = sqrt(l1);
+  x[4]               = dot / x[2];
+  x[5]               = sqrt(l2 - x[4] * x[4]);
+}
+
+/* E from the kernel's formula, written independently of its header: from the rest shape and
+   material (not the parameters) for kernels with a rest set-up. `mag` receives the sum of the
+   magnitudes of its terms, the scale of its round-off (near rest, Neo-Hookean's terms cancel to
+   O(strain^2) of themselves). */
+static double ClosedForm(const Elem *e, const double *x, double *mag)
+{
+  const char *name = e->ex->name;
+  const double *r  = e->rest, *p = e->p;
+  if (!strcmp(name, "mass_spring")) {
+    double l = 0.0, L = 0.0;
+    for (int i = 0; i < 3; i++) l += (x[3 + i] - x[i]) * (x[3 + i] - x[i]), L += (r[3 + i] - r[i]) * (r[3 + i] - r[i]);
+    *mag = 0.5 * e->mat[0] * (sqrt(l) + sqrt(L)) * (sqrt(l) + sqrt(L));
+    return 0.5 * e->mat[0] * (sqrt(l) - sqrt(L)) * (sqrt(l) - sqrt(L));
+  }
+  if (!strcmp(name, "neohookean_tet")) {
+    double Dm[9], Ds[9], F[9], I1 = 0.0, J, lJ;
+    const double mu = e->mat[0], lambda = e->mat[1];
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) Dm[3 * i + j] = r[3 * (j + 1) + i] - r[i], Ds[3 * i + j] = x[3 * (j + 1) + i] - x[i];
+    RightDivide3(Ds, Dm, F);
+    for (int k = 0; k < 9; k++) I1 += F[k] * F[k];
+    J  = Det3(F);
+    lJ   = log(J);
+    *mag = fabs(Det3(Dm)) / 6.0 * (0.5 * mu * (I1 + 3.0) + mu * fabs(lJ) + 0.5 * lambda * lJ * lJ);
+    return Det3(Dm) / 6.0 * (0.5 * mu * (I1 - 3.0) - mu * lJ + 0.5 * lambda * lJ * lJ);
+  }
+  if (!strcmp(name, "symmetric_dirichlet")) {
+    double f[6], Dm[4], Ds[4], iDm[4], J[4], dJ, dm, n2 = 0.0, ni2 = 0.0;
+    Fold2D(r, f);
+    Dm[0] = f[2], Dm[1] = f[4], Dm[2] = f[3], Dm[3] = f[5];
+    Ds[0] = x[2] - x[0], Ds[1] = x[4] - x[0], Ds[2] = x[3] - x[1], Ds[3] = x[5] - x[1];
+    dm     = Dm[0] * Dm[3] - Dm[1] * Dm[2];
+    iDm[0] = Dm[3] / dm, iDm[1] = -Dm[1] / dm, iDm[2] = -Dm[2] / dm, iDm[3] = Dm[0] / dm;
+    for (int i = 0; i < 2; i++)
+      for (int j = 0; j < 2; j++) J[2 * i + j] = Ds[2 * i] * iDm[j] + Ds[2 * i + 1] * iDm[2 + j];
+    dJ = J[0] * J[3] - J[1] * J[2];
+    for (int k = 0; k < 4; k++) n2 += J[k] * J[k];
+    ni2 = (J[3] * J[3] + J[1] * J[1] + J[2] * J[2] + J[0] * J[0]) / (dJ * dJ); /* |J^{-1}|^2 = |adj J|^2 / det^2 */
+    *mag = fabs(0.5 * dm * (n2 + ni2));
+    return 0.5 * dm * (n2 + ni2);
+  }
+  if (!strcmp(name, "gravity")) {
+    *mag = fabs(p[0] * x[0]) + fabs(p[1] * x[1]) + fabs(p[2] * x[2]);
+    return -(p[0] * x[0] + p[1] * x[1] + p[2] * x[2]);
+  }
+  if (!strcmp(name, "inertia")) {
+    double s = 0.0;
+    *mag = 0.0;
+    for (int i = 0; i < 3; i++) s += (x[i] - p[1 + i]) * (x[i] - p[1 + i]), *mag += (fabs(x[i]) + fabs(p[1 + i])) * (fabs(x[i]) + fabs(p[1 + i]));
+    *mag *= 0.5 * fabs(p[0]);
+    return 0.5 * p[0] * s;
+  }
+  *mag = NAN;
+  return NAN;
+}
+
+/* ---------------------------------------------------------------- tests */
+START_TEST(builtin_kernel_is_found_with_its_sizes)
+{
+  const Expect *x = &Builtins[_i];
+  MfadKernel    k = Find(x->name);
+  ck_assert_msg(!strcmp(k->name, x->name), "kernel found for \"%s\" is named \"%s\"", x->name, k->name);
+  ck_assert_msg(k->nvert == x->nvert && k->dof == x->dof && k->nparam == x->nparam && k->rest_dim == x->rest_dim && k->nmaterial == x->nmaterial,
+                "%s: sizes nvert %d dof %d nparam %d rest_dim %d nmaterial %d, expected %d %d %d %d %d", x->name, k->nvert, k->dof, k->nparam,
+                k->rest_dim, k->nmaterial, x->nvert, x->dof, x->nparam, x->rest_dim, x->nmaterial);
+  ck_assert_msg(!k->rest_dim == !k->rest, "%s: rest_dim %d but rest set-up %s", x->name, k->rest_dim, k->rest ? "present" : "absent");
+  ck_assert_msg(k->element && k->flops && k->cpu_value && k->cpu_gradient && k->cpu_hvp && k->cpu_diagonal && k->cpu_blockdiag && k->cpu_hessian,
+                "%s: an entry point is NULL", x->name);
+}
+END_TEST
+
+START_TEST(value_matches_closed_form)
+{
+  for (int t = 0; t < NTRIAL; t++) {
+    Elem   e;
+    double E, ref, mag;
+    ElemSetUp(_i, t, &e);
+    E   = Value(&e, e.x);
+    ref = ClosedForm(&e, e.x, &mag);
+    AssertClose(&e, t, "value vs closed form", &E, &ref, 1, TOL_CLOSE * mag);
+  }
+}
+END_TEST
+
+START_TEST(every_mode_returns_the_same_value)
+{
+  /* the same double operations in every mode, up to FMA contraction: a few ulps per operation */
+  for (int t = 0; t < NTRIAL; t++) {
+    Elem   e;
+    double E[3], g[NMAX], H[NMAX * NMAX], mag;
+    ElemSetUp(_i, t, &e);
+    (void)ClosedForm(&e, e.x, &mag);
+    E[0] = Value(&e, e.x);
+    E[1] = Gradient(&e, e.x, g);
+    E[2] = Hessian(&e, e.x, H);
+    AssertClose(&e, t, "gradient-mode value", &E[1], &E[0], 1, TOL_CLOSE * mag);
+    AssertClose(&e, t, "Hessian-mode value", &E[2], &E[0], 1, TOL_CLOSE * mag);
+  }
+}
+END_TEST
+
+START_TEST(gradient_matches_central_fd_of_value)
+{
+  for (int t = 0; t < NTRIAL; t++) {
+    Elem   e;
+    double g[NMAX], fd[NMAX], xp[NMAX], xm[NMAX], E;
+    ElemSetUp(_i, t, &e);
+    E = Gradient(&e, e.x, g);
+    for (int i = 0; i < e.n; i++) {
+      memcpy(xp, e.x, sizeof(xp));
+      memcpy(xm, e.x, sizeof(xm));
+      xp[i] += FD_H;
+      xm[i] -= FD_H;
+      fd[i] = (Value(&e, xp) - Value(&e, xm)) / (2.0 * FD_H);
+    }
+    AssertClose(&e, t, "gradient vs FD of value", g, fd, e.n, TOL_FD * fmax(fabs(E), MaxAbs(g, e.n)));
+  }
+}
+END_TEST
+
+START_TEST(hvp_matches_central_fd_of_gradient)
+{
+  for (int t = 0; t < NTRIAL; t++) {
+    Elem   e;
+    double hv[NMAX], fd[NMAX], g[NMAX], gp[NMAX], gm[NMAX], xp[NMAX], xm[NMAX], E;
+    ElemSetUp(_i, t, &e);
+    e.k->element(MFAD_MODE_HVP, e.x, e.v, e.p, &E, hv);
+    Gradient(&e, e.x, g);
+    for (int i = 0; i < e.n; i++) xp[i] = e.x[i] + FD_H * e.v[i], xm[i] = e.x[i] - FD_H * e.v[i];
+    Gradient(&e, xp, gp);
+    Gradient(&e, xm, gm);
+    for (int i = 0; i < e.n; i++) fd[i] = (gp[i] - gm[i]) / (2.0 * FD_H);
+    AssertClose(&e, t, "HVP vs FD of gradient", hv, fd, e.n, TOL_FD * fmax(MaxAbs(g, e.n), MaxAbs(hv, e.n)));
+  }
+}
+END_TEST
+
+START_TEST(hessian_matches_central_fd_of_gradient)
+{
+  for (int t = 0; t < NTRIAL; t++) {
+    Elem   e;
+    double H[NMAX * NMAX], fd[NMAX * NMAX], g[NMAX], gp[NMAX], gm[NMAX], xp[NMAX], xm[NMAX];
+    ElemSetUp(_i, t, &e);
+    Hessian(&e, e.x, H);
+    Gradient(&e, e.x, g);
+    for (int j = 0; j < e.n; j++) {
+      memcpy(xp, e.x, sizeof(xp));
+      memcpy(xm, e.x, sizeof(xm));
+      xp[j] += FD_H;
+      xm[j] -= FD_H;
+      Gradient(&e, xp, gp);
+      Gradient(&e, xm, gm);
+      for (int i = 0; i < e.n; i++) fd[i * e.n + j] = (gp[i] - gm[i]) / (2.0 * FD_H);
+    }
+    AssertClose(&e, t, "Hessian vs FD of gradient", H, fd, e.n * e.n, TOL_FD * fmax(MaxAbs(g, e.n), MaxAbs(H, e.n * e.n)));
+  }
+}
+END_TEST
+
+START_TEST(hvp_matches_hessian_times_v)
+{
+  for (int t = 0; t < NTRIAL; t++) {
+    Elem   e;
+    double H[NMAX * NMAX], hv[NMAX], Hv[NMAX], scale = 0.0, E;
+    ElemSetUp(_i, t, &e);
+    Hessian(&e, e.x, H);
+    e.k->element(MFAD_MODE_HVP, e.x, e.v, e.p, &E, hv);
+    for (int i = 0; i < e.n; i++) {
+      double s = 0.0;
+      Hv[i]    = 0.0;
+      for (int j = 0; j < e.n; j++) Hv[i] += H[i * e.n + j] * e.v[j], s += fabs(H[i * e.n + j] * e.v[j]);
+      scale = fmax(scale, s);
+    }
+    AssertClose(&e, t, "HVP vs H v", hv, Hv, e.n, TOL_HVP * scale);
+  }
+}
+END_TEST
+
+START_TEST(hessian_is_symmetric)
+{
+  for (int t = 0; t < NTRIAL; t++) {
+    Elem   e;
+    double H[NMAX * NMAX], Ht[NMAX * NMAX];
+    ElemSetUp(_i, t, &e);
+    Hessian(&e, e.x, H);
+    for (int i = 0; i < e.n; i++)
+      for (int j = 0; j < e.n; j++) Ht[i * e.n + j] = H[j * e.n + i];
+    AssertClose(&e, t, "H vs H^T", H, Ht, e.n * e.n, TOL_SYM * MaxAbs(H, e.n * e.n));
+  }
+}
+END_TEST
+
+START_TEST(flops_are_positive_in_every_mode)
+{
+  static const char *const modes[4] = {"value", "gradient", "HVP", "Hessian"};
+  Elem                     e;
+  double                   f[4];
+  ElemSetUp(_i, 0, &e);
+  e.k->flops(e.x, e.p, f);
+  for (int m = 0; m < 4; m++) ck_assert_msg(f[m] > 0.0, "%s: %s mode counts %g flops, expected > 0", e.ex->name, modes[m], f[m]);
+}
+END_TEST
+
+START_TEST(rest_shape_is_stress_free)
+{
+  /* at x = rest (laid flat for 2-D kernels) F = I up to round-off ~10 eps: gradient ~ 10 eps |H| L;
+     bound 1e-12 |H|_max with L ~ 1 */
+  Elem   e;
+  double x[NMAX], g[NMAX], H[NMAX * NMAX], zero[NMAX] = {0};
+  ElemSetUp(_i, 0, &e);
+  if (!e.ex->stress_free) return;
+  if (e.k->dof == 3) memcpy(x, e.rest, sizeof(double) * e.n);
+  else Fold2D(e.rest, x);
+  Gradient(&e, x, g);
+  Hessian(&e, x, H);
+  AssertClose(&e, 0, "gradient at rest", g, zero, e.n, TOL_CLOSE * MaxAbs(H, e.n * e.n));
+}
+END_TEST
+
+/* inverted (vertices 1 and 2 swapped) and collapsed (all vertices at one point) elements */
+START_TEST(invalid_element_has_infinite_energy_and_finite_derivatives)
+{
+  Elem   e;
+  double x[2][NMAX], out[NMAX * NMAX], E;
+  ElemSetUp(_i, 0, &e);
+  if (!e.ex->barrier) return;
+  memcpy(x[0], e.x, sizeof(x[0]));
+  for (int d = 0; d < e.k->dof; d++) x[0][e.k->dof + d] = e.x[2 * e.k->dof + d], x[0][2 * e.k->dof + d] = e.x[e.k->dof + d];
+  for (int i = 0; i < e.n; i++) x[1][i] = e.x[i % e.k->dof];
+  for (int c = 0; c < 2; c++) {
+    const char *what = c ? "collapsed" : "inverted";
+    E                = Value(&e, x[c]);
+    ck_assert_msg(isinf(E) && E > 0, "%s: %s element has value %g, expected +inf", e.ex->name, what, E);
+    for (int m = MFAD_MODE_GRADIENT; m <= MFAD_MODE_HESSIAN; m++) {
+      const int nout = m == MFAD_MODE_HESSIAN ? e.n * e.n : e.n;
+      e.k->element((MfadMode)m, x[c], e.v, e.p, &E, out);
+      ck_assert_msg(isinf(E) && E > 0, "%s: %s element has value %g in mode %d, expected +inf", e.ex->name, what, E, m);
+      for (int i = 0; i < nout; i++) ck_assert_msg(isfinite(out[i]), "%s: %s element, mode %d: output %d is %g, expected finite", e.ex->name, what, m, i, out[i]);
+    }
+  }
+}
+END_TEST
+
+START_TEST(degenerate_rest_shape_is_rejected)
+{
+  Elem   e;
+  double r[12], p[PMAX];
+  int    ierr;
+  ElemSetUp(_i, 0, &e);
+  if (!e.k->rest) return;
+  /* all vertices at one point */
+  for (int i = 0; i < 3 * e.k->nvert; i++) r[i] = e.rest[i % 3];
+  ierr = e.k->rest(r, e.mat, p);
+  ck_assert_msg(ierr > 0, "%s: rest set-up of a collapsed element returned %d, expected > 0", e.ex->name, ierr);
+  if (e.k->nvert < 3) return;
+  /* the last vertex on the line / in the plane of the others, then off it by 1e-12 (tiny against
+     edges ~ 1, far below the 1e-10 relative threshold of a degenerate element) */
+  for (int h = 0; h < 2; h++) {
+    const int last = e.k->nvert - 1;
+    memcpy(r, e.rest, sizeof(r));
+    for (int d = 0; d < 3; d++) {
+      r[3 * last + d] = 0.0;
+      for (int a = 0; a < last; a++) r[3 * last + d] += e.rest[3 * a + d] / last;
+    }
+    r[3 * last + 2] += h ? 1e-12 : 0.0; /* the simplex's last direction is z */
+    ierr = e.k->rest(r, e.mat, p);
+    ck_assert_msg(ierr > 0, "%s: rest set-up of a %s element returned %d, expected > 0", e.ex->name, h ? "nearly flat (height 1e-12)" : "flat", ierr);
+  }
+}
+END_TEST
+
+START_TEST(inverted_rest_simplex_is_rejected)
+{
+  /* a full-dimensional simplex (tet in 3-D) has an orientation: the mirrored one is rejected */
+  Elem   e;
+  double r[12], p[PMAX];
+  int    ierr;
+  ElemSetUp(_i, 0, &e);
+  if (!e.k->rest || e.k->nvert != e.k->rest_dim + 1) return;
+  memcpy(r, e.rest, sizeof(r));
+  for (int d = 0; d < 3; d++) r[3 + d] = e.rest[6 + d], r[6 + d] = e.rest[3 + d];
+  ierr = e.k->rest(r, e.mat, p);
+  ck_assert_msg(ierr > 0, "%s: rest set-up of an inverted element returned %d, expected > 0", e.ex->name, ierr);
+}
+END_TEST
+
+START_TEST(rest_setup_is_scale_invariant)
+{
+  /* the degeneracy test is relative to the element's size: a good element scaled by 1e-6 or 1e6
+     is accepted, and its energy under the same relative deformation scales as size^dim (neither
+     checked here beyond acceptance and finiteness) */
+  Elem   e;
+  double r[12], p[PMAX];
+  int    ierr;
+  ElemSetUp(_i, 0, &e);
+  if (!e.k->rest) return;
+  for (int s = 0; s < 2; s++) {
+    const double scale = s ? 1e6 : 1e-6;
+    for (int i = 0; i < 3 * e.k->nvert; i++) r[i] = scale * e.rest[i];
+    ierr = e.k->rest(r, e.mat, p);
+    ck_assert_msg(ierr == 0, "%s: rest set-up of a good element scaled by %g returned %d, expected 0", e.ex->name, scale, ierr);
+    for (int j = 0; j < e.k->nparam; j++) ck_assert_msg(isfinite(p[j]), "%s: scaled by %g, parameter %d is %g", e.ex->name, scale, j, p[j]);
+  }
+}
+END_TEST
+
+static Suite *KernelSuite(void)
+{
+  Suite *s  = suite_create("kernels");
+  TCase *tc = tcase_create("builtin");
+  tcase_add_loop_test(tc, builtin_kernel_is_found_with_its_sizes, 0, NKERN);
+  tcase_add_loop_test(tc, value_matches_closed_form, 0, NKERN);
+  tcase_add_loop_test(tc, every_mode_returns_the_same_value, 0, NKERN);
+  tcase_add_loop_test(tc, gradient_matches_central_fd_of_value, 0, NKERN);
+  tcase_add_loop_test(tc, hvp_matches_central_fd_of_gradient, 0, NKERN);
+  tcase_add_loop_test(tc, hessian_matches_central_fd_of_gradient, 0, NKERN);
+  tcase_add_loop_test(tc, hvp_matches_hessian_times_v, 0, NKERN);
+  tcase_add_loop_test(tc, hessian_is_symmetric, 0, NKERN);
+  tcase_add_loop_test(tc, flops_are_positive_in_every_mode, 0, NKERN);
+  tcase_add_loop_test(tc, rest_shape_is_stress_free, 0, NKERN);
+  tcase_add_loop_test(tc, invalid_element_has_infinite_energy_and_finite_derivatives, 0, NKERN);
+  tcase_add_loop_test(tc, degenerate_rest_shape_is_rejected, 0, NKERN);
+  tcase_add_loop_test(tc, inverted_rest_simplex_is_rejected, 0, NKERN);
+  tcase_add_loop_test(tc, rest_setup_is_scale_invariant, 0, NKERN);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void)
+{
+  SRunner *sr = srunner_create(KernelSuite());
+  int      nfail;
+  srunner_run_all(sr, CK_SILENT); /* nothing on success; failures below */
+  nfail = srunner_ntests_failed(sr);
+  if (nfail) srunner_print(sr, CK_NORMAL);
+  srunner_free(sr);
+  return nfail ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -13,7 +13,7 @@
 #ifndef MFAD_H
 #define MFAD_H
 
-#include <petscvec.h>
+#include <petscmat.h>
 #include <mfad/kernel.h>
 
 /* PETSc 3.19 introduced PETSC_SUCCESS; code written for current PETSc also builds on 3.18 */
@@ -83,7 +83,10 @@ PetscErrorCode MfadEnergySetBackend(MfadEnergy E, MfadBackend backend);
 PetscErrorCode MfadEnergySetNumThreads(MfadEnergy E, PetscInt nthreads);
 /** @brief Sets the options prefix of the energy's options. */
 PetscErrorCode MfadEnergySetOptionsPrefix(MfadEnergy E, const char prefix[]);
-/** @brief Reads -mfad_backend, -mfad_num_threads, -mfad_block_size, -mfad_scatter, -mfad_view. */
+/** @brief Gets the options prefix (NULL if none; borrowed). */
+PetscErrorCode MfadEnergyGetOptionsPrefix(MfadEnergy E, const char *prefix[]);
+/** @brief Reads -mfad_backend, -mfad_num_threads, -mfad_block_size, -mfad_scatter, -mfad_psd_project,
+    -mfad_psd_epsilon, -mfad_view. */
 PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E);
 /** @brief Builds ghosting, local connectivity and colouring; called by the Compute functions
     when needed. */
@@ -117,6 +120,42 @@ PetscErrorCode MfadEnergyComputeHessianBlockDiagonal(MfadEnergy E, Vec X, PetscS
 /** @brief Whether the last Objective/Gradient evaluation met an invalid element (E = +inf or
     not finite): SNES callbacks turn this into a domain error. */
 PetscErrorCode MfadEnergyGetDomainError(MfadEnergy E, PetscBool *flg);
+
+/** How element Hessians are made positive semi-definite before caching or assembly. */
+typedef enum {
+  MFAD_PSD_NONE  = 0, /**< the exact Hessian */
+  MFAD_PSD_CLAMP = 1, /**< eigenvalues below epsilon raised to epsilon */
+  MFAD_PSD_ABS   = 2  /**< eigenvalues replaced by max(|lambda|, epsilon) */
+} MfadPSDProjection;
+extern const char *const MfadPSDProjections[];
+
+/** @brief Sets the per-element PSD projection of explicit Hessians (-mfad_psd_project,
+    -mfad_psd_epsilon): each element Hessian is eigen-decomposed and its eigenvalues clamped or
+    made absolute. Applies to MfadEnergyComputeHessian() and the element-Hessian cache, never to
+    the fused product (which forms no element Hessian). Use it for Newton on nonconvex energies. */
+PetscErrorCode MfadEnergySetPSDProjection(MfadEnergy E, MfadPSDProjection type, PetscReal epsilon);
+PetscErrorCode MfadEnergyGetPSDProjection(MfadEnergy E, MfadPSDProjection *type, PetscReal *epsilon);
+
+/** @brief Creates the assembled Hessian's matrix: n * dof local rows, block size dof, the pattern
+    of the element connectivity preallocated once by MatSetPreallocationCOO(); fixed rows and
+    columns are the identity. The type comes from -mat_type (with the energy's prefix): aij
+    (default), baij, sbaij (upper triangle), aijcusparse where PETSc has CUDA.
+    @param[out] A  the matrix; fill it with MfadEnergyComputeHessian() */
+PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A);
+/** @brief A = H(X) (element Hessians, PSD-projected if set, summed by MatSetValuesCOO()). Use for
+    factorisations and multigrid; allocates nothing after the first call.
+    @param[in] A  a matrix made by MfadEnergyCreateMatrix() for E */
+PetscErrorCode MfadEnergyComputeHessian(MfadEnergy E, Vec X, Mat A);
+/** @brief Computes and stores the element Hessians at X (packed symmetric, PSD-projected if set),
+    unless they are stored for X already. Use when many products follow at one point. */
+PetscErrorCode MfadEnergyComputeHessianCache(MfadEnergy E, Vec X);
+/** @brief Y = H(X) V from the stored element Hessians (computed first if not stored for X). */
+PetscErrorCode MfadEnergyCachedHessianProduct(MfadEnergy E, Vec X, Vec V, Vec Y);
+/** @brief D = diag H(X) from the stored element Hessians. */
+PetscErrorCode MfadEnergyCachedHessianDiagonal(MfadEnergy E, Vec X, Vec D);
+/** @brief The vertex blocks of H(X) (as MfadEnergyComputeHessianBlockDiagonal()) from the stored
+    element Hessians. */
+PetscErrorCode MfadEnergyCachedHessianBlockDiagonal(MfadEnergy E, Vec X, PetscScalar blocks[]);
 
 /** @brief Tets of a box of nx x ny x nz cubes, 6 per cube, positively oriented and conforming;
     vertex (i, j, k) has id i + (nx + 1) (j + (ny + 1) k). Writes the 24 vertex ids of each cube

@@ -21,12 +21,33 @@ extern "C" {
 PetscErrorCode MfadEnergyCreateHessianShell(MfadEnergy E, Mat *H);
 /** @brief Sets the point at which the shell Hessian is applied (X is copied). */
 PetscErrorCode MfadHessianShellSetPoint(Mat H, Vec X);
+/** @brief Returns the point stored in a Hessian shell (borrowed: do not destroy). */
+PetscErrorCode MfadHessianShellGetPoint(Mat H, Vec *X);
+/** @brief Creates the cached Hessian of E as a MATSHELL: element Hessians computed once per point
+    at MfadHessianShellSetPoint() (PSD-projected if set), MatMult a small dense product per element;
+    GetDiagonal and InvertBlockDiagonal from the same element Hessians; marked symmetric. Use when
+    a Krylov solve takes more products per Newton step than a Hessian costs. */
+PetscErrorCode MfadEnergyCreateHessianCached(MfadEnergy E, Mat *H);
+
+/** The forms of the Hessian a solver can be given (-mfad_hessian, -mfad_pmat). */
+typedef enum {
+  MFAD_HESSIAN_SHELL  = 0, /**< MATSHELL, MatMult = fused HVP (matrix-free) */
+  MFAD_HESSIAN_CACHED = 1, /**< MATSHELL, MatMult from element Hessians stored per point */
+  MFAD_HESSIAN_AIJ    = 2  /**< assembled by COO; type from -mat_type (aij, baij, sbaij) */
+} MfadHessianType;
+extern const char *const MfadHessianTypes[];
+/** @brief Creates the Hessian of E in the given form; bring it to a point with MfadHessianSetPoint(). */
+PetscErrorCode MfadEnergyCreateHessianMat(MfadEnergy E, MfadHessianType type, Mat *H);
+/** @brief Brings a Hessian of any form made by MfadEnergyCreateHessianMat() (or a shell) to X:
+    shells store X (the cached one computes its element Hessians), an assembled one is filled. */
+PetscErrorCode MfadHessianSetPoint(Mat H, Vec X);
 /** @brief Wires E into a SNES: function = gradient, objective = energy (line searches),
-    Jacobian = the Hessian shell; an invalid element is a SNES domain error. Call before
+    Jacobian = the form of -mfad_hessian (default shell), preconditioning matrix = the form of
+    -mfad_pmat (default: the same matrix); an invalid element is a SNES domain error. Call before
     SNESSetFromOptions(). */
 PetscErrorCode MfadEnergySetSNES(MfadEnergy E, SNES snes);
-/** @brief Wires E into a TAO: objective and gradient, Hessian = the shell. Call before
-    TaoSetFromOptions(). */
+/** @brief Wires E into a TAO: objective and gradient, Hessian and preconditioning matrix as for
+    SNES (-mfad_hessian, -mfad_pmat). Call before TaoSetFromOptions(). */
 PetscErrorCode MfadEnergySetTao(MfadEnergy E, Tao tao);
 
 #ifdef __cplusplus

@@ -1,15 +1,23 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The Hessian as a MATSHELL: MatMult is the fused forward-over-forward HVP at a stored point;
    the diagonal (Jacobi) and the inverted vertex blocks (point-block Jacobi) come from element
-   Hessians. Symmetric: MatMultTranspose is MatMult. */
-#include <mfadpetsc.h>
-#include "mfadcompat.h"
+   Hessians. Symmetric: MatMultTranspose is MatMult. The cached form (shell/cached.c) is the same
+   MATSHELL with products from stored element Hessians; both share the point and the block
+   inversion. */
+#include "shellimpl.h"
 
-typedef struct {
-  MfadEnergy   E;
-  Vec          X;          /* the point */
-  PetscScalar *invblocks;  /* n * dof * dof, owned by the Mat (MatInvertBlockDiagonal contract) */
-} MfadShell;
+PetscErrorCode MfadShellGetContext_Private(Mat H, MfadShell **s)
+{
+  PetscBool shell;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(H, MAT_CLASSID, 1);
+  PetscCall(PetscObjectTypeCompare((PetscObject)H, MATSHELL, &shell));
+  *s = NULL;
+  if (shell) PetscCall(MatShellGetContext(H, s));
+  PetscCheck(*s && (*s)->cookie == MFAD_SHELL_COOKIE, PetscObjectComm((PetscObject)H), PETSC_ERR_ARG_WRONG, "not an mfad Hessian shell (use MfadEnergyCreateHessianShell() or MfadEnergyCreateHessianCached())");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscErrorCode MfadShellMult_Private(Mat H, Vec V, Vec Y)
 {
@@ -79,25 +87,35 @@ static PetscErrorCode MfadInvertBlock_Private(PetscInt bs, PetscScalar *A, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Inverts the n vertex blocks of H in place (point-block Jacobi), naming a singular one */
+PetscErrorCode MfadInvertBlocks_Private(Mat H, PetscInt n, PetscInt dof, PetscScalar blocks[])
+{
+  PetscInt rstart;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetOwnershipRange(H, &rstart, NULL));
+  for (PetscInt i = 0; i < n; i++) PetscCall(MfadInvertBlock_Private(dof, blocks + (size_t)i * dof * dof, rstart / dof + i));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MfadShellInvertBlockDiagonal_Private(Mat H, const PetscScalar **values)
 {
   MfadShell *s;
-  PetscInt   dof, n, rstart;
+  PetscInt   dof, n;
 
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(H, &s));
   PetscCall(MfadEnergyGetSizes(s->E, &dof, &n, NULL));
-  PetscCall(MatGetOwnershipRange(H, &rstart, NULL));
   if (!s->invblocks) PetscCall(PetscMalloc1((size_t)n * dof * dof, &s->invblocks));
   PetscCall(MfadEnergyComputeHessianBlockDiagonal(s->E, s->X, s->invblocks));
-  for (PetscInt i = 0; i < n; i++) PetscCall(MfadInvertBlock_Private(dof, s->invblocks + (size_t)i * dof * dof, rstart / dof + i));
+  PetscCall(MfadInvertBlocks_Private(H, n, dof, s->invblocks));
   *values = s->invblocks;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MfadShellDestroy_Private(void *ctx)
+PetscErrorCode MfadShellDestroy_Private(void *ctx)
 {
-  MfadShell *s = (MfadShell *)ctx;
+  MfadShell *s = (MfadShell *)MfadCtxDestroyArg(ctx);
 
   PetscFunctionBegin;
   PetscCall(VecDestroy(&s->X));
@@ -107,7 +125,7 @@ static PetscErrorCode MfadShellDestroy_Private(void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MfadShellView_Private(Mat H, PetscViewer viewer)
+PetscErrorCode MfadShellView_Private(Mat H, PetscViewer viewer)
 {
   MfadShell *s;
   PetscBool  ascii;
@@ -116,7 +134,7 @@ static PetscErrorCode MfadShellView_Private(Mat H, PetscViewer viewer)
   PetscCall(MatShellGetContext(H, &s));
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (ascii) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "mfad Hessian: fused forward-over-forward HVP (matrix-free)\n"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, s->cached ? "mfad Hessian: products from cached element Hessians\n" : "mfad Hessian: fused forward-over-forward HVP (matrix-free)\n"));
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(MfadEnergyView(s->E, viewer));
     PetscCall(PetscViewerASCIIPopTab(viewer));
@@ -124,31 +142,41 @@ static PetscErrorCode MfadShellView_Private(Mat H, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MfadEnergyCreateHessianShell(MfadEnergy E, Mat *H)
+/* The MATSHELL of either form: context, sizes, symmetry; the caller sets the operations */
+PetscErrorCode MfadShellCreate_Private(MfadEnergy E, PetscBool cached, Mat *H)
 {
   MfadShell *s;
   MPI_Comm   comm;
   PetscInt   dof, n, N;
 
   PetscFunctionBegin;
-  MfadValidPointer(H, 2);
+  MfadValidPointer(H, 3);
   PetscCall(MfadEnergyGetComm(E, &comm));
   PetscCall(MfadEnergyGetSizes(E, &dof, &n, &N));
   PetscCall(PetscNew(&s));
   PetscCall(MfadEnergyReference(E));
-  s->E = E;
+  s->cookie = MFAD_SHELL_COOKIE;
+  s->E      = E;
+  s->cached = cached;
   PetscCall(MfadEnergyCreateVecs(E, &s->X, NULL));
   PetscCall(VecZeroEntries(s->X));
   PetscCall(MatCreateShell(comm, n * dof, n * dof, N * dof, N * dof, s, H));
   PetscCall(MatShellSetContextDestroy(*H, MfadShellDestroy_Private));
+  PetscCall(MatSetBlockSize(*H, dof));
+  PetscCall(MatSetOption(*H, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(*H, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyCreateHessianShell(MfadEnergy E, Mat *H)
+{
+  PetscFunctionBegin;
+  PetscCall(MfadShellCreate_Private(E, PETSC_FALSE, H));
   PetscCall(MatShellSetOperation(*H, MATOP_MULT, (void (*)(void))MfadShellMult_Private));
   PetscCall(MatShellSetOperation(*H, MATOP_MULT_TRANSPOSE, (void (*)(void))MfadShellMult_Private));
   PetscCall(MatShellSetOperation(*H, MATOP_GET_DIAGONAL, (void (*)(void))MfadShellGetDiagonal_Private));
   PetscCall(MatShellSetOperation(*H, MATOP_INVERT_BLOCK_DIAGONAL, (void (*)(void))MfadShellInvertBlockDiagonal_Private));
   PetscCall(MatShellSetOperation(*H, MATOP_VIEW, (void (*)(void))MfadShellView_Private));
-  PetscCall(MatSetBlockSize(*H, dof));
-  PetscCall(MatSetOption(*H, MAT_SYMMETRIC, PETSC_TRUE));
-  PetscCall(MatSetOption(*H, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
   PetscCall(MatSetUp(*H));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -160,10 +188,21 @@ PetscErrorCode MfadHessianShellSetPoint(Mat H, Vec X)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(H, MAT_CLASSID, 1);
   PetscValidHeaderSpecific(X, VEC_CLASSID, 2);
-  PetscCall(MatShellGetContext(H, &s));
-  PetscCheck(s && s->E, PetscObjectComm((PetscObject)H), PETSC_ERR_ARG_WRONG, "MfadHessianShellSetPoint: not an mfad Hessian (use MfadEnergyCreateHessianShell())");
+  PetscCall(MfadShellGetContext_Private(H, &s));
   PetscCall(VecCopy(X, s->X));
+  /* the cached form computes its element Hessians now: once per point, timed with the Jacobian */
+  if (s->cached) PetscCall(MfadEnergyComputeHessianCache(s->E, s->X));
   PetscCall(MatAssemblyBegin(H, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(H, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadHessianShellGetPoint(Mat H, Vec *X)
+{
+  MfadShell *s;
+
+  PetscFunctionBegin;
+  PetscCall(MfadShellGetContext_Private(H, &s));
+  *X = s->X;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* SNES glue: function = gradient, objective = energy (line searches), Jacobian = Hessian. */
-#include <mfadpetsc.h>
-#include "mfadcompat.h"
+/* SNES glue: function = gradient, objective = energy (line searches), Jacobian = the Hessian forms
+   chosen by -mfad_hessian and -mfad_pmat. */
+#include "shellimpl.h"
 
 /* An invalid state (an inverted element, E = +inf) stands as a huge finite energy for SNES:
    PETSc's backtracking then fits its polynomial through it and cuts the step by 10 at once,
@@ -38,14 +38,13 @@ static PetscErrorCode MfadSNESJacobian_Private(SNES snes, Vec X, Mat J, Mat P, v
   PetscFunctionBegin;
   (void)snes;
   (void)ctx;
-  PetscCall(MfadHessianShellSetPoint(J, X));
-  if (P != J) PetscCall(MfadHessianShellSetPoint(P, X));
+  PetscCall(MfadJacobiansSetPoint_Private(J, P, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MfadEnergyContainerDestroy_Private(void *ptr)
+static PetscErrorCode MfadEnergyContainerDestroy_Private(void *arg)
 {
-  MfadEnergy E = (MfadEnergy)ptr;
+  MfadEnergy E = (MfadEnergy)MfadCtxDestroyArg(arg);
 
   PetscFunctionBegin;
   PetscCall(MfadEnergyDestroy(&E));
@@ -61,44 +60,28 @@ PETSC_INTERN PetscErrorCode MfadEnergyAttach_Private(MfadEnergy E, PetscObject o
   PetscCall(MfadEnergyReference(E));
   PetscCall(PetscContainerCreate(PetscObjectComm(obj), &holder));
   PetscCall(PetscContainerSetPointer(holder, E));
-  PetscCall(PetscContainerSetUserDestroy(holder, MfadEnergyContainerDestroy_Private));
+  PetscCall(MfadContainerSetCtxDestroy(holder, MfadEnergyContainerDestroy_Private));
   PetscCall(PetscObjectCompose(obj, "MfadEnergy", (PetscObject)holder));
   PetscCall(PetscContainerDestroy(&holder));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Reads -mfad_hessian: the Jacobian form. Only the matrix-free shell exists in this release. */
-PETSC_INTERN PetscErrorCode MfadEnergyCheckHessianType_Private(MfadEnergy E)
-{
-  char      type[64] = "shell";
-  PetscBool set, shell;
-  MPI_Comm  comm;
-
-  PetscFunctionBegin;
-  PetscCall(MfadEnergyGetComm(E, &comm));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-mfad_hessian", type, sizeof(type), &set));
-  PetscCall(PetscStrcmp(type, "shell", &shell));
-  PetscCheck(shell, comm, PETSC_ERR_SUP, "-mfad_hessian %s: this release provides only 'shell' (the fused HVP)", type);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode MfadEnergySetSNES(MfadEnergy E, SNES snes)
 {
-  Mat H;
+  Mat J, P;
   Vec F;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(snes, SNES_CLASSID, 2);
   PetscCall(MfadEnergySetFromOptions(E));
-  PetscCall(MfadEnergyCheckHessianType_Private(E));
+  PetscCall(MfadEnergyCreateJacobians_Private(E, &J, &P));
   PetscCall(MfadEnergyCreateVecs(E, NULL, &F));
-  PetscCall(MfadEnergyCreateHessianShell(E, &H));
   PetscCall(SNESSetFunction(snes, F, MfadSNESFunction_Private, E));
   PetscCall(SNESSetObjective(snes, MfadSNESObjective_Private, E));
-  PetscCall(SNESSetJacobian(snes, H, H, MfadSNESJacobian_Private, E));
+  PetscCall(SNESSetJacobian(snes, J, P, MfadSNESJacobian_Private, E));
   PetscCall(MfadEnergyAttach_Private(E, (PetscObject)snes));
   {
-    /* the shell has a diagonal but no factorisation: Jacobi unless the user says otherwise */
+    /* every form has its diagonal; a shell has no factorisation: Jacobi unless the user says otherwise */
     KSP ksp;
     PC  pc;
     PetscCall(SNESGetKSP(snes, &ksp));
@@ -106,6 +89,7 @@ PetscErrorCode MfadEnergySetSNES(MfadEnergy E, SNES snes)
     PetscCall(PCSetType(pc, PCJACOBI));
   }
   PetscCall(VecDestroy(&F));
-  PetscCall(MatDestroy(&H));
+  PetscCall(MatDestroy(&J));
+  PetscCall(MatDestroy(&P));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* TAO glue: objective and gradient in one pass, Hessian = the shell. */
-#include <mfadpetsc.h>
-#include "mfadcompat.h"
-
-PETSC_INTERN PetscErrorCode MfadEnergyAttach_Private(MfadEnergy, PetscObject);
-PETSC_INTERN PetscErrorCode MfadEnergyCheckHessianType_Private(MfadEnergy);
+/* TAO glue: objective and gradient in one pass, Hessian = the forms of -mfad_hessian, -mfad_pmat. */
+#include "shellimpl.h"
 
 static PetscErrorCode MfadTaoObjective_Private(Tao tao, Vec X, PetscReal *f, void *ctx)
 {
@@ -23,8 +19,9 @@ static PetscErrorCode MfadTaoObjectiveGradient_Private(Tao tao, Vec X, PetscReal
 }
 
 /* TAO's Newton methods pick their preconditioner before the Hessian exists (ILU or block
-   Jacobi, neither of which can factor a shell): Jacobi instead, unless the user chose one. */
-static PetscErrorCode MfadTaoDefaultPC_Private(Tao tao)
+   Jacobi, neither of which can factor a shell): Jacobi instead, unless the user chose one or the
+   preconditioning matrix is assembled. */
+static PetscErrorCode MfadTaoDefaultPC_Private(Tao tao, Mat P)
 {
   KSP         ksp;
   PC          pc;
@@ -33,6 +30,8 @@ static PetscErrorCode MfadTaoDefaultPC_Private(Tao tao)
   char        opt[256];
 
   PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)P, MATSHELL, &factor));
+  if (!factor) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(TaoGetKSP(tao, &ksp));
   if (!ksp) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPGetPC(ksp, &pc));
@@ -49,25 +48,24 @@ static PetscErrorCode MfadTaoHessian_Private(Tao tao, Vec X, Mat H, Mat P, void 
 {
   PetscFunctionBegin;
   (void)ctx;
-  PetscCall(MfadTaoDefaultPC_Private(tao));
-  PetscCall(MfadHessianShellSetPoint(H, X));
-  if (P != H) PetscCall(MfadHessianShellSetPoint(P, X));
+  PetscCall(MfadTaoDefaultPC_Private(tao, P));
+  PetscCall(MfadJacobiansSetPoint_Private(H, P, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MfadEnergySetTao(MfadEnergy E, Tao tao)
 {
-  Mat H;
+  Mat H, P;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(tao, TAO_CLASSID, 2);
   PetscCall(MfadEnergySetFromOptions(E));
-  PetscCall(MfadEnergyCheckHessianType_Private(E));
-  PetscCall(MfadEnergyCreateHessianShell(E, &H));
+  PetscCall(MfadEnergyCreateJacobians_Private(E, &H, &P));
   PetscCall(TaoSetObjective(tao, MfadTaoObjective_Private, E));
   PetscCall(TaoSetObjectiveAndGradient(tao, NULL, MfadTaoObjectiveGradient_Private, E));
-  PetscCall(TaoSetHessian(tao, H, H, MfadTaoHessian_Private, E));
+  PetscCall(TaoSetHessian(tao, H, P, MfadTaoHessian_Private, E));
   PetscCall(MfadEnergyAttach_Private(E, (PetscObject)tao));
   PetscCall(MatDestroy(&H));
+  PetscCall(MatDestroy(&P));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -3,7 +3,7 @@
    scatter (reverse add), fixed rows. */
 #include "mfadimpl.h"
 
-static PetscErrorCode MfadEnergyCheckVec_Private(MfadEnergy E, Vec X, int arg, const char *what)
+PetscErrorCode MfadEnergyCheckVec_Private(MfadEnergy E, Vec X, int arg, const char *what)
 {
   PetscInt n, N;
 
@@ -20,7 +20,7 @@ static PetscErrorCode MfadEnergyCheckVec_Private(MfadEnergy E, Vec X, int arg, c
 static PetscInt MfadEnergyLocalToGlobalVertex_Private(MfadEnergy E, PetscInt v) { return v < E->n ? E->rstart + v : E->ghosts[v - E->n]; }
 
 /* xloc <- X with ghosts, fixed dofs at their values; skipped when xloc already holds X. */
-static PetscErrorCode MfadEnergyGlobalToLocal_Private(MfadEnergy E, Vec X)
+PetscErrorCode MfadEnergyGlobalToLocal_Private(MfadEnergy E, Vec X)
 {
   PetscObjectId    id;
   PetscObjectState state;
@@ -52,6 +52,27 @@ static PetscErrorCode MfadEnergyGlobalToLocal_Private(MfadEnergy E, Vec X)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The element loop of a term over all its elements, in loop order */
+void MfadTermLoop_Private(MfadEnergy E, const MfadTerm *term, const double *x, const double *v, double *y, MfadLoop *L)
+{
+  L->nelem        = (int)term->nelem;
+  L->conn         = term->conn;
+  L->params       = term->k->nparam ? term->params : NULL;
+  L->weight       = term->weight;
+  L->x            = x;
+  L->v            = v;
+  L->y            = y;
+  L->block_value  = term->block_value;
+  L->nblocks      = term->nblocks;
+  L->ncolors      = term->ncolors;
+  L->block_start  = term->block_start;
+  L->color_start  = term->color_start;
+  L->color_blocks = term->color_blocks;
+  L->atomic       = E->atomic;
+  L->nthreads     = (int)E->nthreads;
+  L->parallel     = term->parallel;
+}
+
 /* Runs operation `op` of every term; `value` (if not NULL) receives this rank's energy. */
 static PetscErrorCode MfadEnergyRunTerms_Private(MfadEnergy E, MfadOp op, const double *x, const double *v, double *y, PetscReal *value)
 {
@@ -64,22 +85,7 @@ static PetscErrorCode MfadEnergyRunTerms_Private(MfadEnergy E, MfadOp op, const 
     MfadKernel k    = term->k;
     MfadLoop   L;
     if (!term->nelem) continue;
-    L.nelem        = (int)term->nelem;
-    L.conn         = term->conn;
-    L.params       = k->nparam ? term->params : NULL;
-    L.weight       = term->weight;
-    L.x            = x;
-    L.v            = v;
-    L.y            = y;
-    L.block_value  = term->block_value;
-    L.nblocks      = term->nblocks;
-    L.ncolors      = term->ncolors;
-    L.block_start  = term->block_start;
-    L.color_start  = term->color_start;
-    L.color_blocks = term->color_blocks;
-    L.atomic       = E->atomic;
-    L.nthreads     = (int)E->nthreads;
-    L.parallel     = term->parallel;
+    MfadTermLoop_Private(E, term, x, v, y, &L);
     switch (op) {
     case MFAD_OP_VALUE:
       k->cpu_value(&L);
@@ -146,8 +152,7 @@ static PetscErrorCode MfadEnergyObjectiveFinish_Private(MfadEnergy E, Vec X, Pet
 }
 
 /* Y <- reverse-add of yloc; owned fixed rows get `fixed(i)` */
-typedef enum { MFAD_FIXED_RESIDUAL, MFAD_FIXED_IDENTITY, MFAD_FIXED_ONE } MfadFixedRows;
-static PetscErrorCode MfadEnergyLocalToGlobal_Private(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X)
+PetscErrorCode MfadEnergyLocalToGlobal_Private(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X)
 {
   PetscScalar       *y;
   const PetscScalar *x = NULL;
@@ -299,6 +304,18 @@ PetscErrorCode MfadEnergyComputeHessianBlockDiagonal(MfadEnergy E, Vec X, PetscS
   PetscCall(VecGetArrayRead(E->xloc, &x));
   PetscCall(MfadEnergyRunTerms_Private(E, MFAD_OP_BLOCKDIAG, x, NULL, E->blockloc, NULL));
   PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  PetscCall(MfadEnergyBlocksLocalToGlobal_Private(E, blocks));
+  PetscCall(PetscLogEventEnd(MFAD_Events[MFAD_OP_BLOCKDIAG], 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* blocks (owned vertices) <- reverse add of E->blockloc (local vertices); fixed dofs get an
+   identity row and column */
+PetscErrorCode MfadEnergyBlocksLocalToGlobal_Private(MfadEnergy E, PetscScalar blocks[])
+{
+  const PetscInt dof = E->dof, bs = dof * dof;
+
+  PetscFunctionBegin;
   /* ghost vertices' blocks go to their owners: a reverse add, dof x dof entries per vertex,
      moved by the same scatter applied to each of the dof block columns in turn */
   {
@@ -327,7 +344,6 @@ PetscErrorCode MfadEnergyComputeHessianBlockDiagonal(MfadEnergy E, Vec X, PetscS
     for (PetscInt f = 0; f < dof; f++) B[d * dof + f] = B[f * dof + d] = 0.0;
     B[d * dof + d] = 1.0;
   }
-  PetscCall(PetscLogEventEnd(MFAD_Events[MFAD_OP_BLOCKDIAG], 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

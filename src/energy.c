@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 const char *const MfadBackends[] = {"cpu", "cuda", "MfadBackend", "MFAD_BACKEND_", NULL};
+const char *const MfadPSDProjections[] = {"none", "clamp", "abs", "MfadPSDProjection", "MFAD_PSD_", NULL};
 
 PetscErrorCode MfadEnergyCreate(MPI_Comm comm, PetscInt dof, PetscInt n, PetscInt N, MfadEnergy *E)
 {
@@ -64,6 +65,7 @@ static PetscErrorCode MfadEnergyReset_Private(MfadEnergy E)
   PetscCall(VecScatterDestroy(&E->scatter));
   PetscCall(PetscFree(E->blockloc));
   PetscCall(PetscFree2(E->fixloc, E->fixval));
+  PetscCall(MfadEnergyResetHessians_Private(E));
   E->nfixloc     = 0;
   E->nfixown     = 0;
   E->setup       = PETSC_FALSE;
@@ -198,7 +200,7 @@ PetscErrorCode MfadEnergyAddTermFromRest(MfadEnergy E, MfadKernel k, PetscInt ne
       E->nterms--; /* the failed term is not kept */
       PetscCall(PetscFree(t->conn_global));
       PetscCall(PetscFree(t->params));
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "term '%s': element %" PetscInt_FMT " has a degenerate rest shape (zero or negative size; code %d) (vertices %s)", k->name, e, code, verts);
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "term '%s': element %" PetscInt_FMT " has a degenerate or inverted rest shape (kernel code %d: %s) (vertices %s)", k->name, e, code, code == 2 ? "inverted" : "zero or tiny size", verts);
     }
   }
   if (term) *term = index;
@@ -265,6 +267,15 @@ PetscErrorCode MfadEnergySetOptionsPrefix(MfadEnergy E, const char prefix[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MfadEnergyGetOptionsPrefix(MfadEnergy E, const char *prefix[])
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  MfadValidPointer(prefix, 2);
+  *prefix = E->prefix;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
 {
   MfadBackend backend = E ? E->backend : MFAD_BACKEND_CPU;
@@ -272,6 +283,8 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   PetscBool   atomic, reorder;
   const char *scatters[] = {"colour", "atomic"};
   PetscInt    scatter;
+  MfadPSDProjection psd;
+  PetscReal         psd_eps;
 
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
@@ -279,6 +292,8 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   block_size = E->block_size;
   reorder    = E->reorder;
   scatter    = E->atomic ? 1 : 0;
+  psd        = E->psd;
+  psd_eps    = E->psd_eps;
   PetscOptionsBegin(E->comm, E->prefix, "mfad energy options", "MfadEnergy");
   PetscCall(PetscOptionsEnum("-mfad_backend", "Where element loops run", "MfadEnergySetBackend", MfadBackends, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
   PetscCall(PetscOptionsInt("-mfad_num_threads", "OpenMP threads of element loops (0: OpenMP default)", "MfadEnergySetNumThreads", nthreads, &nthreads, NULL));
@@ -286,7 +301,10 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   PetscCall(PetscOptionsEList("-mfad_scatter", "Race-free scatter: coloured blocks (deterministic) or atomics (comparison)", "MfadEnergySetFromOptions", scatters, 2, scatters[scatter], &scatter, NULL));
   PetscCall(PetscOptionsBool("-mfad_reorder", "Sort elements by their first local vertex for locality", "MfadEnergySetFromOptions", reorder, &reorder, NULL));
   PetscCall(PetscOptionsBool("-mfad_check_finite", "Check the point for NaN/Inf before each evaluation", "MfadEnergySetFromOptions", E->check_finite, &E->check_finite, NULL));
+  PetscCall(PetscOptionsEnum("-mfad_psd_project", "Project element Hessians to PSD before caching or assembly", "MfadEnergySetPSDProjection", MfadPSDProjections, (PetscEnum)psd, (PetscEnum *)&psd, NULL));
+  PetscCall(PetscOptionsReal("-mfad_psd_epsilon", "Smallest eigenvalue left by the PSD projection", "MfadEnergySetPSDProjection", psd_eps, &psd_eps, NULL));
   PetscOptionsEnd();
+  PetscCall(MfadEnergySetPSDProjection(E, psd, psd_eps));
   PetscCall(MfadEnergySetBackend(E, backend));
   PetscCall(MfadEnergySetNumThreads(E, nthreads));
   PetscCheck(block_size >= 1, E->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mfad_block_size %" PetscInt_FMT " must be >= 1", block_size);
@@ -296,6 +314,26 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   E->reorder      = reorder;
   E->atomic       = atomic;
   E->from_options = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetPSDProjection(MfadEnergy E, MfadPSDProjection type, PetscReal epsilon)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCheck(type >= MFAD_PSD_NONE && type <= MFAD_PSD_ABS, E->comm, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergySetPSDProjection: unknown projection %d", (int)type);
+  PetscCheck(epsilon >= 0 && !PetscIsInfOrNanReal(epsilon), E->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mfad_psd_epsilon %g must be finite and >= 0", (double)epsilon);
+  E->psd     = type;
+  E->psd_eps = epsilon;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyGetPSDProjection(MfadEnergy E, MfadPSDProjection *type, PetscReal *epsilon)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  if (type) *type = E->psd;
+  if (epsilon) *epsilon = E->psd_eps;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

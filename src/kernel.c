@@ -18,6 +18,7 @@ static int        MfadNumUserKernels;
 
 PetscClassId  MFAD_CLASSID;
 PetscLogEvent MFAD_Events[MFAD_OP_COUNT], MFAD_SetUpEvent;
+PetscLogEvent MFAD_ElementHessianEvent, MFAD_AssembleEvent, MFAD_CachedMultEvent;
 static PetscBool MfadPackageInitialized = PETSC_FALSE;
 
 static PetscErrorCode MfadFinalizePackage(void)
@@ -39,6 +40,9 @@ PetscErrorCode MfadInitializePackage(void)
   PetscCall(PetscLogEventRegister("MfadHessianDiag", MFAD_CLASSID, &MFAD_Events[MFAD_OP_DIAGONAL]));
   PetscCall(PetscLogEventRegister("MfadHessianBlkD", MFAD_CLASSID, &MFAD_Events[MFAD_OP_BLOCKDIAG]));
   PetscCall(PetscLogEventRegister("MfadSetUp", MFAD_CLASSID, &MFAD_SetUpEvent));
+  PetscCall(PetscLogEventRegister("MfadElemHessian", MFAD_CLASSID, &MFAD_ElementHessianEvent));
+  PetscCall(PetscLogEventRegister("MfadAssemble", MFAD_CLASSID, &MFAD_AssembleEvent));
+  PetscCall(PetscLogEventRegister("MfadCachedMult", MFAD_CLASSID, &MFAD_CachedMultEvent));
   PetscCall(PetscRegisterFinalize(MfadFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* PETSc version shim: the library's sources build against PETSc 3.18 (Debian 12) and newer. */
+/* PETSc version shim: the library's sources are written against current PETSc (3.26) and build
+   unchanged, without deprecation warnings, against 3.18 (Debian 12) and everything between.
+   Each entry names the release that introduced the current spelling. */
 #ifndef MFADCOMPAT_H
 #define MFADCOMPAT_H
 
@@ -7,13 +9,45 @@
 #if PETSC_VERSION_LT(3, 18, 0)
 #error "mfad needs PETSc 3.18 or newer"
 #endif
-#include <petsc/private/petscimpl.h> /* PetscValidHeaderSpecific, PetscObjectStateGet */
+#include <petscviewer.h>
+#include <petsc/private/petscimpl.h> /* PetscValidHeaderSpecific, PetscObjectStateGet: still there in 3.26 */
 
+/* 3.19: PETSC_SUCCESS */
 #ifndef PETSC_SUCCESS
 #define PETSC_SUCCESS 0
 #endif
 
 /* argument checks (PetscValidPointer and friends were renamed PetscAssertPointer in 3.20) */
 #define MfadValidPointer(p, arg) PetscCheck((p) != NULL, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null pointer: argument # %d", (int)(arg))
+
+/* 3.22: PetscOptionsGetViewer() became PetscOptionsCreateViewer() (same arguments; the viewer is
+   released with PetscViewerDestroy() in every version) */
+#if PETSC_VERSION_LT(3, 22, 0)
+#define PetscOptionsCreateViewer PetscOptionsGetViewer
+#endif
+
+/* 3.22: MPIU_Allreduce() returns an MPI error code, for PetscCallMPI(), in optimized builds (a
+   PetscErrorCode, for PetscCall(), before and in debugging builds). PetscCall(MPIU_Allreduce())
+   still stops on an error in every version, with a less telling message; MPI errors abort by
+   default anyway. */
+
+/* 3.23: the context destroy functions of MatShellSetContextDestroy() and of PetscContainers
+   receive the context's address (PetscCtxDestroyFn) instead of the context. Same C type
+   (void *), so the compiler cannot tell: write them as PetscErrorCode f(void *arg) and read the
+   context with MfadCtxDestroyArg(arg). PetscContainerSetUserDestroy() (deprecated in 3.23)
+   became PetscContainerSetCtxDestroy(): use MfadContainerSetCtxDestroy(c, f). Other callbacks
+   moved on other releases (SNESSetConvergenceTest()'s destroy in 3.25; monitors always took
+   the address): check before using MfadCtxDestroyArg() for them. */
+#if PETSC_VERSION_LT(3, 23, 0)
+#define MfadContainerSetCtxDestroy(c, f) PetscContainerSetUserDestroy((c), (f))
+#define MfadCtxDestroyArg(arg)           (arg)
+#else
+#define MfadContainerSetCtxDestroy(c, f) PetscContainerSetCtxDestroy((c), (f))
+#define MfadCtxDestroyArg(arg)           (*(void **)(arg))
+#endif
+
+/* 3.24: MatShellSetOperation() takes a PetscErrorCodeFn * instead of a void (*)(void); both are
+   void (*)(void), so keep casting operations to void (*)(void) (not to PetscErrorCodeFn *, which
+   was PetscErrorCode (*)(void) in 3.23). */
 
 #endif

@@ -13,6 +13,16 @@
 
 typedef enum { MFAD_OP_VALUE, MFAD_OP_GRADIENT, MFAD_OP_HVP, MFAD_OP_DIAGONAL, MFAD_OP_BLOCKDIAG, MFAD_OP_COUNT } MfadOp;
 
+/* Identifies the point and the settings that explicit element Hessians were computed for. */
+typedef struct {
+  PetscBool         valid;
+  PetscObjectId     id;
+  PetscObjectState  state;
+  PetscInt          fixed_count, setup_count;
+  MfadPSDProjection psd;
+  PetscReal         psd_eps;
+} MfadHessianKey;
+
 typedef struct {
   char        name[MFAD_NAME_LEN];
   MfadKernel  k;
@@ -64,6 +74,22 @@ struct _p_MfadEnergy {
   PetscObjectState xstate;
   PetscBool        xvalid;
   PetscBool        domain_error;
+  /* explicit Hessians (src/hessian.c, src/assemble.c, src/cached.c) */
+  MfadPSDProjection psd;
+  PetscReal         psd_eps;
+  PetscInt          setup_count;  /* SetUps so far: an assembled matrix's pattern belongs to one */
+  PetscInt          fixed_count;  /* fixed-dof set-ups so far: fixed values are part of the point */
+  double           *hess;         /* COO values: each term's weighted N x N element Hessians, then 1 per owned fixed dof */
+  PetscCount        nhess;
+  MfadHessianKey    hess_key;     /* the point E->hess holds */
+  double           *cache;        /* packed element Hessians (upper triangle by rows) of every term */
+  PetscCount        ncache;
+  MfadHessianKey    cache_key;
+  double           *chunk;        /* full element Hessians of a few blocks, while the cache is built */
+  PetscInt          nchunk;       /* elements that fit in chunk */
+  int              *chunk_start;  /* block offsets of one chunk, rebased to its first element */
+  double           *chunk_value;  /* block energies of one chunk (unused) */
+  PetscInt          nchunk_blocks;
 };
 
 PETSC_INTERN PetscClassId  MFAD_CLASSID;
@@ -72,6 +98,25 @@ PETSC_INTERN PetscErrorCode MfadInitializePackage(void);
 PETSC_INTERN PetscErrorCode MfadColourBlocks_Private(PetscInt nelem, int nvert, const int conn[], PetscInt nvertices, PetscInt block_size, int *nblocks,
                                                      int **block_start, int *ncolors, int **color_start, int **color_blocks);
 PETSC_INTERN PetscErrorCode MfadEnergySetUpFixed_Private(MfadEnergy E);
+
+/* src/compute.c, shared with the explicit Hessians */
+typedef enum { MFAD_FIXED_RESIDUAL, MFAD_FIXED_IDENTITY, MFAD_FIXED_ONE } MfadFixedRows;
+PETSC_INTERN PetscErrorCode MfadEnergyCheckVec_Private(MfadEnergy E, Vec X, int arg, const char *what);
+PETSC_INTERN PetscErrorCode MfadEnergyGlobalToLocal_Private(MfadEnergy E, Vec X);
+PETSC_INTERN PetscErrorCode MfadEnergyLocalToGlobal_Private(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X);
+PETSC_INTERN PetscErrorCode MfadEnergyBlocksLocalToGlobal_Private(MfadEnergy E, PetscScalar blocks[]);
+PETSC_INTERN void           MfadTermLoop_Private(MfadEnergy E, const MfadTerm *term, const double *x, const double *v, double *y, MfadLoop *L);
+
+/* src/hessian.c: element Hessians for assembly and the cache */
+PETSC_INTERN PetscLogEvent  MFAD_ElementHessianEvent, MFAD_AssembleEvent, MFAD_CachedMultEvent;
+PETSC_INTERN PetscErrorCode MfadEnergyHessianKey_Private(MfadEnergy E, Vec X, MfadHessianKey *key);
+PETSC_INTERN PetscBool      MfadHessianKeyEqual_Private(const MfadHessianKey *a, const MfadHessianKey *b);
+PETSC_INTERN PetscErrorCode MfadTermElementHessians_Private(MfadEnergy E, const MfadTerm *term, int b0, int b1, const double *x, double *H);
+PETSC_INTERN PetscErrorCode MfadEnergyResetHessians_Private(MfadEnergy E);
+PETSC_INTERN PetscCount     MfadPackedSize_Private(int N);
+PETSC_INTERN int            MfadEnergyThreads_Private(MfadEnergy E);
+PETSC_INTERN PetscErrorCode MfadEnergyHessianWork_Private(MfadEnergy E);
+PETSC_INTERN PetscErrorCode MfadEnergyUnpackCache_Private(MfadEnergy E, double *H); /* src/cached.c */
 
 #define MfadValidEnergy(E, arg) \
   do { \

@@ -132,6 +132,7 @@ PetscErrorCode MfadEnergySetUp(MfadEnergy E)
   }
   E->setup  = PETSC_TRUE;
   E->xvalid = PETSC_FALSE;
+  E->setup_count++;
   PetscCall(MfadEnergySetUpFixed_Private(E));
   PetscCall(PetscLogEventEnd(MFAD_SetUpEvent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -188,5 +189,6 @@ PetscErrorCode MfadEnergySetUpFixed_Private(MfadEnergy E)
   PetscCall(VecDestroy(&valloc));
   E->fixed_setup = PETSC_TRUE;
   E->xvalid      = PETSC_FALSE;
+  E->fixed_count++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -33,6 +33,25 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
       PetscCall(PetscViewerASCIIPrintf(viewer, "flops per element (every derivative lane counted, an upper bound): value %.0f, gradient %.0f, HVP %.0f, Hessian %.0f\n", term->flops[0], term->flops[1], term->flops[2], term->flops[3]));
     PetscCall(PetscViewerASCIIPopTab(viewer));
   }
+  {
+    /* explicit Hessians: what the cached and assembled forms store per element (totals: rank 0) */
+    double bytes_cache = 0, bytes_full = 0;
+    for (PetscInt t = 0; t < E->nterms; t++) {
+      const int N = E->terms[t].k->nvert * E->terms[t].k->dof;
+      bytes_cache += 8.0 * E->terms[t].nelem * N * (N + 1) / 2;
+      bytes_full += 8.0 * E->terms[t].nelem * N * N;
+    }
+    PetscCall(PetscViewerASCIIPrintf(viewer, "explicit Hessians: PSD projection %s (epsilon %g)\n", MfadPSDProjections[E->psd], (double)E->psd_eps));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "element-Hessian cache (packed symmetric, N(N+1)/2 doubles) per element:"));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+    for (PetscInt t = 0; t < E->nterms; t++) {
+      const int N = E->terms[t].k->nvert * E->terms[t].k->dof;
+      PetscCall(PetscViewerASCIIPrintf(viewer, "%s %s %d B", t ? "," : "", E->terms[t].name, 8 * N * (N + 1) / 2));
+    }
+    PetscCall(PetscViewerASCIIPrintf(viewer, "; rank 0: %.3g MB (%s); assembly values (N x N per element) %.3g MB (%s)\n", bytes_cache / 1048576, E->cache ? "allocated" : "not allocated", bytes_full / 1048576,
+                                     E->hess ? "allocated" : "not allocated"));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+  }
   PetscCall(PetscViewerASCIIPrintf(viewer, "per rank: owned vertices, ghost vertices, elements, blocks/colours of each term\n"));
   PetscCall(PetscViewerASCIIPushSynchronized(viewer));
   PetscCall(PetscViewerASCIISynchronizedPrintf(viewer, "  [%d] %" PetscInt_FMT " owned, %" PetscInt_FMT " ghosts,", rank, E->n, E->nghost));
@@ -52,7 +71,7 @@ PetscErrorCode MfadEnergyViewFromOptions(MfadEnergy E, const char name[])
 
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  PetscCall(PetscOptionsGetViewer(E->comm, NULL, E->prefix, name ? name : "-mfad_view", &viewer, &format, &flg));
+  PetscCall(PetscOptionsCreateViewer(E->comm, NULL, E->prefix, name ? name : "-mfad_view", &viewer, &format, &flg));
   if (!flg) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerPushFormat(viewer, format));
   PetscCall(MfadEnergyView(E, viewer));

@@ -61,3 +61,15 @@ mfad_example_test(example_elastic_vtu 2 vtu OPTIONS -n 2 -m 4)
 #     the Hessian is indefinite on the way. 50 steps: measured 24 (large deformation, damped steps).
 #     Energies agree to 1e-10 by the argument of (g)-(h) (both end with |g| <= 1e-6 |g0|).
 mfad_example_test(example_elastic_domain 1 domain 50 OPTIONS -g -2000)
+# (l) the Hessian forms (-mfad_hessian, -mfad_pmat) reach the fused shell's minimiser: the cached
+#     element Hessians with point-block Jacobi from them (2 ranks); the shell operator with an
+#     assembled preconditioning matrix and algebraic multigrid (2 ranks); the assembled Hessian
+#     factored by Cholesky (1 rank: PETSc's own Cholesky is sequential), also as sbaij; and TAO
+#     with the cached form. Energies to 1e-10 by the argument of (g)-(h).
+mfad_example_test(example_elastic_cached_pbjacobi 2 forms 2 ${MFAD_ELASTIC_MAXITS} OPTIONS -mfad_hessian cached -ksp_type cg -pc_type pbjacobi)
+mfad_example_test(example_elastic_shell_aij_gamg 2 forms 2 ${MFAD_ELASTIC_MAXITS} OPTIONS -mfad_hessian shell -mfad_pmat aij -ksp_type cg -pc_type gamg)
+mfad_example_test(example_elastic_aij_cholesky 1 forms 1 ${MFAD_ELASTIC_MAXITS} OPTIONS -mfad_hessian aij -ksp_type preonly -pc_type cholesky)
+mfad_example_test(example_elastic_sbaij_cholesky 1 forms 1 ${MFAD_ELASTIC_MAXITS} OPTIONS -mfad_hessian aij -mat_type sbaij -ksp_type preonly -pc_type cholesky)
+mfad_example_test(example_elastic_tao_cached 1 forms 1 ${MFAD_ELASTIC_MAXITS} OPTIONS -use_tao -tao_type nls -mfad_hessian cached -tao_nls_ksp_type cg -tao_nls_pc_type jacobi)
+# (m) a PSD-projected assembled preconditioner under the exact shell operator: same minimiser
+mfad_example_test(example_elastic_psd_pmat 1 forms 1 ${MFAD_ELASTIC_MAXITS} OPTIONS -mfad_pmat aij -mfad_psd_project clamp -ksp_type cg -pc_type gamg)

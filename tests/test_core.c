@@ -259,8 +259,8 @@ END_TEST
    message contains each of the fragments. */
 static void ExpectError(PetscErrorCode ierr, PetscErrorCode code, const char *what, const char *frag1, const char *frag2)
 {
-  const char *text;
-  char       *msg = NULL;
+  const char   *text;
+  TestErrorText msg = NULL;
   ck_assert_msg(ierr != 0, "%s: expected an error, got success", what);
   PetscErrorMessage(ierr, &text, &msg);
   ck_assert_msg(ierr == code, "%s: error %d (%s), expected %d", what, (int)ierr, msg ? msg : "", (int)code);

@@ -116,7 +116,7 @@ START_TEST(inverted_element_is_inf_and_a_domain_error)
   TestCall(SNESCreate(PETSC_COMM_SELF, &snes));
   TestCall(MfadEnergySetSNES(E, snes));
   TestCall(SNESComputeFunction(snes, X, F));
-  TestCall(SNESGetFunctionDomainError(snes, &bad));
+  TestCall(TestSNESGetFunctionDomainError(snes, &bad));
   ck_assert_msg(bad, "the SNES function callback must flag the domain error");
   TestCall(SNESDestroy(&snes));
   TestCall(VecDestroy(&X));
@@ -135,7 +135,7 @@ static const char *configs[] = {
   "-snes_type newtontr -ksp_type cg",
   "-snes_type qn -snes_max_it 2000",
   "-snes_type ngmres -snes_linesearch_type bt -snes_max_it 2000",
-  "-snes_type ncg -snes_ncg_type prp -snes_linesearch_type bt -snes_max_it 20000",
+  "-snes_type ncg -snes_ncg_type dy -snes_linesearch_type bt -snes_max_it 20000", /* prp, fr and hs stop with DIVERGED_LINE_SEARCH on PETSc 3.26; dy converges on 3.18 and 3.26 */
   "-tao_type nls",
   "-tao_type ntr",
   "-tao_type lmvm -tao_gatol 1e-6 -tao_max_it 2000", /* L-BFGS stalls near 1e-6 here (TAO 3.18 line search) */

@@ -114,6 +114,28 @@ static inline PetscErrorCode TestGridPoint(const TestGrid *g, double amp, unsign
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* PETSc versions (the library's own differences are in src/mfadcompat.h):
+   PetscErrorMessage()'s message is a char * up to 3.24, a const char * since 3.25 */
+#if PETSC_VERSION_LT(3, 25, 0)
+typedef char *TestErrorText;
+#else
+typedef const char *TestErrorText;
+#endif
+
+/* Whether SNES's function callback flagged a domain error at the last SNESComputeFunction():
+   3.25 removed SNESGetFunctionDomainError() (the flag now marks F with Inf), so read the flag */
+#if PETSC_VERSION_LT(3, 25, 0)
+#define TestSNESGetFunctionDomainError(snes, flg) SNESGetFunctionDomainError((snes), (flg))
+#else
+#include <petsc/private/snesimpl.h>
+static inline PetscErrorCode TestSNESGetFunctionDomainError(SNES snes, PetscBool *flg)
+{
+  PetscFunctionBeginUser;
+  *flg = snes->functiondomainerror;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 /* check's assertions inside PETSc-returning helpers */
 #define TestCall(call) ck_assert_msg((call) == 0, "PETSc error in %s", #call)
 

@@ -56,7 +56,7 @@ struct _n_MfadKernel {
   int         rest_dim;    /**< coordinates per vertex in a rest shape (0: no rest-shape set-up) */
   int         nmaterial;   /**< material constants taken by rest-shape set-up */
   /** Parameters of one element from its rest shape (nvert * rest_dim) and material constants;
-      returns 0, or a positive code when the rest element is degenerate. */
+      returns 0, or a positive code: 1 degenerate (zero or tiny size), 2 inverted. */
   int (*rest)(const double *rest, const double *material, double *params);
   /** One element in any mode, host only (tests, diagnostics): x, v, params of the element;
       value receives E_e (unweighted), out receives N (gradient, HVP) or N * N (Hessian) entries. */

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# CI's second stage (.ci/run runs it after scripts/test.sh): mfad built a second time, with CUDA
+# on, against a current PETSc configured with CUDA (scripts/petsc-cuda.sh: PETSc 3.26.1, cached
+# in ~/.cache/mfad), into ./build-cuda, then every test with ctest. It checks that the sources
+# compile, without deprecation warnings, against PETSc 3.26 and with PETSC_HAVE_CUDA defined,
+# that nvcc compiles the energies, and that the CPU code paths pass the tests there. No GPU is
+# used or needed: nothing here runs on a device.
+# Extra arguments go to ctest. Exit status: ctest's; 1 if PETSc or the build failed; 0 with a
+# SKIPPED message when there is no nvcc (or MFAD_CI_CUDA=0).
+# Environment: MFAD_CUDA_BUILD_DIR (default <repo>/build-cuda), MFAD_CI_CUDA=0 (skip), and those
+# of scripts/petsc-cuda.sh (MFAD_PETSC_VERSION, MFAD_CACHE, MFAD_CUDA_ARCH, MFAD_JOBS).
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${MFAD_CUDA_BUILD_DIR:-$root/build-cuda}
+start=$SECONDS
+
+if [ "${MFAD_CI_CUDA:-1}" = 0 ]; then
+  echo "test-cuda: SKIPPED: MFAD_CI_CUDA=0"
+  exit 0
+fi
+nvcc=${CUDACXX:-$(command -v nvcc || true)}
+[ -n "$nvcc" ] || nvcc=/usr/local/cuda/bin/nvcc
+if [ ! -x "$nvcc" ]; then
+  echo "test-cuda: SKIPPED: no CUDA compiler (looked for \$CUDACXX, nvcc on PATH, /usr/local/cuda/bin/nvcc):"
+  echo "test-cuda: the CUDA build against a current PETSc is not checked on this machine"
+  exit 0
+fi
+
+echo "test-cuda: PETSc with CUDA (scripts/petsc-cuda.sh; the first run builds it, ~8 min on 2 cores)"
+t=$SECONDS
+if ! petsc=$(CUDACXX=$nvcc bash "$root/scripts/petsc-cuda.sh" | tail -n 1) || [ ! -f "$petsc/lib/pkgconfig/petsc.pc" ]; then
+  echo "test-cuda: FAILED: no PETSc with CUDA to build against (scripts/petsc-cuda.sh failed, see its messages above)" >&2
+  exit 1
+fi
+grep -q '^#define PETSC_HAVE_CUDA 1' "$petsc/include/petscconf.h" ||
+  { echo "test-cuda: FAILED: $petsc is not configured with CUDA (no PETSC_HAVE_CUDA in petscconf.h)" >&2; exit 1; }
+petsc_time=$((SECONDS - t))
+version=$(sed -n 's/^Version: *//p' "$petsc/lib/pkgconfig/petsc.pc")
+echo "test-cuda: PETSc $version with CUDA in $petsc ($petsc_time s)"
+
+# CMake finds PETSc with pkg-config; tests and the install test's programs load this libpetsc
+export PKG_CONFIG_PATH=$petsc/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+export LD_LIBRARY_PATH=$petsc/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export CUDACXX=$nvcc
+# a build dir configured against another PETSc would keep that one: start it afresh
+if [ -f "$build/CMakeCache.txt" ] && ! grep -q "$petsc/lib" "$build/CMakeCache.txt"; then
+  echo "test-cuda: $build was configured against another PETSc: removing it"
+  rm -rf "$build"
+fi
+
+# CUDA required (ON: no silent CPU-only build). What a PETSc API change produces is an error here:
+# a call to a removed function (an implicit declaration, only a warning in C), a changed
+# signature (incompatible pointers, int conversions) and deprecated calls
+export MFAD_BUILD_DIR=$build
+werror="-Werror=implicit-function-declaration -Werror=incompatible-pointer-types -Werror=int-conversion -Werror=deprecated-declarations"
+export MFAD_CMAKE_ARGS="${MFAD_CMAKE_ARGS:-} -DMFAD_ENABLE_CUDA=ON"
+echo "test-cuda: building mfad against PETSc $version with CUDA into $build"
+t=$SECONDS
+log=$(mktemp "${TMPDIR:-/tmp}/mfad-build-cuda.XXXXXX")
+trap 'rm -f "$log"' EXIT
+if ! bash "$root/scripts/build.sh" "-DCMAKE_C_FLAGS=$werror" >"$log" 2>&1; then
+  grep -E -B1 -A3 'error' "$log" | head -n 80 >&2 || tail -n 30 "$log" >&2
+  echo "test-cuda: FAILED: mfad does not build against PETSc $version with CUDA (the errors are above)" >&2
+  exit 1
+fi
+grep -q 'mfad: CUDA ON' "$log" || { echo "test-cuda: FAILED: CMake did not enable CUDA (no 'mfad: CUDA ON' in the build log)" >&2; exit 1; }
+nwarn=$(grep -c 'warning:' "$log" || true)
+if [ "$nwarn" -gt 0 ]; then
+  grep -A2 'warning:' "$log" | head -n 60
+fi
+echo "test-cuda: mfad built with CUDA ($((SECONDS - t)) s, $nwarn compiler warnings)"
+
+# the energies' CUDA kernels are compiled (the object library mfad_cuda_energies) but nothing
+# links or launches them yet (the CUDA backend, -mfad_backend cuda, is not wired): link every
+# nvcc-compiled object into a throwaway shared library with the CUDA runtime, so that an
+# unresolved symbol fails here rather than in the future backend
+mapfile -t cuobjs < <(find "$build" -name '*.cu.o' -not -path '*/CMakeFiles/[0-9]*' | sort)
+if [ ${#cuobjs[@]} -eq 0 ]; then
+  echo "test-cuda: FAILED: CUDA is on but nvcc compiled nothing (no *.cu.o under $build)" >&2
+  exit 1
+fi
+if ! "$nvcc" -shared -o "$build/mfad-cuda-link-check.so" "${cuobjs[@]}" -Xlinker --no-undefined -lcudart; then
+  echo "test-cuda: FAILED: the ${#cuobjs[@]} nvcc-compiled objects do not link (above)" >&2
+  exit 1
+fi
+echo "test-cuda: the ${#cuobjs[@]} nvcc-compiled objects (the energies' kernels) link with the CUDA runtime, no undefined symbols"
+
+echo "test-cuda: ctest in $build (CPU code paths; PETSc $version, no GPU)"
+rc=0
+bash "$root/scripts/test.sh" "$@" </dev/null || rc=$?
+echo "test-cuda: done in $((SECONDS - start)) s (PETSc $petsc_time s), ctest exit status $rc"
+exit $rc

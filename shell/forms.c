@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The Hessian forms a solver can get: shell (fused HVP), cached (stored element Hessians) and aij
+   (assembled by COO), chosen separately for the operator (-mfad_hessian) and the preconditioning
+   matrix (-mfad_pmat), and brought to a new point together. */
+#include "shellimpl.h"
+
+const char *const MfadHessianTypes[] = {"shell", "cached", "aij", "MfadHessianType", "MFAD_HESSIAN_", NULL};
+
+PetscErrorCode MfadEnergyCreateHessianMat(MfadEnergy E, MfadHessianType type, Mat *H)
+{
+  PetscFunctionBegin;
+  MfadValidPointer(H, 3);
+  switch (type) {
+  case MFAD_HESSIAN_SHELL:
+    PetscCall(MfadEnergyCreateHessianShell(E, H));
+    break;
+  case MFAD_HESSIAN_CACHED:
+    PetscCall(MfadEnergyCreateHessianCached(E, H));
+    break;
+  case MFAD_HESSIAN_AIJ:
+    PetscCall(MfadEnergyCreateMatrix(E, H));
+    PetscCall(MfadEnergyAttach_Private(E, (PetscObject)*H)); /* MfadHessianSetPoint() finds E */
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyCreateHessianMat: unknown Hessian type %d", (int)type);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadHessianSetPoint(Mat H, Vec X)
+{
+  PetscBool      shell;
+  PetscContainer holder = NULL;
+  MfadEnergy     E;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(H, MAT_CLASSID, 1);
+  PetscValidHeaderSpecific(X, VEC_CLASSID, 2);
+  PetscCall(PetscObjectTypeCompare((PetscObject)H, MATSHELL, &shell));
+  if (shell) {
+    PetscCall(MfadHessianShellSetPoint(H, X));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscObjectQuery((PetscObject)H, "MfadEnergy", (PetscObject *)&holder));
+  PetscCheck(holder, PetscObjectComm((PetscObject)H), PETSC_ERR_ARG_WRONG, "MfadHessianSetPoint: not a Hessian made by MfadEnergyCreateHessianMat()");
+  PetscCall(PetscContainerGetPointer(holder, (void **)&E));
+  PetscCall(MfadEnergyComputeHessian(E, X, H));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Reads -mfad_hessian and -mfad_pmat (default: the operator's form) and makes the matrices;
+   P is J when the forms agree. A PSD projection needs an explicit form to act on. */
+PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, Mat *J, Mat *P)
+{
+  MfadHessianType   jtype = MFAD_HESSIAN_SHELL, ptype;
+  MfadPSDProjection psd;
+  PetscBool         pset;
+  MPI_Comm          comm;
+  const char       *prefix = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyGetComm(E, &comm));
+  PetscCall(MfadEnergyGetOptionsPrefix(E, &prefix));
+  PetscOptionsBegin(comm, prefix, "mfad Hessian forms", "MfadEnergySetSNES");
+  PetscCall(PetscOptionsEnum("-mfad_hessian", "Form of the Hessian the solver applies", "MfadEnergyCreateHessianMat", MfadHessianTypes, (PetscEnum)jtype, (PetscEnum *)&jtype, NULL));
+  ptype = jtype;
+  PetscCall(PetscOptionsEnum("-mfad_pmat", "Form of the Hessian the preconditioner is built from", "MfadEnergyCreateHessianMat", MfadHessianTypes, (PetscEnum)ptype, (PetscEnum *)&ptype, &pset));
+  PetscOptionsEnd();
+  PetscCall(MfadEnergyGetPSDProjection(E, &psd, NULL));
+  PetscCheck(psd == MFAD_PSD_NONE || jtype != MFAD_HESSIAN_SHELL || ptype != MFAD_HESSIAN_SHELL, comm, PETSC_ERR_ARG_INCOMP,
+             "-mfad_psd_project %s with -mfad_hessian shell and -mfad_pmat shell: the shell applies the fused HVP and never forms element Hessians, so there is nothing to project; "
+             "use -mfad_hessian cached|aij or -mfad_pmat cached|aij",
+             MfadPSDProjections[psd]);
+  PetscCall(MfadEnergyCreateHessianMat(E, jtype, J));
+  if (ptype == jtype) {
+    PetscCall(PetscObjectReference((PetscObject)*J));
+    *P = *J;
+  } else PetscCall(MfadEnergyCreateHessianMat(E, ptype, P));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Both matrices at X. After a cached J, P is brought to J's stored copy of X: an assembled P then
+   takes the element Hessians from the cache instead of computing them again. */
+PetscErrorCode MfadJacobiansSetPoint_Private(Mat J, Mat P, Vec X)
+{
+  PetscBool shell;
+
+  PetscFunctionBegin;
+  PetscCall(MfadHessianSetPoint(J, X));
+  if (P == J) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectTypeCompare((PetscObject)J, MATSHELL, &shell));
+  if (shell) PetscCall(MfadHessianShellGetPoint(J, &X));
+  PetscCall(MfadHessianSetPoint(P, X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

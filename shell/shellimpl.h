@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* What the PETSc glue's files share: the context of mfad's MATSHELLs (fused and cached Hessian)
+   and helpers. Private to shell/. */
+#ifndef MFAD_SHELLIMPL_H
+#define MFAD_SHELLIMPL_H
+
+#include <mfadpetsc.h>
+#include "mfadcompat.h"
+
+#define MFAD_SHELL_COOKIE 0x6d667368 /* "mfsh": the context is an MfadShell */
+
+typedef struct {
+  int          cookie;
+  MfadEnergy   E;
+  Vec          X;         /* the point */
+  PetscBool    cached;    /* products from the element-Hessian cache, not the fused HVP */
+  PetscScalar *invblocks; /* n * dof * dof, owned by the Mat (MatInvertBlockDiagonal contract) */
+} MfadShell;
+
+/* shell/hessian.c */
+PETSC_INTERN PetscErrorCode MfadShellCreate_Private(MfadEnergy E, PetscBool cached, Mat *H);
+PETSC_INTERN PetscErrorCode MfadShellGetContext_Private(Mat H, MfadShell **s);
+PETSC_INTERN PetscErrorCode MfadInvertBlocks_Private(Mat H, PetscInt n, PetscInt dof, PetscScalar blocks[]);
+PETSC_INTERN PetscErrorCode MfadShellView_Private(Mat H, PetscViewer viewer);
+PETSC_INTERN PetscErrorCode MfadShellDestroy_Private(void *ctx);
+/* shell/snes.c */
+PETSC_INTERN PetscErrorCode MfadEnergyAttach_Private(MfadEnergy E, PetscObject obj);
+/* shell/forms.c */
+PETSC_INTERN PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, Mat *J, Mat *P);
+PETSC_INTERN PetscErrorCode MfadJacobiansSetPoint_Private(Mat J, Mat P, Vec X);
+
+#endif

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The assembled Hessian: a PETSc Mat preallocated once with MatSetPreallocationCOO() from the
+   element connectivity, filled at each point with MatSetValuesCOO() straight from the element
+   Hessians (the COO entries are in the order of the element-Hessian buffer, so that buffer is
+   the values array: no copy, no allocation after the first fill).
+   Fixed dofs: every entry in a fixed row or column gets index -1, which COO ignores (PETSc 3.18:
+   "entries with negative row or column indices are ignored", checked for aij and baij, 1 and 2
+   ranks), and each owned fixed dof gets one diagonal entry of value 1: fixed rows and columns
+   are the identity, as in the fused product. */
+#include "mfadimpl.h"
+
+#define MFAD_MAX_ELEMENT_N 16 /* as mfad/ad.h */
+
+/* What a matrix was preallocated for: the energy, its set-up and its fixed dofs. */
+typedef struct {
+  MfadEnergy E;
+  PetscInt   setup_count;
+  PetscInt   nfixloc;
+  PetscInt  *fixloc;
+  PetscCount ncoo;
+} MfadMatCOO;
+
+static PetscErrorCode MfadMatCOODestroy_Private(void *ptr)
+{
+  MfadMatCOO *c = (MfadMatCOO *)MfadCtxDestroyArg(ptr);
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree(c->fixloc));
+  PetscCall(MfadEnergyDestroy(&c->E));
+  PetscCall(PetscFree(c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscCount MfadEnergyCOOSize_Private(MfadEnergy E)
+{
+  PetscCount n = E->nfixown;
+
+  for (PetscInt t = 0; t < E->nterms; t++) {
+    const PetscCount N = E->terms[t].k->nvert * E->terms[t].k->dof;
+    n += E->terms[t].nelem * N * N;
+  }
+  return n;
+}
+
+/* Accepted matrix types: those with a COO path in PETSc 3.18 that this code was checked with */
+static PetscErrorCode MfadMatCheckType_Private(Mat A, PetscBool *upper)
+{
+  PetscBool ok, sbaij;
+  MatType   type;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &sbaij, MATSEQSBAIJ, MATMPISBAIJ, ""));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &ok, MATSEQAIJ, MATMPIAIJ, MATSEQBAIJ, MATMPIBAIJ, ""));
+#if defined(PETSC_HAVE_CUDA)
+  /* cuSPARSE matrices take host values in MatSetValuesCOO() and copy them to the device */
+  if (!ok) PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &ok, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+#endif
+  PetscCall(MatGetType(A, &type));
+  PetscCheck(ok || sbaij, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP,
+             "MfadEnergyCreateMatrix: -mat_type %s is not supported; use aij, baij or sbaij"
+#if defined(PETSC_HAVE_CUDA)
+             " (or aijcusparse)"
+#endif
+             ,
+             type);
+  *upper = sbaij;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
+{
+  const PetscInt dof = E ? E->dof : 0;
+  PetscCount     ncoo, k = 0;
+  PetscInt      *ci, *cj;
+  char          *fixed;
+  PetscBool      upper = PETSC_FALSE;
+  MfadMatCOO    *c;
+  PetscContainer holder;
+
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  MfadValidPointer(A, 2);
+  PetscCall(MfadEnergySetUp(E));
+  PetscCall(MatCreate(E->comm, A));
+  PetscCall(MatSetSizes(*A, E->n * dof, E->n * dof, E->N * dof, E->N * dof));
+  PetscCall(MatSetBlockSize(*A, dof));
+  PetscCall(MatSetOptionsPrefix(*A, E->prefix));
+  PetscCall(MatSetType(*A, MATAIJ));
+  PetscCall(MatSetFromOptions(*A));
+  PetscCall(MfadMatCheckType_Private(*A, &upper));
+
+  /* COO entries in the order of E->hess: term by term, element by element (loop order), N x N
+     row-major, then the owned fixed dofs' diagonal */
+  ncoo = MfadEnergyCOOSize_Private(E);
+  PetscCall(PetscMalloc2(ncoo, &ci, ncoo, &cj));
+  PetscCall(PetscCalloc1(E->nlocal * dof, &fixed));
+  for (PetscInt i = 0; i < E->nfixloc; i++) fixed[E->fixloc[i]] = 1;
+  for (PetscInt t = 0; t < E->nterms; t++) {
+    const MfadTerm *term = &E->terms[t];
+    const int       nv = term->k->nvert, N = nv * (int)dof;
+    PetscInt        g[MFAD_MAX_ELEMENT_N];
+    PetscCheck(N <= MFAD_MAX_ELEMENT_N, PETSC_COMM_SELF, PETSC_ERR_SUP, "term '%s': elements of %d unknowns (at most %d)", term->name, N, MFAD_MAX_ELEMENT_N);
+    for (PetscInt e = 0; e < term->nelem; e++) {
+      const int *conn = term->conn + e * nv;
+      for (int a = 0; a < nv; a++) {
+        const PetscInt lv = conn[a], gv = lv < E->n ? E->rstart + lv : E->ghosts[lv - E->n];
+        for (int d = 0; d < dof; d++) g[a * dof + d] = fixed[lv * dof + d] ? -1 : gv * dof + d;
+      }
+      for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++, k++) {
+          const PetscBool drop = g[i] < 0 || g[j] < 0 || (upper && g[i] > g[j]);
+          ci[k]                = drop ? -1 : g[i];
+          cj[k]                = drop ? -1 : g[j];
+        }
+    }
+  }
+  for (PetscInt i = 0; i < E->nfixown; i++, k++) ci[k] = cj[k] = E->rstart * dof + E->fixloc[i];
+  PetscCheck(k == ncoo, PETSC_COMM_SELF, PETSC_ERR_PLIB, "COO entries %" PetscCount_FMT " != %" PetscCount_FMT, k, ncoo);
+  PetscCall(PetscFree(fixed));
+  PetscCall(MatSetPreallocationCOO(*A, ncoo, ci, cj));
+  PetscCall(PetscFree2(ci, cj));
+  PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(*A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+
+  PetscCall(PetscNew(&c));
+  PetscCall(MfadEnergyReference(E));
+  c->E           = E;
+  c->setup_count = E->setup_count;
+  c->nfixloc     = E->nfixloc;
+  c->ncoo        = ncoo;
+  PetscCall(PetscMalloc1(E->nfixloc, &c->fixloc));
+  PetscCall(PetscArraycpy(c->fixloc, E->fixloc, E->nfixloc));
+  PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &holder));
+  PetscCall(PetscContainerSetPointer(holder, c));
+  PetscCall(MfadContainerSetCtxDestroy(holder, MfadMatCOODestroy_Private));
+  PetscCall(PetscObjectCompose((PetscObject)*A, "MfadEnergyCOO", (PetscObject)holder));
+  PetscCall(PetscContainerDestroy(&holder));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* E->hess <- element Hessians at X (from the cache when it holds them for X) */
+static PetscErrorCode MfadEnergyFillHessians_Private(MfadEnergy E, Vec X)
+{
+  MfadHessianKey key;
+  PetscCount     off = 0;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyHessianKey_Private(E, X, &key));
+  if (MfadHessianKeyEqual_Private(&key, &E->hess_key)) PetscFunctionReturn(PETSC_SUCCESS);
+  E->hess_key.valid = PETSC_FALSE;
+  PetscCall(PetscLogEventBegin(MFAD_ElementHessianEvent, 0, 0, 0, 0));
+  if (MfadHessianKeyEqual_Private(&key, &E->cache_key)) PetscCall(MfadEnergyUnpackCache_Private(E, E->hess));
+  else {
+    const PetscScalar *x;
+    PetscCall(MfadEnergyGlobalToLocal_Private(E, X));
+    PetscCall(MfadEnergyHessianWork_Private(E));
+    PetscCall(VecGetArrayRead(E->xloc, &x));
+    for (PetscInt t = 0; t < E->nterms; t++) {
+      const MfadTerm *term = &E->terms[t];
+      const int       N    = term->k->nvert * term->k->dof;
+      if (term->nelem) PetscCall(MfadTermElementHessians_Private(E, term, 0, term->nblocks, x, E->hess + off));
+      if (term->flops_known) PetscCall(PetscLogFlops(term->flops[MFAD_MODE_HESSIAN] * term->nelem));
+      off += term->nelem * N * N;
+    }
+    PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  }
+  PetscCall(PetscLogEventEnd(MFAD_ElementHessianEvent, 0, 0, 0, 0));
+  E->hess_key = key;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyComputeHessian(MfadEnergy E, Vec X, Mat A)
+{
+  PetscContainer holder = NULL;
+  MfadMatCOO    *c      = NULL;
+  PetscCount     ncoo;
+
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCall(MfadEnergyCheckVec_Private(E, X, 2, "MfadEnergyComputeHessian"));
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 3);
+  PetscCall(MfadEnergySetUp(E));
+  PetscCall(PetscObjectQuery((PetscObject)A, "MfadEnergyCOO", (PetscObject *)&holder));
+  PetscCheck(holder, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "MfadEnergyComputeHessian: the matrix was not made by MfadEnergyCreateMatrix()");
+  PetscCall(PetscContainerGetPointer(holder, (void **)&c));
+  ncoo = MfadEnergyCOOSize_Private(E);
+  PetscCheck(c->E == E, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MfadEnergyComputeHessian: the matrix was made for another energy");
+  PetscCheck(c->setup_count == E->setup_count && c->ncoo == ncoo && c->nfixloc == E->nfixloc, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "MfadEnergyComputeHessian: the energy's terms, options or fixed dofs changed since MfadEnergyCreateMatrix(); create the matrix again");
+  for (PetscInt i = 0; i < E->nfixloc; i++)
+    PetscCheck(c->fixloc[i] == E->fixloc[i], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MfadEnergyComputeHessian: the set of fixed dofs changed since MfadEnergyCreateMatrix(); create the matrix again");
+  if (E->nhess != ncoo) { /* first fill (or new fixed values set on an identical pattern) */
+    PetscCall(PetscFree(E->hess));
+    PetscCall(PetscMalloc1(ncoo, &E->hess));
+    E->nhess          = ncoo;
+    E->hess_key.valid = PETSC_FALSE;
+    for (PetscCount i = ncoo - E->nfixown; i < ncoo; i++) E->hess[i] = 1.0;
+  }
+  PetscCall(MfadEnergyFillHessians_Private(E, X));
+  PetscCall(PetscLogEventBegin(MFAD_AssembleEvent, 0, 0, 0, 0));
+  PetscCall(MatSetValuesCOO(A, E->hess, INSERT_VALUES));
+  PetscCall(PetscLogEventEnd(MFAD_AssembleEvent, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The element-Hessian cache: element Hessians computed once per point and stored packed (upper
+   triangle by rows, N(N+1)/2 doubles: 78 instead of 144 for a tet, and a product from the cache
+   is memory-bound, so symmetric storage is ~1.8x less traffic), then each product is a gather,
+   a small dense symmetric mat-vec and a scatter, with the core's block colouring (race-free and
+   bitwise deterministic for any thread count). Kernel-independent: N is known at run time, and
+   the common element shapes get compile-time sizes so that the small loops unroll. */
+#include "mfadimpl.h"
+
+#define MFAD_CHUNK_ELEMENTS 4096 /* full Hessians of a chunk: 4.7 MB at N = 12, cache-sized */
+#define MFAD_MAX_N          16
+
+#define MFAD_ALWAYS_INLINE static inline __attribute__((always_inline))
+
+static PetscCount MfadTermCacheSize_Private(const MfadTerm *t) { return t->nelem * MfadPackedSize_Private(t->k->nvert * t->k->dof); }
+
+/* last block (exclusive) of the chunk starting at block b0: whole blocks, about MFAD_CHUNK_ELEMENTS */
+static int MfadChunkEnd_Private(const MfadTerm *t, int b0)
+{
+  int b1 = b0 + 1;
+  while (b1 < t->nblocks && t->block_start[b1 + 1] - t->block_start[b0] <= MFAD_CHUNK_ELEMENTS) b1++;
+  return b1;
+}
+
+static PetscErrorCode MfadEnergyCacheAlloc_Private(MfadEnergy E)
+{
+  PetscCount n = 0, nchunk = 0;
+
+  PetscFunctionBegin;
+  if (E->cache) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt t = 0; t < E->nterms; t++) {
+    const MfadTerm *term = &E->terms[t];
+    const int       N    = term->k->nvert * term->k->dof;
+    PetscCheck(N <= MFAD_MAX_N, PETSC_COMM_SELF, PETSC_ERR_SUP, "term '%s': elements of %d unknowns (at most %d)", term->name, N, MFAD_MAX_N);
+    n += MfadTermCacheSize_Private(term);
+    for (int b0 = 0, b1; b0 < term->nblocks; b0 = b1) {
+      b1     = MfadChunkEnd_Private(term, b0);
+      nchunk = PetscMax(nchunk, (PetscCount)(term->block_start[b1] - term->block_start[b0]) * N * N);
+    }
+  }
+  PetscCall(PetscMalloc1(n, &E->cache));
+  PetscCall(PetscMalloc1(nchunk, &E->chunk));
+  E->ncache = n;
+  E->nchunk = (PetscInt)nchunk;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* packed <- the upper triangle of ne full N x N Hessians, symmetrised (AD gives H_ij and H_ji by
+   different operation orders: equal to round-off, not bitwise) */
+static void MfadPack_Private(int N, PetscInt ne, const double *H, double *P, int nt)
+{
+  const PetscCount PN = MfadPackedSize_Private(N);
+
+  (void)nt;
+#pragma omp parallel for schedule(static) num_threads(nt) if (ne > 256)
+  for (PetscInt e = 0; e < ne; e++) {
+    const double *He = H + (size_t)e * N * N;
+    double       *Pe = P + (size_t)e * PN;
+    int           k  = 0;
+    for (int i = 0; i < N; i++) {
+      Pe[k++] = He[i * N + i];
+      for (int j = i + 1; j < N; j++) Pe[k++] = 0.5 * (He[i * N + j] + He[j * N + i]);
+    }
+  }
+}
+
+PetscErrorCode MfadEnergyUnpackCache_Private(MfadEnergy E, double *H)
+{
+  const double *P = E->cache;
+
+  PetscFunctionBegin;
+  for (PetscInt t = 0; t < E->nterms; t++) {
+    const MfadTerm  *term = &E->terms[t];
+    const int        N    = term->k->nvert * term->k->dof;
+    const PetscCount PN   = MfadPackedSize_Private(N);
+    for (PetscInt e = 0; e < term->nelem; e++, P += PN, H += N * N) {
+      int k = 0;
+      for (int i = 0; i < N; i++)
+        for (int j = i; j < N; j++, k++) H[i * N + j] = H[j * N + i] = P[k];
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyComputeHessianCache(MfadEnergy E, Vec X)
+{
+  MfadHessianKey key;
+  const int      nt = E ? MfadEnergyThreads_Private(E) : 1;
+  double        *P;
+
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCall(MfadEnergyCheckVec_Private(E, X, 2, "MfadEnergyComputeHessianCache"));
+  PetscCall(MfadEnergySetUp(E));
+  PetscCall(MfadEnergyHessianKey_Private(E, X, &key));
+  if (MfadHessianKeyEqual_Private(&key, &E->cache_key)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MfadEnergyCacheAlloc_Private(E));
+  E->cache_key.valid = PETSC_FALSE;
+  PetscCall(PetscLogEventBegin(MFAD_ElementHessianEvent, 0, 0, 0, 0));
+  P = E->cache;
+  if (MfadHessianKeyEqual_Private(&key, &E->hess_key)) { /* assembled at this point already */
+    const double *H = E->hess;
+    for (PetscInt t = 0; t < E->nterms; t++) {
+      const int N = E->terms[t].k->nvert * E->terms[t].k->dof;
+      MfadPack_Private(N, E->terms[t].nelem, H, P, nt);
+      H += E->terms[t].nelem * N * N;
+      P += MfadTermCacheSize_Private(&E->terms[t]);
+    }
+  } else {
+    const PetscScalar *x;
+    PetscCall(MfadEnergyGlobalToLocal_Private(E, X));
+    PetscCall(MfadEnergyHessianWork_Private(E));
+    PetscCall(VecGetArrayRead(E->xloc, &x));
+    for (PetscInt t = 0; t < E->nterms; t++) {
+      const MfadTerm  *term = &E->terms[t];
+      const int        N    = term->k->nvert * term->k->dof;
+      const PetscCount PN   = MfadPackedSize_Private(N);
+      for (int b0 = 0, b1; b0 < term->nblocks; b0 = b1) {
+        b1 = MfadChunkEnd_Private(term, b0);
+        PetscCall(MfadTermElementHessians_Private(E, term, b0, b1, x, E->chunk));
+        MfadPack_Private(N, term->block_start[b1] - term->block_start[b0], E->chunk, P + term->block_start[b0] * PN, nt);
+      }
+      if (term->flops_known) PetscCall(PetscLogFlops(term->flops[MFAD_MODE_HESSIAN] * term->nelem));
+      P += MfadTermCacheSize_Private(term);
+    }
+    PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  }
+  PetscCall(PetscLogEventEnd(MFAD_ElementHessianEvent, 0, 0, 0, 0));
+  E->cache_key = key;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ products from the cache */
+/* Runs STMT (which sees element `e`) over a term's elements, colour by colour: blocks of one
+   colour share no vertex and run in parallel; the implicit barrier of `omp for` ends a colour. */
+#define MFAD_CSTR_(a)   #a
+#define MFAD_CSTR(a)    MFAD_CSTR_(a)
+#define MFAD_CPRAGMA(x) _Pragma(MFAD_CSTR(omp x))
+#define MFAD_CACHED_COLOURED(term, nt, ...) \
+  do { \
+    (void)(nt); \
+    MFAD_CPRAGMA(parallel num_threads(nt) if ((term)->parallel)) for (int col_ = 0; col_ < (term)->ncolors; col_++) \
+    { \
+      MFAD_CPRAGMA(for schedule(static)) for (int bi_ = (term)->color_start[col_]; bi_ < (term)->color_start[col_ + 1]; bi_++) \
+      { \
+        const int b_ = (term)->color_blocks[bi_]; \
+        for (int e = (term)->block_start[b_]; e < (term)->block_start[b_ + 1]; e++) { __VA_ARGS__; } \
+      } \
+    } \
+  } while (0)
+
+/* y += H_e v_e for one element, H_e packed; nv and dof are compile-time constants at the call
+   sites below, so gcc unrolls every loop and keeps v_e and y_e in registers */
+MFAD_ALWAYS_INLINE void MfadCachedElementMult(const int nv, const int dof, const int *c, const double *P, const double *v, double *y)
+{
+  const int N = nv * dof;
+  double    xe[MFAD_MAX_N], ye[MFAD_MAX_N];
+  int       k = 0;
+
+  if (N > MFAD_MAX_N) __builtin_unreachable(); /* checked when the cache is allocated */
+
+#pragma GCC unroll 16
+  for (int a = 0; a < nv; a++)
+#pragma GCC unroll 3
+    for (int d = 0; d < dof; d++) xe[a * dof + d] = v[(size_t)c[a] * dof + d];
+#pragma GCC unroll 16
+  for (int i = 0; i < N; i++) ye[i] = 0.0;
+#pragma GCC unroll 16
+  for (int i = 0; i < N; i++) {
+    double s = P[k++] * xe[i];
+#pragma GCC unroll 16
+    for (int j = i + 1; j < N; j++, k++) {
+      s += P[k] * xe[j];
+      ye[j] += P[k] * xe[i];
+    }
+    ye[i] += s;
+  }
+#pragma GCC unroll 16
+  for (int a = 0; a < nv; a++)
+#pragma GCC unroll 3
+    for (int d = 0; d < dof; d++) y[(size_t)c[a] * dof + d] += ye[a * dof + d];
+}
+
+/* One function per element shape, its parallel loop written out with literal sizes: OpenMP
+   outlines a parallel region before inlining, so a region in a shared inline function would see
+   run-time sizes (measured: 2x slower) */
+#define MFAD_CACHED_MULT_SIZE(NV, ND) \
+  static void MfadCachedMult_##NV##_##ND(const MfadTerm *term, int nt, const double *P, const double *v, double *y) \
+  { \
+    const size_t PN = (size_t)((NV) * (ND) * ((NV) * (ND) + 1) / 2); \
+    MFAD_CACHED_COLOURED(term, nt, MfadCachedElementMult(NV, ND, term->conn + (size_t)e * (NV), P + (size_t)e * PN, v, y)); \
+  }
+MFAD_CACHED_MULT_SIZE(1, 3)
+MFAD_CACHED_MULT_SIZE(2, 3)
+MFAD_CACHED_MULT_SIZE(3, 2)
+MFAD_CACHED_MULT_SIZE(3, 3)
+MFAD_CACHED_MULT_SIZE(4, 3)
+
+static void MfadCachedMultTerm(const int nv, const int dof, const MfadTerm *term, int nt, const double *P, const double *v, double *y)
+{
+  const size_t PN = (size_t)MfadPackedSize_Private(nv * dof);
+  MFAD_CACHED_COLOURED(term, nt, MfadCachedElementMult(nv, dof, term->conn + (size_t)e * nv, P + (size_t)e * PN, v, y));
+}
+
+static void MfadCachedMultAny_Private(const MfadTerm *term, int nt, const double *P, const double *v, double *y)
+{
+  const int nv = term->k->nvert, dof = term->k->dof;
+
+  if (nv == 1 && dof == 3) MfadCachedMult_1_3(term, nt, P, v, y);
+  else if (nv == 2 && dof == 3) MfadCachedMult_2_3(term, nt, P, v, y);
+  else if (nv == 3 && dof == 2) MfadCachedMult_3_2(term, nt, P, v, y);
+  else if (nv == 3 && dof == 3) MfadCachedMult_3_3(term, nt, P, v, y);
+  else if (nv == 4 && dof == 3) MfadCachedMult_4_3(term, nt, P, v, y);
+  else MfadCachedMultTerm(nv, dof, term, nt, P, v, y); /* run-time sizes */
+}
+
+PetscErrorCode MfadEnergyCachedHessianProduct(MfadEnergy E, Vec X, Vec V, Vec Y)
+{
+  const double *P;
+  PetscScalar  *y, *v;
+  const int     nt = E ? MfadEnergyThreads_Private(E) : 1;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyComputeHessianCache(E, X));
+  PetscCall(MfadEnergyCheckVec_Private(E, V, 3, "MfadEnergyCachedHessianProduct"));
+  PetscCall(MfadEnergyCheckVec_Private(E, Y, 4, "MfadEnergyCachedHessianProduct"));
+  PetscCheck(V != Y, E->comm, PETSC_ERR_ARG_IDN, "MfadEnergyCachedHessianProduct: V and Y must be different vectors");
+  PetscCall(PetscLogEventBegin(MFAD_CachedMultEvent, 0, 0, 0, 0));
+  PetscCall(VecScatterBegin(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGetArray(E->vloc, &v));
+  for (PetscInt i = 0; i < E->nfixloc; i++) v[E->fixloc[i]] = 0.0; /* fixed columns of H are zero */
+  PetscCall(VecZeroEntries(E->yloc));
+  PetscCall(VecGetArray(E->yloc, &y));
+  P = E->cache;
+  for (PetscInt t = 0; t < E->nterms; t++) {
+    const MfadTerm *term = &E->terms[t];
+    const int       N    = term->k->nvert * term->k->dof;
+    if (term->nelem) MfadCachedMultAny_Private(term, nt, P, v, y);
+    PetscCall(PetscLogFlops(2.0 * N * N * term->nelem));
+    P += MfadTermCacheSize_Private(term);
+  }
+  PetscCall(VecRestoreArray(E->yloc, &y));
+  PetscCall(VecRestoreArray(E->vloc, &v));
+  PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_IDENTITY, V));
+  PetscCall(PetscLogEventEnd(MFAD_CachedMultEvent, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* packed index of (i, i) */
+static inline int MfadPackedDiag(int N, int i) { return i * N - i * (i - 1) / 2; }
+
+PetscErrorCode MfadEnergyCachedHessianDiagonal(MfadEnergy E, Vec X, Vec D)
+{
+  const double *P;
+  PetscScalar  *y;
+  const int     nt = E ? MfadEnergyThreads_Private(E) : 1;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyComputeHessianCache(E, X));
+  PetscCall(MfadEnergyCheckVec_Private(E, D, 3, "MfadEnergyCachedHessianDiagonal"));
+  PetscCall(VecZeroEntries(E->yloc));
+  PetscCall(VecGetArray(E->yloc, &y));
+  P = E->cache;
+  for (PetscInt t = 0; t < E->nterms; t++) {
+    const MfadTerm *term = &E->terms[t];
+    const int       nv = term->k->nvert, dof = term->k->dof, N = nv * dof;
+    const size_t    PN = (size_t)MfadPackedSize_Private(N);
+    MFAD_CACHED_COLOURED(term, nt, const int *c = term->conn + (size_t)e * nv; const double *Pe = P + e * PN;
+                         for (int a = 0; a < nv; a++) for (int d = 0; d < dof; d++) y[(size_t)c[a] * dof + d] += Pe[MfadPackedDiag(N, a * dof + d)]);
+    P += MfadTermCacheSize_Private(term);
+  }
+  PetscCall(VecRestoreArray(E->yloc, &y));
+  PetscCall(MfadEnergyLocalToGlobal_Private(E, D, MFAD_FIXED_ONE, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyCachedHessianBlockDiagonal(MfadEnergy E, Vec X, PetscScalar blocks[])
+{
+  const double *P;
+  double       *B;
+  const int     nt = E ? MfadEnergyThreads_Private(E) : 1;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyComputeHessianCache(E, X));
+  MfadValidPointer(blocks, 3);
+  B = E->blockloc;
+  PetscCall(PetscArrayzero(B, (size_t)E->nlocal * E->dof * E->dof));
+  P = E->cache;
+  for (PetscInt t = 0; t < E->nterms; t++) {
+    const MfadTerm *term = &E->terms[t];
+    const int       nv = term->k->nvert, dof = term->k->dof, N = nv * dof;
+    const size_t    PN = (size_t)MfadPackedSize_Private(N);
+    /* vertex block (d, f) of vertex a is H(a dof + min(d, f), a dof + max(d, f)): upper triangle */
+    MFAD_CACHED_COLOURED(term, nt, const int *c = term->conn + (size_t)e * nv; const double *Pe = P + e * PN;
+                         for (int a = 0; a < nv; a++) for (int d = 0; d < dof; d++) for (int f = 0; f < dof; f++) {
+                           const int i = a * dof + PetscMin(d, f), j = a * dof + PetscMax(d, f);
+                           B[((size_t)c[a] * dof + d) * dof + f] += Pe[MfadPackedDiag(N, i) + j - i];
+                         });
+    P += MfadTermCacheSize_Private(term);
+  }
+  PetscCall(MfadEnergyBlocksLocalToGlobal_Private(E, blocks));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Explicit element Hessians, shared by assembly (src/assemble.c) and the cache (src/cached.c):
+   the kernels' Hessian loop over a range of blocks, the optional PSD projection, and the key
+   that says for which point and settings stored Hessians were computed. */
+#include "mfadimpl.h"
+#include <mfad/psd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+_Static_assert(MFAD_PSD_MODE_NONE == (int)MFAD_PSD_NONE && MFAD_PSD_MODE_CLAMP == (int)MFAD_PSD_CLAMP && MFAD_PSD_MODE_ABS == (int)MFAD_PSD_ABS, "mfad/psd.h modes must equal MfadPSDProjection");
+
+PetscCount MfadPackedSize_Private(int N) { return (PetscCount)N * (N + 1) / 2; }
+
+int MfadEnergyThreads_Private(MfadEnergy E)
+{
+#ifdef _OPENMP
+  return E->nthreads > 0 ? (int)E->nthreads : omp_get_max_threads();
+#else
+  (void)E;
+  return 1;
+#endif
+}
+
+/* Block offsets and energies of one sub-range loop, sized for a whole term: allocated once. */
+PetscErrorCode MfadEnergyHessianWork_Private(MfadEnergy E)
+{
+  PetscInt maxb = 1;
+
+  PetscFunctionBegin;
+  if (E->chunk_start) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt t = 0; t < E->nterms; t++) maxb = PetscMax(maxb, E->terms[t].nblocks);
+  PetscCall(PetscMalloc2(maxb + 1, &E->chunk_start, maxb, &E->chunk_value));
+  E->nchunk_blocks = maxb;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyHessianKey_Private(MfadEnergy E, Vec X, MfadHessianKey *key)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetId((PetscObject)X, &key->id));
+  PetscCall(PetscObjectStateGet((PetscObject)X, &key->state));
+  key->fixed_count = E->fixed_count;
+  key->setup_count = E->setup_count;
+  key->psd         = E->psd;
+  key->psd_eps     = E->psd_eps;
+  key->valid       = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscBool MfadHessianKeyEqual_Private(const MfadHessianKey *a, const MfadHessianKey *b)
+{
+  return a->valid && b->valid && a->id == b->id && a->state == b->state && a->fixed_count == b->fixed_count && a->setup_count == b->setup_count && a->psd == b->psd &&
+                 a->psd_eps == b->psd_eps
+           ? PETSC_TRUE
+           : PETSC_FALSE;
+}
+
+/* H <- the weighted (and projected) N x N Hessians of the elements of blocks [b0, b1) of `term`,
+   element by element from the first element of block b0; x is the local point. */
+PetscErrorCode MfadTermElementHessians_Private(MfadEnergy E, const MfadTerm *term, int b0, int b1, const double *x, double *H)
+{
+  MfadLoop       L;
+  const int      N = term->k->nvert * term->k->dof, e0 = term->block_start[b0], ne = term->block_start[b1] - e0;
+  const int      psd = (int)E->psd;
+  const double   eps = E->psd_eps;
+  const int      nt  = MfadEnergyThreads_Private(E);
+
+  PetscFunctionBegin;
+  PetscCheck(b1 - b0 <= E->nchunk_blocks, PETSC_COMM_SELF, PETSC_ERR_PLIB, "chunk of %d blocks exceeds the %" PetscInt_FMT " prepared", b1 - b0, E->nchunk_blocks);
+  MfadTermLoop_Private(E, term, x, NULL, H, &L);
+  /* a loop over the blocks [b0, b1) alone: element arrays shifted to e0, block offsets rebased */
+  for (int b = b0; b <= b1; b++) E->chunk_start[b - b0] = term->block_start[b] - e0;
+  L.nelem       = ne;
+  L.conn        = term->conn + (size_t)e0 * term->k->nvert;
+  L.params      = term->k->nparam ? term->params + (size_t)e0 * term->k->nparam : NULL;
+  L.nblocks     = b1 - b0;
+  L.block_start = E->chunk_start;
+  L.block_value = E->chunk_value;
+  term->k->cpu_hessian(&L);
+  if (psd != MFAD_PSD_NONE) {
+    PetscCheck(N <= MFAD_PSD_MAX_N, PETSC_COMM_SELF, PETSC_ERR_SUP, "term '%s': PSD projection supports elements of at most %d unknowns, not %d", term->name, MFAD_PSD_MAX_N, N);
+    (void)nt;
+#pragma omp parallel for schedule(static) num_threads(nt) if (ne > 64)
+    for (int e = 0; e < ne; e++) (void)mfad_psd_project(N, H + (size_t)e * N * N, psd, eps);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyResetHessians_Private(MfadEnergy E)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(E->hess));
+  PetscCall(PetscFree(E->cache));
+  PetscCall(PetscFree(E->chunk));
+  PetscCall(PetscFree2(E->chunk_start, E->chunk_value));
+  E->nhess          = 0;
+  E->ncache         = 0;
+  E->nchunk         = 0;
+  E->nchunk_blocks  = 0;
+  E->hess_key.valid = PETSC_FALSE;
+  E->cache_key.valid = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Explicit Hessians: the three forms (fused shell, cached element Hessians, COO-assembled
+   matrices of each type) apply the same operator on every built-in energy with fixed dofs; the
+   assembled matrix equals a dense-reference assembly and is symmetric; refilling allocates
+   nothing; the PSD projection; the options that choose the forms. */
+#include "hessian_fixtures.h"
+#include <mfad/psd.h>
+#include <string.h>
+
+/* every product agrees with the fused one to round-off: sums of the same element products in
+   another order, ~1e-15 relative; 1e-12 leaves room for cancellation in |H v| */
+#define FORMS_RTOL 1e-12
+
+static const char *const mat_types[] = {"aij", "baij", "sbaij"};
+
+START_TEST(forms_give_the_same_product)
+{
+  HFix       f;
+  MfadEnergy E;
+  Mat        S, C, A;
+  Vec        X, V, Ys, Y;
+  PetscReal  rel;
+
+  TestCall(HFixCreate(HFixNames[_i], &f));
+  TestCall(HFixEnergy(PETSC_COMM_SELF, &f, &E));
+  TestCall(MfadEnergyCreateVecs(E, &X, &V));
+  TestCall(VecDuplicate(X, &Ys));
+  TestCall(VecDuplicate(X, &Y));
+  TestCall(HFixPoint(&f, 0.03, 1, X));
+  TestCall(HFixPoint(&f, 1.0, 2, V));
+  TestCall(MfadEnergyCreateHessianMat(E, MFAD_HESSIAN_SHELL, &S));
+  TestCall(MfadEnergyCreateHessianMat(E, MFAD_HESSIAN_CACHED, &C));
+  TestCall(MfadHessianSetPoint(S, X));
+  TestCall(MfadHessianSetPoint(C, X));
+  TestCall(MatMult(S, V, Ys));
+  TestCall(MatMult(C, V, Y));
+  TestCall(HFixRelDiff(Y, Ys, &rel));
+  ck_assert_msg(rel <= FORMS_RTOL, "%s: cached vs fused product differ by %.3e relative, bound %.0e", HFixNames[_i], rel, FORMS_RTOL);
+  for (int t = 0; t < 3; t++) {
+    PetscBool sym;
+    TestCall(PetscOptionsSetValue(NULL, "-mat_type", mat_types[t]));
+    TestCall(MfadEnergyCreateHessianMat(E, MFAD_HESSIAN_AIJ, &A));
+    TestCall(PetscOptionsClearValue(NULL, "-mat_type"));
+    TestCall(MfadHessianSetPoint(A, X));
+    TestCall(MatMult(A, V, Y));
+    TestCall(HFixRelDiff(Y, Ys, &rel));
+    ck_assert_msg(rel <= FORMS_RTOL, "%s: assembled (%s) vs fused product differ by %.3e relative, bound %.0e", HFixNames[_i], mat_types[t], rel, FORMS_RTOL);
+    if (t == 0) { /* symmetric to round-off of its entries */
+      PetscReal nrm;
+      TestCall(MatNorm(A, NORM_FROBENIUS, &nrm));
+      TestCall(MatIsSymmetric(A, 1e-14 * nrm, &sym));
+      ck_assert_msg(sym, "%s: the assembled Hessian is not symmetric (tolerance 1e-14 |A|_F)", HFixNames[_i]);
+    }
+    TestCall(MatDestroy(&A));
+  }
+  TestCall(MatDestroy(&S));
+  TestCall(MatDestroy(&C));
+  TestCall(VecDestroy(&X));
+  TestCall(VecDestroy(&V));
+  TestCall(VecDestroy(&Ys));
+  TestCall(VecDestroy(&Y));
+  TestCall(MfadEnergyDestroy(&E));
+  TestCall(HFixDestroy(&f));
+}
+END_TEST
+
+/* The reference: MatSetValues(ADD_VALUES) of the dense element Hessians of kernel->element(),
+   weighted, fixed rows and columns dropped, 1 on their diagonal. */
+static PetscErrorCode ReferenceHessian(const HFix *f, Vec X, PetscReal weight, Mat *R)
+{
+  const int          nv = f->k->nvert, dof = (int)f->dof, N = nv * dof;
+  const PetscScalar *x;
+  PetscInt           n;
+  char              *fixed;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetSize(X, &n));
+  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, NULL, R));
+  PetscCall(PetscCalloc1(n, &fixed));
+  for (PetscInt i = 0; i < f->nfix; i++) fixed[f->fix[i]] = 1;
+  PetscCall(VecGetArrayRead(X, &x));
+  for (PetscInt e = 0; e < f->nelem; e++) {
+    double   xe[16], H[256], value;
+    PetscInt g[16];
+    for (int a = 0; a < nv; a++)
+      for (int d = 0; d < dof; d++) {
+        const PetscInt i = f->conn[nv * e + a] * dof + d;
+        xe[a * dof + d]  = PetscRealPart(x[i]);
+        g[a * dof + d]   = fixed[i] ? -1 : i; /* MatSetValues ignores negative indices */
+      }
+    f->k->element(MFAD_MODE_HESSIAN, xe, NULL, f->params + e * f->k->nparam, &value, H);
+    for (int i = 0; i < N * N; i++) H[i] *= weight;
+    PetscCall(MatSetValues(*R, N, g, N, g, H, ADD_VALUES));
+  }
+  PetscCall(VecRestoreArrayRead(X, &x));
+  for (PetscInt i = 0; i < f->nfix; i++) PetscCall(MatSetValue(*R, f->fix[i], f->fix[i], 1.0, ADD_VALUES)); /* the row held nothing */
+  PetscCall(MatAssemblyBegin(*R, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*R, MAT_FINAL_ASSEMBLY));
+  PetscCall(PetscFree(fixed));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+START_TEST(assembled_equals_dense_reference)
+{
+  HFix       f;
+  MfadEnergy E;
+  Mat        A, Ad, R;
+  Vec        X;
+  PetscReal  nd, nr;
+
+  TestCall(HFixCreate(HFixNames[_i], &f));
+  TestCall(HFixEnergy(PETSC_COMM_SELF, &f, &E));
+  TestCall(MfadEnergyCreateVecs(E, &X, NULL));
+  TestCall(HFixPoint(&f, 0.03, 3, X));
+  TestCall(MfadEnergyApplyFixedValues(E, X)); /* the reference reads x at the fixed dofs too */
+  TestCall(MfadEnergyCreateMatrix(E, &A));
+  TestCall(MfadEnergyComputeHessian(E, X, A));
+  TestCall(ReferenceHessian(&f, X, 1.5, &R));
+  TestCall(MatConvert(A, MATSEQDENSE, MAT_INITIAL_MATRIX, &Ad));
+  TestCall(MatNorm(R, NORM_FROBENIUS, &nr));
+  TestCall(MatAXPY(Ad, -1.0, R, SAME_NONZERO_PATTERN));
+  TestCall(MatNorm(Ad, NORM_FROBENIUS, &nd));
+  /* the same element Hessians summed in another order: round-off */
+  ck_assert_msg(nd <= 1e-13 * nr, "%s: |A - A_ref|_F = %.3e, |A_ref|_F = %.3e, bound 1e-13 relative", HFixNames[_i], nd, nr);
+  TestCall(MatDestroy(&A));
+  TestCall(MatDestroy(&Ad));
+  TestCall(MatDestroy(&R));
+  TestCall(VecDestroy(&X));
+  TestCall(MfadEnergyDestroy(&E));
+  TestCall(HFixDestroy(&f));
+}
+END_TEST
+
+START_TEST(cached_diagonals_match_the_energy)
+{
+  HFix         f;
+  MfadEnergy   E;
+  Vec          X, D1, D2;
+  PetscReal    rel, d = 0, nb = 0;
+  PetscInt     n, dof;
+  PetscScalar *b1, *b2;
+
+  TestCall(HFixCreate(HFixNames[_i], &f));
+  TestCall(HFixEnergy(PETSC_COMM_SELF, &f, &E));
+  TestCall(MfadEnergyCreateVecs(E, &X, &D1));
+  TestCall(VecDuplicate(X, &D2));
+  TestCall(HFixPoint(&f, 0.03, 4, X));
+  TestCall(MfadEnergyCachedHessianDiagonal(E, X, D1));
+  TestCall(MfadEnergyComputeHessianDiagonal(E, X, D2));
+  TestCall(HFixRelDiff(D1, D2, &rel));
+  ck_assert_msg(rel <= FORMS_RTOL, "%s: cached vs fused-loop diagonal differ by %.3e relative", HFixNames[_i], rel);
+  TestCall(MfadEnergyGetSizes(E, &dof, &n, NULL));
+  TestCall(PetscMalloc2(n * dof * dof, &b1, n * dof * dof, &b2));
+  TestCall(MfadEnergyCachedHessianBlockDiagonal(E, X, b1));
+  TestCall(MfadEnergyComputeHessianBlockDiagonal(E, X, b2));
+  for (PetscInt i = 0; i < n * dof * dof; i++) {
+    d += PetscSqr(PetscRealPart(b1[i] - b2[i]));
+    nb += PetscSqr(PetscRealPart(b2[i]));
+  }
+  ck_assert_msg(PetscSqrtReal(d) <= FORMS_RTOL * PetscSqrtReal(nb), "%s: cached vs fused-loop vertex blocks differ by %.3e (norm %.3e)", HFixNames[_i], PetscSqrtReal(d), PetscSqrtReal(nb));
+  TestCall(PetscFree2(b1, b2));
+  TestCall(VecDestroy(&X));
+  TestCall(VecDestroy(&D1));
+  TestCall(VecDestroy(&D2));
+  TestCall(MfadEnergyDestroy(&E));
+  TestCall(HFixDestroy(&f));
+}
+END_TEST
+
+/* Peak PETSc heap during a call above the heap before it: any allocation inside the call, even
+   one freed before it returns, raises the peak (PetscMallocGetCurrentUsage before/after would
+   miss those). Needs PETSc's tracing allocator: main() passes -malloc_debug. */
+static PetscErrorCode PeakGrowth(PetscErrorCode (*fn)(void *), void *ctx, PetscLogDouble *growth)
+{
+  PetscLogDouble before, peak;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMallocGetCurrentUsage(&before));
+  PetscCall(PetscMallocPushMaximumUsage(1));
+  PetscCall(fn(ctx));
+  PetscCall(PetscMallocPopMaximumUsage(1, &peak));
+  *growth = peak - before;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  MfadEnergy E;
+  Mat        A;
+  Vec        X, V, Y;
+} FillCtx;
+
+static PetscErrorCode Refill(void *ctx)
+{
+  FillCtx *c = (FillCtx *)ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecScale(c->X, 1.001)); /* a new point: the element Hessians are computed again */
+  PetscCall(MfadEnergyComputeHessian(c->E, c->X, c->A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Recache(void *ctx)
+{
+  FillCtx *c = (FillCtx *)ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecScale(c->X, 1.001));
+  PetscCall(MfadEnergyCachedHessianProduct(c->E, c->X, c->V, c->Y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+START_TEST(refilling_allocates_nothing)
+{
+  HFix           f;
+  FillCtx        c;
+  PetscLogDouble mem, growth;
+
+  TestCall(PetscMallocGetCurrentUsage(&mem));
+  ck_assert_msg(mem > 0, "PETSc's tracing allocator is off (run with -malloc_debug): the test cannot see allocations");
+  TestCall(HFixCreate("neohookean_tet", &f));
+  TestCall(HFixEnergy(PETSC_COMM_SELF, &f, &c.E));
+  TestCall(MfadEnergyCreateVecs(c.E, &c.X, &c.V));
+  TestCall(VecDuplicate(c.X, &c.Y));
+  TestCall(HFixPoint(&f, 0.03, 5, c.X));
+  TestCall(HFixPoint(&f, 1.0, 6, c.V));
+  for (int t = 0; t < 3; t++) {
+    TestCall(PetscOptionsSetValue(NULL, "-mat_type", mat_types[t]));
+    TestCall(MfadEnergyCreateMatrix(c.E, &c.A));
+    TestCall(PetscOptionsClearValue(NULL, "-mat_type"));
+    TestCall(MfadEnergyComputeHessian(c.E, c.X, c.A)); /* the first fill allocates the values */
+    TestCall(PeakGrowth(Refill, &c, &growth));
+    ck_assert_msg(growth == 0, "MfadEnergyComputeHessian (%s) allocated: PETSc heap peak %.0f bytes above its size before the call", mat_types[t], growth);
+    TestCall(MatDestroy(&c.A));
+  }
+  TestCall(MfadEnergyCachedHessianProduct(c.E, c.X, c.V, c.Y));
+  TestCall(PeakGrowth(Recache, &c, &growth));
+  ck_assert_msg(growth == 0, "cache rebuild and product allocated: PETSc heap peak %.0f bytes above its size before", growth);
+  TestCall(VecDestroy(&c.X));
+  TestCall(VecDestroy(&c.V));
+  TestCall(VecDestroy(&c.Y));
+  TestCall(MfadEnergyDestroy(&c.E));
+  TestCall(HFixDestroy(&f));
+}
+END_TEST
+
+/* eigenvalues of a symmetric matrix (a copy), ascending, and its Frobenius norm */
+static double Eigenvalues(int n, const double *H, double *lam)
+{
+  double A[256], V[256], nrm = 0;
+  for (int i = 0; i < n * n; i++) {
+    A[i] = H[i];
+    nrm += H[i] * H[i];
+  }
+  (void)mfad_sym_eig_jacobi(n, A, V);
+  for (int i = 0; i < n; i++) lam[i] = A[i * n + i];
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++)
+      if (lam[j] < lam[i]) {
+        double t = lam[i];
+        lam[i]   = lam[j];
+        lam[j]   = t;
+      }
+  return sqrt(nrm);
+}
+
+START_TEST(psd_projection_of_element_hessians)
+{
+  MfadKernel nh;
+  double     rest[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}, mat[2] = {1.0, 4.0}, p[12], x[12], H[144], Hp[144], value, lam[12], lamp[12], scale;
+  double     A[144], V[144], err = 0;
+
+  TestCall(MfadKernelFind("neohookean_tet", &nh));
+  ck_assert(!nh->rest(rest, mat, p));
+  /* the Jacobi decomposition reproduces its matrix: V diag V^T = H to round-off */
+  for (int i = 0; i < 12; i++) x[i] = rest[i] * (i % 3 == 2 ? 0.3 : 1.0); /* compressed 70% along z */
+  nh->element(MFAD_MODE_HESSIAN, x, NULL, p, &value, H);
+  scale = Eigenvalues(12, H, lam);
+  ck_assert_msg(lam[0] < -1e-3 * scale, "the compressed tet should be indefinite: smallest eigenvalue %.3e, |H| %.3e", lam[0], scale);
+  for (int i = 0; i < 144; i++) A[i] = H[i];
+  (void)mfad_sym_eig_jacobi(12, A, V);
+  for (int i = 0; i < 12; i++)
+    for (int j = 0; j < 12; j++) {
+      double s = 0;
+      for (int k = 0; k < 12; k++) s += V[i * 12 + k] * A[k * 12 + k] * V[j * 12 + k];
+      err = PetscMax(err, fabs(s - H[i * 12 + j]));
+    }
+  ck_assert_msg(err <= 1e-13 * scale, "Jacobi: |V L V^T - H|_max = %.3e, |H| %.3e", err, scale);
+  /* clamp: eigenvalues >= 0 (to round-off), the positive ones kept */
+  for (int i = 0; i < 144; i++) Hp[i] = H[i];
+  ck_assert(mfad_psd_project(12, Hp, MFAD_PSD_MODE_CLAMP, 0.0) == 1);
+  (void)Eigenvalues(12, Hp, lamp);
+  ck_assert_msg(lamp[0] >= -1e-12 * scale, "clamp: smallest eigenvalue %.3e, bound -1e-12 |H| = %.3e", lamp[0], -1e-12 * scale);
+  for (int i = 0, j = 0; i < 12; i++)
+    if (lam[i] > 1e-8 * scale) {
+      while (j < 12 && fabs(lamp[j] - lam[i]) > 1e-12 * scale) j++;
+      ck_assert_msg(j < 12, "clamp lost the positive eigenvalue %.6e", lam[i]);
+    }
+  /* abs: the eigenvalues become |lambda| */
+  for (int i = 0; i < 144; i++) Hp[i] = H[i];
+  ck_assert(mfad_psd_project(12, Hp, MFAD_PSD_MODE_ABS, 0.0) == 1);
+  (void)Eigenvalues(12, Hp, lamp);
+  {
+    double absl[12];
+    for (int i = 0; i < 12; i++) absl[i] = fabs(lam[i]);
+    for (int i = 0; i < 12; i++)
+      for (int j = i + 1; j < 12; j++)
+        if (absl[j] < absl[i]) {
+          double t = absl[i];
+          absl[i]  = absl[j];
+          absl[j]  = t;
+        }
+    for (int i = 0; i < 12; i++) ck_assert_msg(fabs(lamp[i] - absl[i]) <= 1e-12 * scale, "abs: eigenvalue %d is %.6e, expected %.6e", i, lamp[i], absl[i]);
+  }
+  /* clamp with epsilon: every eigenvalue >= epsilon */
+  for (int i = 0; i < 144; i++) Hp[i] = H[i];
+  (void)mfad_psd_project(12, Hp, MFAD_PSD_MODE_CLAMP, 1e-2 * scale);
+  (void)Eigenvalues(12, Hp, lamp);
+  ck_assert_msg(lamp[0] >= 1e-2 * scale * (1 - 1e-10), "clamp epsilon: smallest eigenvalue %.6e < epsilon %.6e", lamp[0], 1e-2 * scale);
+  /* a PSD element (mildly stretched: PSD with the 6 rigid zero modes) is unchanged to round-off */
+  for (int i = 0; i < 12; i++) x[i] = rest[i] * 1.05;
+  nh->element(MFAD_MODE_HESSIAN, x, NULL, p, &value, H);
+  scale = Eigenvalues(12, H, lam);
+  ck_assert_msg(lam[0] >= -1e-12 * scale, "the stretched tet should be PSD: smallest eigenvalue %.3e", lam[0]);
+  for (int i = 0; i < 144; i++) Hp[i] = H[i];
+  (void)mfad_psd_project(12, Hp, MFAD_PSD_MODE_CLAMP, 0.0);
+  err = 0;
+  for (int i = 0; i < 144; i++) err = PetscMax(err, fabs(Hp[i] - H[i]));
+  ck_assert_msg(err <= 1e-13 * scale, "a PSD element changed by %.3e (|H| %.3e)", err, scale);
+}
+END_TEST
+
+/* -mfad_psd_project on an energy: on a compressed mesh (indefinite element Hessians, see above)
+   the projected cached and assembled Hessians agree and are PSD (v^T A v >= 0 for random v) */
+START_TEST(projected_forms_agree_and_are_psd)
+{
+  HFix       f;
+  MfadEnergy E;
+  Mat        A, C;
+  Vec        X, V, Y1, Y2;
+  PetscReal  rel, minq = PETSC_MAX_REAL, scale;
+  PetscInt   n;
+  PetscScalar *x, q;
+
+  TestCall(HFixCreate("neohookean_tet", &f));
+  TestCall(HFixEnergy(PETSC_COMM_SELF, &f, &E));
+  TestCall(MfadEnergyCreateVecs(E, &X, &V));
+  TestCall(VecDuplicate(X, &Y1));
+  TestCall(VecDuplicate(X, &Y2));
+  TestCall(HFixPoint(&f, 0.03, 8, X));
+  TestCall(VecGetLocalSize(X, &n));
+  TestCall(VecGetArray(X, &x));
+  for (PetscInt i = 2; i < n; i += 3) x[i] *= 0.4; /* compress along z: indefinite element Hessians */
+  TestCall(VecRestoreArray(X, &x));
+  TestCall(MfadEnergySetPSDProjection(E, MFAD_PSD_CLAMP, 0.0));
+  TestCall(MfadEnergyCreateHessianMat(E, MFAD_HESSIAN_AIJ, &A));
+  TestCall(MfadEnergyCreateHessianMat(E, MFAD_HESSIAN_CACHED, &C));
+  TestCall(MfadHessianSetPoint(A, X));
+  TestCall(MfadHessianSetPoint(C, X));
+  TestCall(MatNorm(A, NORM_FROBENIUS, &scale));
+  for (int s = 0; s < 20; s++) {
+    TestCall(HFixPoint(&f, 1.0, 100 + s, V));
+    TestCall(VecAXPY(V, -1.0, X)); /* noise only */
+    TestCall(MatMult(A, V, Y1));
+    TestCall(MatMult(C, V, Y2));
+    TestCall(HFixRelDiff(Y2, Y1, &rel));
+    ck_assert_msg(rel <= FORMS_RTOL, "projected cached vs assembled differ by %.3e relative", rel);
+    TestCall(VecDot(Y1, V, &q));
+    TestCall(VecNorm(V, NORM_2, &rel));
+    minq = PetscMin(minq, PetscRealPart(q) / (rel * rel));
+  }
+  ck_assert_msg(minq >= -1e-12 * scale, "projected Hessian: min v^T A v / |v|^2 = %.3e < -1e-12 |A|_F", minq);
+  TestCall(MatDestroy(&A));
+  TestCall(MatDestroy(&C));
+  TestCall(VecDestroy(&X));
+  TestCall(VecDestroy(&V));
+  TestCall(VecDestroy(&Y1));
+  TestCall(VecDestroy(&Y2));
+  TestCall(MfadEnergyDestroy(&E));
+  TestCall(HFixDestroy(&f));
+}
+END_TEST
+
+/* The assembled and cached forms share element Hessians computed at the same point (a cached
+   operator with an assembled preconditioner computes them once): both ways give the fused product. */
+START_TEST(assembled_and_cached_share_element_hessians)
+{
+  HFix       f;
+  MfadEnergy E;
+  Mat        A;
+  Vec        X, V, Yf, Y;
+  PetscReal  rel;
+
+  TestCall(HFixCreate("neohookean_tet", &f));
+  TestCall(HFixEnergy(PETSC_COMM_SELF, &f, &E));
+  TestCall(MfadEnergyCreateVecs(E, &X, &V));
+  TestCall(VecDuplicate(X, &Yf));
+  TestCall(VecDuplicate(X, &Y));
+  TestCall(HFixPoint(&f, 0.03, 20, X));
+  TestCall(HFixPoint(&f, 1.0, 21, V));
+  TestCall(MfadEnergyCreateMatrix(E, &A));
+  for (int pass = 0; pass < 2; pass++) {
+    TestCall(MfadEnergyComputeHessianProduct(E, X, V, Yf));
+    if (pass == 0) { /* assembled first, then the cache packs the assembled element Hessians */
+      TestCall(MfadEnergyComputeHessian(E, X, A));
+      TestCall(MfadEnergyCachedHessianProduct(E, X, V, Y));
+    } else { /* cached first, then the assembly unpacks the cache */
+      TestCall(MfadEnergyComputeHessianCache(E, X));
+      TestCall(MfadEnergyComputeHessian(E, X, A));
+      TestCall(MatMult(A, V, Y));
+    }
+    TestCall(HFixRelDiff(Y, Yf, &rel));
+    ck_assert_msg(rel <= FORMS_RTOL, "pass %d: product from shared element Hessians differs from the fused one by %.3e relative", pass, rel);
+    TestCall(VecScale(X, 1.01)); /* a new point for the next pass */
+  }
+  TestCall(MatDestroy(&A));
+  TestCall(VecDestroy(&X));
+  TestCall(VecDestroy(&V));
+  TestCall(VecDestroy(&Yf));
+  TestCall(VecDestroy(&Y));
+  TestCall(MfadEnergyDestroy(&E));
+  TestCall(HFixDestroy(&f));
+}
+END_TEST
+
+/* errors: projection with only shells, a matrix of another energy, an unsupported -mat_type */
+START_TEST(misuse_is_a_clear_error)
+{
+  HFix           f;
+  MfadEnergy     E, E2;
+  SNES           snes;
+  Mat            A, B = NULL;
+  Vec            X;
+  PetscErrorCode ierr;
+
+  TestCall(HFixCreate("mass_spring", &f));
+  TestCall(HFixEnergy(PETSC_COMM_SELF, &f, &E));
+  TestCall(HFixEnergy(PETSC_COMM_SELF, &f, &E2));
+  TestCall(MfadEnergyCreateVecs(E, &X, NULL));
+  TestCall(HFixPoint(&f, 0.03, 9, X));
+  TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  TestCall(PetscOptionsSetValue(NULL, "-mfad_psd_project", "clamp"));
+  TestCall(SNESCreate(PETSC_COMM_SELF, &snes));
+  ierr = MfadEnergySetSNES(E, snes);
+  ck_assert_msg(ierr == PETSC_ERR_ARG_INCOMP, "shell + PSD projection: error %d, expected %d", (int)ierr, (int)PETSC_ERR_ARG_INCOMP);
+  TestCall(SNESDestroy(&snes));
+  TestCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "cached"));
+  TestCall(SNESCreate(PETSC_COMM_SELF, &snes));
+  ierr = MfadEnergySetSNES(E, snes);
+  ck_assert_msg(ierr == 0, "cached + PSD projection must be accepted (error %d)", (int)ierr);
+  TestCall(SNESDestroy(&snes));
+  TestCall(PetscOptionsClearValue(NULL, "-mfad_hessian"));
+  TestCall(PetscOptionsClearValue(NULL, "-mfad_psd_project"));
+  TestCall(MfadEnergySetPSDProjection(E, MFAD_PSD_NONE, 0));
+  TestCall(MfadEnergyCreateMatrix(E, &A));
+  ierr = MfadEnergyComputeHessian(E2, X, A);
+  ck_assert_msg(ierr == PETSC_ERR_ARG_WRONG, "a matrix of another energy: error %d, expected %d", (int)ierr, (int)PETSC_ERR_ARG_WRONG);
+  TestCall(PetscOptionsSetValue(NULL, "-mat_type", "dense"));
+  ierr = MfadEnergyCreateMatrix(E, &B);
+  ck_assert_msg(ierr == PETSC_ERR_SUP, "-mat_type dense: error %d, expected %d", (int)ierr, (int)PETSC_ERR_SUP);
+  TestCall(PetscOptionsClearValue(NULL, "-mat_type"));
+  TestCall(PetscPopErrorHandler());
+  TestCall(MatDestroy(&B));
+  TestCall(MatDestroy(&A));
+  TestCall(VecDestroy(&X));
+  TestCall(MfadEnergyDestroy(&E));
+  TestCall(MfadEnergyDestroy(&E2));
+  TestCall(HFixDestroy(&f));
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+  Suite   *s  = suite_create("hessian");
+  TCase   *tc = tcase_create("forms");
+  SRunner *sr;
+  int      failed, nargs = argc + 1;
+  char   **args;
+
+  /* PETSc's tracing allocator, for refilling_allocates_nothing */
+  args = (char **)malloc(sizeof(char *) * (nargs + 1));
+  for (int i = 0; i < argc; i++) args[i] = argv[i];
+  args[argc]  = (char *)"-malloc_debug";
+  args[nargs] = NULL;
+  PetscCall(PetscInitialize(&nargs, &args, NULL, NULL));
+  tcase_set_timeout(tc, 300);
+  tcase_add_loop_test(tc, forms_give_the_same_product, 0, HFIX_COUNT);
+  tcase_add_loop_test(tc, assembled_equals_dense_reference, 0, HFIX_COUNT);
+  tcase_add_loop_test(tc, cached_diagonals_match_the_energy, 0, HFIX_COUNT);
+  tcase_add_test(tc, refilling_allocates_nothing);
+  tcase_add_test(tc, psd_projection_of_element_hessians);
+  tcase_add_test(tc, projected_forms_agree_and_are_psd);
+  tcase_add_test(tc, assembled_and_cached_share_element_hessians);
+  tcase_add_test(tc, misuse_is_a_clear_error);
+  suite_add_tcase(s, tc);
+  sr = srunner_create(s);
+  srunner_set_fork_status(sr, CK_NOFORK); /* MPI is not fork-safe */
+  srunner_run_all(sr, CK_NORMAL);
+  failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  PetscCall(PetscFinalize());
+  free(args);
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Explicit Hessians on any number of ranks: for every built-in energy with fixed dofs, elements
+   dealt round-robin (ghosts everywhere), the products of the cached Hessian and of the assembled
+   matrices (aij, baij, sbaij) equal the fused product to 1e-12 relative, the fused product equals
+   that of a serial replica, and the assembled aij matrix is symmetric. Prints one line per failure. */
+#include "hessian_fixtures.h"
+
+static int failures;
+
+static PetscErrorCode Expect(PetscBool ok, const char *energy, const char *what, PetscReal value, PetscReal bound)
+{
+  PetscFunctionBeginUser;
+  if (!ok) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL %s: %s = %.3e, bound %.1e\n", energy, what, (double)value, (double)bound));
+    failures++;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the distributed Y against the serial Ys (every entry on every rank) */
+static PetscErrorCode RelDiffSerial(Vec Y, Vec Ys, PetscReal *rel)
+{
+  const PetscScalar *y, *ys;
+  PetscInt           lo, hi;
+  PetscReal          loc[2] = {0, 0}, glob[2];
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetOwnershipRange(Y, &lo, &hi));
+  PetscCall(VecGetArrayRead(Y, &y));
+  PetscCall(VecGetArrayRead(Ys, &ys));
+  for (PetscInt i = lo; i < hi; i++) {
+    loc[0] += PetscSqr(PetscRealPart(y[i - lo] - ys[i]));
+    loc[1] += PetscSqr(PetscRealPart(ys[i]));
+  }
+  PetscCall(VecRestoreArrayRead(Y, &y));
+  PetscCall(VecRestoreArrayRead(Ys, &ys));
+  PetscCall(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
+  *rel = PetscSqrtReal(glob[0] / PetscMax(glob[1], 1e-300));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CheckEnergy(const char *name)
+{
+  static const char *const types[] = {"aij", "baij", "sbaij"};
+  HFix                     f;
+  MfadEnergy               E, Es;
+  Mat                      S, C, A, Ss;
+  Vec                      X, V, Y, Yf, Xs, Vs, Ys;
+  PetscReal                rel = 0, nrm = 0;
+  PetscBool                sym;
+
+  PetscFunctionBeginUser;
+  PetscCall(HFixCreate(name, &f));
+  PetscCall(HFixEnergy(PETSC_COMM_WORLD, &f, &E));
+  PetscCall(HFixEnergy(PETSC_COMM_SELF, &f, &Es));
+  PetscCall(MfadEnergyCreateVecs(E, &X, &V));
+  PetscCall(VecDuplicate(X, &Y));
+  PetscCall(VecDuplicate(X, &Yf));
+  PetscCall(MfadEnergyCreateVecs(Es, &Xs, &Vs));
+  PetscCall(VecDuplicate(Xs, &Ys));
+  PetscCall(HFixPoint(&f, 0.03, 11, X));
+  PetscCall(HFixPoint(&f, 1.0, 12, V));
+  PetscCall(HFixPoint(&f, 0.03, 11, Xs));
+  PetscCall(HFixPoint(&f, 1.0, 12, Vs));
+
+  PetscCall(MfadEnergyCreateHessianMat(E, MFAD_HESSIAN_SHELL, &S));
+  PetscCall(MfadHessianSetPoint(S, X));
+  PetscCall(MatMult(S, V, Yf));
+  PetscCall(MfadEnergyCreateHessianMat(Es, MFAD_HESSIAN_SHELL, &Ss));
+  PetscCall(MfadHessianSetPoint(Ss, Xs));
+  PetscCall(MatMult(Ss, Vs, Ys));
+  PetscCall(RelDiffSerial(Yf, Ys, &rel));
+  PetscCall(Expect(rel <= 1e-12 ? PETSC_TRUE : PETSC_FALSE, name, "|fused product - serial| / |serial|", rel, 1e-12));
+
+  PetscCall(MfadEnergyCreateHessianMat(E, MFAD_HESSIAN_CACHED, &C));
+  PetscCall(MfadHessianSetPoint(C, X));
+  PetscCall(MatMult(C, V, Y));
+  PetscCall(HFixRelDiff(Y, Yf, &rel));
+  PetscCall(Expect(rel <= 1e-12 ? PETSC_TRUE : PETSC_FALSE, name, "|cached - fused| / |fused|", rel, 1e-12));
+  for (int t = 0; t < 3; t++) {
+    char what[64];
+    PetscCall(PetscOptionsSetValue(NULL, "-mat_type", types[t]));
+    PetscCall(MfadEnergyCreateHessianMat(E, MFAD_HESSIAN_AIJ, &A));
+    PetscCall(PetscOptionsClearValue(NULL, "-mat_type"));
+    PetscCall(MfadHessianSetPoint(A, X));
+    PetscCall(MatMult(A, V, Y));
+    PetscCall(HFixRelDiff(Y, Yf, &rel));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "|assembled %s - fused| / |fused|", types[t]));
+    PetscCall(Expect(rel <= 1e-12 ? PETSC_TRUE : PETSC_FALSE, name, what, rel, 1e-12));
+    if (t == 0) {
+      PetscCall(MatNorm(A, NORM_FROBENIUS, &nrm));
+      PetscCall(MatIsSymmetric(A, 1e-14 * nrm, &sym));
+      PetscCall(Expect(sym, name, "assembled aij symmetric (tolerance 1e-14 |A|_F); |A|_F", nrm, 0));
+    }
+    PetscCall(MatDestroy(&A));
+  }
+  PetscCall(MatDestroy(&S));
+  PetscCall(MatDestroy(&Ss));
+  PetscCall(MatDestroy(&C));
+  PetscCall(VecDestroy(&X));
+  PetscCall(VecDestroy(&V));
+  PetscCall(VecDestroy(&Y));
+  PetscCall(VecDestroy(&Yf));
+  PetscCall(VecDestroy(&Xs));
+  PetscCall(VecDestroy(&Vs));
+  PetscCall(VecDestroy(&Ys));
+  PetscCall(MfadEnergyDestroy(&E));
+  PetscCall(MfadEnergyDestroy(&Es));
+  PetscCall(HFixDestroy(&f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  for (int i = 0; i < HFIX_COUNT; i++) PetscCall(CheckEnergy(HFixNames[i]));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "test_hessian_mpi: %d failed\n", failures));
+  PetscCall(PetscFinalize());
+  return failures ? 1 : 0;
+}

@@ -7,7 +7,7 @@ static const char help[] = "mfad Hessian-form benchmark on Neo-Hookean tets: one
                            "  -mat_type aij|baij|sbaij: the assembled matrix (PETSc's SpMV is single-threaded)\n";
 /* Run: build/bench/bench_hessian_forms -n 20 -m 42. The machine is shared: report the load average
    with the figures; ratios within one run are what count. */
-#include <mfadpetsc.h>
+#include "benchbox.h"
 #include <petsctime.h>
 #include <stdio.h>
 
@@ -75,14 +75,10 @@ static const char *BreakEven(double s0, double p0, double s1, double p1, char bu
 
 int main(int argc, char **argv)
 {
-  PetscInt    n = 20, m = 42, reps = 7, ncubes, nvert, ntet, threads[2] = {1, 2}, nthr = 2;
-  PetscInt   *conn;
-  PetscReal  *coords, *rest, mat[2] = {1e5 / (2 * 1.3), 1e5 * 0.3 / (1.3 * 0.4)}, lo[3] = {0, 0, 0}, hi[3];
-  MfadKernel  k;
+  PetscInt    n = 20, m = 42, reps = 7, nvert = 0, ntet = 0, threads[2] = {1, 2}, nthr = 2;
   MfadEnergy  E;
   Vec         X[2], V, Y;
   Mat         A;
-  PetscScalar *x;
   double      tpre0, tpre1, la[3] = {0, 0, 0};
   const char *mtype;
 
@@ -97,28 +93,11 @@ int main(int argc, char **argv)
     if (!set) nthr = 2; /* PETSc zeroes the count when the option is absent */
   }
   PetscOptionsEnd();
-  ncubes = n * n * m;
-  ntet   = 6 * ncubes;
-  nvert  = (n + 1) * (n + 1) * (m + 1);
-  hi[0] = hi[1] = 1.0;
-  hi[2]         = (PetscReal)m / n;
-  PetscCall(PetscMalloc3(4 * ntet, &conn, 3 * nvert, &coords, 12 * ntet, &rest));
-  PetscCall(MfadMeshBoxTets(n, n, m, 0, ncubes, conn));
-  PetscCall(MfadMeshBoxVertices(n, n, m, lo, hi, 0, nvert, coords));
-  for (PetscInt e = 0; e < ntet; e++)
-    for (int a = 0; a < 4; a++)
-      for (int d = 0; d < 3; d++) rest[12 * e + 3 * a + d] = coords[3 * conn[4 * e + a] + d];
-  PetscCall(MfadKernelFind("neohookean_tet", &k));
-  PetscCall(MfadEnergyCreate(PETSC_COMM_SELF, 3, nvert, nvert, &E));
-  PetscCall(MfadEnergyAddTermFromRest(E, k, ntet, conn, rest, mat, 1.0, NULL));
+  PetscCall(BenchBoxCreate(n, m, &E, &X[0], &ntet, &nvert));
   PetscCall(MfadEnergySetFromOptions(E));
-  PetscCall(MfadEnergyCreateVecs(E, &X[0], &Y));
+  PetscCall(VecDuplicate(X[0], &Y));
   PetscCall(VecDuplicate(X[0], &X[1]));
   PetscCall(VecDuplicate(X[0], &V));
-  /* a deformed state: stretch along the bar plus a deterministic wiggle, every J > 0 */
-  PetscCall(VecGetArray(X[0], &x));
-  for (PetscInt i = 0; i < 3 * nvert; i++) x[i] = coords[i] * (i % 3 == 2 ? 1.1 : 0.97) + 0.01 / n * PetscSinReal(1.7 * i);
-  PetscCall(VecRestoreArray(X[0], &x));
   PetscCall(VecCopy(X[0], X[1]));
   PetscCall(VecSetRandom(V, NULL));
   PetscCall(MfadEnergySetUp(E));
@@ -161,7 +140,6 @@ int main(int argc, char **argv)
   }
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "cache+: element Hessians computed and packed; assemble: element Hessians + MatSetValuesCOO (COO alone in parentheses);\n"
                                          "PSD+: cache build with -mfad_psd_project clamp. A Newton step of k CG iterations costs k HVP (fused), cache+ + k cached, assemble + k SpMV.\n"));
-  PetscCall(PetscFree3(conn, coords, rest));
   PetscCall(VecDestroy(&X[0]));
   PetscCall(VecDestroy(&X[1]));
   PetscCall(VecDestroy(&V));

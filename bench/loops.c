@@ -6,7 +6,7 @@ static const char help[] = "mfad element-loop benchmark: fused HVP against the g
                            "  -reps <7>: timed repetitions per configuration\n";
 /* Run: build/bench/bench_loops -n 40 -m 105 (1M tets). Ratios within one run are what count:
    the machine is shared and absolute times drift. */
-#include <mfadpetsc.h>
+#include "benchbox.h"
 #include <petsctime.h>
 
 static int CompareDouble(const void *a, const void *b) { return (*(const double *)a > *(const double *)b) - (*(const double *)a < *(const double *)b); }
@@ -34,13 +34,9 @@ static PetscErrorCode TimeOp(MfadEnergy E, int op, Vec X, Vec V, Vec Y, PetscInt
 
 int main(int argc, char **argv)
 {
-  PetscInt    n = 20, m = 42, reps = 7, ncubes, nvert, ntet;
-  PetscInt   *conn;
-  PetscReal  *coords, *rest, mat[2] = {1e5 / (2 * 1.3), 1e5 * 0.3 / (1.3 * 0.4)}, lo[3] = {0, 0, 0}, hi[3];
-  MfadKernel  k;
+  PetscInt    n = 20, m = 42, reps = 7, nvert = 0, ntet = 0;
   MfadEnergy  E;
   Vec         X, V, Y;
-  PetscScalar *x;
   const struct {
     const char *name;
     PetscInt    threads, block;
@@ -61,26 +57,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-m", "cubes along", NULL, m, &m, NULL));
   PetscCall(PetscOptionsInt("-reps", "timed repetitions", NULL, reps, &reps, NULL));
   PetscOptionsEnd();
-  ncubes = n * n * m;
-  ntet   = 6 * ncubes;
-  nvert  = (n + 1) * (n + 1) * (m + 1);
-  hi[0] = hi[1] = 1.0;
-  hi[2]         = (PetscReal)m / n;
-  PetscCall(PetscMalloc3(4 * ntet, &conn, 3 * nvert, &coords, 12 * ntet, &rest));
-  PetscCall(MfadMeshBoxTets(n, n, m, 0, ncubes, conn));
-  PetscCall(MfadMeshBoxVertices(n, n, m, lo, hi, 0, nvert, coords));
-  for (PetscInt e = 0; e < ntet; e++)
-    for (int a = 0; a < 4; a++)
-      for (int d = 0; d < 3; d++) rest[12 * e + 3 * a + d] = coords[3 * conn[4 * e + a] + d];
-  PetscCall(MfadKernelFind("neohookean_tet", &k));
-  PetscCall(MfadEnergyCreate(PETSC_COMM_SELF, 3, nvert, nvert, &E));
-  PetscCall(MfadEnergyAddTermFromRest(E, k, ntet, conn, rest, mat, 1.0, NULL));
-  PetscCall(MfadEnergyCreateVecs(E, &X, &Y));
+  PetscCall(BenchBoxCreate(n, m, &E, &X, &ntet, &nvert));
+  PetscCall(VecDuplicate(X, &Y));
   PetscCall(VecDuplicate(X, &V));
-  /* a deformed state: stretch along the bar plus a deterministic wiggle, every J > 0 */
-  PetscCall(VecGetArray(X, &x));
-  for (PetscInt i = 0; i < 3 * nvert; i++) x[i] = coords[i] * (i % 3 == 2 ? 1.1 : 0.97) + 0.01 / n * PetscSinReal(1.7 * i);
-  PetscCall(VecRestoreArray(X, &x));
   PetscCall(VecSetRandom(V, NULL));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "Neo-Hookean tets: %" PetscInt_FMT " elements, %" PetscInt_FMT " vertices, median of %" PetscInt_FMT " products\n", ntet, nvert, reps));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-34s %10s %10s %10s %9s %12s\n", "configuration", "value ms", "grad ms", "HVP ms", "HVP/grad", "HVP Melem/s"));
@@ -100,7 +79,6 @@ int main(int argc, char **argv)
   }
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "2-thread speed-up of the HVP: coloured blocks %.2f, atomics %.2f, element colours %.2f\n", th[0] / th[1], th[2] / th[3], th[4] / th[5]));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "coloured blocks vs atomics (2 threads) %.2f, vs element colours (1 thread) %.2f\n", th[3] / th[1], th[4] / th[0]));
-  PetscCall(PetscFree3(conn, coords, rest));
   PetscCall(VecDestroy(&X));
   PetscCall(VecDestroy(&V));
   PetscCall(VecDestroy(&Y));

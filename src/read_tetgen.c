@@ -102,9 +102,11 @@ static PetscErrorCode MfadTetGenEle(MfadReadState *s, MfadReader *r, PetscInt ba
 
       PetscCall(MfadReaderReal_Private(r, "an attribute of a tetrahedron", &attr));
       if (a == 0) {
-        PetscInt tag = (PetscInt)attr;
+        PetscInt tag;
 
+        /* checked before the conversion, which is undefined out of range */
         MfadReaderCheck(r, attr == floor(attr) && fabs(attr) <= PETSC_MAX_INT, "region attribute %g of tetrahedron %" PetscInt_FMT " is not an integer tag", (double)attr, first + t);
+        tag = (PetscInt)attr;
         PetscCall(MfadArrayPush_Private(&s->cell_tags, &tag, 1));
       }
     }

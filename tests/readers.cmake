@@ -9,9 +9,10 @@ target_compile_options(test_fuzz_regressions PRIVATE -Wall -Wextra)
 target_compile_definitions(test_fuzz_regressions PRIVATE MFAD_FUZZ_REGRESSIONS="${CMAKE_CURRENT_SOURCE_DIR}/fuzz/regressions")
 add_test(NAME test_fuzz_regressions COMMAND test_fuzz_regressions)
 set_tests_properties(test_fuzz_regressions PROPERTIES ENVIRONMENT "${MFAD_MPI_ENV}" LABELS "unit;readers")
-# the same, with gcc's AddressSanitizer and UBSan compiled into the reader sources, so that an
-# out-of-bounds access, a leak or undefined behaviour (not only a crash) fails it; only where
-# the compiler can, and with a PETSc without CUDA (CUDA's libraries do not run under ASan)
+# test_readers and test_fuzz_regressions again, with gcc's AddressSanitizer and UBSan compiled
+# into the reader sources, so that an out-of-bounds access, a leak on an error path or undefined
+# behaviour (not only a crash) fails them; where the compiler can, and with a PETSc without CUDA
+# (CUDA's libraries do not run under ASan)
 include(CheckCSourceCompiles)
 include(CheckSymbolExists)
 set(CMAKE_REQUIRED_FLAGS -fsanitize=address,undefined)
@@ -25,16 +26,22 @@ unset(CMAKE_REQUIRED_INCLUDES)
 if(MFAD_HAVE_SANITIZERS AND NOT MFAD_PETSC_HAS_CUDA)
   set(MFAD_READER_SOURCES readfile.c read_obj.c read_off.c read_tetgen.c read.c meshcheck.c mesh.c)
   list(TRANSFORM MFAD_READER_SOURCES PREPEND ${PROJECT_SOURCE_DIR}/src/)
-  add_executable(test_fuzz_regressions_asan fuzz/test_fuzz_regressions.c ${MFAD_READER_SOURCES})
-  target_include_directories(test_fuzz_regressions_asan PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
-  target_link_libraries(test_fuzz_regressions_asan PRIVATE PkgConfig::PETSC MPI::MPI_C m)
   # gcc leaves float-cast-overflow out of -fsanitize=undefined (clang, the fuzzer's, has it)
-  target_compile_options(test_fuzz_regressions_asan PRIVATE -Wall -Wextra -g -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all)
-  target_link_options(test_fuzz_regressions_asan PRIVATE -fsanitize=address,undefined,float-cast-overflow)
-  target_compile_definitions(test_fuzz_regressions_asan PRIVATE MFAD_FUZZ_REGRESSIONS="${CMAKE_CURRENT_SOURCE_DIR}/fuzz/regressions")
-  add_test(NAME test_fuzz_regressions_asan COMMAND test_fuzz_regressions_asan)
-  # leaks are checked before PetscFinalize (test_fuzz_regressions.c), not at exit: MPI_Init's
-  # own allocations are not the readers' leaks (tests/fuzz/lsan.supp says which)
-  set_tests_properties(test_fuzz_regressions_asan PROPERTIES LABELS "unit;readers" ENVIRONMENT
-    "${MFAD_MPI_ENV};PETSC_OPTIONS=-no_signal_handler;ASAN_OPTIONS=detect_leaks=1;LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/fuzz/lsan.supp:leak_check_at_exit=0;UBSAN_OPTIONS=print_stacktrace=1")
+  set(MFAD_SANITIZE -fsanitize=address,undefined,float-cast-overflow)
+  foreach(t test_readers fuzz/test_fuzz_regressions)
+    get_filename_component(name ${t} NAME)
+    add_executable(${name}_asan ${t}.c ${MFAD_READER_SOURCES})
+    target_include_directories(${name}_asan PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
+    target_link_libraries(${name}_asan PRIVATE PkgConfig::PETSC MPI::MPI_C PkgConfig::CHECK m)
+    target_compile_options(${name}_asan PRIVATE -Wall -Wextra -g ${MFAD_SANITIZE} -fno-sanitize-recover=all)
+    target_link_options(${name}_asan PRIVATE ${MFAD_SANITIZE})
+    get_target_property(defs ${name} COMPILE_DEFINITIONS)
+    target_compile_definitions(${name}_asan PRIVATE ${defs})
+    add_test(NAME ${name}_asan COMMAND ${name}_asan)
+    # leaks are checked before PetscFinalize (__lsan_do_leak_check in the tests), not at exit:
+    # MPI_Init's own allocations are not the readers' leaks (tests/fuzz/lsan.supp says which)
+    # (full stacks: the fast unwinder loses the frames of libraries built without frame pointers)
+    set_tests_properties(${name}_asan PROPERTIES LABELS "unit;readers" ENVIRONMENT
+      "${MFAD_MPI_ENV};CK_DEFAULT_TIMEOUT=120;PETSC_OPTIONS=-no_signal_handler;ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0;LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/fuzz/lsan.supp:leak_check_at_exit=0;UBSAN_OPTIONS=print_stacktrace=1")
+  endforeach()
 endif()

@@ -44,5 +44,6 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # exit, where MPI's plugins report what they keep (unloaded modules: not suppressible)
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/tests/fuzz/lsan.supp:leak_check_at_exit=0}
 "$out/fuzz_readers" -max_total_time="$secs" -max_len=8192 -rss_limit_mb=2048 -timeout=10 \
+  -dict="$root/tests/fuzz/readers.dict" \
   -print_final_stats=1 -artifact_prefix="$out/artifacts/" "$@" \
   "$out/corpus" "$out/seeds" "$root/tests/fuzz/regressions"

@@ -56,10 +56,16 @@ PetscErrorCode MfadMeshReadOBJ(const char path[], MfadMesh *mesh);
     @param[in]  path the .off file
     @param[out] mesh the new mesh (MfadMeshDestroy() it) */
 PetscErrorCode MfadMeshReadOFF(const char path[], MfadMesh *mesh);
-/** @brief Reads a TetGen mesh: `path` is the base name or its .node or .ele file; tets with
-    region attributes as cell tags and boundary markers as vertex tags where present. */
+/** @brief Reads a TetGen mesh (tetgen's .node and .ele files) into *mesh (3-D tets).
+    Numbered from 0 or 1 as the .node file's first point says (tetgen -z); records must be
+    numbered consecutively. The first .ele attribute (tetgen -A: the region) becomes cell_tags,
+    .node boundary markers become vertex_tags, where the files have them; point attributes are
+    read and ignored; 10-node tets (tetgen -o2) keep their 4 corners.
+    @param[in]  path the base name (`mesh.1`) or its .node or .ele file
+    @param[out] mesh the new mesh (MfadMeshDestroy() it) */
 PetscErrorCode MfadMeshReadTetGen(const char path[], MfadMesh *mesh);
-/** @brief Reads any of the above by the file's extension (.obj, .off, .node, .ele). */
+/** @brief Reads a mesh with the reader its extension names (.obj, .off, .node or .ele, any
+    case); other extensions are PETSC_ERR_SUP (Gmsh and PLY files go through DMPlex). */
 PetscErrorCode MfadMeshRead(const char path[], MfadMesh *mesh);
 /** @brief Checks that the mesh is a manifold where it matters: no edge of a triangle surface
     in more than 2 triangles (what parameterisation and bending energies need), no face of a

@@ -4,7 +4,9 @@ static const char help[] =
     "vertices at the average of their neighbours, one linear solve with KSP) refined by Newton on the\n"
     "symmetric Dirichlet energy with a free boundary (Smith & Schaefer 2015). Flipped triangles have\n"
     "energy +inf, so the line search backs off before any triangle flips. The surface is an n x n grid\n"
-    "over [-1, 1]^2 lifted onto z = f(x, y). Options:\n"
+    "over [-1, 1]^2 lifted onto z = f(x, y), or a surface read from a file. Options:\n"
+    "  -mesh <file>            a disk-topology triangle surface (.obj or .off), e.g.\n"
+    "                          petsc-examples/meshes/cap.obj; default: the generated grid\n"
     "  -n <16>                 grid squares per side (2 n^2 triangles)\n"
     "  -surface <cap>          plane | cap (sphere of radius 2) | hat (Gaussian bump)\n"
     "  -barrier <0>            weight of an added flip_barrier_tri term (-A log det J)\n"
@@ -19,6 +21,7 @@ static const char help[] =
     "residual (|grad E| at the end / at the Tutte embedding), iterations and the converged reason.\n\n";
 
 #include <mfadpetsc.h>
+#include <string.h>
 #include "geommesh.h"
 
 MFAD_KERNEL_DECLARE(symmetric_dirichlet);
@@ -159,13 +162,14 @@ int main(int argc, char **argv)
   PetscInt       n = 16, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, its, reason, flipped, term, flipped0;
   PetscReal     *rest, barrier = 0, area, uarea, ratio, energy, gnorm, gnorm0, ratio0;
   GeomSurface    surface = GEOM_CAP;
-  PetscBool      use_tao = PETSC_FALSE, write = PETSC_FALSE, set;
-  char           out[PETSC_MAX_PATH_LEN] = "";
+  PetscBool      use_tao = PETSC_FALSE, write = PETSC_FALSE, set, file;
+  char           out[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
   const char    *reason_name;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
   PetscOptionsBegin(comm, NULL, "Parameterisation options", NULL);
+  PetscCall(PetscOptionsString("-mesh", "a disk-topology triangle surface (.obj, .off)", NULL, path, path, sizeof path, &file));
   PetscCall(PetscOptionsInt("-n", "grid squares per side", NULL, n, &n, NULL));
   PetscCall(PetscOptionsEnum("-surface", "surface the grid is lifted to", NULL, GeomSurfaces, (PetscEnum)surface, (PetscEnum *)&surface, NULL));
   PetscCall(PetscOptionsReal("-barrier", "weight of an added flip barrier term", NULL, barrier, &barrier, NULL));
@@ -180,7 +184,13 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_psd_project", &set));
   if (!set) PetscCall(PetscOptionsSetValue(NULL, "-mfad_psd_project", "abs"));
 
-  PetscCall(GeomMeshGrid(n, n, -1, -1, 2, 2, surface, &m));
+  if (file) { /* every rank reads the (small) file; the triangles are then split as for the grid */
+    const size_t len = strlen(path);
+    if (len > 4 && !strcmp(path + len - 4, ".off")) PetscCall(MfadMeshReadOFF(path, &m));
+    else PetscCall(MfadMeshReadOBJ(path, &m));
+    PetscCheck(m->ncorner == 3 && m->dim == 3, comm, PETSC_ERR_ARG_WRONG, "param: %s: need a triangle surface in 3-D (got %" PetscInt_FMT "-cornered cells in %" PetscInt_FMT "-D)", path, m->ncorner, m->dim);
+    PetscCall(MfadMeshCheckManifold(m, path));
+  } else PetscCall(GeomMeshGrid(n, n, -1, -1, 2, 2, surface, &m));
   PetscCall(GeomMeshRanges(comm, m, &cstart, &cend, &vstart, &vend));
   PetscCall(MfadEnergyCreate(comm, 2, vend - vstart, m->nvert, &E));
   PetscCall(GeomMeshElements(m, cstart, cend, &conn, &rest));

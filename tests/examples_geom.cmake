@@ -56,3 +56,6 @@ mfad_geom_test(example_smooth_harmonic_np2 smooth 2 harmonic OPTIONS -n 16 -surf
 # rms_before/after are exactly those M-norms (lumped masses) over the total mass.
 mfad_geom_test(example_smooth_contract smooth 1 contract OPTIONS -n 16 -surface plane)
 mfad_geom_test(example_smooth_ranks smooth 2 ranks rms_after OPTIONS -n 16)
+# param from a file: the OBJ cap of petsc-examples/meshes/cap.obj (a polar grid, valence 24 at the
+# pole; scripts/make-cap-obj.sh), read on every rank, 2 ranks
+mfad_geom_test(example_param_obj param 2 curved OPTIONS -mesh ${PROJECT_SOURCE_DIR}/petsc-examples/meshes/cap.obj)

@@ -56,7 +56,7 @@ int main(int argc, char **argv)
   MfadMesh           m;
   MfadEnergy         E;
   Vec                X, X0, G;
-  PetscInt           n = 32, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, *next, its, reason, term, nfix = 0, *fix, seed = 1;
+  PetscInt           n = 32, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, *next, its, reason, term, nfix = 0, *ids, seed = 1;
   PetscReal         *rest, *fixval, *mass, *params, noise = 0.03, lambda = 0.003, fidelity = 1, energy, gnorm, gnorm0, rms0, rms, dmax, dmax0;
   GeomSurface        surface = GEOM_HAT;
   PetscBool          use_tao = PETSC_FALSE, write = PETSC_FALSE;
@@ -94,7 +94,7 @@ int main(int argc, char **argv)
   PetscCall(GeomMeshElements(m, cstart, cend, &conn, &rest));
   PetscCall(MfadEnergyAddTermFromRest(E, MFAD_KERNEL(dirichlet_tri), cend - cstart, conn, rest, NULL, lambda, &term));
   /* lumped masses (a third of each incident triangle's area) of the owned vertices */
-  PetscCall(PetscCalloc3(vend - vstart, &mass, 4 * (vend - vstart), &params, vend - vstart, &fix));
+  PetscCall(PetscCalloc3(vend - vstart, &mass, 4 * (vend - vstart), &params, vend - vstart, &ids));
   for (PetscInt c = 0; c < m->ncell; c++) {
     PetscReal e1[3], e2[3], c2 = 0;
     const PetscInt *t = &m->cells[3 * c];
@@ -105,11 +105,11 @@ int main(int argc, char **argv)
   }
   if (fidelity > 0) {
     for (PetscInt v = vstart; v < vend; v++) {
-      fix[v - vstart]            = v; /* here: the vertex ids of the fidelity term */
+      ids[v - vstart]            = v;
       params[4 * (v - vstart)]   = mass[v - vstart];
       for (int d = 0; d < 3; d++) params[4 * (v - vstart) + 1 + d] = m->coords[3 * v + d];
     }
-    PetscCall(MfadEnergyAddTerm(E, MFAD_KERNEL(inertia), vend - vstart, fix, params, fidelity, NULL));
+    PetscCall(MfadEnergyAddTerm(E, MFAD_KERNEL(inertia), vend - vstart, ids, params, fidelity, NULL));
     PetscCall(MfadEnergySetTermName(E, 1, "fidelity"));
   }
   /* the boundary at its (clean) place */
@@ -186,7 +186,7 @@ int main(int argc, char **argv)
                         m->nvert, m->ncell, (double)noise, (double)rms0, (double)rms, (double)dmax, (double)energy, (double)(gnorm0 > 0 ? gnorm / gnorm0 : gnorm),
                         its, reason, reason_name));
 
-  PetscCall(PetscFree3(mass, params, fix));
+  PetscCall(PetscFree3(mass, params, ids));
   PetscCall(PetscFree(fixval));
   PetscCall(PetscFree(next));
   PetscCall(PetscFree2(conn, rest));

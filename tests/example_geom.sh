@@ -75,6 +75,13 @@ contract) # smoothing with fidelity: the mass-weighted rms height shrinks
   l=$(run "$np" "$@"); echo "$l"
   converged "$l" 3
   ok "rms_after < rms_before" "a < b" "$(field "$l" rms_after)" "$(field "$l" rms_before)" ;;
+jacobian) # -snes_test_jacobian at every Newton step: the Hessian against PETSc's finite differences
+  # shellcheck disable=SC2086
+  out=$("$mpiexec" $mpiflags -n "$np" "$prog" -snes_test_jacobian "$@" </dev/null 2>&1) || { echo "$out"; echo "FAIL: $name exited with an error"; exit 1; }
+  ratios=$(echo "$out" | sed -n 's/.*||J - Jfd||_F\/||J||_F = \([^,]*\),.*/\1/p')
+  [ -n "$ratios" ] || { echo "$out"; echo "FAIL: no Jacobian test in the output"; exit 1; }
+  for r in $ratios; do ok "||J - Jfd||_F/||J||_F = $r < 1e-5" "a + 0 < 1e-5 && a == a" "$r"; done
+  echo "$ratios" | tr '\n' ' '; echo ;;
 *)
   echo "unknown check $check"
   exit 2 ;;

@@ -5,7 +5,7 @@
    J = Ds Dm^{-1} (2 x 2) as in symmetric_dirichlet, A the rest area. The minimising rotation is
    the one of angle atan2(J10 - J01, J00 + J11), and |J|^2 + 2 det J = (J00 + J11)^2 + (J10 - J01)^2,
    so for det J > 0 the energy is A ((s1 - 1)^2 + (s2 - 1)^2) in J's singular values
-   (Liu et al. 2008, "A local/global approach to mesh parameterization", SGP, eq. 3 and 6;
+   (Liu et al. 2008, "A local/global approach to mesh parameterization", SGP;
    Sorkine & Alexa 2007, "As-rigid-as-possible surface modeling", SGP).
    Why rotation eliminated, not a variable or local-global: an energy has one dof for all its
    vertices and fixed per-element parameters, and in 2-D the local step (the closest rotation) has

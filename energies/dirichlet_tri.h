@@ -6,7 +6,7 @@
    orthonormal frame of the rest triangle's plane, A the rest area. Equivalently the cotangent
    formula E = 1/4 sum_i cot(theta_i) |e_i|^2 over the edges e_i opposite the rest angles theta_i
    (Pinkall & Polthier 1993, "Computing discrete minimal surfaces and their conjugates", Exp. Math.
-   2(1), eq. 4; Desbrun et al. 1999, "Implicit fairing", SIGGRAPH). Quadratic in x: its Hessian is
+   2(1); Desbrun et al. 1999, "Implicit fairing", SIGGRAPH). Quadratic in x: its Hessian is
    the cotangent Laplacian of the rest mesh, one copy per coordinate. E = 0 for a constant map,
    E = A for the identity of the rest triangle (|J|_F^2 = 2).
    dof 3: the map is the surface itself (smoothing moves vertices in space); a dof-2 (planar) map

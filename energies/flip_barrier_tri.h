@@ -3,7 +3,7 @@
      E = -A log(det J),   J = Ds Dm^{-1} (2 x 2), so det J = det Ds / det Dm,
    the ratio of the mapped to the rest (signed) area; E = +inf when det J <= 0 (flipped or flat),
    so line searches that evaluate the energy back off before a triangle flips (Schüller et al.
-   2013, "Locally injective mappings", SGP, eq. 2; Smith & Schaefer 2015, sec. 4). Add it with a
+   2013, "Locally injective mappings", SGP; Smith & Schaefer 2015). Add it with a
    small weight to an energy without its own barrier; symmetric Dirichlet has one already.
    E = 0 at any rotation of the rest triangle; its gradient there is not zero (it pushes areas up),
    so it is a barrier, not an elastic energy.

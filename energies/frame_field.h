@@ -6,7 +6,7 @@
    theta_fg the angle of the discrete Levi-Civita transport from f's tangent frame to g's (the
    rotation about their shared edge, expressed in the two frames), w a weight (e.g. the dual edge
    length over the edge length, or 1). Summed over interior edges it is the connection Dirichlet
-   energy of Knöppel et al. 2013, "Globally optimal direction fields", ACM TOG 32(4), eq. 5 (also
+   energy of Knöppel et al. 2013, "Globally optimal direction fields", ACM TOG 32(4) (also
    TinyAD's frame field example, Schmidt et al. 2022). Quadratic; E = 0 for a field that is parallel
    along the edge (u_g = r u_f), E invariant under a common rotation of both u.
    Parameters per element (3): c, s (r = c + i s; |r| = 1 for a rotation), w. No rest set-up. */

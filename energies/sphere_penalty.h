@@ -4,7 +4,7 @@
    zero with zero gradient on the sphere, growing like k |x|^4 far from it; with a large k the
    minimiser of an energy plus this term approaches the minimiser on the sphere (quadratic
    penalty method: Nocedal & Wright 2006, "Numerical Optimization", sec. 17.1; spherical manifold
-   optimisation as in Mahmoud et al. 2025, sec. 6). A "vertex" may be any unit-vector unknown
+   optimisation as in Mahmoud et al. 2025). A "vertex" may be any unit-vector unknown
    (a normal, a direction field sample).
    Parameters per vertex (2): R, k. No rest set-up. */
 #if defined(MFAD_ENERGY_META)

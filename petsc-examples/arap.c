@@ -13,7 +13,8 @@ static const char help[] =
     "                           default bends the bar's axis into a quarter circle of its length\n"
     "  -use_tao                 minimise with TAO (default -tao_type nls) instead of SNES\n"
     "  -o <file.vtu>            write the deformed bar with its displacement\n"
-    "Defaults: -mfad_hessian cached -mfad_psd_project clamp (projected Newton: ARAP is not convex),\n"
+    "Defaults: -mfad_hessian cached -mfad_psd_project clamp (projected Newton: ARAP is not convex;\n"
+    "with -mfad_hessian given, the exact Hessian unless -mfad_psd_project is given too),\n"
     "-ksp_type cg -pc_type jacobi; every SNES/KSP/PC/TAO and mfad option applies.\n"
     "The last line is a summary: vertices, triangles, area, energy (ARAP), rigid_deviation (the\n"
     "largest distance of a vertex from the left handle's rigid motion applied to the rest shape: 0\n"
@@ -67,10 +68,13 @@ int main(int argc, char **argv)
   PetscCheck(L > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-L %g must be > 0", (double)L);
   PetscCheck(handles != HANDLES_STRETCH || L + dx > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-handles stretch -dx %g: the bar's length L + dx must stay > 0", (double)dx);
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
+  /* projected Newton unless the user picks a Hessian form (then the exact one unless projected) */
   PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));
-  if (!set) PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "cached"));
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_psd_project", &set));
-  if (!set) PetscCall(PetscOptionsSetValue(NULL, "-mfad_psd_project", "clamp"));
+  if (!set) {
+    PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "cached"));
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_psd_project", &set));
+    if (!set) PetscCall(PetscOptionsSetValue(NULL, "-mfad_psd_project", "clamp"));
+  }
   angle *= PETSC_PI / 180;
 
   PetscCall(GeomMeshGrid(nx, ny, 0, 0, L, 1, GEOM_PLANE, &m));

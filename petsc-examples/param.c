@@ -14,7 +14,8 @@ static const char help[] =
     "  -o <file.vtu>           write the parameterisation (z = 0) with the gradient norm\n"
     "The Tutte solve takes -tutte_ksp_* and -tutte_pc_* options. Defaults for the Newton solve:\n"
     "-mfad_hessian cached -mfad_psd_project abs (projected Newton: symmetric Dirichlet is not\n"
-    "convex), -ksp_type cg -pc_type jacobi; every SNES/KSP/PC/TAO and mfad option applies.\n"
+    "convex; with -mfad_hessian given, the exact Hessian unless -mfad_psd_project is given too),\n"
+    "-ksp_type cg -pc_type jacobi; every SNES/KSP/PC/TAO and mfad option applies.\n"
     "The last line is a summary: vertices, triangles, area (of the surface), energy (symmetric\n"
     "Dirichlet), energy_per_area (4 for an isometry, larger with distortion), max_sigma_ratio (the\n"
     "largest s1/s2 of a triangle's map, 1 for a conformal one), flipped (triangles with det J <= 0),\n"
@@ -178,11 +179,13 @@ int main(int argc, char **argv)
   PetscOptionsEnd();
   PetscCheck(barrier >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-barrier %g must be >= 0", (double)barrier);
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
-  /* projected Newton by default: the options a user gives win */
+  /* projected Newton unless the user picks a Hessian form (then the exact one unless projected) */
   PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));
-  if (!set) PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "cached"));
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_psd_project", &set));
-  if (!set) PetscCall(PetscOptionsSetValue(NULL, "-mfad_psd_project", "abs"));
+  if (!set) {
+    PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "cached"));
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_psd_project", &set));
+    if (!set) PetscCall(PetscOptionsSetValue(NULL, "-mfad_psd_project", "abs"));
+  }
 
   if (file) { /* every rank reads the (small) file; the triangles are then split as for the grid */
     const size_t len = strlen(path);

@@ -186,6 +186,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-dump", "file for the Python peers", NULL, dumpfile, dumpfile, sizeof(dumpfile), &dump));
   PetscOptionsEnd();
   PetscCheck(!dump || size == 1, comm, PETSC_ERR_SUP, "-dump needs one rank");
+  PetscCall(PetscMemzero(&b, sizeof(b)));
   PetscCall(MeshCreate((Workload)wl, n, m, &M));
   if (wl == WL_NEOHOOKEAN) hand = &BenchKernel_neohookean_tet_hand;
   if (wl == WL_CLOTH) hand = &BenchKernel_mass_spring_hand;

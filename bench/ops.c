@@ -9,7 +9,9 @@ static const char help[] = "mfad operations benchmark on one workload (bench/run
                            "  -check: verify only (hand-written vs mfad and cached/assembled vs fused to 1e-10 relative,\n"
                            "          MatMFFD error below 1e-4), no timing; exits with an error otherwise\n"
                            "  -dump <file>: (1 rank) write mesh, parameters, x, v, mfad's gradient and HVP for bench/peers\n"
-                           "  -skip_forms, -skip_mffd: leave those operations out\n";
+                           "  -skip_forms, -skip_mffd: leave those operations out\n"
+                           "  -count: one gradient and one HVP each of mfad and the hand-written kernel, in the functions\n"
+                           "          CountMfadGradient, CountMfadHVP, CountHandGradient, CountHandHVP (for callgrind), then exit\n";
 #include "hand.h"
 #include "workloads.h"
 #include <mfadpetsc.h>
@@ -157,10 +159,16 @@ static PetscErrorCode Dump(const char *file, const Mesh *M, Vec V, Vec G, Vec HV
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* one operation each, never inlined nor merged (identical bodies would be folded into one name): callgrind's --toggle-collect names them (bench/run.py) */
+static __attribute__((noinline, noipa)) PetscErrorCode CountMfadGradient(MfadEnergy E, Vec X, Vec Y) { return MfadEnergyComputeGradient(E, X, Y); }
+static __attribute__((noinline, noipa)) PetscErrorCode CountMfadHVP(MfadEnergy E, Vec X, Vec V, Vec Y) { return MfadEnergyComputeHessianProduct(E, X, V, Y); }
+static __attribute__((noinline, noipa)) PetscErrorCode CountHandGradient(MfadEnergy E, Vec X, Vec Y) { return MfadEnergyComputeGradient(E, X, Y); }
+static __attribute__((noinline, noipa)) PetscErrorCode CountHandHVP(MfadEnergy E, Vec X, Vec V, Vec Y) { return MfadEnergyComputeHessianProduct(E, X, V, Y); }
+
 int main(int argc, char **argv)
 {
   PetscInt    n = 20, m = 42, reps = 7, threads = 1, wl = WL_NEOHOOKEAN;
-  PetscBool   check = PETSC_FALSE, skip_forms = PETSC_FALSE, skip_mffd = PETSC_FALSE, dump;
+  PetscBool   count = PETSC_FALSE, check = PETSC_FALSE, skip_forms = PETSC_FALSE, skip_mffd = PETSC_FALSE, dump;
   char        dumpfile[PETSC_MAX_PATH_LEN];
   const PetscReal tol = 1e-10, mffd_errs[3] = {0, 1e-6, 1e-10}; /* 0: PETSc's default (sqrt of eps) */
   Mesh        M;
@@ -181,6 +189,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-reps", "timed repetitions", NULL, reps, &reps, NULL));
   PetscCall(PetscOptionsInt("-threads", "mfad's OpenMP threads", NULL, threads, &threads, NULL));
   PetscCall(PetscOptionsBool("-check", "verify, do not time", NULL, check, &check, NULL));
+  PetscCall(PetscOptionsBool("-count", "one of each operation for callgrind", NULL, count, &count, NULL));
   PetscCall(PetscOptionsBool("-skip_forms", "no cached or assembled Hessian", NULL, skip_forms, &skip_forms, NULL));
   PetscCall(PetscOptionsBool("-skip_mffd", "no MatMFFD", NULL, skip_mffd, &skip_mffd, NULL));
   PetscCall(PetscOptionsString("-dump", "file for the Python peers", NULL, dumpfile, dumpfile, sizeof(dumpfile), &dump));
@@ -213,6 +222,20 @@ int main(int argc, char **argv)
   PetscCall(MfadEnergyComputeGradient(b.E, b.X[0], Gexact));
   PetscCall(PetscPrintf(comm, "INFO workload %s elements %" PetscInt_FMT " vertices %" PetscInt_FMT " ranks %d threads %" PetscInt_FMT "\n", WorkloadNames[wl], M.nelem, M.nvert, size, threads));
   if (dump) PetscCall(Dump(dumpfile, &M, b.V, Gexact, Yexact));
+  if (count) { /* the energies are set up and warm: only the operations are counted */
+    MfadEnergy Eh = NULL;
+    PetscCall(CountMfadGradient(b.E, b.X[0], b.Y));
+    PetscCall(CountMfadHVP(b.E, b.X[0], b.V, b.Y));
+    if (hand) {
+      PetscCall(BenchCreateEnergy(comm, &M, hand, threads, &Eh, NULL));
+      PetscCall(MfadEnergyComputeGradient(Eh, b.X[0], b.Y)); /* warm, as the mfad energy is */
+      PetscCall(CountHandGradient(Eh, b.X[0], b.Y));
+      PetscCall(CountHandHVP(Eh, b.X[0], b.V, b.Y));
+      PetscCall(MfadEnergyDestroy(&Eh));
+    }
+    skip_forms = skip_mffd = check = PETSC_TRUE;
+    hand       = NULL;
+  }
 
   if (!check) {
     PetscCall(TimeOp(&b, OP_GRAD, reps, "gradient", M.nelem));

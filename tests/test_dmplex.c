@@ -229,6 +229,60 @@ static PetscErrorCode CheckDistribution(const char *name, DM dm, PetscInt nedges
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Each call must fail (on some rank, for `anyrank`) and print nothing; errors are PETSc's */
+static PetscErrorCode Expect(PetscErrorCode ierr, const char *what, PetscBool anyrank)
+{
+  PetscMPIInt failed = ierr != 0, any, all;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Allreduce(&failed, &all, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD));
+  if (!(anyrank ? any : all)) Fail("%s: no error\n", what);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Bad requests are errors, not wrong answers: a missing file, a kernel of the wrong element size,
+   edge pairs of a tet mesh; without overlap, edge pairs and one-rings of a distributed surface
+   (whose stars are split) stop, while cells, which need no overlap, still count right */
+static PetscErrorCode CheckErrors(const char *box)
+{
+  DM          dm, sheet;
+  MfadEnergy  E;
+  MfadKernel  spring;
+  MfadMesh    mesh;
+  PetscMPIInt rank, size;
+  PetscInt    n, ng, *off, *nb;
+  const PetscReal k = 1.0;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(MfadKernelFind("mass_spring", &spring));
+  PetscCall(MfadDMPlexCreateFromFile(PETSC_COMM_WORLD, box, &dm));
+  PetscCall(MfadEnergyCreateFromDMPlex(dm, 3, &E));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  PetscCall(Expect(MfadDMPlexCreateFromFile(PETSC_COMM_SELF, "no/such/mesh.msh", &sheet), "a missing file", PETSC_FALSE));
+  PetscCall(Expect(MfadEnergyAddTermFromDMPlex(E, dm, spring, MFAD_DMPLEX_CELLS, &k, 1.0, NULL), "a 2-vertex kernel on tets", PETSC_FALSE));
+  PetscCall(Expect(MfadDMPlexGetElements(dm, MFAD_DMPLEX_EDGE_PAIRS, &n, NULL, NULL, NULL), "edge pairs of a tet mesh", PETSC_FALSE));
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(MfadEnergyDestroy(&E));
+  PetscCall(DMDestroy(&dm));
+  if (size == 1) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(Generate(PETSC_TRUE, 14, 12, 0, &mesh));
+  PetscCall(MfadDMPlexCreateFromMesh(PETSC_COMM_WORLD, rank == 0 ? mesh : NULL, &sheet));
+  PetscCall(MfadMeshDestroy(&mesh));
+  PetscCall(MfadDMPlexDistribute(&sheet, 0));
+  PetscCall(MfadDMPlexGetElements(sheet, MFAD_DMPLEX_CELLS, &n, NULL, NULL, NULL));
+  PetscCall(MPIU_Allreduce(&n, &ng, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+  if (ng != 2 * 14 * 12) Fail("overlap 0: %" PetscInt_FMT " triangles, expected %d\n", ng, 2 * 14 * 12);
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  PetscCall(Expect(MfadDMPlexGetElements(sheet, MFAD_DMPLEX_EDGE_PAIRS, &n, NULL, NULL, NULL), "edge pairs without overlap", PETSC_TRUE));
+  PetscCall(Expect(MfadDMPlexGetVertexNeighbors(sheet, &n, &off, &nb), "one-rings without overlap", PETSC_TRUE));
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(DMDestroy(&sheet));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* One mesh: distributed on WORLD against the same mesh alone on SELF; `expect` closed-form counts */
 static PetscErrorCode RunCase(const char *name, const char *path, PetscBool surface, PetscInt gen[3], const PetscInt expect[2])
 {
@@ -297,6 +351,7 @@ int main(int argc, char **argv)
   PetscCall(RunCase("gmsh sphere", sphere, PETSC_TRUE, NULL, esphere));
   PetscCall(RunCase("generated box", NULL, PETSC_FALSE, gbox, ebox));
   PetscCall(RunCase("generated sheet", NULL, PETSC_TRUE, gsheet, esheet));
+  PetscCall(CheckErrors(box));
   PetscCall(PetscFinalize());
   return failures ? 1 : 0;
 }

@@ -65,6 +65,65 @@ PetscErrorCode MfadDMPlexDistribute(DM *dm, PetscInt overlap)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* PETSc's PLY reader (3.18) opens its file on rank 0 only while the others go on to create the DM:
+   on more than one rank it hangs. So rank 0 reads it alone, and its cells go through an MfadMesh. */
+static PetscErrorCode MfadMeshReadDMPlex_Private(const char path[], MfadMesh *mesh)
+{
+  DM                 serial;
+  PetscInt           cStart, cEnd, vStart, vEnd, cdim, nc;
+  PetscSection       cs;
+  Vec                coords;
+  const PetscScalar *c;
+
+  PetscFunctionBegin;
+  PetscCall(DMPlexCreateFromFile(PETSC_COMM_SELF, path, "mfad mesh", PETSC_FALSE, &serial));
+  PetscCall(DMPlexGetHeightStratum(serial, 0, &cStart, &cEnd));
+  PetscCall(DMPlexGetDepthStratum(serial, 0, &vStart, &vEnd));
+  PetscCall(DMGetCoordinateDim(serial, &cdim));
+  PetscCheck(cEnd > cStart, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "'%s' has no cells", path);
+  PetscCall(DMPlexGetConeSize(serial, cStart, &nc)); /* not interpolated: cones are vertices */
+  PetscCall(MfadMeshCreate(cdim, vEnd - vStart, nc, cEnd - cStart, mesh));
+  for (PetscInt cell = cStart; cell < cEnd; cell++) {
+    const PetscInt *cone;
+    PetscInt        n;
+    PetscCall(DMPlexGetConeSize(serial, cell, &n));
+    PetscCheck(n == nc, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "'%s': cell %" PetscInt_FMT " has %" PetscInt_FMT " vertices, the first %" PetscInt_FMT, path, cell - cStart, n, nc);
+    PetscCall(DMPlexGetCone(serial, cell, &cone));
+    for (PetscInt a = 0; a < nc; a++) (*mesh)->cells[(cell - cStart) * nc + a] = cone[a] - vStart;
+  }
+  PetscCall(DMGetCoordinateSection(serial, &cs));
+  PetscCall(DMGetCoordinatesLocal(serial, &coords));
+  PetscCall(VecGetArrayRead(coords, &c));
+  for (PetscInt v = vStart; v < vEnd; v++) {
+    PetscInt off;
+    PetscCall(PetscSectionGetOffset(cs, v, &off));
+    for (PetscInt d = 0; d < cdim; d++) (*mesh)->coords[(v - vStart) * cdim + d] = PetscRealPart(c[off + d]);
+  }
+  PetscCall(VecRestoreArrayRead(coords, &c));
+  PetscCall(DMDestroy(&serial));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0 reads the file into an MfadMesh (MfadMeshRead() or, for PLY, DMPlex on PETSC_COMM_SELF);
+   a bad file stops every rank (the others would wait for rank 0 forever) */
+static PetscErrorCode MfadDMPlexCreateOnRank0_Private(MPI_Comm comm, const char path[], PetscBool ours, DM *dm)
+{
+  PetscMPIInt    rank;
+  MfadMesh       mesh = NULL;
+  PetscErrorCode rerr = PETSC_SUCCESS;
+  int            failed;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) rerr = ours ? MfadMeshRead(path, &mesh) : MfadMeshReadDMPlex_Private(path, &mesh); /* the error handler has reported it */
+  failed = rerr != PETSC_SUCCESS;
+  PetscCallMPI(MPI_Bcast(&failed, 1, MPI_INT, 0, comm));
+  PetscCheck(!failed, comm, PETSC_ERR_FILE_READ, "MfadDMPlexCreateFromFile: rank 0 could not read '%s'", path);
+  PetscCall(MfadDMPlexCreateFromMesh(comm, mesh, dm));
+  PetscCall(MfadMeshDestroy(&mesh));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadDMPlexCreateFromFile(MPI_Comm comm, const char path[], DM *dm)
 {
   const char *ours[] = {".obj", ".off", ".node", ".ele"};
@@ -85,20 +144,20 @@ PetscErrorCode MfadDMPlexCreateFromFile(MPI_Comm comm, const char path[], DM *dm
     mine = (PetscBool)(mine || eq);
   }
   if (mine) {
-    MfadMesh    mesh = NULL;
-    PetscMPIInt rank;
     PetscCheck(MfadMeshRead, comm, PETSC_ERR_SUP, "MfadDMPlexCreateFromFile: '%s': this build of mfad has no OBJ/OFF/TetGen readers (MfadMeshRead)", path);
-    PetscCallMPI(MPI_Comm_rank(comm, &rank));
-    if (rank == 0) PetscCall(MfadMeshRead(path, &mesh));
-    PetscCall(MfadDMPlexCreateFromMesh(comm, mesh, dm));
-    PetscCall(MfadMeshDestroy(&mesh));
+    PetscCall(MfadDMPlexCreateOnRank0_Private(comm, path, PETSC_TRUE, dm));
   } else {
     /* Gmsh files store 3 coordinates, but PETSc keeps as many as the cells' dimension unless
        told: a surface in space needs all 3 (a user's -dm_plex_gmsh_spacedim wins) */
     PetscBool given;
+    PetscBool   ply = PETSC_FALSE;
+    PetscMPIInt size;
     PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_gmsh_spacedim", &given));
     if (!given) PetscCall(PetscOptionsSetValue(NULL, "-dm_plex_gmsh_spacedim", "3"));
-    PetscCall(DMPlexCreateFromFile(comm, path, "mfad mesh", PETSC_TRUE, dm)); /* Gmsh, PLY, ExodusII ... */
+    if (len >= 4) PetscCall(PetscStrcasecmp(path + len - 4, ".ply", &ply));
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    if (ply && size > 1) PetscCall(MfadDMPlexCreateOnRank0_Private(comm, path, PETSC_FALSE, dm));
+    else PetscCall(DMPlexCreateFromFile(comm, path, "mfad mesh", PETSC_TRUE, dm)); /* Gmsh, PLY, ExodusII ... */
     if (!given) PetscCall(PetscOptionsClearValue(NULL, "-dm_plex_gmsh_spacedim"));
   }
   PetscCall(MfadDMPlexDistribute(dm, 1));

@@ -15,3 +15,5 @@ mfad_mpi_test(test_dmplex_ptscotch_3 3 $<TARGET_FILE:test_dmplex> -meshes ${MFAD
 # -mfad_view reports the load balance (elements and ghost vertices per rank)
 mfad_mpi_test(test_dmplex_view_2 2 $<TARGET_FILE:test_dmplex> -meshes ${MFAD_MESHES} -mfad_view)
 set_tests_properties(test_dmplex_view_2 PROPERTIES PASS_REGULAR_EXPRESSION "load balance over 2 ranks .*ghost vertices [0-9]+ / [0-9.]+ / [1-9]" FAIL_REGULAR_EXPRESSION "FAIL")
+# a hang (a rank waiting for another that stopped) fails in minutes, not at ctest's default
+set_tests_properties(test_dmplex_1 test_dmplex_2 test_dmplex_4 test_dmplex_simple_2 test_dmplex_ptscotch_3 test_dmplex_view_2 PROPERTIES TIMEOUT 300)

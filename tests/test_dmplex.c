@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* DMPlex distribution against one rank. For four meshes (Gmsh tets and a Gmsh sphere surface read
-   from tests/meshes/, a generated box of tets and a generated bumpy sheet of triangles), every
+/* DMPlex distribution against one rank. For five meshes (Gmsh tets, a Gmsh sphere surface and the
+   same sphere as binary PLY, read from tests/meshes/, a generated box of tets and a generated bumpy sheet of triangles), every
    rank also builds the same mesh alone on PETSC_COMM_SELF, and the distributed energy must match
    that serial one to 1e-12 relative: value, gradient norm, HVP norm, and the projections of
    gradient and HVP on a smooth field (numbering-free, so a wrong vertex map cannot hide). Terms:
@@ -241,10 +241,10 @@ static PetscErrorCode Expect(PetscErrorCode ierr, const char *what, PetscBool an
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Bad requests are errors, not wrong answers: a missing file, a kernel of the wrong element size,
+/* Bad requests are errors, not wrong answers (nor hangs): a missing file, a file PETSc cannot read, a kernel of the wrong element size,
    edge pairs of a tet mesh; without overlap, edge pairs and one-rings of a distributed surface
    (whose stars are split) stop, while cells, which need no overlap, still count right */
-static PetscErrorCode CheckErrors(const char *box)
+static PetscErrorCode CheckErrors(const char *box, const char *badply)
 {
   DM          dm, sheet;
   MfadEnergy  E;
@@ -262,6 +262,7 @@ static PetscErrorCode CheckErrors(const char *box)
   PetscCall(MfadEnergyCreateFromDMPlex(dm, 3, &E));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   PetscCall(Expect(MfadDMPlexCreateFromFile(PETSC_COMM_SELF, "no/such/mesh.msh", &sheet), "a missing file", PETSC_FALSE));
+  PetscCall(Expect(MfadDMPlexCreateFromFile(PETSC_COMM_WORLD, badply, &sheet), "an ASCII PLY file (rank 0 reads it; all ranks stop)", PETSC_FALSE));
   PetscCall(Expect(MfadEnergyAddTermFromDMPlex(E, dm, spring, MFAD_DMPLEX_CELLS, &k, 1.0, NULL), "a 2-vertex kernel on tets", PETSC_FALSE));
   PetscCall(Expect(MfadDMPlexGetElements(dm, MFAD_DMPLEX_EDGE_PAIRS, &n, NULL, NULL, NULL), "edge pairs of a tet mesh", PETSC_FALSE));
   PetscCall(PetscPopErrorHandler());
@@ -326,7 +327,7 @@ static PetscErrorCode RunCase(const char *name, const char *path, PetscBool surf
 
 int main(int argc, char **argv)
 {
-  char      dir[PETSC_MAX_PATH_LEN] = ".", box[PETSC_MAX_PATH_LEN], sphere[PETSC_MAX_PATH_LEN];
+  char      dir[PETSC_MAX_PATH_LEN] = ".", box[PETSC_MAX_PATH_LEN], sphere[PETSC_MAX_PATH_LEN], ply[PETSC_MAX_PATH_LEN], badply[PETSC_MAX_PATH_LEN];
   PetscInt  gbox[3] = {6, 5, 4}, gsheet[3] = {14, 12, 0};
   PetscInt  ebox[2], esheet[2], etets[2] = {939, -1}, esphere[2];
   PetscInt  F;
@@ -336,6 +337,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-meshes", dir, sizeof(dir), NULL));
   PetscCall(PetscSNPrintf(box, sizeof(box), "%s/box_tets.msh", dir));
   PetscCall(PetscSNPrintf(sphere, sizeof(sphere), "%s/sphere_tris.msh", dir));
+  PetscCall(PetscSNPrintf(ply, sizeof(ply), "%s/sphere_tris.ply", dir)); /* the same sphere as binary PLY */
+  PetscCall(PetscSNPrintf(badply, sizeof(badply), "%s/ascii_unsupported.ply", dir));
   /* closed forms: 6 tets per cube; a sheet of nx x ny quads has 2 nx ny triangles and
      nx (ny + 1) + ny (nx + 1) + nx ny edges, of which 2 (nx + ny) on the boundary have no pair;
      a closed triangulated surface has 3F/2 edges, all interior. The files' cell counts are their
@@ -349,9 +352,10 @@ int main(int argc, char **argv)
   esphere[0] = esphere[1] = 3 * F / 2;
   PetscCall(RunCase("gmsh tets", box, PETSC_FALSE, NULL, etets));
   PetscCall(RunCase("gmsh sphere", sphere, PETSC_TRUE, NULL, esphere));
+  PetscCall(RunCase("binary PLY sphere", ply, PETSC_TRUE, NULL, esphere));
   PetscCall(RunCase("generated box", NULL, PETSC_FALSE, gbox, ebox));
   PetscCall(RunCase("generated sheet", NULL, PETSC_TRUE, gsheet, esheet));
-  PetscCall(CheckErrors(box));
+  PetscCall(CheckErrors(box, badply));
   PetscCall(PetscFinalize());
   return failures ? 1 : 0;
 }

@@ -146,15 +146,18 @@ PetscErrorCode MfadDMPlexCreateFromFile(MPI_Comm comm, const char path[], DM *dm
     /* Gmsh files store 3 coordinates, but PETSc keeps as many as the cells' dimension unless
        told: a surface in space needs all 3 (a user's -dm_plex_gmsh_spacedim wins) */
     PetscBool given;
-    PetscBool   ply = PETSC_FALSE;
-    PetscMPIInt size;
+    PetscBool      ply = PETSC_FALSE;
+    PetscMPIInt    size;
+    PetscErrorCode ierr;
     PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_gmsh_spacedim", &given));
     if (!given) PetscCall(PetscOptionsSetValue(NULL, "-dm_plex_gmsh_spacedim", "3"));
     if (len >= 4) PetscCall(PetscStrcasecmp(path + len - 4, ".ply", &ply));
     PetscCallMPI(MPI_Comm_size(comm, &size));
-    if (ply && size > 1) PetscCall(MfadDMPlexCreateOnRank0_Private(comm, path, PETSC_FALSE, dm));
-    else PetscCall(DMPlexCreateFromFile(comm, path, "mfad mesh", PETSC_TRUE, dm)); /* Gmsh, PLY, ExodusII ... */
+    /* Gmsh, PLY, ExodusII ...; the option is cleared whether or not the file could be read */
+    if (ply && size > 1) ierr = MfadDMPlexCreateOnRank0_Private(comm, path, PETSC_FALSE, dm);
+    else ierr = DMPlexCreateFromFile(comm, path, "mfad mesh", PETSC_TRUE, dm);
     if (!given) PetscCall(PetscOptionsClearValue(NULL, "-dm_plex_gmsh_spacedim"));
+    PetscCall(ierr);
   }
   PetscCall(MfadDMPlexDistribute(dm, 1));
   PetscFunctionReturn(PETSC_SUCCESS);

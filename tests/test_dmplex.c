@@ -6,7 +6,7 @@
    gradient and HVP on a smooth field (numbering-free, so a wrong vertex map cannot hide). Terms:
    neohookean_tet on the cells of a tet mesh; on a surface, the 4-vertex test energy hinge_test on
    the interior edge pairs (which cross the partition) plus mass_spring on the edges. Also: global
-   element counts equal the serial ones and closed-form ones; every rank owns vertices; the hinge
+   element counts equal the serial ones and closed-form ones; both ranks of a 2-rank run own vertices; the hinge
    stencils have the orientation the bending convention promises; the vertex one-rings list every
    edge twice. Run under mpiexec with any number of ranks; prints FAIL lines, nothing otherwise
    (plus -mfad_view output when given). */
@@ -206,8 +206,11 @@ static PetscErrorCode CheckDistribution(const char *name, DM dm, PetscInt nedges
   PetscCall(MfadEnergyCreateFromDMPlex(dm, 3, &E));
   PetscCall(MfadEnergyGetSizes(E, NULL, &mine, NULL));
   PetscCall(MPIU_Allreduce(&mine, &minown, 1, MPIU_INT, MPI_MIN, comm));
-  /* the partition, not rank 0, owns the vertices: every rank of a mesh of >= 100 vertices per rank owns some */
-  if (!(minown > 0)) Fail("%s: a rank owns %" PetscInt_FMT " vertices on %d ranks\n", name, minown, size);
+  /* the partition, not rank 0, owns the vertices: on 2 ranks each owns some of these ~200-300
+     vertex meshes. Not asked on more ranks: a partitioner without a graph (PETSc's `simple`, the
+     default where PETSc has no partitioner package) may give a rank only cells whose vertices are
+     all owned by its neighbours, which is correct, if wasteful */
+  if (size == 2 && !(minown > 0)) Fail("%s: a rank owns %" PetscInt_FMT " vertices on %d ranks\n", name, minown, size);
   PetscCall(MfadDMPlexGetVertexNeighbors(dm, &n, &off, &nb));
   if (n != mine) Fail("%s: %" PetscInt_FMT " one-rings for %" PetscInt_FMT " owned vertices\n", name, n, mine);
   mine = off[n];

@@ -5,10 +5,6 @@
 #include <mfadmesh.h>
 #include <petscdmplex.h>
 
-/* MfadMeshRead() comes with the readers (src/read_*.c); until they are linked in, reading an
-   .obj/.off/.node/.ele file is a clear error instead of a link failure. */
-#pragma weak MfadMeshRead
-
 PetscErrorCode MfadDMPlexCreateFromMesh(MPI_Comm comm, MfadMesh mesh, DM *dm)
 {
   PetscMPIInt rank;
@@ -140,7 +136,6 @@ PetscErrorCode MfadDMPlexCreateFromFile(MPI_Comm comm, const char path[], DM *dm
     mine = (PetscBool)(mine || eq);
   }
   if (mine) {
-    PetscCheck(MfadMeshRead, comm, PETSC_ERR_SUP, "MfadDMPlexCreateFromFile: '%s': this build of mfad has no OBJ/OFF/TetGen readers (MfadMeshRead)", path);
     PetscCall(MfadDMPlexCreateOnRank0_Private(comm, path, PETSC_TRUE, dm));
   } else {
     /* Gmsh files store 3 coordinates, but PETSc keeps as many as the cells' dimension unless

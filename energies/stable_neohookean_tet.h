@@ -2,8 +2,10 @@
 /* stable_neohookean_tet: the stable Neo-Hookean solid of Smith, de Goes & Kim, "Stable Neo-Hookean
    flesh simulation", ACM TOG 37(2) 2018, eq. 14, on a linear tetrahedron:
      Psi(F) = mu'/2 (I_C - 3) + lambda'/2 (J - alpha)^2 - mu'/2 log(I_C + 1),
-     I_C = tr(F^T F),   J = det F,   alpha = 1 + 3 mu' / (4 lambda'),   E = V Psi(F),
-   F = Ds Dm^{-1} as in neohookean_tet.h. alpha makes the rest shape stress-free. The energy is
+     I_C = tr(F^T F),   J = det F,   alpha = 1 + 3 mu' / (4 lambda'),   E = V (Psi(F) - Psi(I)),
+   F = Ds Dm^{-1} as in neohookean_tet.h. alpha makes the rest shape stress-free; the constant
+   Psi(I) = lambda'/2 (1 - alpha)^2 - mu' log 2 is subtracted so that E is the strain energy (zero
+   at rest), which changes no derivative. The energy is
    finite and smooth for every F, inverted (J <= 0) and flat elements included: no barrier, so a
    solver may invert elements and this energy pushes them back (the paper's point).
    The material constants are the Lame parameters (mu, lambda) of linear elasticity; the rest
@@ -18,7 +20,7 @@
 #define MFAD_ENERGY_PARAMS      12
 #define MFAD_ENERGY_REST_DIM    3
 #define MFAD_ENERGY_MATERIAL    2
-#define MFAD_ENERGY_DESCRIPTION "V (mu'/2 (|F|^2 - 3) + lambda'/2 (J - 1 - 3 mu'/(4 lambda'))^2 - mu'/2 log(|F|^2 + 1)); params Dm^-1, V, mu' = 4/3 mu, lambda' = lambda + 5/6 mu; material mu, lambda"
+#define MFAD_ENERGY_DESCRIPTION "V (mu'/2 (|F|^2 - 3) + lambda'/2 (J - 1 - 3 mu'/(4 lambda'))^2 - mu'/2 log(|F|^2 + 1) - Psi(I)); params Dm^-1, V, mu' = 4/3 mu, lambda' = lambda + 5/6 mu; material mu, lambda"
 #include "tet_rest.h"
 static int mfad_energy_rest(const double *r, const double *m, double *p)
 {
@@ -45,6 +47,6 @@ MFAD_ENERGY_BODY(x, p, E)
   OP(add)(E, E, &u);
   OP(muls)(&u, &I1, 0.5 * mu * V); /* mu'/2 (I_C - 3) */
   OP(add)(E, E, &u);
-  OP(adds)(E, E, -1.5 * mu * V);
+  OP(adds)(E, E, -V * (1.5 * mu + 0.5 * lambda * (1.0 - alpha) * (1.0 - alpha) - mu * log(2.0)));
 }
 #endif

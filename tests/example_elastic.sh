@@ -20,6 +20,12 @@
 #                             a stiff bar (linear regime): strain energy = half the work of gravity
 #                             (Clapeyron), tip deflection near Euler-Bernoulli's q L^4 / (8 E I)
 #   vtu                       -o writes a complete VTK file on 2 ranks, and no temporary file is left
+#   freefall <np> <maxits> <steps> <dt> <g>
+#                             implicit-Euler dynamics of the unclamped bar: the centre of mass follows
+#                             the free-fall recurrence v_{n+1} = v_n + g dt, z_{n+1} = z_n + dt v_{n+1}
+#   settle <maxits> <steps>   implicit-Euler dynamics of a stiff clamped bar: mechanical energy never
+#                             increases (starting from 0 at rest), and the bar settles on the static
+#                             solution
 # Prints nothing on success; on failure, the value, the expectation and the program's output.
 set -u
 
@@ -229,6 +235,49 @@ case $check in
     # every cell type is VTK_TETRA (10)
     types=$(grep -c '^10$' "$work/bar.vtu")
     [ "$types" -eq "$ne" ] || fail "bar.vtu has $types cells of type 10 (VTK_TETRA), expected $ne"
+    ;;
+  freefall)
+    # Internal forces sum to zero and gravity and inertia are linear, so the z-sum of the gradient of
+    # step n's incremental potential is (M / dt^2)(Z - Z*), Z the centre of mass, Z* = Z_n + dt V_n +
+    # dt^2 g: at a solution with |grad| <= 1e-8 |grad E(x_pred)| (SNES's default rtol) and
+    # |grad E(x_pred)| = |(m_v g)_v| <= 3 M |g| / sqrt(nv) (lumped masses within 3 x their mean),
+    # |Z - Z*| <= 3e-8 dt^2 |g| per step; over N steps (velocity errors carried) the error is
+    # <= N^2 3e-8 dt^2 |g| against the displacement dt^2 |g| N (N + 1) / 2: 1e-6 relative holds.
+    np=$1 maxits=$2 steps=$3 dt=$4 g=$5
+    shift 6
+    run ff "$np" -clamp 0 -ts_steps "$steps" -dt "$dt" -g "$g" "$@"
+    converged ff "$maxits"
+    vz=$(awk -v n="$steps" -v dt="$dt" -v g="$g" 'BEGIN { printf "%.17g", n * dt * g }')
+    zz=$(awk -v n="$steps" -v dt="$dt" -v g="$g" 'BEGIN { printf "%.17g", dt * dt * g * n * (n + 1) / 2 }')
+    close "centre-of-mass velocity after $steps steps vs N dt g" "$(field ff com_velocity)" "$vz" 1e-6
+    close "centre-of-mass displacement after $steps steps vs dt^2 g N (N + 1) / 2" "$(field ff com_displacement)" "$zz" 1e-6
+    # a rigid translation: no strain (elastic energy 0 up to round-off of ~1e-16 per element)
+    holds 'a + 0 < 1e-12 && a + 0 > -1e-12' "$(field ff elastic)" || fail "free fall: elastic energy $(field ff elastic), expected 0 (a rigid translation)"
+    ;;
+  settle)
+    # Implicit Euler dissipates: with x_{n+1} minimising 1/(2 dt^2)|x - x_n - dt v_n|_M^2 + W(x) and W
+    # convex (the linear regime: E = 1e8, strains ~1e-4), the optimality condition
+    # M (v_{n+1} - v_n) = -dt grad W(x_{n+1}) and convexity give
+    # K_{n+1} + W_{n+1} + 1/2 |v_{n+1} - v_n|_M^2 <= K_n + W_n: mechanical energy never increases, up
+    # to the round-off of W: Neo-Hookean's per-element terms ~1.5 mu V cancel to the strain energy,
+    # so W carries ~10 eps 1.5 mu Vol = 2e-13 J here (mu = 3.8e7 Pa, Vol = 4e-6 m^3): slack 1e-12 J.
+    # The lowest bending mode (~160 Hz at E = 1e8) has omega dt ~ 10 at dt = 0.01: each step
+    # multiplies its deviation from the static solution by 1 / (1 + (omega dt)^2) ~ 1e-2, so after
+    # N >= 5 steps the bar is at the static solution to ~1e-10: tip displacement to 1e-5 (both
+    # solves end with |grad E| <= 1e-8 of the load). Full Newton steps (-snes_linesearch_type basic):
+    # the energy's round-off (above) is larger than a converging Newton step's decrease, which
+    # makes a backtracking line search fail near the solution of so stiff a bar.
+    maxits=$1 steps=$2
+    shift 3
+    run dyn 1 -E 1e8 -ts_steps "$steps" -dt 0.01 -snes_linesearch_type basic "$@"
+    converged dyn "$maxits"
+    run stat 1 -E 1e8 -snes_linesearch_type basic "$@"
+    converged stat "$maxits"
+    grep '^elastic: step ' "$work/dyn.out" | awk '{ for (i = 1; i < NF; i++) { if ($i == "energy") e = $(i + 1); if ($i == "kinetic") k = $(i + 1) } printf "%.15e\n", e + k }' >"$work/mech"
+    [ "$(wc -l <"$work/mech")" -eq "$steps" ] || fail "expected $steps step lines"
+    awk 'BEGIN { prev = 0 } { if ($1 - prev > 1e-12) { print NR ": " prev " -> " $1; exit 1 } prev = $1 }' "$work/mech" ||
+      fail "mechanical energy (potential + kinetic) increased at a step: $(tr '\n' ' ' <"$work/mech")"
+    close "settled tip displacement vs statics" "$(field dyn tip_displacement)" "$(field stat tip_displacement)" 1e-5
     ;;
   *)
     fail "unknown check '$check'"

@@ -247,7 +247,8 @@ static double ClosedFormTet(const Elem *e, const double *x, double *mag)
   if (!strcmp(name, "stable_neohookean_tet")) { /* Smith et al. 2018, eqs. 14 and 16 */
     const double m = 4.0 / 3.0 * mu, l = lambda + 5.0 / 6.0 * mu, alpha = 1.0 + m / l - m / (4.0 * l);
     *mag = V * (0.5 * m * (I1 + 3.0) + 0.5 * l * (fabs(J) + alpha) * (fabs(J) + alpha) + 0.5 * m * fabs(log(I1 + 1.0)));
-    return V * (0.5 * m * (I1 - 3.0) + 0.5 * l * (J - alpha) * (J - alpha) - 0.5 * m * log(I1 + 1.0));
+    /* less Psi(F = I): I_C = 3, J = 1 */
+    return V * (0.5 * m * (I1 - 3.0) + 0.5 * l * (J - alpha) * (J - alpha) - 0.5 * m * log(I1 + 1.0) - 0.5 * l * (1.0 - alpha) * (1.0 - alpha) + 0.5 * m * log(4.0));
   }
   if (!strcmp(name, "stvk_tet")) {
     double G2 = 0.0, trG = 0.0, c2 = 0.0;

@@ -33,16 +33,43 @@ struct _n_MfadMesh {
 PetscErrorCode MfadMeshCreate(PetscInt dim, PetscInt nvert, PetscInt ncorner, PetscInt ncell, MfadMesh *mesh);
 /** @brief Frees the mesh and sets *mesh to NULL. */
 PetscErrorCode MfadMeshDestroy(MfadMesh *mesh);
-/** @brief Reads a Wavefront OBJ surface: `v` and `f` lines (v, v/t, v/t/n, v//n and negative
-    indices); polygons are fan-triangulated; other records are ignored. */
+/* Every reader: PETSC_ERR_FILE_OPEN when the file cannot be opened; PETSC_ERR_FILE_UNEXPECTED
+   "<path>:<line>: <what was wrong>" for malformed content (truncated, counts that disagree
+   with the data, non-numeric or non-finite numbers, indices out of range, a repeated vertex in a
+   face or cell, an empty mesh); PETSC_ERR_SUP for format variants mfad does not read. '#'
+   comments, blank lines, CRLF line ends and lines of any length are fine. With the option
+   -mfad_mesh_check_manifold every reader also runs MfadMeshCheckManifold() (error lines then
+   name the cells' lines in the file). */
+
+/** @brief Reads a Wavefront OBJ surface into *mesh (3-D triangles).
+    `v x y z [w]` (and `v x y z r g b`) and `f` records (v, v/t, v/t/n, v//n corners, negative
+    indices count back from the last vertex read); polygons are fan-triangulated (exact for
+    convex ones); vt, vn, o, g, s, usemtl, mtllib, l, p and free-form records are skipped;
+    any other record is an error.
+    @param[in]  path the .obj file
+    @param[out] mesh the new mesh (MfadMeshDestroy() it) */
 PetscErrorCode MfadMeshReadOBJ(const char path[], MfadMesh *mesh);
-/** @brief Reads an OFF surface (triangles; polygons fan-triangulated). */
+/** @brief Reads an ASCII OFF surface into *mesh (3-D triangles): header keyword (OFF, or the
+    ST/C/N variants, whose extra vertex data are ignored; optional), counts, vertices, faces
+    (polygons fan-triangulated, trailing face colours ignored); 4OFF, nOFF and binary OFF are
+    PETSC_ERR_SUP.
+    @param[in]  path the .off file
+    @param[out] mesh the new mesh (MfadMeshDestroy() it) */
 PetscErrorCode MfadMeshReadOFF(const char path[], MfadMesh *mesh);
 /** @brief Reads a TetGen mesh: `path` is the base name or its .node or .ele file; tets with
     region attributes as cell tags and boundary markers as vertex tags where present. */
 PetscErrorCode MfadMeshReadTetGen(const char path[], MfadMesh *mesh);
 /** @brief Reads any of the above by the file's extension (.obj, .off, .node, .ele). */
 PetscErrorCode MfadMeshRead(const char path[], MfadMesh *mesh);
+/** @brief Checks that the mesh is a manifold where it matters: no edge of a triangle surface
+    in more than 2 triangles (what parameterisation and bending energies need), no face of a
+    tet mesh in more than 2 tets. Use it after reading a surface for such energies; the
+    readers call it themselves only with -mfad_mesh_check_manifold.
+    @param[in] mesh the mesh
+    @param[in] path a name for the error message (the file it came from), or NULL
+    @return PETSC_ERR_ARG_WRONG "<path>: edge 3-7 is shared by 3 triangles (cells 1, 4, 9) ..."
+            naming 0-based vertex and cell ids */
+PetscErrorCode MfadMeshCheckManifold(MfadMesh mesh, const char path[]);
 
 /** @brief Writes the cells of `term` (lines, triangles or tets) at the positions X as a VTK
     unstructured grid (.vtu), gathered on rank 0 and written atomically (temporary file, then

@@ -83,9 +83,18 @@ PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, Mat *J, Mat *P)
    takes the element Hessians from the cache instead of computing them again. */
 PetscErrorCode MfadJacobiansSetPoint_Private(Mat J, Mat P, Vec X)
 {
-  PetscBool shell;
+  PetscBool shell, mffd;
 
   PetscFunctionBegin;
+  /* -snes_mf_operator: J is PETSc's finite-difference operator, P is ours; assembling J is what
+     moves its base point to the current solution (PETSc's own contract for such callbacks) */
+  PetscCall(PetscObjectTypeCompare((PetscObject)J, MATMFFD, &mffd));
+  if (mffd) {
+    PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+    if (P != J) PetscCall(MfadHessianSetPoint(P, X));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MfadHessianSetPoint(J, X));
   if (P == J) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscObjectTypeCompare((PetscObject)J, MATSHELL, &shell));

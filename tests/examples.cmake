@@ -73,12 +73,16 @@ mfad_example_test(example_elastic_sbaij_cholesky 1 forms 1 ${MFAD_ELASTIC_MAXITS
 mfad_example_test(example_elastic_tao_cached 1 forms 1 ${MFAD_ELASTIC_MAXITS} OPTIONS -use_tao -tao_type nls -mfad_hessian cached -tao_nls_ksp_type cg -tao_nls_pc_type jacobi)
 # (m) a PSD-projected assembled preconditioner under the exact shell operator: same minimiser
 mfad_example_test(example_elastic_psd_pmat 1 forms 1 ${MFAD_ELASTIC_MAXITS} OPTIONS -mfad_pmat aij -mfad_psd_project clamp -ksp_type cg -pc_type gamg)
-# (n) materials (-material): in the linear regime every hyperelastic model is linear elasticity with
+# (n) -snes_mf_operator: PETSc's finite-difference operator with mfad's assembled Hessian as the
+#     preconditioning matrix (2 ranks); the FD products stall near |grad E| ~ 1e-7 |g0| (round-off
+#     in the differences), still inside the checks' 1e-5 and the energy's 1e-10 of (g)-(h)
+mfad_example_test(example_elastic_mf_operator 2 forms 2 ${MFAD_ELASTIC_MAXITS} OPTIONS -snes_mf_operator -mfad_hessian aij -ksp_type cg -pc_type gamg)
+# (o) materials (-material): in the linear regime every hyperelastic model is linear elasticity with
 #     the same Lame constants, so the checks of (i) hold for each
 foreach(mat stable_neohookean stvk corotated)
   mfad_example_test(example_elastic_linear_${mat} 1 linear ${MFAD_ELASTIC_MAXITS} 4 16 0.005 1e8 1000 -9.81 OPTIONS -material ${mat} -ksp_type cg -pc_type jacobi)
 endforeach()
-# (o) implicit-Euler dynamics (-ts_steps, -dt): an unclamped bar falls freely (1 and 2 ranks, and a
+# (p) implicit-Euler dynamics (-ts_steps, -dt): an unclamped bar falls freely (1 and 2 ranks, and a
 #     large step that also deforms nothing); a stiff clamped bar loses energy and settles on the static
 #     solution (see the script for both arguments). Iteration bound: a step from the prediction
 #     x_n + dt v_n is closer to its minimiser than statics from rest: 20 as in (a)

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The line reader, token parsers and growing arrays shared by the text mesh readers. Every
+   error names the file and the line: "<path>:<line>: <what was wrong>". */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "mfadread.h"
+
+#define MFAD_BLANKS " \t\r\v\f"
+
+PetscErrorCode MfadReaderOpen_Private(MfadReader *r, const char path[])
+{
+  struct stat st;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(r, sizeof(*r)));
+  PetscCall(PetscStrallocpy(path, &r->path));
+  r->size = -1;
+  r->fp   = fopen(path, "rb");
+  PetscCheck(r->fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s: cannot open: %s", path, strerror(errno));
+  /* a directory opens but cannot be read; a pipe has no size (then counts are not checked
+     against it, the growing arrays still bound what is allocated by what was read) */
+  if (!fstat(fileno(r->fp), &st)) {
+    PetscCheck(!S_ISDIR(st.st_mode), PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s: cannot open: a directory", path);
+    if (S_ISREG(st.st_mode)) r->size = (PetscInt64)st.st_size;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadReaderClose_Private(MfadReader *r)
+{
+  PetscFunctionBegin;
+  if (r->fp) fclose(r->fp);
+  free(r->buf); /* getline's */
+  PetscCall(PetscFree(r->path));
+  r->fp  = NULL;
+  r->buf = NULL;
+  r->cur = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The next line with content: comments ('#' to the end of the line) and blank lines are
+   skipped. *found is false at the end of the file. */
+PetscErrorCode MfadReaderNextLine_Private(MfadReader *r, PetscBool *found)
+{
+  PetscFunctionBegin;
+  *found = PETSC_FALSE;
+  for (;;) {
+    ssize_t len;
+    char   *hash;
+
+    errno = 0;
+    len   = getline(&r->buf, &r->cap, r->fp);
+    if (len < 0) {
+      PetscCheck(!ferror(r->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s:%" PetscInt_FMT ": read error: %s", r->path, r->line + 1, strerror(errno));
+      r->cur = NULL;
+      if (!r->line) r->line = 1; /* an empty file: errors about it name line 1 */
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    PetscCheck(r->line < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: more than %d lines", r->path, (int)PETSC_MAX_INT);
+    r->line++;
+    /* a NUL byte would silently end the line for the parsers below */
+    MfadReaderCheck(r, strlen(r->buf) == (size_t)len, "a NUL byte (is this a binary file?)");
+    if ((hash = strchr(r->buf, '#'))) *hash = '\0';
+    r->cur = r->buf + strspn(r->buf, MFAD_BLANKS "\n");
+    if (*r->cur) break;
+  }
+  *found = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The next line with content, which must be there: it should hold record i (0-based) of the n
+   `what` records the header announced (n = 0: `what` alone names it). */
+PetscErrorCode MfadReaderExpectLine_Private(MfadReader *r, const char what[], PetscInt i, PetscInt n)
+{
+  PetscBool found;
+
+  PetscFunctionBegin;
+  PetscCall(MfadReaderNextLine_Private(r, &found));
+  if (n) MfadReaderCheck(r, found, "the file ends before %s %" PetscInt_FMT " of %" PetscInt_FMT " (truncated, or the header's count is too large)", what, i + 1, n);
+  else MfadReaderCheck(r, found, "the file ends before %s", what);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Nothing may follow on the current line; `what` names what the line held. */
+PetscErrorCode MfadReaderExpectEnd_Private(MfadReader *r, const char what[])
+{
+  const char *tok = MfadReaderToken_Private(r);
+
+  PetscFunctionBegin;
+  MfadReaderCheck(r, !tok, "unexpected '%.40s' after %s", tok, what);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The next token on the current line, NUL-terminated in place, or NULL at its end. */
+char *MfadReaderToken_Private(MfadReader *r)
+{
+  char *tok;
+
+  if (!r->cur) return NULL;
+  tok = r->cur + strspn(r->cur, MFAD_BLANKS "\n");
+  if (!*tok) {
+    r->cur = tok;
+    return NULL;
+  }
+  r->cur = tok + strcspn(tok, MFAD_BLANKS "\n");
+  if (*r->cur) *r->cur++ = '\0';
+  return tok;
+}
+
+PetscErrorCode MfadReaderParseInt_Private(MfadReader *r, const char tok[], const char what[], PetscInt *v)
+{
+  char     *end;
+  long long x;
+
+  PetscFunctionBegin;
+  errno = 0;
+  x     = strtoll(tok, &end, 10);
+  MfadReaderCheck(r, end != tok && !*end, "'%.40s' is not an integer (%s)", tok, what);
+  MfadReaderCheck(r, errno != ERANGE && x >= PETSC_MIN_INT && x <= PETSC_MAX_INT, "%.40s is out of range (%s)", tok, what);
+  *v = (PetscInt)x;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadReaderInt_Private(MfadReader *r, const char what[], PetscInt *v)
+{
+  const char *tok = MfadReaderToken_Private(r);
+
+  PetscFunctionBegin;
+  MfadReaderCheck(r, tok, "the line ends before %s", what);
+  PetscCall(MfadReaderParseInt_Private(r, tok, what, v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A finite real number (strtod's forms: 1, -2.5, 3e-7, 0x1p-3); inf and nan are refused. */
+PetscErrorCode MfadReaderParseReal_Private(MfadReader *r, const char tok[], const char what[], PetscReal *v)
+{
+  char  *end;
+  double x;
+
+  PetscFunctionBegin;
+  x = strtod(tok, &end);
+  MfadReaderCheck(r, end != tok && !*end, "'%.40s' is not a number (%s)", tok, what);
+  /* overflow gives inf; underflow to 0 or a subnormal is a fine coordinate */
+  MfadReaderCheck(r, isfinite(x), "%.40s is not a finite number (%s)", tok, what);
+  *v = (PetscReal)x;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadReaderReal_Private(MfadReader *r, const char what[], PetscReal *v)
+{
+  const char *tok = MfadReaderToken_Private(r);
+
+  PetscFunctionBegin;
+  MfadReaderCheck(r, tok, "the line ends before %s", what);
+  PetscCall(MfadReaderParseReal_Private(r, tok, what, v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A count from a header: not negative, and not more records than the file's bytes can hold
+   at min_bytes each (so "2000000000 vertices" in a small file is an error, not a big malloc). */
+PetscErrorCode MfadReaderCheckCount_Private(MfadReader *r, const char what[], PetscInt min_bytes, PetscInt n)
+{
+  PetscFunctionBegin;
+  MfadReaderCheck(r, n >= 0, "negative count %" PetscInt_FMT " of %s", n, what);
+  /* the last record may lack its line end: + 1 */
+  MfadReaderCheck(r, r->size < 0 || (PetscInt64)n * min_bytes <= r->size + 1, "the header says %" PetscInt_FMT " %s, more than a file of %" PetscInt64_FMT " bytes can hold", n, what, r->size);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadReaderCount_Private(MfadReader *r, const char what[], PetscInt min_bytes, PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscCall(MfadReaderInt_Private(r, what, n));
+  PetscCall(MfadReaderCheckCount_Private(r, what, min_bytes, *n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A cell or polygon (`what`) with a repeated vertex is degenerate (ids printed from base). */
+PetscErrorCode MfadReaderCheckDistinct_Private(MfadReader *r, const char what[], const PetscInt v[], PetscInt n, PetscInt base)
+{
+  PetscInt dup = -1;
+
+  PetscFunctionBegin;
+  if (n <= 16) {
+    for (PetscInt i = 1; i < n && dup < 0; i++)
+      for (PetscInt j = 0; j < i; j++)
+        if (v[i] == v[j]) dup = v[i];
+  } else { /* a long polygon: sort a copy */
+    PetscInt *sorted;
+
+    PetscCall(PetscMalloc1(n, &sorted));
+    PetscCall(PetscArraycpy(sorted, v, n));
+    PetscCall(PetscSortInt(n, sorted));
+    for (PetscInt i = 1; i < n && dup < 0; i++)
+      if (sorted[i] == sorted[i - 1]) dup = sorted[i];
+    PetscCall(PetscFree(sorted));
+  }
+  MfadReaderCheck(r, dup < 0, "degenerate %s: vertex %" PetscInt_FMT " appears twice", what, dup + base);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadArrayPush_Private(MfadArray *a, const void *x, size_t count)
+{
+  PetscFunctionBegin;
+  /* meshes are indexed by PetscInt: no array may outgrow it */
+  PetscCheck(count <= (size_t)PETSC_MAX_INT - a->n, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "a mesh with more than %d entries in one array does not fit PetscInt", (int)PETSC_MAX_INT);
+  if (a->n + count > a->cap) {
+    size_t cap = a->cap ? a->cap : 64;
+
+    while (cap < a->n + count) cap *= 2;
+    if (a->data) PetscCall(PetscRealloc(cap * a->size, &a->data));
+    else PetscCall(PetscMalloc(cap * a->size, &a->data));
+    a->cap = cap;
+  }
+  PetscCall(PetscMemcpy((char *)a->data + a->n * a->size, x, count * a->size));
+  a->n += count;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadArrayDestroy_Private(MfadArray *a)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(a->data));
+  a->n = a->cap = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadReadStateInit_Private(MfadReadState *s, const char path[], MfadMesh *mesh)
+{
+  PetscFunctionBegin;
+  MfadValidPointer(path, 1);
+  MfadValidPointer(mesh, 2);
+  *mesh = NULL;
+  PetscCall(PetscMemzero(s, sizeof(*s)));
+  s->coords.size      = sizeof(PetscReal);
+  s->cells.size       = sizeof(PetscInt);
+  s->lines.size       = sizeof(PetscInt);
+  s->poly.size        = sizeof(PetscInt);
+  s->vertex_tags.size = sizeof(PetscInt);
+  s->cell_tags.size   = sizeof(PetscInt);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Frees everything s holds; on success hands s->mesh to *mesh, on error destroys it and passes
+   the parse's error on (its code and message unchanged). */
+PetscErrorCode MfadReadStateFinish_Private(MfadReadState *s, PetscErrorCode ierr, MfadMesh *mesh)
+{
+  PetscFunctionBegin;
+  for (int i = 0; i < 2; i++) PetscCall(MfadReaderClose_Private(&s->r[i]));
+  PetscCall(MfadArrayDestroy_Private(&s->coords));
+  PetscCall(MfadArrayDestroy_Private(&s->cells));
+  PetscCall(MfadArrayDestroy_Private(&s->lines));
+  PetscCall(MfadArrayDestroy_Private(&s->poly));
+  PetscCall(MfadArrayDestroy_Private(&s->vertex_tags));
+  PetscCall(MfadArrayDestroy_Private(&s->cell_tags));
+  if (ierr) PetscCall(MfadMeshDestroy(&s->mesh));
+  PetscCall(ierr);
+  *mesh = s->mesh;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* s->poly (a face of the current line) into triangles: 3 or more distinct vertices, fanned as
+   (0, i, i+1), exact for convex polygons, like other readers that triangulate */
+PetscErrorCode MfadReadStatePushPolygon_Private(MfadReadState *s, MfadReader *r, PetscInt base)
+{
+  const PetscInt *p = (const PetscInt *)s->poly.data, n = (PetscInt)s->poly.n;
+
+  PetscFunctionBegin;
+  MfadReaderCheck(r, n >= 3, "a face needs 3 or more vertices, this one has %" PetscInt_FMT, n);
+  PetscCall(MfadReaderCheckDistinct_Private(r, "face", p, n, base));
+  for (PetscInt i = 1; i + 1 < n; i++) {
+    const PetscInt tri[3] = {p[0], p[i], p[i + 1]};
+
+    PetscCall(MfadArrayPush_Private(&s->cells, tri, 3));
+    PetscCall(MfadArrayPush_Private(&s->lines, &r->line, 1));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadReadStateToMesh_Private(MfadReadState *s, MfadReader *r, PetscInt ncorner, PetscInt base)
+{
+  PetscBool check = PETSC_FALSE;
+  MfadMesh  m;
+
+  PetscFunctionBegin;
+  MfadReaderCheck(r, s->coords.n > 0, "the file ends without any vertex (an empty mesh)");
+  MfadReaderCheck(r, s->cells.n > 0, "the file ends without any %s (an empty mesh)", ncorner == 3 ? "face" : "tetrahedron");
+  PetscCall(MfadMeshCreate(3, (PetscInt)(s->coords.n / 3), ncorner, (PetscInt)(s->cells.n / ncorner), &s->mesh));
+  m = s->mesh;
+  PetscCall(PetscMemcpy(m->coords, s->coords.data, s->coords.n * sizeof(PetscReal)));
+  PetscCall(PetscMemcpy(m->cells, s->cells.data, s->cells.n * sizeof(PetscInt)));
+  if (s->vertex_tags.n) {
+    PetscCall(PetscMalloc1(m->nvert, &m->vertex_tags));
+    PetscCall(PetscMemcpy(m->vertex_tags, s->vertex_tags.data, m->nvert * sizeof(PetscInt)));
+  }
+  if (s->cell_tags.n) {
+    PetscCall(PetscMalloc1(m->ncell, &m->cell_tags));
+    PetscCall(PetscMemcpy(m->cell_tags, s->cell_tags.data, m->ncell * sizeof(PetscInt)));
+  }
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mfad_mesh_check_manifold", &check, NULL));
+  if (check) PetscCall(MfadMeshCheckManifold_Private(m, r->path, (const PetscInt *)s->lines.data, base));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

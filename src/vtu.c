@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* MfadEnergyWriteVTU: a term's cells at a point X as one VTK XML unstructured grid, gathered on
+   rank 0 (PETSc's to-zero scatter for the vertex fields, a gather for the cells), written to a
+   temporary file and renamed, so an interrupted run never leaves a half-written result. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <mfadmesh.h>
+#include "mfadimpl.h"
+
+/* ---------------------------------------------------------------- base64 (VTK "binary" arrays) */
+static void MfadBase64Write_Private(FILE *fp, const unsigned char *b, size_t n)
+{
+  static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (size_t i = 0; i < n; i += 3) {
+    const unsigned v = (unsigned)b[i] << 16 | (i + 1 < n ? (unsigned)b[i + 1] << 8 : 0) | (i + 2 < n ? b[i + 2] : 0);
+    const char     q[4] = {tab[v >> 18 & 63], tab[v >> 12 & 63], i + 1 < n ? tab[v >> 6 & 63] : '=', i + 2 < n ? tab[v & 63] : '='};
+    fwrite(q, 1, 4, fp);
+  }
+}
+
+/* One DataArray. VTK's inline binary is base64(UInt32 byte count) followed by base64(data),
+   encoded separately as VTK's own writer does. */
+typedef enum { MFAD_VTU_F64, MFAD_VTU_I64, MFAD_VTU_U8 } MfadVTUType;
+
+static void MfadVTUArray_Private(FILE *fp, PetscBool binary, const char *name, MfadVTUType type, int ncomp, size_t n, const void *data)
+{
+  static const char *const names[] = {"Float64", "Int64", "UInt8"};
+  static const size_t      size[]  = {8, 8, 1};
+
+  fprintf(fp, "      <DataArray type=\"%s\"%s%s%s", names[type], name ? " Name=\"" : "", name ? name : "", name ? "\"" : "");
+  if (ncomp > 1) fprintf(fp, " NumberOfComponents=\"%d\"", ncomp);
+  fprintf(fp, " format=\"%s\">\n", binary ? "binary" : "ascii");
+  if (binary) {
+    const uint32_t nbytes = (uint32_t)(n * (size_t)ncomp * size[type]);
+    MfadBase64Write_Private(fp, (const unsigned char *)&nbytes, sizeof nbytes);
+    MfadBase64Write_Private(fp, (const unsigned char *)data, nbytes);
+    fputc('\n', fp);
+  } else {
+    for (size_t i = 0; i < n * (size_t)ncomp; i++) {
+      switch (type) {
+      case MFAD_VTU_F64:
+        fprintf(fp, "%.17g", ((const double *)data)[i]);
+        break;
+      case MFAD_VTU_I64:
+        fprintf(fp, "%lld", (long long)((const int64_t *)data)[i]);
+        break;
+      case MFAD_VTU_U8:
+        fprintf(fp, "%u", (unsigned)((const unsigned char *)data)[i]);
+        break;
+      }
+      fputc((i + 1) % 12 && i + 1 < n * (size_t)ncomp ? ' ' : '\n', fp);
+    }
+  }
+  fprintf(fp, "      </DataArray>\n");
+}
+
+/* Writes the gathered data on rank 0: points (N x 3), cells (ncell x nv), point fields. */
+static PetscErrorCode MfadVTUWriteFile_Private(const char path[], PetscBool binary, PetscInt N, const double *pts, PetscInt ncell, int nv, const int64_t *cells, const double *disp, const double *gnorm)
+{
+  /* VTK cell types by vertices per element: vertex, line, triangle, tetra */
+  static const unsigned char vtktype[5] = {0, 1, 3, 5, 10};
+  char           tmp[PETSC_MAX_PATH_LEN];
+  FILE          *fp;
+  int64_t       *offsets;
+  unsigned char *types;
+  int            bad;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid()));
+  fp = fopen(tmp, "w");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "MfadEnergyWriteVTU: cannot open %s for writing: %s", tmp, strerror(errno));
+  PetscCall(PetscMalloc2(ncell, &offsets, ncell, &types));
+  for (PetscInt c = 0; c < ncell; c++) {
+    offsets[c] = (int64_t)(c + 1) * nv;
+    types[c]   = vtktype[nv];
+  }
+  fprintf(fp, "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"%s\" header_type=\"UInt32\">\n",
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+          "BigEndian"
+#else
+          "LittleEndian"
+#endif
+  );
+  fprintf(fp, "  <UnstructuredGrid>\n  <Piece NumberOfPoints=\"%" PetscInt_FMT "\" NumberOfCells=\"%" PetscInt_FMT "\">\n", N, ncell);
+  fprintf(fp, "    <Points>\n");
+  MfadVTUArray_Private(fp, binary, NULL, MFAD_VTU_F64, 3, (size_t)N, pts);
+  fprintf(fp, "    </Points>\n    <Cells>\n");
+  MfadVTUArray_Private(fp, binary, "connectivity", MFAD_VTU_I64, 1, (size_t)ncell * nv, cells);
+  MfadVTUArray_Private(fp, binary, "offsets", MFAD_VTU_I64, 1, (size_t)ncell, offsets);
+  MfadVTUArray_Private(fp, binary, "types", MFAD_VTU_U8, 1, (size_t)ncell, types);
+  fprintf(fp, "    </Cells>\n    <PointData%s>\n", disp ? " Vectors=\"displacement\"" : "");
+  if (disp) MfadVTUArray_Private(fp, binary, "displacement", MFAD_VTU_F64, 3, (size_t)N, disp);
+  MfadVTUArray_Private(fp, binary, "gradient_norm", MFAD_VTU_F64, 1, (size_t)N, gnorm);
+  fprintf(fp, "    </PointData>\n  </Piece>\n  </UnstructuredGrid>\n</VTKFile>\n");
+  PetscCall(PetscFree2(offsets, types));
+  /* a full disk shows up as a write or close error: never rename a partial file over a good one */
+  bad = ferror(fp);
+  bad |= fclose(fp);
+  if (bad) {
+    (void)remove(tmp);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "MfadEnergyWriteVTU: writing %s failed (disk full?); %s is unchanged", tmp, path);
+  }
+  if (rename(tmp, path)) {
+    const int err = errno;
+    (void)remove(tmp);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "MfadEnergyWriteVTU: cannot rename %s to %s: %s", tmp, path, strerror(err));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyWriteVTU(MfadEnergy E, PetscInt term, Vec X, Vec X0, const char path[])
+{
+  PetscMPIInt        rank, size, nloc, *counts = NULL, *displs = NULL;
+  PetscInt           nv, ncell = 0, dof;
+  PetscBool          binary = PETSC_FALSE;
+  Vec                G, Xz, Gz, X0z = NULL;
+  VecScatter         toz;
+  int64_t           *mine, *cells = NULL;
+  PetscErrorCode     ierr = PETSC_SUCCESS;
+  const MfadTerm    *t;
+
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  MfadValidPointer(path, 5);
+  PetscCheck(term >= 0 && term < E->nterms, E->comm, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyWriteVTU: term %" PetscInt_FMT " does not exist (the energy has %" PetscInt_FMT " terms)", term, E->nterms);
+  t   = &E->terms[term];
+  nv  = t->k->nvert;
+  dof = E->dof;
+  PetscCheck(nv >= 1 && nv <= 4, E->comm, PETSC_ERR_SUP, "MfadEnergyWriteVTU: term '%s' has %" PetscInt_FMT "-vertex elements; VTK cells are written for 1 to 4 vertices (points, lines, triangles, tets)", t->name, nv);
+  PetscCheck(dof == 2 || dof == 3, E->comm, PETSC_ERR_SUP, "MfadEnergyWriteVTU: %" PetscInt_FMT " dofs per vertex are not positions (2 or 3 needed)", dof);
+  PetscCall(PetscOptionsGetBool(NULL, E->prefix, "-mfad_vtu_binary", &binary, NULL));
+  PetscCallMPI(MPI_Comm_rank(E->comm, &rank));
+  PetscCallMPI(MPI_Comm_size(E->comm, &size));
+
+  /* vertex fields on rank 0: positions, displacement, gradient (fixed dofs zeroed: their
+     "gradient" is the constraint residual, not a force) */
+  PetscCall(MfadEnergyCreateVecs(E, NULL, &G));
+  PetscCall(MfadEnergyComputeGradient(E, X, G));
+  if (E->nfixown) {
+    PetscScalar *g;
+    PetscCall(VecGetArray(G, &g));
+    for (PetscInt i = 0; i < E->nfixown; i++) g[E->fixloc[i]] = 0;
+    PetscCall(VecRestoreArray(G, &g));
+  }
+  PetscCall(VecScatterCreateToZero(X, &toz, &Xz));
+  PetscCall(VecDuplicate(Xz, &Gz));
+  PetscCall(VecScatterBegin(toz, X, Xz, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(toz, X, Xz, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterBegin(toz, G, Gz, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(toz, G, Gz, INSERT_VALUES, SCATTER_FORWARD));
+  if (X0) {
+    PetscCall(MfadEnergyCheckVec_Private(E, X0, 4, "MfadEnergyWriteVTU"));
+    PetscCall(VecDuplicate(Xz, &X0z));
+    PetscCall(VecScatterBegin(toz, X0, X0z, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(toz, X0, X0z, INSERT_VALUES, SCATTER_FORWARD));
+  }
+  PetscCall(VecScatterDestroy(&toz));
+
+  /* cells on rank 0, in each rank's order */
+  PetscCheck((PetscInt64)t->nelem * nv < PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyWriteVTU: too many cells on one rank to gather");
+  PetscCall(PetscMPIIntCast(t->nelem * nv, &nloc));
+  PetscCall(PetscMalloc1(t->nelem * nv, &mine));
+  for (PetscInt i = 0; i < t->nelem * nv; i++) mine[i] = t->conn_global[i];
+  if (rank == 0) PetscCall(PetscMalloc2(size, &counts, size + 1, &displs));
+  PetscCallMPI(MPI_Gather(&nloc, 1, MPI_INT, counts, 1, MPI_INT, 0, E->comm));
+  if (rank == 0) {
+    PetscInt64 total = 0;
+    displs[0]        = 0;
+    for (PetscMPIInt r = 0; r < size; r++) total += counts[r];
+    PetscCheck(total < PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyWriteVTU: %" PetscInt64_FMT " cell entries are too many to gather on one rank", total);
+    for (PetscMPIInt r = 0; r < size; r++) displs[r + 1] = displs[r] + counts[r];
+    ncell = (PetscInt)(total / nv);
+    PetscCall(PetscMalloc1(total, &cells));
+  }
+  PetscCallMPI(MPI_Gatherv(mine, nloc, MPI_INT64_T, cells, counts, displs, MPI_INT64_T, 0, E->comm));
+  PetscCall(PetscFree(mine));
+
+  if (rank == 0) {
+    const PetscScalar *x, *g, *x0 = NULL;
+    double            *pts, *disp = NULL, *gnorm;
+    PetscCall(VecGetArrayRead(Xz, &x));
+    PetscCall(VecGetArrayRead(Gz, &g));
+    if (X0z) PetscCall(VecGetArrayRead(X0z, &x0));
+    PetscCall(PetscCalloc2(3 * E->N, &pts, E->N, &gnorm));
+    if (x0) PetscCall(PetscCalloc1(3 * E->N, &disp));
+    for (PetscInt v = 0; v < E->N; v++) {
+      double s = 0;
+      for (PetscInt d = 0; d < dof; d++) {
+        pts[3 * v + d] = PetscRealPart(x[v * dof + d]);
+        if (disp) disp[3 * v + d] = PetscRealPart(x[v * dof + d] - x0[v * dof + d]);
+        s += PetscRealPart(g[v * dof + d] * g[v * dof + d]);
+      }
+      gnorm[v] = sqrt(s);
+    }
+    PetscCall(VecRestoreArrayRead(Xz, &x));
+    PetscCall(VecRestoreArrayRead(Gz, &g));
+    if (X0z) PetscCall(VecRestoreArrayRead(X0z, &x0));
+    /* the error (a write failure) must reach every rank: broadcast it instead of returning alone */
+    ierr = MfadVTUWriteFile_Private(path, binary, E->N, pts, ncell, (int)nv, cells, disp, gnorm);
+    PetscCall(PetscFree2(pts, gnorm));
+    PetscCall(PetscFree(disp));
+    PetscCall(PetscFree(cells));
+    PetscCall(PetscFree2(counts, displs));
+  }
+  PetscCallMPI(MPI_Bcast(&ierr, 1, MPI_INT, 0, E->comm));
+  PetscCall(VecDestroy(&Xz));
+  PetscCall(VecDestroy(&Gz));
+  PetscCall(VecDestroy(&X0z));
+  PetscCall(VecDestroy(&G));
+  PetscCheck(!ierr, E->comm, PETSC_ERR_FILE_WRITE, "MfadEnergyWriteVTU: could not write %s (see the message above)", path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The mesh file readers: good files read into the mesh they describe (checked by geometry,
+   not by copying the reader's output: areas, volumes, Euler characteristics, explicit cells),
+   and every class of bad file is an error with the right code, naming the file and the line. */
+#include <mfadmesh.h>
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TestCall(call) ck_assert_msg((call) == 0, "PETSc error in %s: %s", #call, err_msg)
+
+/* ------------------------------------------------------------------ helpers */
+static char err_msg[8192]; /* the message of the last error raised (not the traceback) */
+static char tmpdir[256];
+
+/* An error handler that records the first message of an error and returns its code. */
+static PetscErrorCode RecordError(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+{
+  (void)comm, (void)line, (void)fun, (void)file, (void)ctx;
+  if (p == PETSC_ERROR_INITIAL) snprintf(err_msg, sizeof(err_msg), "%s", mess ? mess : "");
+  return n;
+}
+
+static const char *MeshPath(const char name[])
+{
+  static char path[PETSC_MAX_PATH_LEN];
+  snprintf(path, sizeof(path), "%s/%s", MFAD_TEST_MESHES, name);
+  return path;
+}
+
+/* writes len bytes (strlen when len < 0) to <tmpdir>/<name>, returns its path */
+static const char *WriteTemp(const char name[], const char *text, long len)
+{
+  static char path[PETSC_MAX_PATH_LEN];
+  FILE       *fp;
+  snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+  fp = fopen(path, "wb");
+  ck_assert_msg(fp != NULL, "cannot write %s", path);
+  if (len < 0) len = (long)strlen(text);
+  ck_assert_int_eq(fwrite(text, 1, (size_t)len, fp), len);
+  fclose(fp);
+  return path;
+}
+
+typedef PetscErrorCode (*Reader)(const char[], MfadMesh *);
+
+static Reader ReaderFor(const char path[])
+{
+  const char *dot = strrchr(path, '.');
+  if (dot && !strcmp(dot, ".obj")) return MfadMeshReadOBJ;
+  if (dot && !strcmp(dot, ".off")) return MfadMeshReadOFF;
+  return NULL;
+}
+
+static void Vec3Sub(const PetscReal *a, const PetscReal *b, PetscReal *c)
+{
+  for (int d = 0; d < 3; d++) c[d] = a[d] - b[d];
+}
+
+static void Vec3Cross(const PetscReal *a, const PetscReal *b, PetscReal *c)
+{
+  c[0] = a[1] * b[2] - a[2] * b[1];
+  c[1] = a[2] * b[0] - a[0] * b[2];
+  c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* surface area, and the volume enclosed (divergence theorem: sum of a.(b x c)/6 over
+   triangles; the right volume only if all triangles face outwards) */
+static void SurfaceMeasures(MfadMesh m, PetscReal *area, PetscReal *volume)
+{
+  *area = *volume = 0;
+  for (PetscInt c = 0; c < m->ncell; c++) {
+    const PetscReal *a = m->coords + 3 * m->cells[3 * c], *b = m->coords + 3 * m->cells[3 * c + 1], *d = m->coords + 3 * m->cells[3 * c + 2];
+    PetscReal        u[3], v[3], n[3], bxd[3];
+    Vec3Sub(b, a, u);
+    Vec3Sub(d, a, v);
+    Vec3Cross(u, v, n);
+    *area += 0.5 * sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    Vec3Cross(b, d, bxd);
+    *volume += (a[0] * bxd[0] + a[1] * bxd[1] + a[2] * bxd[2]) / 6;
+  }
+}
+
+/* V - E + F, edges counted once (pairs of vertices, sorted, as a v0 * nvert + v1 key) */
+static int CmpLong(const void *a, const void *b)
+{
+  const long long x = *(const long long *)a, y = *(const long long *)b;
+  return x < y ? -1 : x > y;
+}
+
+static PetscInt EulerCharacteristic(MfadMesh m)
+{
+  long long *e = malloc(sizeof(*e) * 3 * m->ncell);
+  PetscInt   ne = 0;
+  for (PetscInt c = 0; c < m->ncell; c++)
+    for (int k = 0; k < 3; k++) {
+      long long a = m->cells[3 * c + k], b = m->cells[3 * c + (k + 1) % 3];
+      e[3 * c + k] = a < b ? a * m->nvert + b : b * m->nvert + a;
+    }
+  qsort(e, 3 * m->ncell, sizeof(*e), CmpLong);
+  for (PetscInt i = 0; i < 3 * m->ncell; i++) ne += (i == 0 || e[i] != e[i - 1]);
+  free(e);
+  return m->nvert - ne + m->ncell;
+}
+
+static void CheckCellsInRange(MfadMesh m)
+{
+  for (PetscInt i = 0; i < m->ncell * m->ncorner; i++) ck_assert_msg(m->cells[i] >= 0 && m->cells[i] < m->nvert, "cell entry %d = %d out of [0, %d)", (int)i, (int)m->cells[i], (int)m->nvert);
+}
+
+/* the unit cube of cube.obj, cube_negative_crlf.obj and cube.off, however it was written:
+   8 vertices, 12 triangles, area 6, volume 1 (so every triangle faces outwards), a closed
+   manifold surface of genus 0 (V - E + F = 2); volume and area are exact in binary */
+static void CheckUnitCube(MfadMesh m, const char *file)
+{
+  PetscReal area, volume;
+  ck_assert_msg(m->dim == 3 && m->ncorner == 3, "%s: dim %d ncorner %d", file, (int)m->dim, (int)m->ncorner);
+  ck_assert_msg(m->nvert == 8 && m->ncell == 12, "%s: %d vertices %d cells, expected 8 and 12", file, (int)m->nvert, (int)m->ncell);
+  CheckCellsInRange(m);
+  SurfaceMeasures(m, &area, &volume);
+  ck_assert_msg(fabs(area - 6) < 1e-14 && fabs(volume - 1) < 1e-14, "%s: area %g volume %g, expected 6 and 1", file, area, volume);
+  ck_assert_msg(EulerCharacteristic(m) == 2, "%s: Euler characteristic %d, expected 2", file, (int)EulerCharacteristic(m));
+  ck_assert_msg(m->cell_tags == NULL && m->vertex_tags == NULL, "%s: surface files carry no tags", file);
+  TestCall(MfadMeshCheckManifold(m, file));
+}
+
+/* ------------------------------------------------------------------ good files */
+START_TEST(obj_cube_with_quads_and_attributes)
+{
+  MfadMesh        m;
+  const PetscReal v1[3] = {1, 0, 0}; /* `v 1e0 0 0 1.0`: x y z w */
+  TestCall(MfadMeshReadOBJ(MeshPath("cube.obj"), &m));
+  CheckUnitCube(m, "cube.obj");
+  for (int d = 0; d < 3; d++) ck_assert_msg(m->coords[3 + d] == v1[d], "vertex 2 coordinate %d = %g", d, m->coords[3 + d]);
+  /* fan of `f 1/1/1 4/2/1 3/3/1 2/1/1`: (1 4 3) (1 3 2), 0-based */
+  {
+    const PetscInt fan[6] = {0, 3, 2, 0, 2, 1};
+    for (int i = 0; i < 6; i++) ck_assert_msg(m->cells[i] == fan[i], "first quad's fan: entry %d is %d, expected %d", i, (int)m->cells[i], (int)fan[i]);
+  }
+  TestCall(MfadMeshDestroy(&m));
+  ck_assert_ptr_null(m);
+}
+END_TEST
+
+START_TEST(obj_negative_indices_and_crlf)
+{
+  MfadMesh m;
+  TestCall(MfadMeshReadOBJ(MeshPath("cube_negative_crlf.obj"), &m));
+  CheckUnitCube(m, "cube_negative_crlf.obj");
+  TestCall(MfadMeshDestroy(&m));
+}
+END_TEST
+
+START_TEST(off_cube_with_quads)
+{
+  MfadMesh m;
+  TestCall(MfadMeshReadOFF(MeshPath("cube.off"), &m));
+  CheckUnitCube(m, "cube.off");
+  TestCall(MfadMeshDestroy(&m));
+}
+END_TEST
+
+START_TEST(off_colours_and_counts_on_the_header_line)
+{
+  MfadMesh  m;
+  PetscReal area, volume;
+  TestCall(MfadMeshReadOFF(MeshPath("tetra.off"), &m));
+  ck_assert_msg(m->nvert == 4 && m->ncell == 4, "%d vertices, %d faces", (int)m->nvert, (int)m->ncell);
+  CheckCellsInRange(m);
+  SurfaceMeasures(m, &area, &volume);
+  /* corner tetrahedron: three right triangles of area 1/2, one equilateral of side sqrt 2 */
+  ck_assert_msg(fabs(area - (1.5 + sqrt(3) / 2)) < 1e-14 && fabs(volume - 1.0 / 6) < 1e-15, "area %.17g volume %.17g", area, volume);
+  ck_assert_int_eq(EulerCharacteristic(m), 2);
+  TestCall(MfadMeshDestroy(&m));
+}
+END_TEST
+
+START_TEST(manifold_check_names_the_edge)
+{
+  MfadMesh       m;
+  PetscErrorCode ierr;
+  TestCall(MfadMeshReadOBJ(MeshPath("fin.obj"), &m)); /* reading does not check by default */
+  ck_assert_int_eq(m->ncell, 3);
+  TestCall(PetscPushErrorHandler(RecordError, NULL));
+  ierr = MfadMeshCheckManifold(m, "fin.obj");
+  ck_assert_msg(ierr == PETSC_ERR_ARG_WRONG, "error %d: %s", (int)ierr, err_msg);
+  ck_assert_msg(strstr(err_msg, "fin.obj: edge 0-1 is shared by 3 triangles (cells 0, 1, 2)"), "message: %s", err_msg);
+  TestCall(MfadMeshDestroy(&m));
+  /* on request the reader checks, with the lines of the three faces (7, 8, 9 of fin.obj) */
+  TestCall(PetscOptionsSetValue(NULL, "-mfad_mesh_check_manifold", "1"));
+  ierr = MfadMeshReadOBJ(MeshPath("fin.obj"), &m);
+  TestCall(PetscOptionsClearValue(NULL, "-mfad_mesh_check_manifold"));
+  ck_assert_msg(ierr == PETSC_ERR_FILE_UNEXPECTED && m == NULL, "error %d: %s", (int)ierr, err_msg);
+  ck_assert_msg(strstr(err_msg, "fin.obj:9: edge 1-2 is shared by 3 triangles (lines 7, 8, 9)"), "message: %s", err_msg);
+  TestCall(PetscPopErrorHandler());
+}
+END_TEST
+
+/* ------------------------------------------------------------------ bad files */
+typedef struct {
+  const char    *name;  /* written to <tmpdir>/<name>; the extension picks the reader */
+  const char    *text;  /* the file's content */
+  long           len;   /* its length, -1: strlen (set for NUL bytes) */
+  PetscErrorCode code;  /* the expected error */
+  int            line;  /* the line the message must name */
+  const char    *frag;  /* and a fragment it must contain */
+} BadFile;
+
+static const BadFile bad_files[] = {
+  /* OBJ */
+  {"truncated_vertex.obj", "v 0 0 0\nv 1 0 0\nv 0 1", -1, PETSC_ERR_FILE_UNEXPECTED, 3, "line ends before z coordinate"},
+  {"truncated_face.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2", -1, PETSC_ERR_FILE_UNEXPECTED, 4, "3 or more vertices, this one has 2"},
+  {"not_a_number.obj", "# comment\nv 0 0 0\nv 1 0 0\nv 0 1 zero\nf 1 2 3\n", -1, PETSC_ERR_FILE_UNEXPECTED, 4, "'zero' is not a number"},
+  {"nan.obj", "v 0 0 0\nv nan 0 0\nv 0 1 0\nf 1 2 3\n", -1, PETSC_ERR_FILE_UNEXPECTED, 2, "nan is not a finite number"},
+  {"overflow_real.obj", "v 0 0 0\nv 1 0 0\nv 0 1e999 0\nf 1 2 3\n", -1, PETSC_ERR_FILE_UNEXPECTED, 3, "not a finite number"},
+  {"index_too_large.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n\nf 1 2 4\nv 1 1 1\nf 1 2 5\n", -1, PETSC_ERR_FILE_UNEXPECTED, 8, "face refers to vertex 5, the file has 4 vertices"},
+  {"index_zero.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n", -1, PETSC_ERR_FILE_UNEXPECTED, 4, "vertex index 0"},
+  {"index_not_integer.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3.0\n", -1, PETSC_ERR_FILE_UNEXPECTED, 4, "'3.0' is not an integer"},
+  {"index_int_overflow.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 99999999999999999999\n", -1, PETSC_ERR_FILE_UNEXPECTED, 4, "out of range"},
+  {"relative_too_far.obj", "v 0 0 0\nv 1 0 0\nf -1 -2 -3\nv 0 1 0\n", -1, PETSC_ERR_FILE_UNEXPECTED, 3, "relative vertex index -3 reaches before the first vertex (2 read so far)"},
+  {"corner_four_parts.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1/1/1/1 2 3\n", -1, PETSC_ERR_FILE_UNEXPECTED, 4, "more than 3 parts"},
+  {"corner_bad_texture.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1/x 2 3\n", -1, PETSC_ERR_FILE_UNEXPECTED, 4, "'x' is not an integer (texture index"},
+  {"degenerate.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3 2\n", -1, PETSC_ERR_FILE_UNEXPECTED, 5, "degenerate face: vertex 2 appears twice"},
+  {"unknown_record.obj", "v 0 0 0\nvx 1 0 0\n", -1, PETSC_ERR_FILE_UNEXPECTED, 2, "unknown record 'vx'"},
+  {"too_many_numbers.obj", "v 0 0 0 1 1 1 1 1\n", -1, PETSC_ERR_FILE_UNEXPECTED, 1, "more than 7 numbers"},
+  {"no_vertices.obj", "# nothing\n\n# here\n", -1, PETSC_ERR_FILE_UNEXPECTED, 3, "without any vertex"},
+  {"no_faces.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\n# no f\n", -1, PETSC_ERR_FILE_UNEXPECTED, 4, "without any face"},
+  {"empty.obj", "", -1, PETSC_ERR_FILE_UNEXPECTED, 1, "without any vertex"},
+  {"nul_byte.obj", "v 0 0 0\nv 1\0 0 0\n", 17, PETSC_ERR_FILE_UNEXPECTED, 2, "NUL byte"},
+  /* OFF */
+  {"truncated.off", "OFF\n4 4 6\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 2 1\n3 0 1 3\n", -1, PETSC_ERR_FILE_UNEXPECTED, 8, "the file ends before face 3 of 4"},
+  {"truncated_face.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1", -1, PETSC_ERR_FILE_UNEXPECTED, 6, "fewer than its count says"},
+  {"too_many_vertices_counted.off", "OFF\n5 4 6\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 2 1\n3 0 1 3\n3 0 3 2\n3 1 2 3\n", -1, PETSC_ERR_FILE_UNEXPECTED, 7, "vertex count too large"},
+  {"too_few_faces_counted.off", "OFF\n4 3 6\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 2 1\n3 0 1 3\n3 0 3 2\n3 1 2 3\n", -1, PETSC_ERR_FILE_UNEXPECTED, 10, "more data after the last of the 3 faces"},
+  {"huge_count.off", "OFF\n# a lie\n2000000000 1 0\n0 0 0\n", -1, PETSC_ERR_FILE_UNEXPECTED, 3, "the header says 2000000000 vertices, more than a file of 33 bytes can hold"},
+  {"negative_count.off", "OFF\n3 -1 0\n0 0 0\n1 0 0\n0 1 0\n", -1, PETSC_ERR_FILE_UNEXPECTED, 2, "negative count -1 of faces"},
+  {"count_overflow.off", "OFF 3 99999999999 0\n", -1, PETSC_ERR_FILE_UNEXPECTED, 1, "99999999999 is out of range"},
+  {"not_a_number.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 two\n", -1, PETSC_ERR_FILE_UNEXPECTED, 6, "'two' is not an integer"},
+  {"index_out_of_range.off", "OFF\n3 2 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n3 0 1 3\n", -1, PETSC_ERR_FILE_UNEXPECTED, 7, "face 1 refers to vertex 3, the file has 3"},
+  {"degenerate.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 1\n", -1, PETSC_ERR_FILE_UNEXPECTED, 6, "degenerate face: vertex 1 appears twice"},
+  {"two_vertex_face.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n2 0 1\n", -1, PETSC_ERR_FILE_UNEXPECTED, 6, "face 0 has 2 vertices"},
+  {"empty_mesh.off", "OFF\n0 0 0\n", -1, PETSC_ERR_FILE_UNEXPECTED, 2, "without any vertex"},
+  {"no_faces.off", "OFF\n3 0 0\n0 0 0\n1 0 0\n0 1 0\n", -1, PETSC_ERR_FILE_UNEXPECTED, 5, "without any face"},
+  {"bad_keyword.off", "PLY\n3 1 0\n", -1, PETSC_ERR_FILE_UNEXPECTED, 1, "'PLY' is not an OFF header"},
+  {"homogeneous.off", "4OFF\n3 1 0\n", -1, PETSC_ERR_SUP, 1, "4OFF files"},
+  {"binary.off", "OFF BINARY\n", -1, PETSC_ERR_SUP, 1, "binary OFF"},
+  {"empty.off", "# only a comment", -1, PETSC_ERR_FILE_UNEXPECTED, 1, "the file ends before the OFF header"},
+};
+
+START_TEST(bad_files_name_file_and_line)
+{
+  for (size_t i = 0; i < sizeof(bad_files) / sizeof(bad_files[0]); i++) {
+    const BadFile *b    = &bad_files[i];
+    const char    *path = WriteTemp(b->name, b->text, b->len);
+    Reader         read = ReaderFor(path);
+    MfadMesh       m    = (MfadMesh)0x1; /* must come back NULL */
+    PetscErrorCode ierr;
+    char           where[PETSC_MAX_PATH_LEN + 32];
+
+    err_msg[0] = '\0';
+    TestCall(PetscPushErrorHandler(RecordError, NULL));
+    ierr = read(path, &m);
+    TestCall(PetscPopErrorHandler());
+    ck_assert_msg(ierr == b->code, "%s: error %d, expected %d (%s)", b->name, (int)ierr, (int)b->code, err_msg);
+    ck_assert_msg(m == NULL, "%s: the mesh must be NULL after an error", b->name);
+    snprintf(where, sizeof(where), "%s:%d: ", path, b->line);
+    ck_assert_msg(strncmp(err_msg, where, strlen(where)) == 0, "%s: message '%s' does not start with '%s'", b->name, err_msg, where);
+    ck_assert_msg(strstr(err_msg, b->frag), "%s: message '%s' lacks '%s'", b->name, err_msg, b->frag);
+    unlink(path);
+  }
+}
+END_TEST
+
+START_TEST(missing_file_is_file_open)
+{
+  PetscErrorCode ierr;
+  MfadMesh       m;
+  char           path[PETSC_MAX_PATH_LEN];
+  snprintf(path, sizeof(path), "%s/no_such_file.obj", tmpdir);
+  TestCall(PetscPushErrorHandler(RecordError, NULL));
+  ierr = MfadMeshReadOBJ(path, &m);
+  ck_assert_msg(ierr == PETSC_ERR_FILE_OPEN && strstr(err_msg, path) && strstr(err_msg, "cannot open"), "error %d: %s", (int)ierr, err_msg);
+  ierr = MfadMeshReadOFF(tmpdir, &m); /* a directory */
+  ck_assert_msg(ierr == PETSC_ERR_FILE_OPEN && strstr(err_msg, "a directory"), "error %d: %s", (int)ierr, err_msg);
+  TestCall(PetscPopErrorHandler());
+}
+END_TEST
+
+/* a line far longer than any fixed buffer is read whole: the error after it is still on the
+   right line, and a long polygon on one line is read */
+START_TEST(long_lines_are_read_whole)
+{
+  const int      n = 100000; /* vertices of one polygon, on one line of ~600 kB */
+  size_t         cap = (size_t)n * 80 + 300000, len = 0;
+  char          *text = malloc(cap);
+  const char    *path;
+  MfadMesh       m;
+  PetscErrorCode ierr;
+  PetscReal      area, volume;
+
+  len += (size_t)snprintf(text + len, cap - len, "# %0200000d\n", 0); /* a 200 kB comment */
+  for (int i = 0; i < n; i++) len += (size_t)snprintf(text + len, cap - len, "v %.17g %.17g 0\n", cos(2 * M_PI * i / n), sin(2 * M_PI * i / n));
+  len += (size_t)snprintf(text + len, cap - len, "f");
+  for (int i = 1; i <= n; i++) len += (size_t)snprintf(text + len, cap - len, " %d", i);
+  len += (size_t)snprintf(text + len, cap - len, "\n");
+  path = WriteTemp("long.obj", text, (long)len);
+  TestCall(MfadMeshReadOBJ(path, &m));
+  ck_assert_int_eq(m->ncell, n - 2);
+  SurfaceMeasures(m, &area, &volume);
+  /* a regular n-gon inscribed in the unit circle: area n/2 sin(2 pi/n), error O(n eps) */
+  ck_assert_msg(fabs(area - 0.5 * n * sin(2 * M_PI / n)) < 1e-9, "polygon area %.17g", area);
+  TestCall(MfadMeshDestroy(&m));
+  /* the same with a bad vertex after the long lines: comment, n vertices, face, then line n + 3 */
+  len += (size_t)snprintf(text + len, cap - len, "v 1 2 x\n");
+  path = WriteTemp("long.obj", text, (long)len);
+  TestCall(PetscPushErrorHandler(RecordError, NULL));
+  ierr = MfadMeshReadOBJ(path, &m);
+  TestCall(PetscPopErrorHandler());
+  {
+    char where[PETSC_MAX_PATH_LEN + 32];
+    snprintf(where, sizeof(where), "%s:%d: 'x' is not a number", path, n + 3);
+    ck_assert_msg(ierr == PETSC_ERR_FILE_UNEXPECTED && strstr(err_msg, where), "error %d: '%s', expected '%s'", (int)ierr, err_msg, where);
+  }
+  free(text);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+  Suite   *s  = suite_create("readers");
+  TCase   *tc = tcase_create("readers");
+  SRunner *sr;
+  int      failed;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  snprintf(tmpdir, sizeof(tmpdir), "%s/mfad_readers_XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+  if (!mkdtemp(tmpdir)) return 2;
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, obj_cube_with_quads_and_attributes);
+  tcase_add_test(tc, obj_negative_indices_and_crlf);
+  tcase_add_test(tc, off_cube_with_quads);
+  tcase_add_test(tc, off_colours_and_counts_on_the_header_line);
+  tcase_add_test(tc, manifold_check_names_the_edge);
+  tcase_add_test(tc, bad_files_name_file_and_line);
+  tcase_add_test(tc, missing_file_is_file_open);
+  tcase_add_test(tc, long_lines_are_read_whole);
+  suite_add_tcase(s, tc);
+  sr = srunner_create(s);
+  srunner_set_fork_status(sr, CK_NOFORK); /* MPI is not fork-safe */
+  srunner_run_all(sr, CK_NORMAL);
+  failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  rmdir(tmpdir);
+  PetscCall(PetscFinalize());
+  return failed ? 1 : 0;
+}

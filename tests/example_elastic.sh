@@ -109,7 +109,10 @@ converged() {
 
 # close <what> <a> <b> <rtol>: |a - b| <= rtol max(|a|, |b|)
 close() {
-  rel=$(awk -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = a < 0 ? -a : a; n = b < 0 ? -b : b; if (n > m) m = n; printf "%.3e", m > 0 ? d / m : d }')
+  rel=$(awk -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = a < 0 ? -a : a; n = b < 0 ? -b : b; if (n > m) m = n; printf "%.3e", (m > 0 ? d / m : d) }')
+  # (mawk reads "printf ..., m > 0 ? ..." as output to a file "0": the parentheses matter, and an
+  # empty or non-numeric result is a failure, never a pass)
+  { printf '%s\n' "$rel" | grep -Eq '^[0-9]'; } || fail "$1: cannot compare '$2' with '$3'"
   holds 'a + 0 <= b + 0' "$rel" "$4" || fail "$1: $2 vs $3 differ by $rel relative, expected at most $4"
 }
 

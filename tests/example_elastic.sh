@@ -242,18 +242,18 @@ case $check in
   freefall)
     # Internal forces sum to zero and gravity and inertia are linear, so the z-sum of the gradient of
     # step n's incremental potential is (M / dt^2)(Z - Z*), Z the centre of mass, Z* = Z_n + dt V_n +
-    # dt^2 g: at a solution with |grad| <= 1e-8 |grad E(x_pred)| (SNES's default rtol) and
-    # |grad E(x_pred)| = |(m_v g)_v| <= 3 M |g| / sqrt(nv) (lumped masses within 3 x their mean),
-    # |Z - Z*| <= 3e-8 dt^2 |g| per step; over N steps (velocity errors carried) the error is
-    # <= N^2 3e-8 dt^2 |g| against the displacement dt^2 |g| N (N + 1) / 2: 1e-6 relative holds.
+    # dt^2 g: at a solution with |grad E| <= 1e-6 of the load (the program's SNES tolerance for
+    # dynamics), the load being |(m_v g)_v| <= 3 M |g| / sqrt(nv) (lumped masses within 3 x their
+    # mean), |Z - Z*| <= 3e-6 dt^2 |g| per step; over N steps (velocity errors carried) the error is
+    # <= N^2 3e-6 dt^2 |g| against the displacement dt^2 |g| N (N + 1) / 2: 1e-5 relative holds.
     np=$1 maxits=$2 steps=$3 dt=$4 g=$5
     shift 6
     run ff "$np" -clamp 0 -ts_steps "$steps" -dt "$dt" -g "$g" "$@"
     converged ff "$maxits"
     vz=$(awk -v n="$steps" -v dt="$dt" -v g="$g" 'BEGIN { printf "%.17g", n * dt * g }')
     zz=$(awk -v n="$steps" -v dt="$dt" -v g="$g" 'BEGIN { printf "%.17g", dt * dt * g * n * (n + 1) / 2 }')
-    close "centre-of-mass velocity after $steps steps vs N dt g" "$(field ff com_velocity)" "$vz" 1e-6
-    close "centre-of-mass displacement after $steps steps vs dt^2 g N (N + 1) / 2" "$(field ff com_displacement)" "$zz" 1e-6
+    close "centre-of-mass velocity after $steps steps vs N dt g" "$(field ff com_velocity)" "$vz" 1e-5
+    close "centre-of-mass displacement after $steps steps vs dt^2 g N (N + 1) / 2" "$(field ff com_displacement)" "$zz" 1e-5
     # a rigid translation: no strain (elastic energy 0 up to round-off of ~1e-16 per element)
     holds 'a + 0 < 1e-12 && a + 0 > -1e-12' "$(field ff elastic)" || fail "free fall: elastic energy $(field ff elastic), expected 0 (a rigid translation)"
     ;;
@@ -266,8 +266,9 @@ case $check in
     # so W carries ~10 eps 1.5 mu Vol = 2e-13 J here (mu = 3.8e7 Pa, Vol = 4e-6 m^3): slack 1e-12 J.
     # The lowest bending mode (~160 Hz at E = 1e8) has omega dt ~ 10 at dt = 0.01: each step
     # multiplies its deviation from the static solution by 1 / (1 + (omega dt)^2) ~ 1e-2, so after
-    # N >= 5 steps the bar is at the static solution to ~1e-10: tip displacement to 1e-5 (both
-    # solves end with |grad E| <= 1e-8 of the load). Full Newton steps (-snes_linesearch_type basic):
+    # N >= 5 steps the bar is at the static solution to ~1e-10: tip displacement to 1e-5 (the
+    # steps end with |grad E| <= 1e-6 of the load, statics with 1e-8: displacement errors of the
+    # same relative order in this nearly linear problem). Full Newton steps (-snes_linesearch_type basic):
     # the energy's round-off (above) is larger than a converging Newton step's decrease, which
     # makes a backtracking line search fail near the solution of so stiff a bar.
     maxits=$1 steps=$2

@@ -32,7 +32,7 @@ static const char help[] =
     "(the most of any step) and reason (the smallest of any step; > 0: converged).\n\n";
 
 #include <mfadmesh.h>
-#include <mfadpetsc.h>
+#include "stepper.h"
 #include <petsctime.h>
 
 typedef enum { PIN_CORNERS, PIN_EDGE, PIN_NONE } PinType;
@@ -216,8 +216,7 @@ int main(int argc, char **argv)
   PetscReal     *mass, *vel, *xpred, *xold, *iparam, energy, sum[8], gnorm0, gnorm, residual = 0;
   MfadEnergy     E;
   Vec            X, X0, G;
-  SNES           snes = NULL;
-  Tao            tao  = NULL;
+  Solver         S;
   const char    *reason_name = "";
   PetscLogDouble t0, t1;
 
@@ -278,73 +277,26 @@ int main(int argc, char **argv)
   PetscCall(VecNorm(G, NORM_2, &gnorm0)); /* the load: gravity on the free dofs */
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
 
-  if (s.use_tao) {
-    PetscCall(TaoCreate(comm, &tao));
-    PetscCall(TaoSetType(tao, TAONLS));
-    PetscCall(MfadEnergySetTao(E, tao));
-    PetscCall(TaoSetSolution(tao, X));
-    PetscCall(TaoSetFromOptions(tao));
-  } else {
-    KSP ksp;
-    PC  pc;
-    PetscCall(SNESCreate(comm, &snes));
-    PetscCall(MfadEnergySetSNES(E, snes));
-    PetscCall(SNESGetKSP(snes, &ksp));
-    PetscCall(KSPSetType(ksp, KSPCG)); /* the mass term keeps each step's Hessian positive definite near x_pred */
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCJACOBI));
-    /* positions are O(L) while a step moves them by O(dt v): no relative step test. Converged at
-       |grad E| < 1e-6 of the load: the objective sums terms of O(m g L) per vertex, whose round-off
-       hides a Newton step's decrease once |grad E| is below ~1e-7 of the load, where a
-       backtracking line search fails (measured on the default sheet) */
-    PetscCall(SNESSetTolerances(snes, 1e-6 * gnorm0, PETSC_DEFAULT, 1e-14, PETSC_DEFAULT, PETSC_DEFAULT));
-    PetscCall(SNESSetFromOptions(snes));
-  }
+  /* converged at |grad E| < 1e-6 of the load, statics too: see stepper.h */
+  PetscCall(SolverCreate(E, s.use_tao, 1e-6 * gnorm0, X, &S));
 
   PetscCall(PetscTime(&t0));
   nsteps = PetscMax(s.steps, 1); /* statics: one solve without the inertia term */
   for (PetscInt step = 1; step <= nsteps; step++) {
     PetscScalar *x;
-    PetscInt     sits, sreason;
-    const char  *sname;
+    PetscInt     sits = 0, sreason = 0;
+    const char  *sname = "";
 
-    if (s.steps > 0) { /* x_pred = x_n + dt v_n: the inertia term's target and the initial guess */
-      PetscCall(VecGetArray(X, &x));
-      for (PetscInt l = 0; l < n; l++) {
-        iparam[4 * l] = mass[l] / (s.dt * s.dt);
-        for (int d = 0; d < 3; d++) {
-          xold[3 * l + d]       = PetscRealPart(x[3 * l + d]);
-          xpred[3 * l + d]      = xold[3 * l + d] + s.dt * vel[3 * l + d];
-          iparam[4 * l + 1 + d] = xpred[3 * l + d];
-          x[3 * l + d]          = xpred[3 * l + d];
-        }
-      }
-      PetscCall(VecRestoreArray(X, &x));
-      PetscCall(MfadEnergySetTermParams(E, inertia, iparam));
-      PetscCall(MfadEnergyApplyFixedValues(E, X));
-    }
-    if (tao) {
-      TaoConvergedReason r;
-      PetscCall(TaoSolve(tao));
-      PetscCall(TaoGetIterationNumber(tao, &sits));
-      PetscCall(TaoGetConvergedReason(tao, &r));
-      sreason = r, sname = TaoConvergedReasons[r];
-    } else {
-      SNESConvergedReason r;
-      PetscCall(SNESSolve(snes, NULL, X));
-      PetscCall(SNESGetIterationNumber(snes, &sits));
-      PetscCall(SNESGetConvergedReason(snes, &r));
-      sreason = r, sname = SNESConvergedReasons[r];
-    }
+    if (s.steps > 0) PetscCall(ImplicitEulerPredict(E, inertia, n, mass, s.dt, vel, X, xold, xpred, iparam));
+    PetscCall(SolverSolve(&S, X, &sits, &sreason, &sname));
     PetscCall(MfadEnergyComputeObjective(E, X, &energy));
     PetscCall(MfadEnergyComputeGradient(E, X, G));
     PetscCall(VecNorm(G, NORM_2, &gnorm));
     residual = PetscMax(residual, gnorm0 > 0 ? gnorm / gnorm0 : gnorm);
     its      = PetscMax(its, sits);
     if (step == 1 || sreason < reason) reason = sreason, reason_name = sname;
+    if (s.steps > 0) PetscCall(ImplicitEulerVelocity(n, s.dt, X, xold, vel));
     PetscCall(VecGetArray(X, &x));
-    if (s.steps > 0) /* v_{n+1} = (x_{n+1} - x_n) / dt */
-      for (PetscInt i = 0; i < 3 * n; i++) vel[i] = (PetscRealPart(x[i]) - xold[i]) / s.dt;
     PetscCall(Measure(comm, &s, vstart, n, x, s.steps ? vel : NULL, s.steps ? xpred : NULL, mass, sum));
     PetscCall(VecRestoreArray(X, &x));
     energy -= sum[4];
@@ -365,8 +317,7 @@ int main(int argc, char **argv)
                         N, 2 * s.nx * s.ny, 3 * s.nx * s.ny - s.nx - s.ny, (double)energy, (double)sum[2], (double)(sum[0] / sum[3]), (double)(sum[1] / sum[3]), (double)sum[7],
                         (double)(sum[5] / sum[6]), (double)residual, its, reason, reason_name));
 
-  PetscCall(SNESDestroy(&snes));
-  PetscCall(TaoDestroy(&tao));
+  PetscCall(SolverDestroy(&S));
   PetscCall(VecDestroy(&X));
   PetscCall(VecDestroy(&X0));
   PetscCall(VecDestroy(&G));

@@ -30,7 +30,7 @@ static const char help[] =
     "-ts_steps also steps, time, kinetic (1/2 v^T M v), com_displacement and com_velocity (z of\n"
     "the centre of mass). Each time step prints a line 'elastic: step ...' with the same fields.\n\n";
 
-#include <mfadpetsc.h>
+#include "stepper.h"
 #include <petsctime.h>
 #include <stdio.h>
 
@@ -207,80 +207,6 @@ static PetscErrorCode BuildEnergy(MfadEnergy E, const Grid *g, PetscInt vstart, 
   PetscFunctionReturn(0);
 }
 
-/* SNES (default: newtonls, CG, Jacobi) or TAO (default: nls) on the energy, created once and
-   reused by every time step. */
-typedef struct {
-  SNES snes;
-  Tao  tao;
-} Solver;
-
-static PetscErrorCode SolverCreate(MfadEnergy E, PetscBool use_tao, PetscBool dynamics, PetscReal load, Vec X, Solver *S)
-{
-  MPI_Comm comm;
-
-  PetscFunctionBeginUser;
-  PetscCall(MfadEnergyGetComm(E, &comm));
-  S->snes = NULL;
-  S->tao  = NULL;
-  if (use_tao) {
-    PetscCall(TaoCreate(comm, &S->tao));
-    PetscCall(TaoSetType(S->tao, TAONLS)); /* default: Newton line search, the method exact HVPs are for */
-    PetscCall(MfadEnergySetTao(E, S->tao));
-    PetscCall(TaoSetSolution(S->tao, X));
-    PetscCall(TaoSetFromOptions(S->tao));
-  } else {
-    KSP ksp;
-    PC  pc;
-
-    PetscCall(SNESCreate(comm, &S->snes));
-    PetscCall(MfadEnergySetSNES(E, S->snes));
-    /* defaults, overridden by -ksp_type, -pc_type: the Hessian is symmetric, and positive definite
-       along the path for this load; Jacobi uses the shell's exact diagonal */
-    PetscCall(SNESGetKSP(S->snes, &ksp));
-    PetscCall(KSPSetType(ksp, KSPCG));
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCJACOBI));
-    /* dynamics: the unknowns are positions, O(L), while a step moves them by O(dt v) << L, so SNES's
-       default step test |dx| < 1e-8 |x| would end a step before its residual falls; and a step
-       that starts near its minimiser cannot reduce its residual 1e8-fold: the objective's round-off
-       hides a Newton step's decrease once |grad E| is below ~1e-7 of the load, where a backtracking
-       line search fails. Converged: |grad E| < 1e-6 |load| (|grad E| at rest, gravity on the free
-       dofs), as in cloth.c. */
-    if (dynamics) PetscCall(SNESSetTolerances(S->snes, 1e-6 * load, PETSC_DEFAULT, 1e-14, PETSC_DEFAULT, PETSC_DEFAULT));
-    PetscCall(SNESSetFromOptions(S->snes));
-  }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode SolverSolve(Solver *S, Vec X, PetscInt *its, PetscInt *reason, const char **reason_name)
-{
-  PetscFunctionBeginUser;
-  if (S->tao) {
-    TaoConvergedReason r;
-    PetscCall(TaoSolve(S->tao));
-    PetscCall(TaoGetIterationNumber(S->tao, its));
-    PetscCall(TaoGetConvergedReason(S->tao, &r));
-    *reason      = r;
-    *reason_name = TaoConvergedReasons[r];
-  } else {
-    SNESConvergedReason r;
-    PetscCall(SNESSolve(S->snes, NULL, X));
-    PetscCall(SNESGetIterationNumber(S->snes, its));
-    PetscCall(SNESGetConvergedReason(S->snes, &r));
-    *reason      = r;
-    *reason_name = SNESConvergedReasons[r];
-  }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode SolverDestroy(Solver *S)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SNESDestroy(&S->snes));
-  PetscCall(TaoDestroy(&S->tao));
-  PetscFunctionReturn(0);
-}
-
 /* What the summary reports, summed over ranks: [0] f . x, [1] f . u, [2] z displacement summed
    over the free end face, [3] its vertex count, [4] sum m u_z, [5] sum m v_z, [6] 1/2 v^T M v,
    [7] sum m, [8] the inertia term's value (dynamics), from x, v and x_pred (owned vertices). */
@@ -440,7 +366,7 @@ int main(int argc, char **argv)
   PetscCall(VecNorm(G, NORM_2, &gnorm0));
   PetscCall(PetscTime(&ts1));
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view")); /* after one evaluation: flops are counted */
-  PetscCall(SolverCreate(E, P.use_tao, (PetscBool)(P.steps > 0), gnorm0, X, &S));
+  PetscCall(SolverCreate(E, P.use_tao, P.steps > 0 ? 1e-6 * gnorm0 : 0, X, &S));
 
   PetscCall(PetscTime(&t0));
   if (P.steps == 0) {
@@ -454,33 +380,19 @@ int main(int argc, char **argv)
     PetscCall(PetscMalloc1(3 * n, &xold));
     for (PetscInt step = 1; step <= P.steps; step++) {
       PetscScalar *x;
-      PetscInt     sits, sreason;
-      const char  *sname;
+      PetscInt     sits = 0, sreason = 0;
+      const char  *sname = "";
 
-      /* x_pred = x_n + dt v_n: the inertia term's target, and the initial guess */
-      PetscCall(VecGetArray(X, &x));
-      for (PetscInt l = 0; l < n; l++) {
-        iparam[4 * l] = mass[l] / (P.dt * P.dt);
-        for (int d = 0; d < 3; d++) {
-          xold[3 * l + d]          = PetscRealPart(x[3 * l + d]);
-          xpred[3 * l + d]         = xold[3 * l + d] + P.dt * vel[3 * l + d];
-          iparam[4 * l + 1 + d]    = xpred[3 * l + d];
-          x[3 * l + d]             = xpred[3 * l + d];
-        }
-      }
-      PetscCall(VecRestoreArray(X, &x));
-      PetscCall(MfadEnergySetTermParams(E, inertia, iparam));
-      PetscCall(MfadEnergyApplyFixedValues(E, X));
+      PetscCall(ImplicitEulerPredict(E, inertia, n, mass, P.dt, vel, X, xold, xpred, iparam));
       PetscCall(SolverSolve(&S, X, &sits, &sreason, &sname));
       PetscCall(MfadEnergyComputeGradient(E, X, G));
       PetscCall(VecNorm(G, NORM_2, &gnorm));
       residual = PetscMax(residual, gnorm0 > 0 ? gnorm / gnorm0 : gnorm);
       its      = PetscMax(its, sits);
       if (step == 1 || sreason < reason) reason = sreason, reason_name = sname;
-      /* v_{n+1} = (x_{n+1} - x_n) / dt */
-      PetscCall(VecGetArray(X, &x));
-      for (PetscInt i = 0; i < 3 * n; i++) vel[i] = (PetscRealPart(x[i]) - xold[i]) / P.dt;
+      PetscCall(ImplicitEulerVelocity(n, P.dt, X, xold, vel));
       PetscCall(MfadEnergyComputeObjective(E, X, &energy));
+      PetscCall(VecGetArray(X, &x));
       PetscCall(Measure(comm, &g, vstart, n, x, vel, xpred, force, mass, P.dt, sum));
       PetscCall(VecRestoreArray(X, &x));
       PetscCall(PetscPrintf(comm,

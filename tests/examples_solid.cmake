@@ -13,7 +13,7 @@ endfunction()
 # Iteration bound per time step: a step starts at x_pred = x_n + dt v_n, within O(dt^2 |g|) of
 # its minimiser, where Newton converges in a few steps (measured: 2-4); 10 leaves room, while a
 # wrong Hessian product (linear convergence) needs many more
-mfad_cloth_test(example_cloth_drape 2 drape 10)
+mfad_cloth_test(example_cloth_drape 2 drape 10 OPTIONS -nx 12 -ny 12)
 mfad_cloth_test(example_cloth_freefall 1 freefall 1 10 5 0.01 -9.81 OPTIONS -nx 8 -ny 8)
 mfad_cloth_test(example_cloth_freefall_np2 2 freefall 2 10 4 0.05 -9.81 OPTIONS -nx 8 -ny 6 -bend_springs 5)
 # statics of the hanging sheet: Newton from the flat rest shape; measured 2 steps

@@ -12,45 +12,9 @@
 #                             less than free fall would take it; with bending springs too
 # Prints nothing on success; on failure, the value, the expectation and the program's output.
 set -u
-check=$1
-cloth=$2
-shift 2
-mpiexec=""
-while [ $# -gt 0 ] && [ "$1" != "--" ]; do
-  mpiexec="$mpiexec $1"
-  shift
-done
-[ $# -gt 0 ] && shift
-args=""
-while [ $# -gt 0 ] && [ "$1" != "--" ]; do
-  args="$args $1"
-  shift
-done
-[ $# -gt 0 ] && shift
+name=cloth
+. "$(dirname "$0")/example_lib.sh"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/example_cloth.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
-fail() {
-  echo "example_cloth.sh $check: FAILED: $*" >&2
-  exit 1
-}
-run() {
-  tag=$1
-  np=$2
-  shift 2
-  # shellcheck disable=SC2086
-  $mpiexec -n "$np" "$cloth" "$@" </dev/null >"$work/$tag.out" 2>&1 || { cat "$work/$tag.out" >&2; fail "run '$tag' ($np ranks, options $*) failed"; }
-  grep '^cloth: vertices ' "$work/$tag.out" >"$work/$tag.sum"
-  [ "$(wc -l <"$work/$tag.sum")" -eq 1 ] || { cat "$work/$tag.out" >&2; fail "run '$tag': expected one summary line"; }
-}
-field() {
-  awk -v name="$2" '{ for (i = 1; i < NF; i++) if ($i == name) { print $(i + 1); exit } }' "$work/$1.sum"
-}
-holds() {
-  cond=$1
-  shift
-  awk -v a="${1:-}" -v b="${2:-}" -v c="${3:-}" "BEGIN { exit !($cond) }"
-}
 # converged <tag> <maxits>: reason > 0 (the smallest over steps), at most <maxits> iterations in any
 # step, |grad E| <= 1e-5 of the load after every step (SNES stops at 1e-6)
 converged() {
@@ -58,16 +22,6 @@ converged() {
   holds 'a + 0 <= b + 0' "$(field "$1" iterations)" "$2" || fail "run '$1': $(field "$1" iterations) iterations in a step, expected at most $2"
   holds 'a + 0 <= 1e-5' "$(field "$1" residual)" || fail "run '$1': residual $(field "$1" residual), expected <= 1e-5 of the load"
 }
-close() {
-  rel=$(awk -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = a < 0 ? -a : a; n = b < 0 ? -b : b; if (n > m) m = n; printf "%.3e", (m > 0 ? d / m : d) }')
-  # (mawk reads "printf ..., m > 0 ? ..." as output to a file "0": the parentheses matter, and an
-  # empty or non-numeric result is a failure, never a pass)
-  { printf '%s\n' "$rel" | grep -Eq '^[0-9]'; } || fail "$1: cannot compare '$2' with '$3'"
-  holds 'a + 0 <= b + 0' "$rel" "$4" || fail "$1: $2 vs $3 differ by $rel relative, expected at most $4"
-}
-
-# shellcheck disable=SC2086
-set -- $args -- "$@"
 case $check in
   hang)
     # The sheet (width W = nx h, ny rows of squares of side h, areal density rho) hangs in the xz plane

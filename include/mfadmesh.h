@@ -11,6 +11,7 @@
 #define MFADMESH_H
 
 #include <mfad.h>
+#include <petscdmplex.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -56,10 +57,16 @@ PetscErrorCode MfadMeshReadOBJ(const char path[], MfadMesh *mesh);
     @param[in]  path the .off file
     @param[out] mesh the new mesh (MfadMeshDestroy() it) */
 PetscErrorCode MfadMeshReadOFF(const char path[], MfadMesh *mesh);
-/** @brief Reads a TetGen mesh: `path` is the base name or its .node or .ele file; tets with
-    region attributes as cell tags and boundary markers as vertex tags where present. */
+/** @brief Reads a TetGen mesh (tetgen's .node and .ele files) into *mesh (3-D tets).
+    Numbered from 0 or 1 as the .node file's first point says (tetgen -z); records must be
+    numbered consecutively. The first .ele attribute (tetgen -A: the region) becomes cell_tags,
+    .node boundary markers become vertex_tags, where the files have them; point attributes are
+    read and ignored; 10-node tets (tetgen -o2) keep their 4 corners.
+    @param[in]  path the base name (`mesh.1`) or its .node or .ele file
+    @param[out] mesh the new mesh (MfadMeshDestroy() it) */
 PetscErrorCode MfadMeshReadTetGen(const char path[], MfadMesh *mesh);
-/** @brief Reads any of the above by the file's extension (.obj, .off, .node, .ele). */
+/** @brief Reads a mesh with the reader its extension names (.obj, .off, .node or .ele, any
+    case); other extensions are PETSC_ERR_SUP (Gmsh and PLY files go through DMPlex). */
 PetscErrorCode MfadMeshRead(const char path[], MfadMesh *mesh);
 /** @brief Checks that the mesh is a manifold where it matters: no edge of a triangle surface
     in more than 2 triangles (what parameterisation and bending energies need), no face of a
@@ -77,6 +84,48 @@ PetscErrorCode MfadMeshCheckManifold(MfadMesh mesh, const char path[]);
     of each vertex's gradient of E at X, fixed dofs excluded). dof 2 positions get z = 0.
     -mfad_vtu_binary (with E's prefix) writes base64 binary arrays instead of ASCII. */
 PetscErrorCode MfadEnergyWriteVTU(MfadEnergy E, PetscInt term, Vec X, Vec X0, const char path[]);
+
+/* ---------------------------------------------------------------- DMPlex: distribution and element sets */
+
+/** Element sets of a DMPlex that become terms (MfadEnergyAddTermFromDMPlex()). */
+typedef enum {
+  MFAD_DMPLEX_CELLS      = 0, /**< the cells: tets of a 3-D DM (positively oriented), triangles of a surface (in their orientation) */
+  MFAD_DMPLEX_EDGES      = 1, /**< the edges (2 vertices): springs */
+  MFAD_DMPLEX_EDGE_PAIRS = 2  /**< interior edges of a triangle surface with their two triangles (4 vertices): bending stencils
+                                   (e0, e1, o0, o1), triangle (e0, e1, o0) in its orientation, o1 opposite in the other triangle */
+} MfadDMPlexSet;
+extern const char *const MfadDMPlexSets[];
+
+/** @brief A DMPlex (interpolated, on `comm`, all cells on rank 0) from rank 0's `mesh` (other
+    ranks may pass NULL). Distribute it with MfadDMPlexDistribute(). */
+PetscErrorCode MfadDMPlexCreateFromMesh(MPI_Comm comm, MfadMesh mesh, DM *dm);
+/** @brief Partitions and distributes `*dm` in place with PETSc's partitioner: PTScotch unless
+    -petscpartitioner_type says otherwise. `overlap` 1 (cells sharing a vertex with a rank's own)
+    gives every rank the whole star of what it owns, which edge pairs and vertex neighbours need. */
+PetscErrorCode MfadDMPlexDistribute(DM *dm, PetscInt overlap);
+/** @brief Reads a mesh into a distributed DMPlex (overlap 1): .msh (Gmsh), .ply and the other
+    formats of DMPlexCreateFromFile() through DMPlex; .obj, .off, .node, .ele through
+    MfadMeshRead() on rank 0. */
+PetscErrorCode MfadDMPlexCreateFromFile(MPI_Comm comm, const char path[], DM *dm);
+/** @brief An energy on the DM's vertices: each rank owns the vertices its DM owns (point SF),
+    numbered contiguously per rank as DMPlexGetVertexNumbering() numbers them. */
+PetscErrorCode MfadEnergyCreateFromDMPlex(DM dm, PetscInt dof, MfadEnergy *E);
+/** @brief X (E's layout) = the DM's vertex coordinates (the first `dof` of them; zero beyond the
+    DM's coordinate dimension). Use as the rest shape and starting point. */
+PetscErrorCode MfadEnergyCopyCoordinatesFromDMPlex(MfadEnergy E, DM dm, Vec X);
+/** @brief This rank's elements of `set` (each element on exactly one rank: the owner of the
+    cell or edge), as global vertex ids (*nvert per element) and their coordinates (coordinate
+    dimension per vertex), both allocated with PetscMalloc1() (free with PetscFree(); pass NULL
+    to skip). Collective. */
+PetscErrorCode MfadDMPlexGetElements(DM dm, MfadDMPlexSet set, PetscInt *nelem, PetscInt *nvert, PetscInt **conn, PetscReal **rest);
+/** @brief Adds kernel `k` on the DM's element set `set` as a term of E (made by
+    MfadEnergyCreateFromDMPlex()). A kernel with a rest-shape set-up gets the DM's coordinates as
+    rest shape and `material`; otherwise it must take no parameters. Collective. */
+PetscErrorCode MfadEnergyAddTermFromDMPlex(MfadEnergy E, DM dm, MfadKernel k, MfadDMPlexSet set, const PetscReal material[], PetscReal weight, PetscInt *term);
+/** @brief The one-rings of this rank's owned vertices: row i (vertex rstart + i of the energy's
+    layout) lists neighbours[offsets[i] .. offsets[i + 1]) in global ids, sorted. Needs the
+    vertices' whole star (overlap 1). Free both with PetscFree(). */
+PetscErrorCode MfadDMPlexGetVertexNeighbors(DM dm, PetscInt *n, PetscInt **offsets, PetscInt **neighbors);
 
 #ifdef __cplusplus
 }

@@ -31,8 +31,10 @@ PetscErrorCode MfadEnergyGlobalToLocal_Private(MfadEnergy E, Vec X)
   PetscCall(PetscObjectStateGet((PetscObject)X, &state));
   if (E->xvalid && id == E->xid && state == E->xstate) PetscFunctionReturn(PETSC_SUCCESS);
   E->xvalid = PETSC_FALSE;
+  PetscCall(PetscLogEventBegin(MFAD_GhostEvent, 0, 0, 0, 0));
   PetscCall(VecScatterBegin(E->scatter, X, E->xloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(E->scatter, X, E->xloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(PetscLogEventEnd(MFAD_GhostEvent, 0, 0, 0, 0));
   PetscCall(VecGetArray(E->xloc, &x));
   if (E->check_finite) {
     for (PetscInt i = 0; i < E->nlocal * E->dof; i++) {
@@ -80,6 +82,7 @@ static PetscErrorCode MfadEnergyRunTerms_Private(MfadEnergy E, MfadOp op, const 
   PetscReal             sum             = 0.0;
 
   PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(MFAD_ElementsEvent, 0, 0, 0, 0));
   for (PetscInt t = 0; t < E->nterms; t++) {
     MfadTerm  *term = &E->terms[t];
     MfadKernel k    = term->k;
@@ -117,6 +120,7 @@ static PetscErrorCode MfadEnergyRunTerms_Private(MfadEnergy E, MfadOp op, const 
     PetscCall(PetscLogFlops(term->flops[mode[op]] * term->nelem));
   }
   if (value) *value = sum;
+  PetscCall(PetscLogEventEnd(MFAD_ElementsEvent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -159,8 +163,10 @@ PetscErrorCode MfadEnergyLocalToGlobal_Private(MfadEnergy E, Vec Y, MfadFixedRow
 
   PetscFunctionBegin;
   PetscCall(VecZeroEntries(Y));
+  PetscCall(PetscLogEventBegin(MFAD_GhostEvent, 0, 0, 0, 0));
   PetscCall(VecScatterBegin(E->scatter, E->yloc, Y, ADD_VALUES, SCATTER_REVERSE));
   PetscCall(VecScatterEnd(E->scatter, E->yloc, Y, ADD_VALUES, SCATTER_REVERSE));
+  PetscCall(PetscLogEventEnd(MFAD_GhostEvent, 0, 0, 0, 0));
   if (!E->nfixown) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VecGetArray(Y, &y));
   if (X) PetscCall(VecGetArrayRead(X, &x));
@@ -255,8 +261,10 @@ PetscErrorCode MfadEnergyComputeHessianProduct(MfadEnergy E, Vec X, Vec V, Vec Y
   PetscCall(MfadEnergyCheckVec_Private(E, Y, 4, "MfadEnergyComputeHessianProduct"));
   PetscCheck(V != Y, E->comm, PETSC_ERR_ARG_IDN, "MfadEnergyComputeHessianProduct: V and Y must be different vectors");
   PetscCall(PetscLogEventBegin(MFAD_Events[MFAD_OP_HVP], 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(MFAD_GhostEvent, 0, 0, 0, 0));
   PetscCall(VecScatterBegin(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(PetscLogEventEnd(MFAD_GhostEvent, 0, 0, 0, 0));
   PetscCall(VecGetArray(E->vloc, &v));
   for (PetscInt i = 0; i < E->nfixloc; i++) v[E->fixloc[i]] = 0.0; /* fixed columns of H are zero */
   PetscCall(VecZeroEntries(E->yloc));

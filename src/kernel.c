@@ -19,6 +19,7 @@ static int        MfadNumUserKernels;
 PetscClassId  MFAD_CLASSID;
 PetscLogEvent MFAD_Events[MFAD_OP_COUNT], MFAD_SetUpEvent;
 PetscLogEvent MFAD_ElementHessianEvent, MFAD_AssembleEvent, MFAD_CachedMultEvent;
+PetscLogEvent MFAD_GhostEvent, MFAD_ElementsEvent;
 static PetscBool MfadPackageInitialized = PETSC_FALSE;
 
 static PetscErrorCode MfadFinalizePackage(void)
@@ -43,6 +44,9 @@ PetscErrorCode MfadInitializePackage(void)
   PetscCall(PetscLogEventRegister("MfadElemHessian", MFAD_CLASSID, &MFAD_ElementHessianEvent));
   PetscCall(PetscLogEventRegister("MfadAssemble", MFAD_CLASSID, &MFAD_AssembleEvent));
   PetscCall(PetscLogEventRegister("MfadCachedMult", MFAD_CLASSID, &MFAD_CachedMultEvent));
+  /* inside the operations above: ghost exchange apart from element work (bench/scaling.c) */
+  PetscCall(PetscLogEventRegister("MfadGhostExch", MFAD_CLASSID, &MFAD_GhostEvent));
+  PetscCall(PetscLogEventRegister("MfadElements", MFAD_CLASSID, &MFAD_ElementsEvent));
   PetscCall(PetscRegisterFinalize(MfadFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -78,6 +78,7 @@ PetscErrorCode MfadMeshCheckManifold(MfadMesh mesh, const char path[])
 {
   PetscFunctionBegin;
   MfadValidPointer(mesh, 1);
+  PetscCheck(mesh->ncorner == 3 || mesh->ncorner == 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadMeshCheckManifold: %" PetscInt_FMT " vertices per cell (3: triangles, 4: tets)", mesh->ncorner);
   PetscCall(MfadMeshCheckManifold_Private(mesh, path, NULL, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

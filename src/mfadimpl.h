@@ -94,6 +94,7 @@ struct _p_MfadEnergy {
 
 PETSC_INTERN PetscClassId  MFAD_CLASSID;
 PETSC_INTERN PetscLogEvent MFAD_Events[MFAD_OP_COUNT], MFAD_SetUpEvent;
+PETSC_INTERN PetscLogEvent MFAD_GhostEvent, MFAD_ElementsEvent; /* ghost exchange, element loops */
 PETSC_INTERN PetscErrorCode MfadInitializePackage(void);
 PETSC_INTERN PetscErrorCode MfadColourBlocks_Private(PetscInt nelem, int nvert, const int conn[], PetscInt nvertices, PetscInt block_size, int *nblocks,
                                                      int **block_start, int *ncolors, int **color_start, int **color_blocks);

@@ -54,6 +54,8 @@ PetscErrorCode MfadReaderNextLine_Private(MfadReader *r, PetscBool *found)
     errno = 0;
     len   = getline(&r->buf, &r->cap, r->fp);
     if (len < 0) {
+      /* getline() also returns -1 when a line does not fit in memory: not an end of file */
+      PetscCheck(errno != ENOMEM, PETSC_COMM_SELF, PETSC_ERR_MEM, "%s:%" PetscInt_FMT ": the line is too long to hold in memory", r->path, r->line + 1);
       PetscCheck(!ferror(r->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s:%" PetscInt_FMT ": read error: %s", r->path, r->line + 1, strerror(errno));
       r->cur = NULL;
       if (!r->line) r->line = 1; /* an empty file: errors about it name line 1 */

@@ -2,11 +2,31 @@
 /* MfadEnergyView: terms, sizes, load balance, colouring, backend, flops per element. */
 #include "mfadimpl.h"
 
+/* Load balance over the ranks: min / average / max of elements (all terms), owned and ghost
+   vertices; ghosts are what each product exchanges (twice: gather, then add back). */
+static PetscErrorCode MfadEnergyViewLoadBalance_Private(MfadEnergy E, PetscViewer viewer)
+{
+  PetscMPIInt size;
+  PetscReal   mine[3] = {0, (PetscReal)E->n, (PetscReal)E->nghost}, lo[3], hi[3], sum[3];
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(E->comm, &size));
+  for (PetscInt t = 0; t < E->nterms; t++) mine[0] += E->terms[t].nelem;
+  PetscCall(MPIU_Allreduce(mine, lo, 3, MPIU_REAL, MPIU_MIN, E->comm));
+  PetscCall(MPIU_Allreduce(mine, hi, 3, MPIU_REAL, MPIU_MAX, E->comm));
+  PetscCall(MPIU_Allreduce(mine, sum, 3, MPIU_REAL, MPIU_SUM, E->comm));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "load balance over %d ranks (min / avg / max): elements %.0f / %.1f / %.0f (max/avg %.3f), owned vertices %.0f / %.1f / %.0f, ghost vertices %.0f / %.1f / %.0f (ghosts/owned %.3f)\n", size,
+                                   (double)lo[0], (double)(sum[0] / size), (double)hi[0], sum[0] > 0 ? (double)(hi[0] * size / sum[0]) : 1.0, (double)lo[1], (double)(sum[1] / size), (double)hi[1], (double)lo[2],
+                                   (double)(sum[2] / size), (double)hi[2], sum[1] > 0 ? (double)(sum[2] / sum[1]) : 0.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
 {
   PetscBool   ascii;
   PetscMPIInt rank, size;
   PetscInt    nfix = 0;
+  PetscViewerFormat format;
 
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
@@ -51,6 +71,12 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "; rank 0: %.3g MB (%s); assembly values (N x N per element) %.3g MB (%s)\n", bytes_cache / 1048576, E->cache ? "allocated" : "not allocated", bytes_full / 1048576,
                                      E->hess ? "allocated" : "not allocated"));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+  }
+  PetscCall(MfadEnergyViewLoadBalance_Private(E, viewer));
+  PetscCall(PetscViewerGetFormat(viewer, &format));
+  if (size > 4 && format != PETSC_VIEWER_ASCII_INFO_DETAIL) { /* one line per rank: only when asked (-mfad_view ::ascii_info_detail) or few */
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "per rank: owned vertices, ghost vertices, elements, blocks/colours of each term\n"));
   PetscCall(PetscViewerASCIIPushSynchronized(viewer));

@@ -15,6 +15,7 @@
    - closed forms: the same formula in a different operation order, ~100 roundings on
      intermediates of at most ~10 S: 1e-12 S. */
 #include <check.h>
+#include <complex.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,11 @@ static const Expect Builtins[] = {
   {"membrane_tri",        3, 3, 7,  3, 2, 0, 1},
   {"bending_dihedral",    4, 3, 3,  3, 1, 0, 1},
   {"pin_spring",          1, 3, 4,  0, 0, 0, 0},
+  {"dirichlet_tri",       3, 3, 5,  3, 0, 0, 0},
+  {"flip_barrier_tri",    3, 2, 5,  3, 0, 1, 0},
+  {"arap_tri",            3, 2, 5,  3, 0, 0, 1},
+  {"sphere_penalty",      1, 3, 2,  0, 0, 0, 0},
+  {"frame_field",         2, 2, 3,  0, 0, 0, 0},
 };
 #define NKERN ((int)(sizeof(Builtins) / sizeof(Builtins[0])))
 
@@ -397,6 +403,55 @@ static double ClosedForm(const Elem *e, const double *x, double *mag)
     for (int i = 0; i < 3; i++) s += (x[i] - p[i]) * (x[i] - p[i]), *mag += (fabs(x[i]) + fabs(p[i])) * (fabs(x[i]) + fabs(p[i]));
     *mag *= 0.5 * fabs(p[3]);
     return 0.5 * p[3] * s;
+  }
+  if (!strcmp(name, "dirichlet_tri")) { /* cotangent formula: 1/4 sum_i cot(rest angle at i) |opposite edge|^2 */
+    double E = 0.0;
+    *mag     = 0.0;
+    for (int i = 0; i < 3; i++) {
+      const int j = (i + 1) % 3, k = (i + 2) % 3;
+      double    u[3], w[3], c[3], uw = 0.0, cc = 0.0, l = 0.0, cot;
+      for (int d = 0; d < 3; d++) u[d] = r[3 * j + d] - r[3 * i + d], w[d] = r[3 * k + d] - r[3 * i + d], l += (x[3 * k + d] - x[3 * j + d]) * (x[3 * k + d] - x[3 * j + d]);
+      for (int d = 0; d < 3; d++) c[d] = u[(d + 1) % 3] * w[(d + 2) % 3] - u[(d + 2) % 3] * w[(d + 1) % 3], uw += u[d] * w[d], cc += c[d] * c[d];
+      cot = uw / sqrt(cc);
+      E += 0.25 * cot * l;
+      *mag += 0.25 * fabs(cot) * l;
+    }
+    return E;
+  }
+  if (!strcmp(name, "flip_barrier_tri")) { /* -A log(mapped signed area / rest area) */
+    double f[6], A, a;
+    Fold2D(r, f);
+    A    = 0.5 * f[2] * f[5];
+    a    = 0.5 * ((x[2] - x[0]) * (x[5] - x[1]) - (x[4] - x[0]) * (x[3] - x[1]));
+    *mag = A * (fabs(log(a / A)) + 1.0);
+    return -A * log(a / A);
+  }
+  if (!strcmp(name, "arap_tri")) { /* A ((s1 - 1)^2 + (s2 - 1)^2) from J's singular values (det J > 0 here) */
+    double f[6], Dm[4], Ds[4], iDm[4], J[4], dm, q, w, s1, s2, A;
+    Fold2D(r, f);
+    Dm[0] = f[2], Dm[1] = f[4], Dm[2] = f[3], Dm[3] = f[5];
+    Ds[0] = x[2] - x[0], Ds[1] = x[4] - x[0], Ds[2] = x[3] - x[1], Ds[3] = x[5] - x[1];
+    dm     = Dm[0] * Dm[3] - Dm[1] * Dm[2];
+    iDm[0] = Dm[3] / dm, iDm[1] = -Dm[1] / dm, iDm[2] = -Dm[2] / dm, iDm[3] = Dm[0] / dm;
+    for (int i = 0; i < 2; i++)
+      for (int j = 0; j < 2; j++) J[2 * i + j] = Ds[2 * i] * iDm[j] + Ds[2 * i + 1] * iDm[2 + j];
+    q    = hypot(J[0] + J[3], J[2] - J[1]); /* s1 + s2 */
+    w    = hypot(J[0] - J[3], J[2] + J[1]); /* s1 - s2 */
+    s1   = 0.5 * (q + w);
+    s2   = 0.5 * (q - w);
+    A    = 0.5 * dm;
+    *mag = A * (s1 * s1 + s2 * s2 + 2.0);
+    return A * ((s1 - 1.0) * (s1 - 1.0) + (s2 - 1.0) * (s2 - 1.0));
+  }
+  if (!strcmp(name, "sphere_penalty")) { /* k (|x|^4 - 2 R^2 |x|^2 + R^4) */
+    const double x2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2], R2 = p[0] * p[0];
+    *mag = p[1] * (x2 * x2 + 2.0 * R2 * x2 + R2 * R2);
+    return p[1] * (x2 * x2 - 2.0 * R2 * x2 + R2 * R2);
+  }
+  if (!strcmp(name, "frame_field")) { /* w |u_g - r u_f|^2 in C99 complex arithmetic */
+    const double complex uf = x[0] + I * x[1], ug = x[2] + I * x[3], rot = p[0] + I * p[1];
+    *mag = p[2] * (cabs(ug) + cabs(rot * uf)) * (cabs(ug) + cabs(rot * uf));
+    return p[2] * cabs(ug - rot * uf) * cabs(ug - rot * uf);
   }
   *mag = NAN;
   return NAN;

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: BSD-2-Clause
+static const char help[] =
+    "As-rigid-as-possible deformation of a planar bar with two handles: the vertices of its left\n"
+    "and right ends are fixed dofs moved to prescribed places, the rest minimise the ARAP energy\n"
+    "(arap_tri: each triangle's best rotation eliminated in closed form) by Newton's method.\n"
+    "The bar is an nx x ny grid of squares over [0, L] x [0, 1], 2 triangles per square. Options:\n"
+    "  -nx <24> -ny <6> -L <4>  grid and bar length\n"
+    "  -handles <bend>          bend: left end fixed, right end turned by -angle about its centre\n"
+    "                           and moved by (-dx, -dy); rigid: both ends moved by the same rigid\n"
+    "                           motion (turn by -angle about the origin, move by (-dx, -dy));\n"
+    "                           stretch: the right end moved by (-dx, 0), the left fixed\n"
+    "  -angle <90> -dx <2L/pi - L> -dy <2L/pi>  the handles' motion (degrees, lengths); the\n"
+    "                           default bends the bar's axis into a quarter circle of its length\n"
+    "  -use_tao                 minimise with TAO (default -tao_type nls) instead of SNES\n"
+    "  -o <file.vtu>            write the deformed bar with its displacement\n"
+    "Defaults: -mfad_hessian cached -mfad_psd_project clamp (projected Newton: ARAP is not convex;\n"
+    "with -mfad_hessian given, the exact Hessian unless -mfad_psd_project is given too),\n"
+    "-ksp_type cg -pc_type jacobi; every SNES/KSP/PC/TAO and mfad option applies.\n"
+    "The last line is a summary: vertices, triangles, area, energy (ARAP), rigid_deviation (the\n"
+    "largest distance of a vertex from the left handle's rigid motion applied to the rest shape: 0\n"
+    "when the handles move rigidly together), stretch_x (mean x-length of the bar over L), flipped\n"
+    "(triangles with det J <= 0), residual (|grad E| at the end / at the start), iterations, reason.\n\n";
+
+#include <mfadpetsc.h>
+#include "geommesh.h"
+
+MFAD_KERNEL_DECLARE(arap_tri);
+
+typedef enum { HANDLES_BEND, HANDLES_RIGID, HANDLES_STRETCH } Handles;
+static const char *const HandlesTypes[] = {"bend", "rigid", "stretch", "Handles", "HANDLES_", NULL};
+
+/* a rigid motion: turn by angle a about c, then move by t */
+static void Rigid(PetscReal a, const PetscReal c[2], const PetscReal t[2], const PetscReal X[2], PetscReal x[2])
+{
+  const PetscReal dx = X[0] - c[0], dy = X[1] - c[1];
+  x[0] = c[0] + PetscCosReal(a) * dx - PetscSinReal(a) * dy + t[0];
+  x[1] = c[1] + PetscSinReal(a) * dx + PetscCosReal(a) * dy + t[1];
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Comm    comm;
+  MfadMesh    m;
+  MfadEnergy  E;
+  Vec         X, X0, G;
+  PetscInt    nx = 24, ny = 6, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, its, reason, term, nfix = 0, *fix, flipped = 0;
+  PetscReal  *rest, *fixval, L = 4, angle = 90, dx, dy, energy, gnorm, gnorm0, loc[4] = {0, 0, 0, 0}, sum[4], dev;
+  Handles     handles = HANDLES_BEND;
+  PetscBool   use_tao = PETSC_FALSE, write = PETSC_FALSE, set;
+  char        out[PETSC_MAX_PATH_LEN] = "";
+  const char *reason_name;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  comm = PETSC_COMM_WORLD;
+  PetscOptionsBegin(comm, NULL, "ARAP deformation options", NULL);
+  PetscCall(PetscOptionsInt("-nx", "grid squares along the bar", NULL, nx, &nx, NULL));
+  PetscCall(PetscOptionsInt("-ny", "grid squares across the bar", NULL, ny, &ny, NULL));
+  PetscCall(PetscOptionsReal("-L", "bar length (its width is 1)", NULL, L, &L, NULL));
+  PetscCall(PetscOptionsEnum("-handles", "how the handles move", NULL, HandlesTypes, (PetscEnum)handles, (PetscEnum *)&handles, NULL));
+  PetscCall(PetscOptionsReal("-angle", "turn of the handles [degrees]", NULL, angle, &angle, NULL));
+  dx = 2 * L / PETSC_PI - L; /* a quarter circle of radius 2L/pi (for the L read above) */
+  dy = 2 * L / PETSC_PI;
+  PetscCall(PetscOptionsReal("-dx", "move of the handles along x", NULL, dx, &dx, NULL));
+  PetscCall(PetscOptionsReal("-dy", "move of the handles along y", NULL, dy, &dy, NULL));
+  PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
+  PetscCall(PetscOptionsString("-o", "write the deformed bar (.vtu)", NULL, out, out, sizeof out, &write));
+  PetscOptionsEnd();
+  PetscCheck(L > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-L %g must be > 0", (double)L);
+  PetscCheck(handles != HANDLES_STRETCH || L + dx > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-handles stretch -dx %g: the bar's length L + dx must stay > 0", (double)dx);
+  PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
+  /* projected Newton unless the user picks a Hessian form (then the exact one unless projected) */
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));
+  if (!set) {
+    PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "cached"));
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_psd_project", &set));
+    if (!set) PetscCall(PetscOptionsSetValue(NULL, "-mfad_psd_project", "clamp"));
+  }
+  angle *= PETSC_PI / 180;
+
+  PetscCall(GeomMeshGrid(nx, ny, 0, 0, L, 1, GEOM_PLANE, &m));
+  PetscCall(GeomMeshRanges(comm, m, &cstart, &cend, &vstart, &vend));
+  PetscCall(MfadEnergyCreate(comm, 2, vend - vstart, m->nvert, &E));
+  PetscCall(GeomMeshElements(m, cstart, cend, &conn, &rest));
+  PetscCall(MfadEnergyAddTermFromRest(E, MFAD_KERNEL(arap_tri), cend - cstart, conn, rest, NULL, 1.0, &term));
+  PetscCall(MfadEnergySetFromOptions(E));
+
+  /* the handles: this rank's owned vertices of columns i = 0 and i = nx (any rank may name any
+     fixed dof; naming only owned ones names each once) */
+  PetscCall(PetscMalloc2(4 * (ny + 1), &fix, 4 * (ny + 1), &fixval));
+  for (PetscInt v = vstart; v < vend; v++) {
+    const PetscInt  i = v % (nx + 1);
+    const PetscReal *Xr = &m->coords[3 * v], c0[2] = {0, 0}, t[2] = {dx, dy}, cr[2] = {L, 0.5}, zero[2] = {0, 0};
+    PetscReal        x[2];
+    if (i != 0 && i != nx) continue;
+    if (handles == HANDLES_RIGID) Rigid(angle, c0, t, Xr, x);
+    else if (handles == HANDLES_BEND) Rigid(i ? angle : 0, cr, i ? t : zero, Xr, x);
+    else x[0] = Xr[0] + (i ? dx : 0), x[1] = Xr[1];
+    for (int d = 0; d < 2; d++) fix[nfix] = 2 * v + d, fixval[nfix++] = x[d];
+  }
+  PetscCall(MfadEnergySetFixedDofs(E, nfix, fix, fixval));
+
+  /* start: the rest shape with the handles in place */
+  PetscCall(MfadEnergyCreateVecs(E, &X, &G));
+  {
+    PetscScalar *x;
+    PetscCall(VecGetArray(X, &x));
+    for (PetscInt v = vstart; v < vend; v++)
+      for (int d = 0; d < 2; d++) x[2 * (v - vstart) + d] = m->coords[3 * v + d];
+    PetscCall(VecRestoreArray(X, &x));
+  }
+  PetscCall(VecDuplicate(X, &X0));
+  PetscCall(VecCopy(X, X0));
+  PetscCall(MfadEnergyApplyFixedValues(E, X));
+  PetscCall(MfadEnergyComputeGradient(E, X, G));
+  PetscCall(VecNorm(G, NORM_2, &gnorm0));
+  PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
+
+  if (use_tao) {
+    Tao                tao;
+    TaoConvergedReason r;
+    PetscCall(TaoCreate(comm, &tao));
+    PetscCall(TaoSetType(tao, TAONLS));
+    PetscCall(MfadEnergySetTao(E, tao));
+    PetscCall(TaoSetSolution(tao, X));
+    PetscCall(TaoSetFromOptions(tao));
+    PetscCall(TaoSolve(tao));
+    PetscCall(TaoGetIterationNumber(tao, &its));
+    PetscCall(TaoGetConvergedReason(tao, &r));
+    reason      = r;
+    reason_name = TaoConvergedReasons[r];
+    PetscCall(TaoDestroy(&tao));
+  } else {
+    SNES                snes;
+    SNESConvergedReason r;
+    KSP                 ksp;
+    PC                  pc;
+    PetscCall(SNESCreate(comm, &snes));
+    PetscCall(MfadEnergySetSNES(E, snes));
+    PetscCall(SNESGetKSP(snes, &ksp));
+    PetscCall(KSPSetType(ksp, KSPCG));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCJACOBI));
+    PetscCall(SNESSetFromOptions(snes));
+    PetscCall(SNESSolve(snes, NULL, X));
+    PetscCall(SNESGetIterationNumber(snes, &its));
+    PetscCall(SNESGetConvergedReason(snes, &r));
+    reason      = r;
+    reason_name = SNESConvergedReasons[r];
+    PetscCall(SNESDestroy(&snes));
+  }
+
+  PetscCall(MfadEnergyComputeObjective(E, X, &energy));
+  PetscCall(MfadEnergyComputeGradient(E, X, G));
+  PetscCall(VecNorm(G, NORM_2, &gnorm));
+  {
+    /* owned vertices: distance from the rigid motion of the left handle (rigid: the common one);
+       the bar's x-extent at each row (stretch); triangles: flipped ones, rest area */
+    const PetscScalar *x;
+    const PetscReal    c0[2] = {0, 0}, t[2] = {dx, dy};
+    Vec                Xall;
+    const PetscScalar *xa;
+    PetscCall(VecGetArrayRead(X, &x));
+    for (PetscInt v = vstart; v < vend; v++) {
+      PetscReal y[2] = {m->coords[3 * v], m->coords[3 * v + 1]};
+      const PetscInt i = v % (nx + 1);
+      if (handles == HANDLES_RIGID) Rigid(angle, c0, t, &m->coords[3 * v], y);
+      loc[0] = PetscMax(loc[0], PetscSqrtReal(PetscSqr(PetscRealPart(x[2 * (v - vstart)]) - y[0]) + PetscSqr(PetscRealPart(x[2 * (v - vstart) + 1]) - y[1])));
+      if (i == nx) loc[1] += PetscRealPart(x[2 * (v - vstart)]);
+      if (i == 0) loc[1] -= PetscRealPart(x[2 * (v - vstart)]);
+    }
+    PetscCall(VecRestoreArrayRead(X, &x));
+    PetscCall(GeomGetAll(X, &Xall, &xa));
+    for (PetscInt c = cstart; c < cend; c++) {
+      PetscReal r[9], y[6], J[4];
+      for (int a = 0; a < 3; a++) {
+        const PetscInt v = m->cells[3 * c + a];
+        for (int d = 0; d < 3; d++) r[3 * a + d] = m->coords[3 * v + d];
+        for (int d = 0; d < 2; d++) y[2 * a + d] = PetscRealPart(xa[2 * v + d]);
+      }
+      loc[3] += GeomTriangleMap(r, y, J);
+      loc[2] += !(J[0] * J[3] - J[1] * J[2] > 0);
+    }
+    PetscCall(GeomRestoreAll(&Xall, &xa));
+    PetscCall(MPIU_Allreduce(loc, &dev, 1, MPIU_REAL, MPIU_MAX, comm));
+    PetscCall(MPIU_Allreduce(&loc[1], &sum[1], 3, MPIU_REAL, MPIU_SUM, comm));
+    flipped = (PetscInt)sum[2];
+  }
+  if (write) PetscCall(MfadEnergyWriteVTU(E, term, X, X0, out));
+  PetscCall(PetscPrintf(comm,
+                        "arap: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT " area %.12e energy %.12e rigid_deviation %.3e stretch_x %.12e flipped %" PetscInt_FMT
+                        " residual %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n",
+                        m->nvert, m->ncell, (double)sum[3], (double)energy, (double)dev, (double)(sum[1] / ((ny + 1) * L)), flipped,
+                        (double)(gnorm0 > 0 ? gnorm / gnorm0 : gnorm), its, reason, reason_name));
+
+  PetscCall(PetscFree2(fix, fixval));
+  PetscCall(PetscFree2(conn, rest));
+  PetscCall(VecDestroy(&X));
+  PetscCall(VecDestroy(&X0));
+  PetscCall(VecDestroy(&G));
+  PetscCall(MfadEnergyDestroy(&E));
+  PetscCall(MfadMeshDestroy(&m));
+  PetscCall(PetscFinalize());
+  return 0;
+}

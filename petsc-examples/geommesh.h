@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* What the geometry examples (param, smooth, arap) share: a generated disk-topology triangle mesh
+   (a grid over a rectangle, lifted onto a surface z = f(x, y)), the split of its triangles over
+   the ranks, its boundary, and the gathering of a distributed solution for per-triangle measures.
+   Every rank holds the whole (small, generated) mesh; elements are split in contiguous ranges and
+   vertices are owned in PETSc's PETSC_DECIDE layout, as a file reader plus a partitioner would
+   leave them. */
+#ifndef GEOMMESH_H
+#define GEOMMESH_H
+
+#include <mfadmesh.h>
+#include <math.h>
+
+/* The surfaces z = f(x, y) a grid can be lifted to. */
+typedef enum { GEOM_PLANE, GEOM_CAP, GEOM_HAT } GeomSurface;
+static const char *const GeomSurfaces[] = {"plane", "cap", "hat", "GeomSurface", "GEOM_", NULL};
+
+/* plane: 0; cap: the sphere of radius 2 through the origin's column, z = sqrt(4 - r^2) - sqrt(2);
+   hat: a Gaussian bump 0.5 exp(-2 r^2) */
+static inline PetscReal GeomSurfaceHeight(GeomSurface s, PetscReal x, PetscReal y)
+{
+  switch (s) {
+  case GEOM_CAP:
+    return PetscSqrtReal(4.0 - x * x - y * y) - PetscSqrtReal(2.0);
+  case GEOM_HAT:
+    return 0.5 * PetscExpReal(-2.0 * (x * x + y * y));
+  default:
+    return 0.0;
+  }
+}
+
+/* An nx x ny grid of squares over [x0, x0 + w] x [y0, y0 + h], each split into 2 triangles
+   (counter-clockwise seen from +z), vertex (i, j) with id j (nx + 1) + i, at height f(x, y). */
+static inline PetscErrorCode GeomMeshGrid(PetscInt nx, PetscInt ny, PetscReal x0, PetscReal y0, PetscReal w, PetscReal h, GeomSurface s, MfadMesh *mesh)
+{
+  MfadMesh m;
+
+  PetscFunctionBegin;
+  PetscCheck(nx >= 1 && ny >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "grid %" PetscInt_FMT " x %" PetscInt_FMT ": need at least 1 x 1", nx, ny);
+  PetscCall(MfadMeshCreate(3, (nx + 1) * (ny + 1), 3, 2 * nx * ny, mesh));
+  m = *mesh;
+  for (PetscInt j = 0; j <= ny; j++)
+    for (PetscInt i = 0; i <= nx; i++) {
+      PetscReal *c = &m->coords[3 * (j * (nx + 1) + i)];
+      c[0]         = x0 + w * i / nx;
+      c[1]         = y0 + h * j / ny;
+      c[2]         = GeomSurfaceHeight(s, c[0], c[1]);
+    }
+  for (PetscInt j = 0; j < ny; j++)
+    for (PetscInt i = 0; i < nx; i++) {
+      const PetscInt v00 = j * (nx + 1) + i, v10 = v00 + 1, v01 = v00 + nx + 1, v11 = v01 + 1;
+      PetscInt      *t   = &m->cells[6 * (j * nx + i)];
+      /* alternate the diagonal (a "criss-cross" free of a preferred direction) */
+      if ((i + j) % 2 == 0) t[0] = v00, t[1] = v10, t[2] = v11, t[3] = v00, t[4] = v11, t[5] = v01;
+      else t[0] = v00, t[1] = v10, t[2] = v01, t[3] = v10, t[4] = v11, t[5] = v01;
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* This rank's contiguous range [cstart, cend) of the mesh's cells and [vstart, vend) of its
+   vertices (PETSC_DECIDE splits of both). */
+static inline PetscErrorCode GeomMeshRanges(MPI_Comm comm, MfadMesh m, PetscInt *cstart, PetscInt *cend, PetscInt *vstart, PetscInt *vend)
+{
+  PetscInt nc = PETSC_DECIDE, Nc = m->ncell, nv = PETSC_DECIDE, Nv = m->nvert;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSplitOwnership(comm, &nc, &Nc));
+  PetscCall(PetscSplitOwnership(comm, &nv, &Nv));
+  PetscCallMPI(MPI_Scan(&nc, cend, 1, MPIU_INT, MPI_SUM, comm));
+  PetscCallMPI(MPI_Scan(&nv, vend, 1, MPIU_INT, MPI_SUM, comm));
+  *cstart = *cend - nc;
+  *vstart = *vend - nv;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* onboundary[v] = 1 for the vertices on an edge used by one triangle only (the mesh's boundary),
+   next[v] = the vertex after v along the boundary in the triangles' orientation (-1 inside) */
+static inline PetscErrorCode GeomMeshBoundary(MfadMesh m, PetscInt next[])
+{
+  PetscInt *key, *perm, ne = 3 * m->ncell;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(ne, &key, ne, &perm));
+  for (PetscInt v = 0; v < m->nvert; v++) next[v] = -1;
+  /* an undirected edge's key is min * nvert + max; an edge whose key appears once is a boundary edge */
+  for (PetscInt e = 0; e < ne; e++) {
+    const PetscInt a = m->cells[e], b = m->cells[3 * (e / 3) + (e % 3 + 1) % 3];
+    key[e]  = PetscMin(a, b) * m->nvert + PetscMax(a, b);
+    perm[e] = e;
+  }
+  PetscCall(PetscSortIntWithArray(ne, key, perm));
+  for (PetscInt e = 0; e < ne; e++) {
+    const PetscBool twin = (e > 0 && key[e - 1] == key[e]) || (e + 1 < ne && key[e + 1] == key[e]);
+    if (!twin) {
+      const PetscInt f = perm[e];
+      next[m->cells[f]] = m->cells[3 * (f / 3) + (f % 3 + 1) % 3];
+    }
+  }
+  PetscCall(PetscFree2(key, perm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The connectivity of cells [cstart, cend) and their rest coordinates, element by element
+   (the arrays MfadEnergyAddTermFromRest() takes); free both with PetscFree2() */
+static inline PetscErrorCode GeomMeshElements(MfadMesh m, PetscInt cstart, PetscInt cend, PetscInt **conn, PetscReal **rest)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(3 * (cend - cstart), conn, 9 * (cend - cstart), rest));
+  for (PetscInt c = cstart; c < cend; c++)
+    for (PetscInt a = 0; a < 3; a++) {
+      const PetscInt v = m->cells[3 * c + a];
+      (*conn)[3 * (c - cstart) + a] = v;
+      for (PetscInt d = 0; d < 3; d++) (*rest)[9 * (c - cstart) + 3 * a + d] = m->coords[3 * v + d];
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A copy of the whole distributed vector X on every rank (for per-triangle measures of small
+   meshes); restore with GeomRestoreAll() */
+static inline PetscErrorCode GeomGetAll(Vec X, Vec *Xall, const PetscScalar **x)
+{
+  VecScatter scatter;
+
+  PetscFunctionBegin;
+  PetscCall(VecScatterCreateToAll(X, &scatter, Xall));
+  PetscCall(VecScatterBegin(scatter, X, *Xall, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(scatter, X, *Xall, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterDestroy(&scatter));
+  PetscCall(VecGetArrayRead(*Xall, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static inline PetscErrorCode GeomRestoreAll(Vec *Xall, const PetscScalar **x)
+{
+  PetscFunctionBegin;
+  PetscCall(VecRestoreArrayRead(*Xall, x));
+  PetscCall(VecDestroy(Xall));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The 2 x 2 map J = Ds Dm^{-1} of a planar image x (x0, y0, x1, y1, x2, y2) of the rest triangle r
+   (3-D, 9 coordinates), Dm in an orthonormal frame of r's plane; returns the rest area */
+static inline PetscReal GeomTriangleMap(const PetscReal r[9], const PetscReal x[6], PetscReal J[4])
+{
+  PetscReal e1[3], e2[3], l1 = 0, dot = 0, a, b, d, c2 = 0, Ds[4];
+  for (int i = 0; i < 3; i++) e1[i] = r[3 + i] - r[i], e2[i] = r[6 + i] - r[i];
+  for (int i = 0; i < 3; i++) {
+    const PetscReal c = e1[(i + 1) % 3] * e2[(i + 2) % 3] - e1[(i + 2) % 3] * e2[(i + 1) % 3];
+    l1 += e1[i] * e1[i], dot += e1[i] * e2[i], c2 += c * c;
+  }
+  a     = PetscSqrtReal(l1);
+  b     = dot / a;
+  d     = PetscSqrtReal(c2) / a; /* Dm = [a b; 0 d], Dm^{-1} = [1/a, -b/(a d); 0, 1/d] */
+  Ds[0] = x[2] - x[0], Ds[1] = x[4] - x[0], Ds[2] = x[3] - x[1], Ds[3] = x[5] - x[1];
+  J[0]  = Ds[0] / a, J[1] = -Ds[0] * b / (a * d) + Ds[1] / d;
+  J[2]  = Ds[2] / a, J[3] = -Ds[2] * b / (a * d) + Ds[3] / d;
+  return 0.5 * a * d;
+}
+
+/* singular values s1 >= s2 (signed: s2 < 0 when det J < 0) of a 2 x 2 J */
+static inline void GeomSingularValues(const PetscReal J[4], PetscReal *s1, PetscReal *s2)
+{
+  const PetscReal q = PetscSqrtReal((J[0] + J[3]) * (J[0] + J[3]) + (J[2] - J[1]) * (J[2] - J[1]));
+  const PetscReal w = PetscSqrtReal((J[0] - J[3]) * (J[0] - J[3]) + (J[2] + J[1]) * (J[2] + J[1]));
+  *s1               = 0.5 * (q + w);
+  *s2               = 0.5 * (q - w);
+}
+
+/* a seeded uniform random number in [-1, 1) (xorshift64): the same on every rank and run */
+static inline PetscReal GeomRandom(unsigned long long *state)
+{
+  *state ^= *state << 13;
+  *state ^= *state >> 7;
+  *state ^= *state << 17;
+  return 2.0 * (PetscReal)(*state >> 11) / 9007199254740992.0 - 1.0;
+}
+
+#endif /* GEOMMESH_H */

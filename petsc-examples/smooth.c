@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: BSD-2-Clause
+static const char help[] =
+    "Laplacian smoothing of a noisy surface: minimises\n"
+    "    lambda D(x) + 1/2 sum_v m_v |x_v - x0_v|^2,\n"
+    "D the cotangent Dirichlet energy (dirichlet_tri, cotangents of the noisy input), the second sum\n"
+    "the fidelity to the noisy input x0 (inertia kernel, m_v the lumped vertex area), boundary fixed.\n"
+    "Quadratic: one Newton step is the implicit fairing step (M + lambda L) x = M x0 of Desbrun et al.\n"
+    "1999. With -fidelity 0 the result is the harmonic surface spanning the boundary. The input is an\n"
+    "n x n grid over [-1, 1]^2 on z = f(x, y), its interior heights perturbed by seeded uniform noise.\n"
+    "Options:\n"
+    "  -n <32>              grid squares per side\n"
+    "  -surface <hat>       plane | cap | hat\n"
+    "  -noise <0.03>        noise amplitude (heights + U(-noise, noise), interior vertices)\n"
+    "  -seed <1>            noise seed\n"
+    "  -lambda <0.003>      smoothing strength (a time step of the heat flow)\n"
+    "  -fidelity <1>        weight of the fidelity term (0: harmonic surface)\n"
+    "  -use_tao             minimise with TAO (default -tao_type nls) instead of SNES\n"
+    "  -o <file.vtu>        write the smoothed surface with its displacement from the noisy one\n"
+    "Defaults: -ksp_type cg -pc_type jacobi -ksp_rtol 1e-10; every SNES/KSP/PC/TAO and mfad option\n"
+    "applies. The last line is a summary: vertices, triangles, noise, rms_before and rms_after (the\n"
+    "lumped-area-weighted rms of the height above the clean surface, z - f(x, y), before and after),\n"
+    "max_deviation (largest |z - f(x, y)| after), energy, residual, iterations and the reason.\n\n";
+
+#include <mfadpetsc.h>
+#include "geommesh.h"
+
+MFAD_KERNEL_DECLARE(dirichlet_tri);
+MFAD_KERNEL_DECLARE(inertia);
+
+/* mass-weighted rms and max of z - f(x, y) over owned vertices (3 dofs each) */
+static PetscErrorCode HeightDeviation(MPI_Comm comm, GeomSurface s, Vec X, const PetscReal mass[], PetscReal *rms, PetscReal *dmax)
+{
+  const PetscScalar *x;
+  PetscInt           n;
+  PetscReal          loc[2] = {0, 0}, sum[2], mx = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(X, &n));
+  PetscCall(VecGetArrayRead(X, &x));
+  for (PetscInt v = 0; v < n / 3; v++) {
+    const PetscReal d = PetscRealPart(x[3 * v + 2]) - GeomSurfaceHeight(s, PetscRealPart(x[3 * v]), PetscRealPart(x[3 * v + 1]));
+    loc[0] += mass[v] * d * d;
+    loc[1] += mass[v];
+    mx = PetscMax(mx, PetscAbsReal(d));
+  }
+  PetscCall(VecRestoreArrayRead(X, &x));
+  PetscCall(MPIU_Allreduce(loc, sum, 2, MPIU_REAL, MPIU_SUM, comm));
+  PetscCall(MPIU_Allreduce(&mx, dmax, 1, MPIU_REAL, MPIU_MAX, comm));
+  *rms = PetscSqrtReal(sum[0] / sum[1]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Comm           comm;
+  MfadMesh           m;
+  MfadEnergy         E;
+  Vec                X, X0, G;
+  PetscInt           n = 32, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, *next, its, reason, term, nfix = 0, *ids, seed = 1;
+  PetscReal         *rest, *fixval, *mass, *params, noise = 0.03, lambda = 0.003, fidelity = 1, energy, gnorm, gnorm0, rms0, rms, dmax, dmax0;
+  GeomSurface        surface = GEOM_HAT;
+  PetscBool          use_tao = PETSC_FALSE, write = PETSC_FALSE;
+  char               out[PETSC_MAX_PATH_LEN] = "";
+  const char        *reason_name;
+  unsigned long long state;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  comm = PETSC_COMM_WORLD;
+  PetscOptionsBegin(comm, NULL, "Smoothing options", NULL);
+  PetscCall(PetscOptionsInt("-n", "grid squares per side", NULL, n, &n, NULL));
+  PetscCall(PetscOptionsEnum("-surface", "the clean surface", NULL, GeomSurfaces, (PetscEnum)surface, (PetscEnum *)&surface, NULL));
+  PetscCall(PetscOptionsReal("-noise", "noise amplitude", NULL, noise, &noise, NULL));
+  PetscCall(PetscOptionsInt("-seed", "noise seed", NULL, seed, &seed, NULL));
+  PetscCall(PetscOptionsReal("-lambda", "smoothing strength", NULL, lambda, &lambda, NULL));
+  PetscCall(PetscOptionsReal("-fidelity", "weight of the fidelity term", NULL, fidelity, &fidelity, NULL));
+  PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
+  PetscCall(PetscOptionsString("-o", "write the smoothed surface (.vtu)", NULL, out, out, sizeof out, &write));
+  PetscOptionsEnd();
+  PetscCheck(noise >= 0 && lambda > 0 && fidelity >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-noise %g and -fidelity %g must be >= 0, -lambda %g > 0", (double)noise, (double)fidelity, (double)lambda);
+  PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
+
+  /* the noisy input: the same on every rank (one seeded stream over all vertices) */
+  PetscCall(GeomMeshGrid(n, n, -1, -1, 2, 2, surface, &m));
+  PetscCall(PetscMalloc1(m->nvert, &next));
+  PetscCall(GeomMeshBoundary(m, next));
+  state = 0x9E3779B97F4A7C15ULL ^ (unsigned long long)seed;
+  for (PetscInt v = 0; v < m->nvert; v++) {
+    const PetscReal r = GeomRandom(&state);
+    if (next[v] < 0) m->coords[3 * v + 2] += noise * r;
+  }
+
+  PetscCall(GeomMeshRanges(comm, m, &cstart, &cend, &vstart, &vend));
+  PetscCall(MfadEnergyCreate(comm, 3, vend - vstart, m->nvert, &E));
+  PetscCall(GeomMeshElements(m, cstart, cend, &conn, &rest));
+  PetscCall(MfadEnergyAddTermFromRest(E, MFAD_KERNEL(dirichlet_tri), cend - cstart, conn, rest, NULL, lambda, &term));
+  /* lumped masses (a third of each incident triangle's area) of the owned vertices */
+  PetscCall(PetscCalloc3(vend - vstart, &mass, 4 * (vend - vstart), &params, vend - vstart, &ids));
+  for (PetscInt c = 0; c < m->ncell; c++) {
+    PetscReal e1[3], e2[3], c2 = 0;
+    const PetscInt *t = &m->cells[3 * c];
+    for (int d = 0; d < 3; d++) e1[d] = m->coords[3 * t[1] + d] - m->coords[3 * t[0] + d], e2[d] = m->coords[3 * t[2] + d] - m->coords[3 * t[0] + d];
+    for (int d = 0; d < 3; d++) c2 += PetscSqr(e1[(d + 1) % 3] * e2[(d + 2) % 3] - e1[(d + 2) % 3] * e2[(d + 1) % 3]);
+    for (int a = 0; a < 3; a++)
+      if (t[a] >= vstart && t[a] < vend) mass[t[a] - vstart] += PetscSqrtReal(c2) / 6;
+  }
+  if (fidelity > 0) {
+    for (PetscInt v = vstart; v < vend; v++) {
+      ids[v - vstart]            = v;
+      params[4 * (v - vstart)]   = mass[v - vstart];
+      for (int d = 0; d < 3; d++) params[4 * (v - vstart) + 1 + d] = m->coords[3 * v + d];
+    }
+    PetscCall(MfadEnergyAddTerm(E, MFAD_KERNEL(inertia), vend - vstart, ids, params, fidelity, NULL));
+    PetscCall(MfadEnergySetTermName(E, 1, "fidelity"));
+  }
+  /* the boundary at its (clean) place */
+  PetscCall(PetscMalloc1(3 * (vend - vstart), &fixval));
+  {
+    PetscInt *fixd;
+    PetscCall(PetscMalloc1(3 * (vend - vstart), &fixd));
+    for (PetscInt v = vstart; v < vend; v++)
+      if (next[v] >= 0)
+        for (int d = 0; d < 3; d++) fixd[nfix] = 3 * v + d, fixval[nfix++] = m->coords[3 * v + d];
+    PetscCall(MfadEnergySetFixedDofs(E, nfix, fixd, fixval));
+    PetscCall(PetscFree(fixd));
+  }
+  PetscCall(MfadEnergySetFromOptions(E));
+
+  PetscCall(MfadEnergyCreateVecs(E, &X, &G));
+  {
+    PetscScalar *x;
+    PetscCall(VecGetArray(X, &x));
+    for (PetscInt v = vstart; v < vend; v++)
+      for (int d = 0; d < 3; d++) x[3 * (v - vstart) + d] = m->coords[3 * v + d];
+    PetscCall(VecRestoreArray(X, &x));
+  }
+  PetscCall(VecDuplicate(X, &X0));
+  PetscCall(VecCopy(X, X0));
+  PetscCall(HeightDeviation(comm, surface, X, mass, &rms0, &dmax0));
+  PetscCall(MfadEnergyComputeGradient(E, X, G));
+  PetscCall(VecNorm(G, NORM_2, &gnorm0));
+  PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
+
+  if (use_tao) {
+    Tao                tao;
+    TaoConvergedReason r;
+    PetscCall(TaoCreate(comm, &tao));
+    PetscCall(TaoSetType(tao, TAONLS));
+    PetscCall(MfadEnergySetTao(E, tao));
+    PetscCall(TaoSetSolution(tao, X));
+    PetscCall(TaoSetFromOptions(tao));
+    PetscCall(TaoSolve(tao));
+    PetscCall(TaoGetIterationNumber(tao, &its));
+    PetscCall(TaoGetConvergedReason(tao, &r));
+    reason      = r;
+    reason_name = TaoConvergedReasons[r];
+    PetscCall(TaoDestroy(&tao));
+  } else {
+    SNES                snes;
+    SNESConvergedReason r;
+    KSP                 ksp;
+    PC                  pc;
+    PetscCall(SNESCreate(comm, &snes));
+    PetscCall(MfadEnergySetSNES(E, snes));
+    PetscCall(SNESGetKSP(snes, &ksp));
+    PetscCall(KSPSetType(ksp, KSPCG));
+    PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCJACOBI));
+    PetscCall(SNESSetFromOptions(snes));
+    PetscCall(SNESSolve(snes, NULL, X));
+    PetscCall(SNESGetIterationNumber(snes, &its));
+    PetscCall(SNESGetConvergedReason(snes, &r));
+    reason      = r;
+    reason_name = SNESConvergedReasons[r];
+    PetscCall(SNESDestroy(&snes));
+  }
+
+  PetscCall(MfadEnergyComputeObjective(E, X, &energy));
+  PetscCall(MfadEnergyComputeGradient(E, X, G));
+  PetscCall(VecNorm(G, NORM_2, &gnorm));
+  PetscCall(HeightDeviation(comm, surface, X, mass, &rms, &dmax));
+  if (write) PetscCall(MfadEnergyWriteVTU(E, term, X, X0, out));
+  PetscCall(PetscPrintf(comm,
+                        "smooth: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT " noise %.3e rms_before %.12e rms_after %.12e max_deviation %.3e energy %.12e"
+                        " residual %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n",
+                        m->nvert, m->ncell, (double)noise, (double)rms0, (double)rms, (double)dmax, (double)energy, (double)(gnorm0 > 0 ? gnorm / gnorm0 : gnorm),
+                        its, reason, reason_name));
+
+  PetscCall(PetscFree3(mass, params, ids));
+  PetscCall(PetscFree(fixval));
+  PetscCall(PetscFree(next));
+  PetscCall(PetscFree2(conn, rest));
+  PetscCall(VecDestroy(&X));
+  PetscCall(VecDestroy(&X0));
+  PetscCall(VecDestroy(&G));
+  PetscCall(MfadEnergyDestroy(&E));
+  PetscCall(MfadMeshDestroy(&m));
+  PetscCall(PetscFinalize());
+  return 0;
+}

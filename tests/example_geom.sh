@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Runs a geometry example (param, smooth, arap) and checks its summary line.
+#   example_geom.sh <check> <program> <nranks> <mpiexec> [mpiexec flags] -- [program options]
+# Each check's justification is in tests/examples_geom.cmake beside the test that uses it.
+set -eu
+check=$1 prog=$2 np=$3 mpiexec=$4
+shift 4
+mpiflags=""
+while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do mpiflags="$mpiflags $1"; shift; done
+[ "$#" -gt 0 ] && shift
+name=$(basename "$prog")
+
+run() { # run <nranks> [options]: prints the summary line
+  n=$1
+  shift
+  # shellcheck disable=SC2086
+  out=$("$mpiexec" $mpiflags -n "$n" "$prog" "$@" </dev/null 2>&1) || { echo "$out"; echo "FAIL: $name exited with an error"; exit 1; }
+  line=$(echo "$out" | grep "^$name: vertices" | tail -1)
+  [ -n "$line" ] || { echo "$out"; echo "FAIL: no summary line"; exit 1; }
+  echo "$line"
+}
+field() { # field <summary line> <key>: the value after the key
+  echo "$1" | awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }'
+}
+ok() { # ok <description> <awk condition on a, b, c>  [a] [b] [c]
+  if awk -v a="${3:-0}" -v b="${4:-0}" -v c="${5:-0}" "function abs(x) { return x < 0 ? -x : x } BEGIN { exit !($2) }"; then :; else
+    echo "FAIL: $1 (a = ${3:-}, b = ${4:-}, c = ${5:-})"
+    exit 1
+  fi
+}
+converged() { # converged <line> <max iterations>
+  ok "converged (reason > 0)" "a > 0" "$(field "$1" reason)"
+  ok "iterations <= $2" "a <= $2" "$(field "$1" iterations)"
+}
+
+case $check in
+plane) # param of a flat square: the isometric minimum, 4 x area, area 4
+  l=$(run "$np" "$@"); echo "$l"
+  converged "$l" 20
+  ok "area = 4 (the square [-1, 1]^2)" "a - 4 < 1e-12 && 4 - a < 1e-12" "$(field "$l" area)"
+  ok "energy_per_area = 4 to 1e-8" "a - 4 < 4e-8 && a - 4 > -1e-12" "$(field "$l" energy_per_area)"
+  ok "max_sigma_ratio = 1 to 1e-4" "a < 1 + 1e-4" "$(field "$l" max_sigma_ratio)"
+  ok "no flipped triangle" "a == 0" "$(field "$l" flipped)" ;;
+curved) # param of a curved surface: above the isometric bound, no flip
+  l=$(run "$np" "$@"); echo "$l"
+  converged "$l" 20
+  ok "energy_per_area >= 4 (symmetric Dirichlet's lower bound)" "a >= 4" "$(field "$l" energy_per_area)"
+  ok "no flipped triangle" "a == 0" "$(field "$l" flipped)" ;;
+ranks) # 1 rank and np ranks: the same value of <key> to 1e-9 relative
+  key=$1
+  shift
+  l1=$(run 1 "$@"); echo "$l1"
+  l2=$(run "$np" "$@"); echo "$l2"
+  converged "$l1" 30
+  converged "$l2" 30
+  ok "$key: 1 rank vs $np ranks to 1e-9" "abs(a - b) <= 1e-9 * abs(a) + 1e-14" "$(field "$l1" "$key")" "$(field "$l2" "$key")" ;;
+rigid) # arap with rigidly moved handles: energy 0, the rest shape rigidly moved
+  l=$(run "$np" "$@"); echo "$l"
+  converged "$l" 20
+  ok "energy = 0 (to 1e-12 x area)" "a <= 1e-12 * b" "$(field "$l" energy)" "$(field "$l" area)"
+  ok "rigid_deviation <= 1e-8" "a <= 1e-8" "$(field "$l" rigid_deviation)" ;;
+stretch) # arap stretched along x by s = 1 + dx / L: uniaxial state, energy area (s - 1)^2
+  s=$1
+  shift
+  l=$(run "$np" "$@"); echo "$l"
+  converged "$l" 20
+  ok "energy = area (s - 1)^2 to 1e-9" "abs(a - b * (c - 1) ^ 2) <= 1e-9 * a" "$(field "$l" energy)" "$(field "$l" area)" "$s"
+  ok "stretch_x = s to 1e-9" "abs(a - b) <= 1e-9" "$(field "$l" stretch_x)" "$s" ;;
+harmonic) # smoothing without fidelity, flat boundary: the plane, exactly
+  l=$(run "$np" "$@"); echo "$l"
+  converged "$l" 3
+  ok "max_deviation <= 1e-8" "a <= 1e-8" "$(field "$l" max_deviation)" ;;
+contract) # smoothing with fidelity: the mass-weighted rms height shrinks
+  l=$(run "$np" "$@"); echo "$l"
+  converged "$l" 3
+  ok "rms_after < rms_before" "a < b" "$(field "$l" rms_after)" "$(field "$l" rms_before)" ;;
+jacobian) # -snes_test_jacobian at every Newton step: the Hessian against PETSc's finite differences
+  # shellcheck disable=SC2086
+  out=$("$mpiexec" $mpiflags -n "$np" "$prog" -snes_test_jacobian "$@" </dev/null 2>&1) || { echo "$out"; echo "FAIL: $name exited with an error"; exit 1; }
+  ratios=$(echo "$out" | sed -n 's/.*||J - Jfd||_F\/||J||_F = \([^,]*\),.*/\1/p')
+  [ -n "$ratios" ] || { echo "$out"; echo "FAIL: no Jacobian test in the output"; exit 1; }
+  for r in $ratios; do ok "||J - Jfd||_F/||J||_F = $r < 1e-5" "a + 0 < 1e-5 && a == a" "$r"; done
+  echo "$ratios" | tr '\n' ' '; echo ;;
+*)
+  echo "unknown check $check"
+  exit 2 ;;
+esac
+echo "PASS: $check"

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* libFuzzer target for the OBJ, OFF and TetGen readers (input layout: fuzz_readers.h). Built and
+   run by scripts/fuzz.sh with clang -fsanitize=fuzzer,address,undefined; not by CMake (gcc has
+   no libFuzzer). PETSc is initialised once, without its signal handlers (the sanitizers catch
+   the crashes) and with its errors silenced: a reader's error is a clean outcome. */
+#include "fuzz_readers.h"
+
+static char dir[256];
+
+static void FuzzAtExit(void) { FuzzCleanup(dir); }
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+  (void)argc, (void)argv;
+  setenv("PETSC_OPTIONS", "-no_signal_handler", 1);
+  if (PetscInitializeNoArguments()) abort();
+  if (PetscPushErrorHandler(PetscReturnErrorHandler, NULL)) abort();
+  snprintf(dir, sizeof(dir), "%s/mfad_fuzz_XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+  if (!mkdtemp(dir)) abort();
+  atexit(FuzzAtExit);
+  return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+  (void)FuzzReadersRun(dir, data, size);
+  return 0;
+}

@@ -18,37 +18,8 @@
 #define MFAD_ENERGY_REST_DIM    3
 #define MFAD_ENERGY_MATERIAL    2
 #define MFAD_ENERGY_DESCRIPTION "V (mu/2 (|F|^2 - 3) - mu log J + lambda/2 log^2 J), F = Ds Dm^-1; params Dm^-1, V, mu, lambda; material mu, lambda"
-static int mfad_energy_rest(const double *r, const double *m, double *p)
-{
-  double Dm[9], lmax2 = 0.0, det;
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) Dm[3 * i + j] = r[3 * (j + 1) + i] - r[i];
-  for (int a = 0; a < 4; a++) /* longest edge */
-    for (int b = a + 1; b < 4; b++) {
-      double l2 = 0.0;
-      for (int i = 0; i < 3; i++) l2 += (r[3 * b + i] - r[3 * a + i]) * (r[3 * b + i] - r[3 * a + i]);
-      lmax2 = l2 > lmax2 ? l2 : lmax2;
-    }
-  p[0] = Dm[4] * Dm[8] - Dm[5] * Dm[7]; /* cofactors, transposed: adj(Dm) */
-  p[1] = Dm[2] * Dm[7] - Dm[1] * Dm[8];
-  p[2] = Dm[1] * Dm[5] - Dm[2] * Dm[4];
-  p[3] = Dm[5] * Dm[6] - Dm[3] * Dm[8];
-  p[4] = Dm[0] * Dm[8] - Dm[2] * Dm[6];
-  p[5] = Dm[2] * Dm[3] - Dm[0] * Dm[5];
-  p[6] = Dm[3] * Dm[7] - Dm[4] * Dm[6];
-  p[7] = Dm[1] * Dm[6] - Dm[0] * Dm[7];
-  p[8] = Dm[0] * Dm[4] - Dm[1] * Dm[3];
-  det  = Dm[0] * p[0] + Dm[1] * p[3] + Dm[2] * p[6];
-  /* round-off in det is ~10 eps Lmax^3 ~ 2e-15 Lmax^3: at |det| = 6e-10 Lmax^3 (|V| = 1e-10 Lmax^3)
-     V and Dm^{-1} still carry ~1e-5 relative accuracy; below that they are noise */
-  if (!isfinite(det) || !(lmax2 > 0.0) || !(fabs(det) > 6e-10 * lmax2 * sqrt(lmax2))) return 1;
-  if (det < 0.0) return 2;
-  for (int k = 0; k < 9; k++) p[k] /= det;
-  p[9]  = det / 6.0;
-  p[10] = m[0];
-  p[11] = m[1];
-  return 0;
-}
+#include "tet_rest.h"
+static int mfad_energy_rest(const double *r, const double *m, double *p) { return mfad_tet_rest_lame(r, m, p); }
 #else
 MFAD_ENERGY_BODY(x, p, E)
 {

@@ -71,6 +71,12 @@ PetscErrorCode MfadEnergyAddTerm(MfadEnergy E, MfadKernel k, PetscInt nelem, con
     @param[in] material  the kernel's nmaterial constants, shared by all elements */
 PetscErrorCode MfadEnergyAddTermFromRest(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[], const PetscReal rest[],
                                          const PetscReal material[], PetscReal weight, PetscInt *term);
+/** @brief Replaces a term's per-element parameters (same layout and element order as given to
+    MfadEnergyAddTerm()), before or after set-up. Use between solves of a time stepper (the inertia
+    term's predicted positions, moving pin targets); connectivity and sizes stay.
+    @param[in] term    index returned by MfadEnergyAddTerm()
+    @param[in] params  nelem * nparam parameters */
+PetscErrorCode MfadEnergySetTermParams(MfadEnergy E, PetscInt term, const PetscReal params[]);
 /** @brief Sets a term's name for messages and -mfad_view (default: the kernel's). */
 PetscErrorCode MfadEnergySetTermName(MfadEnergy E, PetscInt term, const char name[]);
 /** @brief Fixes dofs (global indices vertex * dof + d) at `values` (NULL: zero). Any rank may

@@ -20,70 +20,16 @@
 #                             a stiff bar (linear regime): strain energy = half the work of gravity
 #                             (Clapeyron), tip deflection near Euler-Bernoulli's q L^4 / (8 E I)
 #   vtu                       -o writes a complete VTK file on 2 ranks, and no temporary file is left
+#   freefall <np> <maxits> <steps> <dt> <g>
+#                             implicit-Euler dynamics of the unclamped bar: the centre of mass follows
+#                             the free-fall recurrence v_{n+1} = v_n + g dt, z_{n+1} = z_n + dt v_{n+1}
+#   settle <maxits> <steps>   implicit-Euler dynamics of a stiff clamped bar: mechanical energy never
+#                             increases (starting from 0 at rest), and the bar settles on the static
+#                             solution
 # Prints nothing on success; on failure, the value, the expectation and the program's output.
 set -u
-
-check=$1
-elastic=$2
-shift 2
-mpiexec=""
-while [ $# -gt 0 ] && [ "$1" != "--" ]; do
-  mpiexec="$mpiexec $1"
-  shift
-done
-[ $# -gt 0 ] && shift # --
-args=""
-while [ $# -gt 0 ] && [ "$1" != "--" ]; do
-  args="$args $1"
-  shift
-done
-[ $# -gt 0 ] && shift # --
-# what remains in "$@": program options common to every run of this check
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/example_elastic.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
-
-fail() {
-  echo "example_elastic.sh $check: FAILED: $*" >&2
-  exit 1
-}
-
-# run <tag> <nranks> [options]: runs elastic, leaves its output in $work/<tag>.out and its summary
-# line in $work/<tag>.sum
-run() {
-  tag=$1
-  np=$2
-  shift 2
-  # shellcheck disable=SC2086 # $mpiexec holds the command and its flags
-  $mpiexec -n "$np" "$elastic" "$@" </dev/null >"$work/$tag.out" 2>&1
-  rc=$?
-  if [ $rc -ne 0 ]; then
-    cat "$work/$tag.out" >&2
-    fail "run '$tag' ($np ranks, options $*) exited with status $rc"
-  fi
-  grep '^elastic: vertices ' "$work/$tag.out" >"$work/$tag.sum"
-  if [ "$(wc -l <"$work/$tag.sum")" -ne 1 ]; then
-    cat "$work/$tag.out" >&2
-    fail "run '$tag': expected exactly one summary line 'elastic: vertices ...'"
-  fi
-}
-
-# field <tag> <name>: the value after <name> in the summary line of run <tag>
-field() {
-  awk -v name="$2" '{ for (i = 1; i < NF; i++) if ($i == name) { print $(i + 1); exit } }' "$work/$1.sum"
-}
-
-# holds <awk condition on a, b, c>: exit status of the condition
-holds() {
-  cond=$1
-  shift
-  awk -v a="${1:-}" -v b="${2:-}" -v c="${3:-}" "BEGIN { exit !($cond) }"
-}
-
-# number <string>: a finite number as printed by %e or %d (not inf, nan or empty)
-number() {
-  printf '%s\n' "$1" | grep -Eq '^-?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$'
-}
+name=elastic
+. "$(dirname "$0")/example_lib.sh"
 
 # converged <tag> <maxits> [<maxres>]: reason > 0, iterations <= maxits, residual
 # |grad E(x)| / |grad E(x0)| <= maxres (default 1e-5), numbers finite, the bar sags (u_z < 0)
@@ -101,14 +47,6 @@ converged() {
   { number "$tip" && holds 'a + 0 < 0' "$tip"; } || fail "run '$1': tip displacement '$tip', expected a finite number < 0 (the bar sags)"
 }
 
-# close <what> <a> <b> <rtol>: |a - b| <= rtol max(|a|, |b|)
-close() {
-  rel=$(awk -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = a < 0 ? -a : a; n = b < 0 ? -b : b; if (n > m) m = n; printf "%.3e", m > 0 ? d / m : d }')
-  holds 'a + 0 <= b + 0' "$rel" "$4" || fail "$1: $2 vs $3 differ by $rel relative, expected at most $4"
-}
-
-# shellcheck disable=SC2086 # $args: the check's own words
-set -- $args -- "$@"
 case $check in
   solve)
     np=$1 maxits=$2
@@ -229,6 +167,50 @@ case $check in
     # every cell type is VTK_TETRA (10)
     types=$(grep -c '^10$' "$work/bar.vtu")
     [ "$types" -eq "$ne" ] || fail "bar.vtu has $types cells of type 10 (VTK_TETRA), expected $ne"
+    ;;
+  freefall)
+    # Internal forces sum to zero and gravity and inertia are linear, so the z-sum of the gradient of
+    # step n's incremental potential is (M / dt^2)(Z - Z*), Z the centre of mass, Z* = Z_n + dt V_n +
+    # dt^2 g: at a solution with |grad E| <= 1e-6 of the load (the program's SNES tolerance for
+    # dynamics), the load being |(m_v g)_v| <= 3 M |g| / sqrt(nv) (lumped masses within 3 x their
+    # mean), |Z - Z*| <= 3e-6 dt^2 |g| per step; over N steps (velocity errors carried) the error is
+    # <= N^2 3e-6 dt^2 |g| against the displacement dt^2 |g| N (N + 1) / 2: 1e-5 relative holds.
+    np=$1 maxits=$2 steps=$3 dt=$4 g=$5
+    shift 6
+    run ff "$np" -clamp 0 -ts_steps "$steps" -dt "$dt" -g "$g" "$@"
+    converged ff "$maxits"
+    vz=$(awk -v n="$steps" -v dt="$dt" -v g="$g" 'BEGIN { printf "%.17g", n * dt * g }')
+    zz=$(awk -v n="$steps" -v dt="$dt" -v g="$g" 'BEGIN { printf "%.17g", dt * dt * g * n * (n + 1) / 2 }')
+    close "centre-of-mass velocity after $steps steps vs N dt g" "$(field ff com_velocity)" "$vz" 1e-5
+    close "centre-of-mass displacement after $steps steps vs dt^2 g N (N + 1) / 2" "$(field ff com_displacement)" "$zz" 1e-5
+    # a rigid translation: no strain (elastic energy 0 up to round-off of ~1e-16 per element)
+    holds 'a + 0 < 1e-12 && a + 0 > -1e-12' "$(field ff elastic)" || fail "free fall: elastic energy $(field ff elastic), expected 0 (a rigid translation)"
+    ;;
+  settle)
+    # Implicit Euler dissipates: with x_{n+1} minimising 1/(2 dt^2)|x - x_n - dt v_n|_M^2 + W(x) and W
+    # convex (the linear regime: E = 1e8, strains ~1e-4), the optimality condition
+    # M (v_{n+1} - v_n) = -dt grad W(x_{n+1}) and convexity give
+    # K_{n+1} + W_{n+1} + 1/2 |v_{n+1} - v_n|_M^2 <= K_n + W_n: mechanical energy never increases, up
+    # to the round-off of W: Neo-Hookean's per-element terms ~1.5 mu V cancel to the strain energy,
+    # so W carries ~10 eps 1.5 mu Vol = 2e-13 J here (mu = 3.8e7 Pa, Vol = 4e-6 m^3): slack 1e-12 J.
+    # The lowest bending mode (~160 Hz at E = 1e8) has omega dt ~ 10 at dt = 0.01: each step
+    # multiplies its deviation from the static solution by 1 / (1 + (omega dt)^2) ~ 1e-2, so after
+    # N >= 5 steps the bar is at the static solution to ~1e-10: tip displacement to 1e-5 (the
+    # steps end with |grad E| <= 1e-6 of the load, statics with 1e-8: displacement errors of the
+    # same relative order in this nearly linear problem). Full Newton steps (-snes_linesearch_type basic):
+    # the energy's round-off (above) is larger than a converging Newton step's decrease, which
+    # makes a backtracking line search fail near the solution of so stiff a bar.
+    maxits=$1 steps=$2
+    shift 3
+    run dyn 1 -E 1e8 -ts_steps "$steps" -dt 0.01 -snes_linesearch_type basic "$@"
+    converged dyn "$maxits"
+    run stat 1 -E 1e8 -snes_linesearch_type basic "$@"
+    converged stat "$maxits"
+    grep '^elastic: step ' "$work/dyn.out" | awk '{ for (i = 1; i < NF; i++) { if ($i == "energy") e = $(i + 1); if ($i == "kinetic") k = $(i + 1) } printf "%.15e\n", e + k }' >"$work/mech"
+    [ "$(wc -l <"$work/mech")" -eq "$steps" ] || fail "expected $steps step lines"
+    awk 'BEGIN { prev = 0 } { if ($1 - prev > 1e-12) { print NR ": " prev " -> " $1; exit 1 } prev = $1 }' "$work/mech" ||
+      fail "mechanical energy (potential + kinetic) increased at a step: $(tr '\n' ' ' <"$work/mech")"
+    close "settled tip displacement vs statics" "$(field dyn tip_displacement)" "$(field stat tip_displacement)" 1e-5
     ;;
   *)
     fail "unknown check '$check'"

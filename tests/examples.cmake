@@ -77,3 +77,16 @@ mfad_example_test(example_elastic_psd_pmat 1 forms 1 ${MFAD_ELASTIC_MAXITS} OPTI
 #     preconditioning matrix (2 ranks); the FD products stall near |grad E| ~ 1e-7 |g0| (round-off
 #     in the differences), still inside the checks' 1e-5 and the energy's 1e-10 of (g)-(h)
 mfad_example_test(example_elastic_mf_operator 2 forms 2 ${MFAD_ELASTIC_MAXITS} OPTIONS -snes_mf_operator -mfad_hessian aij -ksp_type cg -pc_type gamg)
+# (o) materials (-material): in the linear regime every hyperelastic model is linear elasticity with
+#     the same Lame constants, so the checks of (i) hold for each
+foreach(mat stable_neohookean stvk corotated)
+  mfad_example_test(example_elastic_linear_${mat} 1 linear ${MFAD_ELASTIC_MAXITS} 4 16 0.005 1e8 1000 -9.81 OPTIONS -material ${mat} -ksp_type cg -pc_type jacobi)
+endforeach()
+# (p) implicit-Euler dynamics (-ts_steps, -dt): an unclamped bar falls freely (1 and 2 ranks, and a
+#     large step that also deforms nothing); a stiff clamped bar loses energy and settles on the static
+#     solution (see the script for both arguments). Iteration bound: a step from the prediction
+#     x_n + dt v_n is closer to its minimiser than statics from rest: 20 as in (a)
+mfad_example_test(example_elastic_freefall 1 freefall 2 ${MFAD_ELASTIC_MAXITS} 5 0.01 -9.81 OPTIONS -n 2 -m 6)
+mfad_example_test(example_elastic_freefall_np2 2 freefall 2 ${MFAD_ELASTIC_MAXITS} 4 0.05 -9.81 OPTIONS -n 2 -m 6 -material stable_neohookean)
+mfad_example_test(example_elastic_settle 1 settle ${MFAD_ELASTIC_MAXITS} 6 OPTIONS -n 2 -m 8)
+mfad_example_test(example_elastic_dynamics_np2 2 solve 2 ${MFAD_ELASTIC_MAXITS} OPTIONS -n 2 -m 8 -ts_steps 5 -material corotated)

@@ -46,6 +46,13 @@ static const Expect Builtins[] = {
   {"symmetric_dirichlet", 3, 2, 5,  3, 0, 1, 1},
   {"gravity",             1, 3, 3,  0, 0, 0, 0},
   {"inertia",             1, 3, 4,  0, 0, 0, 0},
+  {"stable_neohookean_tet", 4, 3, 12, 3, 2, 0, 1},
+  {"stvk_tet",            4, 3, 12, 3, 2, 0, 1},
+  {"corotated_tet",       4, 3, 12, 3, 2, 0, 1},
+  {"volume_barrier_tet",  4, 3, 11, 3, 1, 1, 1},
+  {"membrane_tri",        3, 3, 7,  3, 2, 0, 1},
+  {"bending_dihedral",    4, 3, 3,  3, 1, 0, 1},
+  {"pin_spring",          1, 3, 4,  0, 0, 0, 0},
   {"dirichlet_tri",       3, 3, 5,  3, 0, 0, 0},
   {"flip_barrier_tri",    3, 2, 5,  3, 0, 1, 0},
   {"arap_tri",            3, 2, 5,  3, 0, 0, 1},
@@ -196,6 +203,145 @@ static void Fold2D(const double *r, double *x)
   x[5]               = sqrt(l2 - x[4] * x[4]);
 }
 
+/* the eigenvalues of a symmetric 3 x 3 matrix by cyclic Jacobi rotations (converged to round-off
+   in < 10 sweeps for any input) */
+static void SymEig3(const double *A, double *w)
+{
+  double a[3][3];
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) a[i][j] = A[3 * i + j];
+  for (int sweep = 0; sweep < 50; sweep++) {
+    const double off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
+    if (!(off > 1e-34 * (a[0][0] * a[0][0] + a[1][1] * a[1][1] + a[2][2] * a[2][2]))) break;
+    for (int p = 0; p < 2; p++)
+      for (int q = p + 1; q < 3; q++) {
+        double th, t, c, s;
+        if (a[p][q] == 0.0) continue;
+        th = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
+        t  = (th >= 0 ? 1.0 : -1.0) / (fabs(th) + sqrt(th * th + 1.0));
+        c  = 1.0 / sqrt(t * t + 1.0), s = t * c;
+        for (int k = 0; k < 3; k++) { /* A <- A J, then J^T A */
+          const double akp = a[k][p], akq = a[k][q];
+          a[k][p] = c * akp - s * akq, a[k][q] = s * akp + c * akq;
+        }
+        for (int k = 0; k < 3; k++) {
+          const double apk = a[p][k], aqk = a[q][k];
+          a[p][k] = c * apk - s * aqk, a[q][k] = s * apk + c * aqk;
+        }
+      }
+  }
+  for (int i = 0; i < 3; i++) w[i] = a[i][i];
+}
+
+/* the solids on tets, from F = Ds Dm^{-1} (Gauss-Jordan) and the material (mu, lambda) or kappa */
+static double ClosedFormTet(const Elem *e, const double *x, double *mag)
+{
+  const char  *name = e->ex->name;
+  const double *r   = e->rest, mu = e->mat[0], lambda = e->mat[1];
+  double        Dm[9], Ds[9], F[9], C[9], I1 = 0.0, J, V;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) Dm[3 * i + j] = r[3 * (j + 1) + i] - r[i], Ds[3 * i + j] = x[3 * (j + 1) + i] - x[i];
+  RightDivide3(Ds, Dm, F);
+  V = Det3(Dm) / 6.0;
+  J = Det3(F);
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      C[3 * i + j] = 0.0;
+      for (int k = 0; k < 3; k++) C[3 * i + j] += F[3 * k + i] * F[3 * k + j];
+    }
+  for (int k = 0; k < 9; k++) I1 += F[k] * F[k];
+  if (!strcmp(name, "stable_neohookean_tet")) { /* Smith et al. 2018, eqs. 14 and 16 */
+    const double m = 4.0 / 3.0 * mu, l = lambda + 5.0 / 6.0 * mu, alpha = 1.0 + m / l - m / (4.0 * l);
+    *mag = V * (0.5 * m * (I1 + 3.0) + 0.5 * l * (fabs(J) + alpha) * (fabs(J) + alpha) + 0.5 * m * fabs(log(I1 + 1.0)));
+    /* less Psi(F = I): I_C = 3, J = 1 */
+    return V * (0.5 * m * (I1 - 3.0) + 0.5 * l * (J - alpha) * (J - alpha) - 0.5 * m * log(I1 + 1.0) - 0.5 * l * (1.0 - alpha) * (1.0 - alpha) + 0.5 * m * log(4.0));
+  }
+  if (!strcmp(name, "stvk_tet")) {
+    double G2 = 0.0, trG = 0.0, c2 = 0.0;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) {
+        const double G = 0.5 * (C[3 * i + j] - (i == j));
+        G2 += G * G, c2 += (fabs(C[3 * i + j]) + 1.0) * (fabs(C[3 * i + j]) + 1.0);
+      }
+    for (int i = 0; i < 3; i++) trG += 0.5 * (C[4 * i] - 1.0);
+    *mag = V * (mu * c2 + 0.5 * lambda * (I1 + 3.0) * (I1 + 3.0));
+    return V * (mu * G2 + 0.5 * lambda * trG * trG);
+  }
+  if (!strcmp(name, "corotated_tet")) { /* |F - R|^2 = sum (s_i - 1)^2, tr(R^T F) = sum s_i (J > 0 here) */
+    double w[3], s = 0.0, d2 = 0.0;
+    SymEig3(C, w);
+    for (int i = 0; i < 3; i++) s += sqrt(w[i]), d2 += (sqrt(w[i]) - 1.0) * (sqrt(w[i]) - 1.0);
+    *mag = V * (mu * (I1 + 2.0 * s + 3.0) + 0.5 * lambda * (s + 3.0) * (s + 3.0));
+    return V * (mu * d2 + 0.5 * lambda * (s - 3.0) * (s - 3.0));
+  }
+  if (!strcmp(name, "volume_barrier_tet")) {
+    *mag = V * mu * (fabs(J) + 1.0 + fabs(log(J)));
+    return V * mu * (J - 1.0 - log(J));
+  }
+  *mag = NAN;
+  return NAN;
+}
+
+/* StVK membrane, frame-free: with the rest and current edge Gram matrices M = Dm^T Dm and
+   S = Ds^T Ds (from 3-D edge vectors), G = 1/2 Dm^{-T} (S - M) Dm^{-1}, so
+   |G|^2 = 1/4 tr(M^{-1} D M^{-1} D), tr G = 1/2 tr(M^{-1} D), D = S - M, A = sqrt(det M) / 2 */
+static double ClosedFormMembrane(const Elem *e, const double *x, double *mag)
+{
+  const double *r = e->rest, mu = e->mat[0], lambda = e->mat[1];
+  double        M[4] = {0}, S[4] = {0}, D[4], Mi[4], P[4], detM, A, G2, trG;
+  for (int a = 0; a < 2; a++)
+    for (int b = 0; b < 2; b++)
+      for (int i = 0; i < 3; i++) {
+        M[2 * a + b] += (r[3 * (a + 1) + i] - r[i]) * (r[3 * (b + 1) + i] - r[i]);
+        S[2 * a + b] += (x[3 * (a + 1) + i] - x[i]) * (x[3 * (b + 1) + i] - x[i]);
+      }
+  detM  = M[0] * M[3] - M[1] * M[2];
+  Mi[0] = M[3] / detM, Mi[1] = -M[1] / detM, Mi[2] = -M[2] / detM, Mi[3] = M[0] / detM;
+  for (int k = 0; k < 4; k++) D[k] = S[k] - M[k];
+  for (int i = 0; i < 2; i++) /* P = M^{-1} D */
+    for (int j = 0; j < 2; j++) P[2 * i + j] = Mi[2 * i] * D[j] + Mi[2 * i + 1] * D[2 + j];
+  A    = 0.5 * sqrt(detM);
+  G2   = 0.25 * (P[0] * P[0] + 2.0 * P[1] * P[2] + P[3] * P[3]);
+  trG  = 0.5 * (P[0] + P[3]);
+  *mag = A * (mu * 0.25 * (fabs(S[0]) + fabs(S[3]) + M[0] + M[3]) * (fabs(S[0]) + fabs(S[3]) + M[0] + M[3]) * (Mi[0] + Mi[3]) * (Mi[0] + Mi[3]) +
+              0.5 * lambda * (fabs(trG) + 1.0) * (fabs(trG) + 1.0));
+  return A * (mu * G2 + 0.5 * lambda * trG * trG);
+}
+
+/* discrete shells: theta = +-arccos of the normals' cosine, the sign from (nA x nB) . e; the
+   difference wrapped into (-pi, pi] */
+static double DihedralAngle(const double *v, double *le2, double *area2)
+{
+  double e[3], a[3], b[3], nA[3], nB[3], la = 0.0, lb = 0.0, c = 0.0, sg = 0.0;
+  for (int i = 0; i < 3; i++) e[i] = v[3 + i] - v[i], a[i] = v[6 + i] - v[i], b[i] = v[9 + i] - v[i];
+  for (int i = 0; i < 3; i++) { /* nA = e x a; nB = (o1 - e0) x e (the same as (o1 - e1) x e) */
+    const int j = (i + 1) % 3, k = (i + 2) % 3;
+    nA[i]       = e[j] * a[k] - e[k] * a[j];
+    nB[i]       = b[j] * e[k] - b[k] * e[j];
+  }
+  for (int i = 0; i < 3; i++) la += nA[i] * nA[i], lb += nB[i] * nB[i], c += nA[i] * nB[i];
+  for (int i = 0; i < 3; i++) {
+    const int j = (i + 1) % 3, k = (i + 2) % 3;
+    sg += (nA[j] * nB[k] - nA[k] * nB[j]) * e[i];
+  }
+  *le2   = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
+  *area2 = sqrt(la) + sqrt(lb); /* 2 (A0 + A1) */
+  return (sg >= 0 ? 1.0 : -1.0) * acos(fmax(-1.0, fmin(1.0, c / sqrt(la * lb))));
+}
+
+static double ClosedFormBending(const Elem *e, const double *x, double *mag)
+{
+  double le2, a2, le2x, a2x, th0, th, d, w;
+  th0 = DihedralAngle(e->rest, &le2, &a2);
+  th  = DihedralAngle(x, &le2x, &a2x);
+  d   = th - th0;
+  if (d > M_PI) d -= 2.0 * M_PI;
+  if (d <= -M_PI) d += 2.0 * M_PI;
+  w    = 3.0 * le2 / (0.5 * a2);
+  *mag = e->mat[0] * w * (fabs(th) + fabs(th0)) * (fabs(th) + fabs(th0));
+  return e->mat[0] * w * d * d;
+}
+
 /* E from the kernel's formula, written independently of its header: from the rest shape and
    material (not the parameters) for kernels with a rest set-up. `mag` receives the sum of the
    magnitudes of its terms, the scale of its round-off (near rest, Neo-Hookean's terms cancel to
@@ -247,6 +393,16 @@ static double ClosedForm(const Elem *e, const double *x, double *mag)
     for (int i = 0; i < 3; i++) s += (x[i] - p[1 + i]) * (x[i] - p[1 + i]), *mag += (fabs(x[i]) + fabs(p[1 + i])) * (fabs(x[i]) + fabs(p[1 + i]));
     *mag *= 0.5 * fabs(p[0]);
     return 0.5 * p[0] * s;
+  }
+  if (strstr(name, "_tet")) return ClosedFormTet(e, x, mag);
+  if (!strcmp(name, "membrane_tri")) return ClosedFormMembrane(e, x, mag);
+  if (!strcmp(name, "bending_dihedral")) return ClosedFormBending(e, x, mag);
+  if (!strcmp(name, "pin_spring")) {
+    double s = 0.0;
+    *mag = 0.0;
+    for (int i = 0; i < 3; i++) s += (x[i] - p[i]) * (x[i] - p[i]), *mag += (fabs(x[i]) + fabs(p[i])) * (fabs(x[i]) + fabs(p[i]));
+    *mag *= 0.5 * fabs(p[3]);
+    return 0.5 * p[3] * s;
   }
   if (!strcmp(name, "dirichlet_tri")) { /* cotangent formula: 1/4 sum_i cot(rest angle at i) |opposite edge|^2 */
     double E = 0.0;
@@ -523,7 +679,8 @@ START_TEST(inverted_rest_simplex_is_rejected)
   double r[12], p[PMAX];
   int    ierr;
   ElemSetUp(_i, 0, &e);
-  if (!e.k->rest || e.k->nvert != e.k->rest_dim + 1) return;
+  /* the bending hinge has 4 points but is no simplex: swapping two of them is another valid hinge */
+  if (!e.k->rest || e.k->nvert != e.k->rest_dim + 1 || !strcmp(e.ex->name, "bending_dihedral")) return;
   memcpy(r, e.rest, sizeof(r));
   for (int d = 0; d < 3; d++) r[3 + d] = e.rest[6 + d], r[6 + d] = e.rest[3 + d];
   ierr = e.k->rest(r, e.mat, p);

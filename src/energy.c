@@ -49,6 +49,17 @@ static PetscErrorCode MfadEnergyReset_Private(MfadEnergy E)
   PetscFunctionBegin;
   for (PetscInt t = 0; t < E->nterms; t++) {
     MfadTerm *term = &E->terms[t];
+    const int np   = term->k->nparam;
+    /* set-up keeps parameters in loop order: put them back in the caller's order, which the
+       next set-up (other ghosts, other colouring) permutes again */
+    if (term->order && np && term->nelem) {
+      double *params;
+      PetscCall(PetscMalloc1((size_t)term->nelem * np, &params));
+      for (PetscInt e = 0; e < term->nelem; e++)
+        for (int q = 0; q < np; q++) params[term->order[e] * np + q] = term->params[e * np + q];
+      PetscCall(PetscFree(term->params));
+      term->params = params;
+    }
     PetscCall(PetscFree(term->conn));
     PetscCall(PetscFree(term->order));
     PetscCall(PetscFree(term->block_start));

@@ -115,39 +115,7 @@ int main(int argc, char **argv)
   PetscCall(VecNorm(G, NORM_2, &gnorm0));
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
 
-  if (use_tao) {
-    Tao                tao;
-    TaoConvergedReason r;
-    PetscCall(TaoCreate(comm, &tao));
-    PetscCall(TaoSetType(tao, TAONLS));
-    PetscCall(MfadEnergySetTao(E, tao));
-    PetscCall(TaoSetSolution(tao, X));
-    PetscCall(TaoSetFromOptions(tao));
-    PetscCall(TaoSolve(tao));
-    PetscCall(TaoGetIterationNumber(tao, &its));
-    PetscCall(TaoGetConvergedReason(tao, &r));
-    reason      = r;
-    reason_name = TaoConvergedReasons[r];
-    PetscCall(TaoDestroy(&tao));
-  } else {
-    SNES                snes;
-    SNESConvergedReason r;
-    KSP                 ksp;
-    PC                  pc;
-    PetscCall(SNESCreate(comm, &snes));
-    PetscCall(MfadEnergySetSNES(E, snes));
-    PetscCall(SNESGetKSP(snes, &ksp));
-    PetscCall(KSPSetType(ksp, KSPCG));
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCJACOBI));
-    PetscCall(SNESSetFromOptions(snes));
-    PetscCall(SNESSolve(snes, NULL, X));
-    PetscCall(SNESGetIterationNumber(snes, &its));
-    PetscCall(SNESGetConvergedReason(snes, &r));
-    reason      = r;
-    reason_name = SNESConvergedReasons[r];
-    PetscCall(SNESDestroy(&snes));
-  }
+  PetscCall(GeomMinimize(comm, E, X, use_tao, 0, &its, &reason, &reason_name));
 
   PetscCall(MfadEnergyComputeObjective(E, X, &energy));
   PetscCall(MfadEnergyComputeGradient(E, X, G));

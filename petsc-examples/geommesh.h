@@ -9,6 +9,7 @@
 #define GEOMMESH_H
 
 #include <mfadmesh.h>
+#include <mfadpetsc.h>
 #include <math.h>
 
 /* The surfaces z = f(x, y) a grid can be lifted to. */
@@ -173,6 +174,52 @@ static inline PetscReal GeomRandom(unsigned long long *state)
   *state ^= *state >> 7;
   *state ^= *state << 17;
   return 2.0 * (PetscReal)(*state >> 11) / 9007199254740992.0 - 1.0;
+}
+
+/* Minimises E from X in place: TAO (nls) with -use_tao, else SNES; Krylov defaults CG + Jacobi
+   (the Hessians here are symmetric; the command line overrides them), `ksp_rtol` > 0 tightens
+   CG. Returns the iterations and the converged reason (number and name) for the summary line. */
+static inline PetscErrorCode GeomMinimize(MPI_Comm comm, MfadEnergy E, Vec X, PetscBool use_tao, PetscReal ksp_rtol, PetscInt *its, PetscInt *reason, const char **reason_name)
+{
+  PetscFunctionBeginUser;
+  *its         = 0;
+  *reason      = 0;
+  *reason_name = "";
+  if (use_tao) {
+    Tao                tao;
+    TaoConvergedReason r;
+    PetscCall(TaoCreate(comm, &tao));
+    PetscCall(TaoSetType(tao, TAONLS));
+    PetscCall(MfadEnergySetTao(E, tao));
+    PetscCall(TaoSetSolution(tao, X));
+    PetscCall(TaoSetFromOptions(tao));
+    PetscCall(TaoSolve(tao));
+    PetscCall(TaoGetIterationNumber(tao, its));
+    PetscCall(TaoGetConvergedReason(tao, &r));
+    *reason      = r;
+    *reason_name = TaoConvergedReasons[r];
+    PetscCall(TaoDestroy(&tao));
+  } else {
+    SNES                snes;
+    SNESConvergedReason r;
+    KSP                 ksp;
+    PC                  pc;
+    PetscCall(SNESCreate(comm, &snes));
+    PetscCall(MfadEnergySetSNES(E, snes));
+    PetscCall(SNESGetKSP(snes, &ksp));
+    PetscCall(KSPSetType(ksp, KSPCG));
+    if (ksp_rtol > 0) PetscCall(KSPSetTolerances(ksp, ksp_rtol, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCJACOBI));
+    PetscCall(SNESSetFromOptions(snes));
+    PetscCall(SNESSolve(snes, NULL, X));
+    PetscCall(SNESGetIterationNumber(snes, its));
+    PetscCall(SNESGetConvergedReason(snes, &r));
+    *reason      = r;
+    *reason_name = SNESConvergedReasons[r];
+    PetscCall(SNESDestroy(&snes));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 #endif /* GEOMMESH_H */

@@ -20,7 +20,7 @@ static const char help[] =
     "  -clamp <true>  clamp the face x = 0 (false: a free body, dynamics only)\n"
     "  -use_tao       minimise with TAO (default -tao_type nls) instead of solving with SNES\n"
     "                 (default -snes_type newtonls -ksp_type cg -pc_type jacobi)\n"
-    "  -o <file.vtu>  write the deformed mesh and its displacement (ASCII VTK XML)\n"
+    "  -o <file.vtu>  write the deformed mesh, its displacement and gradient norm (VTK XML; -mfad_vtu_binary for base64)\n"
     "mfad's options (-mfad_backend, -mfad_view, ...) and every SNES/KSP/PC/TAO option apply.\n"
     "The last line printed is a summary: vertices, elements, energy (total potential: strain\n"
     "energy plus gravity's -f . x), elastic (strain energy), work (of gravity, f . u),\n"
@@ -31,6 +31,7 @@ static const char help[] =
     "the centre of mass). Each time step prints a line 'elastic: step ...' with the same fields.\n\n";
 
 #include "stepper.h"
+#include <mfadmesh.h>
 #include <petsctime.h>
 #include <stdio.h>
 
@@ -242,57 +243,6 @@ static PetscErrorCode Measure(MPI_Comm comm, const Grid *g, PetscInt vstart, Pet
   PetscFunctionReturn(0);
 }
 
-/* Writes the whole mesh (deformed positions, displacement as point data) as an ASCII VTK XML
-   unstructured grid, on rank 0, from the gathered solution x (all vertices). The file appears
-   complete or not at all: it is written beside `path` and renamed into place. */
-static PetscErrorCode WriteVTU(const char path[], const Grid *g, const PetscScalar x[])
-{
-  const PetscInt nv = (g->m + 1) * (g->n + 1) * (g->n + 1), ncell = 6 * g->m * g->n * g->n;
-  char           tmp[PETSC_MAX_PATH_LEN + 16];
-  FILE          *fp;
-  int            err = 0;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscSNPrintf(tmp, sizeof tmp, "%s.tmp", path));
-  fp = fopen(tmp, "w");
-  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open %s for writing", tmp);
-  fprintf(fp, "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\">\n<UnstructuredGrid>\n");
-  fprintf(fp, "<Piece NumberOfPoints=\"%" PetscInt_FMT "\" NumberOfCells=\"%" PetscInt_FMT "\">\n", nv, ncell);
-  fprintf(fp, "<PointData Vectors=\"displacement\">\n<DataArray type=\"Float64\" Name=\"displacement\" NumberOfComponents=\"3\" format=\"ascii\">\n");
-  for (PetscInt v = 0; v < nv; v++) {
-    PetscReal X[3];
-    GridRest(g, v, X);
-    fprintf(fp, "%.10e %.10e %.10e\n", (double)(PetscRealPart(x[3 * v]) - X[0]), (double)(PetscRealPart(x[3 * v + 1]) - X[1]),
-            (double)(PetscRealPart(x[3 * v + 2]) - X[2]));
-  }
-  fprintf(fp, "</DataArray>\n</PointData>\n<Points>\n<DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n");
-  for (PetscInt v = 0; v < nv; v++)
-    fprintf(fp, "%.10e %.10e %.10e\n", (double)PetscRealPart(x[3 * v]), (double)PetscRealPart(x[3 * v + 1]), (double)PetscRealPart(x[3 * v + 2]));
-  fprintf(fp, "</DataArray>\n</Points>\n<Cells>\n<DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n");
-  for (PetscInt i = 0; i < g->m; i++)
-    for (PetscInt j = 0; j < g->n; j++)
-      for (PetscInt k = 0; k < g->n; k++) {
-        PetscInt tets[6][4];
-        CubeTets(g, i, j, k, tets);
-        for (int t = 0; t < 6; t++)
-          fprintf(fp, "%" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT "\n", tets[t][0], tets[t][1], tets[t][2], tets[t][3]);
-      }
-  fprintf(fp, "</DataArray>\n<DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n");
-  for (PetscInt c = 1; c <= ncell; c++) fprintf(fp, "%" PetscInt_FMT "\n", 4 * c);
-  fprintf(fp, "</DataArray>\n<DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n");
-  for (PetscInt c = 0; c < ncell; c++) fprintf(fp, "10\n"); /* VTK_TETRA */
-  fprintf(fp, "</DataArray>\n</Cells>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n");
-  err = ferror(fp);
-  err |= fclose(fp);
-  if (err) (void)remove(tmp);
-  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "error writing %s", tmp);
-  if (rename(tmp, path)) {
-    (void)remove(tmp);
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot rename %s to %s", tmp, path);
-  }
-  PetscFunctionReturn(0);
-}
-
 int main(int argc, char **argv)
 {
   MPI_Comm       comm;
@@ -303,7 +253,7 @@ int main(int argc, char **argv)
   PetscInt       N, n = PETSC_DECIDE, vstart, its = 0, inertia, reason = 1;
   PetscReal     *force, *mass, *vel = NULL, *xpred = NULL, *iparam = NULL, energy, sum[NMEASURE], gnorm0, gnorm, residual = 0;
   MfadEnergy     E;
-  Vec            X, G;
+  Vec            X, G, Xrest;
   Solver         S;
   const char    *reason_name = "";
   PetscLogDouble ts0, ts1, t0 = 0, t1 = 0;
@@ -362,6 +312,8 @@ int main(int argc, char **argv)
     PetscCall(VecRestoreArray(X, &x));
   }
   PetscCall(MfadEnergyApplyFixedValues(E, X));
+  PetscCall(VecDuplicate(X, &Xrest));
+  PetscCall(VecCopy(X, Xrest));
   PetscCall(MfadEnergyComputeGradient(E, X, G));
   PetscCall(VecNorm(G, NORM_2, &gnorm0));
   PetscCall(PetscTime(&ts1));
@@ -418,24 +370,8 @@ int main(int argc, char **argv)
   }
   energy -= sum[8];
 
-  if (write) {
-    VecScatter         scatter;
-    Vec                X0;
-    const PetscScalar *x0;
-    PetscMPIInt        rank;
-
-    PetscCallMPI(MPI_Comm_rank(comm, &rank));
-    PetscCall(VecScatterCreateToZero(X, &scatter, &X0));
-    PetscCall(VecScatterBegin(scatter, X, X0, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecScatterEnd(scatter, X, X0, INSERT_VALUES, SCATTER_FORWARD));
-    if (rank == 0) {
-      PetscCall(VecGetArrayRead(X0, &x0));
-      PetscCall(WriteVTU(out, &g, x0));
-      PetscCall(VecRestoreArrayRead(X0, &x0));
-    }
-    PetscCall(VecScatterDestroy(&scatter));
-    PetscCall(VecDestroy(&X0));
-  }
+  /* the deformed bar (term 0: the solid's tets) with its displacement from the rest shape */
+  if (write) PetscCall(MfadEnergyWriteVTU(E, 0, X, Xrest, out));
 
   PetscCall(PetscPrintf(comm, "elastic: setup %.3f s solve %.3f s\n", (double)(ts1 - ts0), (double)(t1 - t0)));
   PetscCall(PetscPrintf(comm,
@@ -449,6 +385,7 @@ int main(int argc, char **argv)
 
   PetscCall(SolverDestroy(&S));
   PetscCall(VecDestroy(&X));
+  PetscCall(VecDestroy(&Xrest));
   PetscCall(VecDestroy(&G));
   PetscCall(PetscFree2(force, mass));
   if (P.steps) PetscCall(PetscFree3(vel, xpred, iparam));

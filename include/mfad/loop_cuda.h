@@ -46,13 +46,19 @@ __global__ void MFAD_CUDA_FN(k_hvp)(MfadCudaLaunch P)
   mfad_elem_scatter_to(P.L.y, P.L.conn + (long)e * MFAD_NV, hv, P.L.weight, P.atomic);
 }
 
+/* The Hessian mode is the costly one to compile (N(N+1)/2 second derivatives per operation, fully
+   unrolled): four kernels need it, so it is compiled once, in a function nvcc must not inline
+   (inlined into each kernel it made nvcc take 7x longer per energy, measured) */
+__device__ __noinline__ static void MFAD_CUDA_FN(elem_hessian)(const MfadLoop *L, int e, double *H) { (void)mfad_elem_hessian(L, e, H); }
+__device__ __noinline__ static void MFAD_CUDA_FN(psd_project)(double *H, int psd, double eps) { (void)mfad_psd_project(MFAD_N, H, psd, eps); }
+
 __global__ void MFAD_CUDA_FN(k_diagonal)(MfadCudaLaunch P)
 {
   const int i = MFAD_CUDA_TID();
   double    H[MFAD_N * MFAD_N], dg[MFAD_N];
   if (i >= P.n) return;
   const int e = mfad_cuda_element(P.elems, i);
-  (void)mfad_elem_hessian(&P.L, e, H);
+  MFAD_CUDA_FN(elem_hessian)(&P.L, e, H);
   for (int k = 0; k < MFAD_N; k++) dg[k] = H[k * MFAD_N + k];
   mfad_elem_scatter_to(P.L.y, P.L.conn + (long)e * MFAD_NV, dg, P.L.weight, P.atomic);
 }
@@ -63,16 +69,16 @@ __global__ void MFAD_CUDA_FN(k_blockdiag)(MfadCudaLaunch P)
   double    H[MFAD_N * MFAD_N];
   if (i >= P.n) return;
   const int e = mfad_cuda_element(P.elems, i);
-  (void)mfad_elem_hessian(&P.L, e, H);
+  MFAD_CUDA_FN(elem_hessian)(&P.L, e, H);
   mfad_elem_scatter_blocks_to(P.L.y, P.L.conn + (long)e * MFAD_NV, H, P.L.weight, P.atomic);
 }
 
 /* w H_e, then the PSD projection, as the CPU path (src/hessian.c) does it */
-__host__ __device__ static inline void MFAD_CUDA_FN(weighted_hessian)(const MfadCudaLaunch *P, int e, double *H)
+__device__ static inline void MFAD_CUDA_FN(weighted_hessian)(const MfadCudaLaunch *P, int e, double *H)
 {
-  (void)mfad_elem_hessian(&P->L, e, H);
+  MFAD_CUDA_FN(elem_hessian)(&P->L, e, H);
   for (int k = 0; k < MFAD_N * MFAD_N; k++) H[k] *= P->L.weight;
-  if (P->psd != MFAD_PSD_MODE_NONE) (void)mfad_psd_project(MFAD_N, H, P->psd, P->psd_eps);
+  if (P->psd != MFAD_PSD_MODE_NONE) MFAD_CUDA_FN(psd_project)(H, P->psd, P->psd_eps);
 }
 
 /* element Hessians in the COO value layout: element e's N x N block at e * N * N */

@@ -20,6 +20,7 @@
 #define __device__
 #define __host__
 #define __forceinline__ inline
+#define __noinline__
 
 typedef struct {
   unsigned x, y, z;

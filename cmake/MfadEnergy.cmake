@@ -2,7 +2,8 @@
 # mfad_add_energy(<target> <name> [HEADER <file>] [BUILTIN] [NO_CUDA] [COMPILE_OPTIONS <opt>...])
 #   Compiles energy <name> (header <file>, default energies/<name>.h beside the caller) into
 #   <target>: value, gradient, fused HVP and element Hessian on the CPU, as MfadKernel_<name>;
-#   when CUDA is enabled, the same header is also compiled by nvcc.
+#   when CUDA is enabled, the same header is also compiled by nvcc into <target> (the kernel's
+#   CUDA entry points, -mfad_backend cuda).
 #   Use it from a user project after find_package(mfad); then MfadKernelRegister(MFAD_KERNEL(name)).
 #   COMPILE_OPTIONS replaces the default -O3 (test energies that exercise every operation at
 #   N = 16 take minutes at -O1 and seconds at -O0); NO_CUDA skips the nvcc compile.
@@ -26,11 +27,10 @@ function(mfad_add_energy target name)
   set_source_files_properties(${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}.c PROPERTIES COMPILE_OPTIONS "${ARG_COMPILE_OPTIONS}")
   if(MFAD_HAVE_CUDA AND NOT ARG_NO_CUDA)
     file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}.cu CONTENT "${src}")
-    if(NOT TARGET mfad_cuda_energies)
-      add_library(mfad_cuda_energies OBJECT)
-      target_include_directories(mfad_cuda_energies PRIVATE ${PROJECT_SOURCE_DIR}/include)
+    target_sources(${target} PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}.cu)
+    if(TARGET CUDA::cudart)
+      target_link_libraries(${target} PRIVATE CUDA::cudart)
     endif()
-    target_sources(mfad_cuda_energies PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}.cu)
   endif()
   if(TARGET OpenMP::OpenMP_C)
     target_link_libraries(${target} PRIVATE OpenMP::OpenMP_C)

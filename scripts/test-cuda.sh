@@ -4,8 +4,9 @@
 # on, against a current PETSc configured with CUDA (scripts/petsc-cuda.sh: PETSc 3.26.1, cached
 # in ~/.cache/mfad), into ./build-cuda, then every test with ctest. It checks that the sources
 # compile, without deprecation warnings, against PETSc 3.26 and with PETSC_HAVE_CUDA defined,
-# that nvcc compiles the energies, and that the CPU code paths pass the tests there. No GPU is
-# used or needed: nothing here runs on a device.
+# that nvcc compiles the energies and the CUDA backend, and that the tests pass there (the CUDA
+# backend through its host emulation, test_cuda_emu; test_cuda, which needs a device, reports
+# Skipped). No GPU is used or needed: nothing here runs on a device.
 # Extra arguments go to ctest. Exit status: ctest's; 1 if PETSc or the build failed; 0 with a
 # SKIPPED message when there is no nvcc (or MFAD_CI_CUDA=0).
 # Environment: MFAD_CUDA_BUILD_DIR (default <repo>/build-cuda), MFAD_CI_CUDA=0 (skip), and those
@@ -72,20 +73,19 @@ if [ "$nwarn" -gt 0 ]; then
 fi
 echo "test-cuda: mfad built with CUDA ($((SECONDS - t)) s, $nwarn compiler warnings)"
 
-# the energies' CUDA kernels are compiled (the object library mfad_cuda_energies) but nothing
-# links or launches them yet (the CUDA backend, -mfad_backend cuda, is not wired): link every
-# nvcc-compiled object into a throwaway shared library with the CUDA runtime, so that an
-# unresolved symbol fails here rather than in the future backend
-mapfile -t cuobjs < <(find "$build" -name '*.cu.o' -not -path '*/CMakeFiles/[0-9]*' | sort)
+# the energies' CUDA translation units are linked into libmfad (the CUDA backend launches them);
+# link them once more, alone, into a throwaway shared library with the CUDA runtime, so that an
+# energy's kernels that need anything but the runtime fail here with the energy's name
+mapfile -t cuobjs < <(find "$build" -name 'mfad_energy_*.cu.o' -not -path '*/CMakeFiles/[0-9]*' | sort)
 if [ ${#cuobjs[@]} -eq 0 ]; then
-  echo "test-cuda: FAILED: CUDA is on but nvcc compiled nothing (no *.cu.o under $build)" >&2
+  echo "test-cuda: FAILED: CUDA is on but nvcc compiled no energy (no mfad_energy_*.cu.o under $build)" >&2
   exit 1
 fi
 if ! "$nvcc" -shared -o "$build/mfad-cuda-link-check.so" "${cuobjs[@]}" -Xlinker --no-undefined -lcudart; then
-  echo "test-cuda: FAILED: the ${#cuobjs[@]} nvcc-compiled objects do not link (above)" >&2
+  echo "test-cuda: FAILED: the ${#cuobjs[@]} nvcc-compiled energies do not link (above)" >&2
   exit 1
 fi
-echo "test-cuda: the ${#cuobjs[@]} nvcc-compiled objects (the energies' kernels) link with the CUDA runtime, no undefined symbols"
+echo "test-cuda: the ${#cuobjs[@]} nvcc-compiled energies link with the CUDA runtime alone, no undefined symbols"
 
 echo "test-cuda: ctest in $build (CPU code paths; PETSc $version, no GPU)"
 rc=0

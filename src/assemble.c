@@ -8,6 +8,7 @@
    ranks), and each owned fixed dof gets one diagonal entry of value 1: fixed rows and columns
    are the identity, as in the fused product. */
 #include "mfadimpl.h"
+#include "cuda/mfadcuda.h"
 
 #define MFAD_MAX_ELEMENT_N 16 /* as mfad/ad.h */
 
@@ -189,6 +190,18 @@ PetscErrorCode MfadEnergyComputeHessian(MfadEnergy E, Vec X, Mat A)
              "MfadEnergyComputeHessian: the energy's terms, options or fixed dofs changed since MfadEnergyCreateMatrix(); create the matrix again");
   for (PetscInt i = 0; i < E->nfixloc; i++)
     PetscCheck(c->fixloc[i] == E->fixloc[i], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MfadEnergyComputeHessian: the set of fixed dofs changed since MfadEnergyCreateMatrix(); create the matrix again");
+  if (E->backend == MFAD_BACKEND_CUDA) { /* values computed on the device; a cuSPARSE matrix takes them there */
+    const PetscScalar *vals;
+    MatType            type;
+    const char        *cusparse;
+    PetscCall(MatGetType(A, &type));
+    PetscCall(PetscStrstr(type, "cusparse", (char **)&cusparse));
+    PetscCall(MfadEnergyHessianValues_CUDA(E, X, cusparse ? PETSC_TRUE : PETSC_FALSE, &vals));
+    PetscCall(PetscLogEventBegin(MFAD_AssembleEvent, 0, 0, 0, 0));
+    PetscCall(MatSetValuesCOO(A, vals, INSERT_VALUES));
+    PetscCall(PetscLogEventEnd(MFAD_AssembleEvent, 0, 0, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (E->nhess != ncoo) { /* first fill (or new fixed values set on an identical pattern) */
     PetscCall(PetscFree(E->hess));
     PetscCall(PetscMalloc1(ncoo, &E->hess));

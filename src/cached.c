@@ -6,6 +6,7 @@
    bitwise deterministic for any thread count). Kernel-independent: N is known at run time, and
    the common element shapes get compile-time sizes so that the small loops unroll. */
 #include "mfadimpl.h"
+#include "cuda/mfadcuda.h"
 
 #define MFAD_CHUNK_ELEMENTS 4096 /* full Hessians of a chunk: 4.7 MB at N = 12, cache-sized */
 #define MFAD_MAX_N          16
@@ -92,6 +93,10 @@ PetscErrorCode MfadEnergyComputeHessianCache(MfadEnergy E, Vec X)
   MfadValidEnergy(E, 1);
   PetscCall(MfadEnergyCheckVec_Private(E, X, 2, "MfadEnergyComputeHessianCache"));
   PetscCall(MfadEnergySetUp(E));
+  if (E->backend == MFAD_BACKEND_CUDA) { /* the cache lives on the device */
+    PetscCall(MfadEnergyHessianCache_CUDA(E, X));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MfadEnergyHessianKey_Private(E, X, &key));
   if (MfadHessianKeyEqual_Private(&key, &E->cache_key)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MfadEnergyCacheAlloc_Private(E));
@@ -228,6 +233,12 @@ PetscErrorCode MfadEnergyCachedHessianProduct(MfadEnergy E, Vec X, Vec V, Vec Y)
   PetscCall(PetscLogEventBegin(MFAD_CachedMultEvent, 0, 0, 0, 0));
   PetscCall(VecScatterBegin(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
+  if (E->backend == MFAD_BACKEND_CUDA) {
+    PetscCall(MfadEnergyCachedRun_CUDA(E, MFAD_OP_HVP, E->vloc, E->yloc, NULL));
+    PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_IDENTITY, V));
+    PetscCall(PetscLogEventEnd(MFAD_CachedMultEvent, 0, 0, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(VecGetArray(E->vloc, &v));
   for (PetscInt i = 0; i < E->nfixloc; i++) v[E->fixloc[i]] = 0.0; /* fixed columns of H are zero */
   PetscCall(VecZeroEntries(E->yloc));
@@ -259,6 +270,11 @@ PetscErrorCode MfadEnergyCachedHessianDiagonal(MfadEnergy E, Vec X, Vec D)
   PetscFunctionBegin;
   PetscCall(MfadEnergyComputeHessianCache(E, X));
   PetscCall(MfadEnergyCheckVec_Private(E, D, 3, "MfadEnergyCachedHessianDiagonal"));
+  if (E->backend == MFAD_BACKEND_CUDA) {
+    PetscCall(MfadEnergyCachedRun_CUDA(E, MFAD_OP_DIAGONAL, NULL, E->yloc, NULL));
+    PetscCall(MfadEnergyLocalToGlobal_Private(E, D, MFAD_FIXED_ONE, NULL));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(VecZeroEntries(E->yloc));
   PetscCall(VecGetArray(E->yloc, &y));
   P = E->cache;
@@ -284,6 +300,11 @@ PetscErrorCode MfadEnergyCachedHessianBlockDiagonal(MfadEnergy E, Vec X, PetscSc
   PetscFunctionBegin;
   PetscCall(MfadEnergyComputeHessianCache(E, X));
   MfadValidPointer(blocks, 3);
+  if (E->backend == MFAD_BACKEND_CUDA) {
+    PetscCall(MfadEnergyCachedRun_CUDA(E, MFAD_OP_BLOCKDIAG, NULL, NULL, E->blockloc));
+    PetscCall(MfadEnergyBlocksLocalToGlobal_Private(E, blocks));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   B = E->blockloc;
   PetscCall(PetscArrayzero(B, (size_t)E->nlocal * E->dof * E->dof));
   P = E->cache;

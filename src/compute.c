@@ -2,6 +2,7 @@
 /* The energy's operations: gather (ghost exchange, fixed values), element loops of every term,
    scatter (reverse add), fixed rows. */
 #include "mfadimpl.h"
+#include "cuda/mfadcuda.h"
 
 PetscErrorCode MfadEnergyCheckVec_Private(MfadEnergy E, Vec X, int arg, const char *what)
 {
@@ -208,9 +209,12 @@ PetscErrorCode MfadEnergyComputeObjective(MfadEnergy E, Vec X, PetscReal *f)
   MfadValidPointer(f, 3);
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeObjective"));
   PetscCall(PetscLogEventBegin(MFAD_Events[MFAD_OP_VALUE], 0, 0, 0, 0));
-  PetscCall(VecGetArrayRead(E->xloc, &x));
-  PetscCall(MfadEnergyRunTerms_Private(E, MFAD_OP_VALUE, x, NULL, NULL, &local));
-  PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  if (E->backend == MFAD_BACKEND_CUDA) PetscCall(MfadEnergyRunTerms_CUDA(E, MFAD_OP_VALUE, E->xloc, NULL, NULL, NULL, &local));
+  else {
+    PetscCall(VecGetArrayRead(E->xloc, &x));
+    PetscCall(MfadEnergyRunTerms_Private(E, MFAD_OP_VALUE, x, NULL, NULL, &local));
+    PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  }
   PetscCall(MfadEnergyObjectiveFinish_Private(E, X, local, f));
   PetscCall(PetscLogEventEnd(MFAD_Events[MFAD_OP_VALUE], 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -227,12 +231,15 @@ PetscErrorCode MfadEnergyComputeObjectiveGradient(MfadEnergy E, Vec X, PetscReal
   PetscCall(MfadEnergyCheckVec_Private(E, G, 4, "MfadEnergyComputeGradient"));
   PetscCheck(X != G, E->comm, PETSC_ERR_ARG_IDN, "MfadEnergyComputeGradient: X and G must be different vectors");
   PetscCall(PetscLogEventBegin(MFAD_Events[MFAD_OP_GRADIENT], 0, 0, 0, 0));
-  PetscCall(VecZeroEntries(E->yloc));
-  PetscCall(VecGetArrayRead(E->xloc, &x));
-  PetscCall(VecGetArray(E->yloc, &y));
-  PetscCall(MfadEnergyRunTerms_Private(E, MFAD_OP_GRADIENT, x, NULL, y, &local));
-  PetscCall(VecRestoreArray(E->yloc, &y));
-  PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  if (E->backend == MFAD_BACKEND_CUDA) PetscCall(MfadEnergyRunTerms_CUDA(E, MFAD_OP_GRADIENT, E->xloc, NULL, E->yloc, NULL, &local));
+  else {
+    PetscCall(VecZeroEntries(E->yloc));
+    PetscCall(VecGetArrayRead(E->xloc, &x));
+    PetscCall(VecGetArray(E->yloc, &y));
+    PetscCall(MfadEnergyRunTerms_Private(E, MFAD_OP_GRADIENT, x, NULL, y, &local));
+    PetscCall(VecRestoreArray(E->yloc, &y));
+    PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  }
   PetscCall(MfadEnergyLocalToGlobal_Private(E, G, MFAD_FIXED_RESIDUAL, X));
   {
     PetscReal fv;
@@ -265,15 +272,18 @@ PetscErrorCode MfadEnergyComputeHessianProduct(MfadEnergy E, Vec X, Vec V, Vec Y
   PetscCall(VecScatterBegin(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(PetscLogEventEnd(MFAD_GhostEvent, 0, 0, 0, 0));
-  PetscCall(VecGetArray(E->vloc, &v));
-  for (PetscInt i = 0; i < E->nfixloc; i++) v[E->fixloc[i]] = 0.0; /* fixed columns of H are zero */
-  PetscCall(VecZeroEntries(E->yloc));
-  PetscCall(VecGetArrayRead(E->xloc, &x));
-  PetscCall(VecGetArray(E->yloc, &y));
-  PetscCall(MfadEnergyRunTerms_Private(E, MFAD_OP_HVP, x, v, y, NULL));
-  PetscCall(VecRestoreArray(E->yloc, &y));
-  PetscCall(VecRestoreArrayRead(E->xloc, &x));
-  PetscCall(VecRestoreArray(E->vloc, &v));
+  if (E->backend == MFAD_BACKEND_CUDA) PetscCall(MfadEnergyRunTerms_CUDA(E, MFAD_OP_HVP, E->xloc, E->vloc, E->yloc, NULL, NULL)); /* zeroes fixed v there */
+  else {
+    PetscCall(VecGetArray(E->vloc, &v));
+    for (PetscInt i = 0; i < E->nfixloc; i++) v[E->fixloc[i]] = 0.0; /* fixed columns of H are zero */
+    PetscCall(VecZeroEntries(E->yloc));
+    PetscCall(VecGetArrayRead(E->xloc, &x));
+    PetscCall(VecGetArray(E->yloc, &y));
+    PetscCall(MfadEnergyRunTerms_Private(E, MFAD_OP_HVP, x, v, y, NULL));
+    PetscCall(VecRestoreArray(E->yloc, &y));
+    PetscCall(VecRestoreArrayRead(E->xloc, &x));
+    PetscCall(VecRestoreArray(E->vloc, &v));
+  }
   PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_IDENTITY, V));
   PetscCall(PetscLogEventEnd(MFAD_Events[MFAD_OP_HVP], 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -288,12 +298,15 @@ PetscErrorCode MfadEnergyComputeHessianDiagonal(MfadEnergy E, Vec X, Vec D)
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeHessianDiagonal"));
   PetscCall(MfadEnergyCheckVec_Private(E, D, 3, "MfadEnergyComputeHessianDiagonal"));
   PetscCall(PetscLogEventBegin(MFAD_Events[MFAD_OP_DIAGONAL], 0, 0, 0, 0));
-  PetscCall(VecZeroEntries(E->yloc));
-  PetscCall(VecGetArrayRead(E->xloc, &x));
-  PetscCall(VecGetArray(E->yloc, &y));
-  PetscCall(MfadEnergyRunTerms_Private(E, MFAD_OP_DIAGONAL, x, NULL, y, NULL));
-  PetscCall(VecRestoreArray(E->yloc, &y));
-  PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  if (E->backend == MFAD_BACKEND_CUDA) PetscCall(MfadEnergyRunTerms_CUDA(E, MFAD_OP_DIAGONAL, E->xloc, NULL, E->yloc, NULL, NULL));
+  else {
+    PetscCall(VecZeroEntries(E->yloc));
+    PetscCall(VecGetArrayRead(E->xloc, &x));
+    PetscCall(VecGetArray(E->yloc, &y));
+    PetscCall(MfadEnergyRunTerms_Private(E, MFAD_OP_DIAGONAL, x, NULL, y, NULL));
+    PetscCall(VecRestoreArray(E->yloc, &y));
+    PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  }
   PetscCall(MfadEnergyLocalToGlobal_Private(E, D, MFAD_FIXED_ONE, NULL));
   PetscCall(PetscLogEventEnd(MFAD_Events[MFAD_OP_DIAGONAL], 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -308,10 +321,13 @@ PetscErrorCode MfadEnergyComputeHessianBlockDiagonal(MfadEnergy E, Vec X, PetscS
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeHessianBlockDiagonal"));
   MfadValidPointer(blocks, 3);
   PetscCall(PetscLogEventBegin(MFAD_Events[MFAD_OP_BLOCKDIAG], 0, 0, 0, 0));
-  PetscCall(PetscArrayzero(E->blockloc, (size_t)E->nlocal * bs));
-  PetscCall(VecGetArrayRead(E->xloc, &x));
-  PetscCall(MfadEnergyRunTerms_Private(E, MFAD_OP_BLOCKDIAG, x, NULL, E->blockloc, NULL));
-  PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  if (E->backend == MFAD_BACKEND_CUDA) PetscCall(MfadEnergyRunTerms_CUDA(E, MFAD_OP_BLOCKDIAG, E->xloc, NULL, NULL, E->blockloc, NULL));
+  else {
+    PetscCall(PetscArrayzero(E->blockloc, (size_t)E->nlocal * bs));
+    PetscCall(VecGetArrayRead(E->xloc, &x));
+    PetscCall(MfadEnergyRunTerms_Private(E, MFAD_OP_BLOCKDIAG, x, NULL, E->blockloc, NULL));
+    PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  }
   PetscCall(MfadEnergyBlocksLocalToGlobal_Private(E, blocks));
   PetscCall(PetscLogEventEnd(MFAD_Events[MFAD_OP_BLOCKDIAG], 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* MfadEnergy: creation, terms, fixed dofs, options, destruction. */
 #include "mfadimpl.h"
+#include "cuda/mfadcuda.h"
 #include <stdlib.h>
 
 const char *const MfadBackends[] = {"cpu", "cuda", "MfadBackend", "MFAD_BACKEND_", NULL};
@@ -47,6 +48,7 @@ PetscErrorCode MfadEnergyCreate(MPI_Comm comm, PetscInt dof, PetscInt n, PetscIn
 static PetscErrorCode MfadEnergyReset_Private(MfadEnergy E)
 {
   PetscFunctionBegin;
+  PetscCall(MfadEnergyReset_CUDA(E));
   for (PetscInt t = 0; t < E->nterms; t++) {
     MfadTerm *term = &E->terms[t];
     const int np   = term->k->nparam;
@@ -253,9 +255,10 @@ PetscErrorCode MfadEnergySetBackend(MfadEnergy E, MfadBackend backend)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  /* The CUDA backend's kernels are compiled (when nvcc is present) but not wired into an energy
-     yet: asking for them is an error, never a silent CPU run. */
-  PetscCheck(backend == MFAD_BACKEND_CPU, E->comm, PETSC_ERR_SUP, "-mfad_backend %s: this build of mfad runs element loops on the CPU only (the CUDA backend is not available)", MfadBackends[backend]);
+  PetscCheck(backend == MFAD_BACKEND_CPU || backend == MFAD_BACKEND_CUDA, E->comm, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergySetBackend: unknown backend %d", (int)backend);
+  /* CUDA asked for but not compiled, or no device: an error naming the reason, never a CPU run */
+  if (backend == MFAD_BACKEND_CUDA) PetscCall(MfadCudaCheckDevice_Private(E->comm));
+  if (backend != E->backend) PetscCall(MfadEnergyReset_Private(E)); /* local vectors and device copies differ */
   E->backend = backend;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

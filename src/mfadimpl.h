@@ -90,6 +90,7 @@ struct _p_MfadEnergy {
   int              *chunk_start;  /* block offsets of one chunk, rebased to its first element */
   double           *chunk_value;  /* block energies of one chunk (unused) */
   PetscInt          nchunk_blocks;
+  void             *cuda;         /* the CUDA backend's device state (src/cuda/cudaimpl.h), or NULL */
 };
 
 PETSC_INTERN PetscClassId  MFAD_CLASSID;

@@ -2,6 +2,7 @@
 /* MfadEnergySetUp: local numbering (owned vertices, then ghosts), ghost exchange through a
    PETSc VecScatter, element order and block colouring per term; fixed dofs made local. */
 #include "mfadimpl.h"
+#include "cuda/mfadcuda.h"
 
 static PetscErrorCode MfadEnergyFormatElement_Private(MfadTerm *t, PetscInt e, char *buf, size_t len)
 {
@@ -91,6 +92,11 @@ PetscErrorCode MfadEnergySetUp(MfadEnergy E)
   PetscCall(ISCreateBlock(PETSC_COMM_SELF, dof, E->nlocal, gids, PETSC_OWN_POINTER, &is));
   PetscCall(MfadEnergyCreateVecs(E, &E->xglob, NULL));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, E->nlocal * dof, &E->xloc));
+  if (E->backend == MFAD_BACKEND_CUDA) { /* device local vectors: the ghost exchange stays on the GPU */
+    VecType type;
+    PetscCall(MfadEnergyLocalVecType_CUDA(E, &type));
+    PetscCall(VecSetType(E->xloc, type));
+  }
   PetscCall(VecDuplicate(E->xloc, &E->vloc));
   PetscCall(VecDuplicate(E->xloc, &E->yloc));
   PetscCall(VecScatterCreate(E->xglob, is, E->xloc, NULL, &E->scatter));

@@ -17,11 +17,25 @@ MFAD_HD static MFAD_INLINE const double *mfad_elem_params(const MfadLoop *L, int
   return MFAD_NP ? L->params + (long)e * MFAD_NP : (const double *)0;
 }
 
-/* Scatter-add an element vector of N entries; `w` is the term weight. */
-MFAD_HD static MFAD_INLINE void mfad_elem_scatter(double *MFAD_RESTRICT y, const int *MFAD_RESTRICT c, const double *MFAD_RESTRICT out, double w)
+/* y += v; `atomic` (a constant at every CPU call site, so it costs nothing there) selects the
+   GPU's atomicAdd for the atomic-scatter comparison; the CPU loops use OpenMP's atomics instead. */
+#if defined(__CUDA_ARCH__) || defined(MFAD_CUDA_EMULATION) /* device code (nvcc's device pass) */
+#define MFAD_ATOMIC_ADD(p, v) atomicAdd((p), (v))
+#else
+#define MFAD_ATOMIC_ADD(p, v) (*(p) += (v))
+#endif
+MFAD_HD static MFAD_INLINE void mfad_elem_add(double *y, double v, int atomic)
 {
-  MFAD_UNROLL for (int a = 0; a < MFAD_NV; a++) MFAD_UNROLL for (int d = 0; d < MFAD_ND; d++) y[(long)c[a] * MFAD_ND + d] += w * out[a * MFAD_ND + d];
+  if (atomic) (void)MFAD_ATOMIC_ADD(y, v);
+  else *y += v;
 }
+
+/* Scatter-add an element vector of N entries; `w` is the term weight. */
+MFAD_HD static MFAD_INLINE void mfad_elem_scatter_to(double *MFAD_RESTRICT y, const int *MFAD_RESTRICT c, const double *MFAD_RESTRICT out, double w, int atomic)
+{
+  MFAD_UNROLL for (int a = 0; a < MFAD_NV; a++) MFAD_UNROLL for (int d = 0; d < MFAD_ND; d++) mfad_elem_add(&y[(long)c[a] * MFAD_ND + d], w * out[a * MFAD_ND + d], atomic);
+}
+MFAD_HD static MFAD_INLINE void mfad_elem_scatter(double *MFAD_RESTRICT y, const int *MFAD_RESTRICT c, const double *MFAD_RESTRICT out, double w) { mfad_elem_scatter_to(y, c, out, w, 0); }
 
 MFAD_HD static MFAD_INLINE double mfad_elem_value(const MfadLoop *L, int e)
 {
@@ -69,10 +83,22 @@ MFAD_HD static MFAD_INLINE double mfad_elem_hessian(const MfadLoop *L, int e, do
 }
 
 /* Scatter-add the vertex (dof x dof) blocks of a weighted element Hessian into per-vertex blocks. */
-MFAD_HD static MFAD_INLINE void mfad_elem_scatter_blocks(double *MFAD_RESTRICT y, const int *MFAD_RESTRICT c, const double *MFAD_RESTRICT H, double w)
+MFAD_HD static MFAD_INLINE void mfad_elem_scatter_blocks_to(double *MFAD_RESTRICT y, const int *MFAD_RESTRICT c, const double *MFAD_RESTRICT H, double w, int atomic)
 {
   MFAD_UNROLL for (int a = 0; a < MFAD_NV; a++) MFAD_UNROLL for (int d = 0; d < MFAD_ND; d++) MFAD_UNROLL for (int f = 0; f < MFAD_ND; f++)
-    y[((long)c[a] * MFAD_ND + d) * MFAD_ND + f] += w * H[(a * MFAD_ND + d) * MFAD_N + a * MFAD_ND + f];
+    mfad_elem_add(&y[((long)c[a] * MFAD_ND + d) * MFAD_ND + f], w * H[(a * MFAD_ND + d) * MFAD_N + a * MFAD_ND + f], atomic);
+}
+MFAD_HD static MFAD_INLINE void mfad_elem_scatter_blocks(double *MFAD_RESTRICT y, const int *MFAD_RESTRICT c, const double *MFAD_RESTRICT H, double w) { mfad_elem_scatter_blocks_to(y, c, H, w, 0); }
+
+/* Packed upper triangle by rows of a symmetric N x N matrix, symmetrised (AD gives H_ij and H_ji
+   by different operation orders: equal to round-off, not bitwise): the element-Hessian cache. */
+MFAD_HD static MFAD_INLINE void mfad_elem_pack(const double *MFAD_RESTRICT H, double *MFAD_RESTRICT P)
+{
+  int k = 0;
+  for (int i = 0; i < MFAD_N; i++) {
+    P[k++] = H[i * MFAD_N + i];
+    for (int j = i + 1; j < MFAD_N; j++) P[k++] = 0.5 * (H[i * MFAD_N + j] + H[j * MFAD_N + i]);
+  }
 }
 
 #endif /* MFAD_ELEMENT_H */

@@ -94,11 +94,11 @@
 
 #include <mfad/element.h>
 
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) || defined(MFAD_CUDA_EMULATION)
 #include <mfad/loop_cuda.h>
 #endif
 
-#if !defined(__CUDACC__)
+#if !defined(__CUDACC__) && !defined(MFAD_CUDA_EMULATION)
 /* ---------------------------------------------------------------- host: counting mode, CPU loops */
 #define MFAD_GEN_MODIFIERS static inline
 #define T                  mfad_cnt
@@ -167,6 +167,10 @@ static void mfad_flops_host(const double *x, const double *params, double flops[
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The CUDA half (mfad/loop_cuda.h, compiled by nvcc from the same translation unit text) is
+   linked in only where CUDA was compiled: a weak reference reads as NULL when it is absent, so
+   this file compiles the same way with and without CUDA. */
+extern const struct _n_MfadCudaKernel MFAD_CAT(MfadCudaKernel_, MFAD_ENERGY_NAME) __attribute__((weak));
 extern const struct _n_MfadKernel MFAD_KERNEL_SYMBOL;
 const struct _n_MfadKernel        MFAD_KERNEL_SYMBOL = {
   MFAD_STR(MFAD_ENERGY_NAME),
@@ -185,10 +189,11 @@ const struct _n_MfadKernel        MFAD_KERNEL_SYMBOL = {
   mfad_cpu_diagonal,
   mfad_cpu_blockdiag,
   mfad_cpu_hessian,
+  &MFAD_CAT(MfadCudaKernel_, MFAD_ENERGY_NAME),
 };
 #ifdef __cplusplus
 }
 #endif
-#endif /* !__CUDACC__ */
+#endif /* !__CUDACC__ && !MFAD_CUDA_EMULATION */
 
 #endif /* MFAD_INSTANTIATE_H */

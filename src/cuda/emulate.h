@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Host emulation of the CUDA subset the backend uses, so that the .cu files themselves (element
+   kernels, launchers, staging, COO layout, colour-batched launches) compile with the host C++
+   compiler and run on a machine without a GPU (tests/cuda.cmake force-includes this header).
+   Kernels run as nested loops over blocks and threads, one thread after another; device memory is
+   host memory; streams are no-ops; atomicAdd is a plain add. What this cannot check: the real
+   launch (limits, registers, occupancy), real device memory and real atomics.
+   MFAD_CUDA_EMU_NO_DEVICE=1 in the environment makes cudaGetDeviceCount fail with error 35, as on
+   a machine whose driver is missing, to test that path too. */
+#ifndef MFAD_CUDA_EMULATE_H
+#define MFAD_CUDA_EMULATE_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MFAD_CUDA_EMULATION 1
+#define MFAD_AD_SCALAR_LANES 1 /* nvcc's lanes (plain doubles), not the host's vector types */
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __noinline__
+
+typedef struct {
+  unsigned x, y, z;
+} dim3;
+static dim3 threadIdx, blockIdx, blockDim, gridDim;
+
+/* runs kern(args) for every (block, thread) of a 1-D grid, in order */
+#define MFAD_LAUNCH(kern, grid, block, stream, ...) \
+  do { \
+    (void)(stream); \
+    gridDim.x  = (unsigned)(grid); \
+    blockDim.x = (unsigned)(block); \
+    for (blockIdx.x = 0; blockIdx.x < gridDim.x; blockIdx.x++) \
+      for (threadIdx.x = 0; threadIdx.x < blockDim.x; threadIdx.x++) kern(__VA_ARGS__); \
+  } while (0)
+
+static inline double atomicAdd(double *a, double v)
+{
+  const double old = *a;
+  *a += v;
+  return old;
+}
+
+typedef int   cudaError_t;
+typedef void *cudaStream_t;
+enum { cudaSuccess = 0, cudaErrorMemoryAllocation = 2, cudaErrorInsufficientDriver = 35 };
+enum cudaMemcpyKind { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3, cudaMemcpyDefault = 4 };
+
+static inline const char *cudaGetErrorString(cudaError_t e)
+{
+  return e == cudaSuccess ? "no error" : e == cudaErrorMemoryAllocation ? "out of memory" : e == cudaErrorInsufficientDriver ? "CUDA driver version is insufficient for CUDA runtime version" : "unknown error";
+}
+static inline const char *cudaGetErrorName(cudaError_t e)
+{
+  return e == cudaSuccess ? "cudaSuccess" : e == cudaErrorMemoryAllocation ? "cudaErrorMemoryAllocation" : e == cudaErrorInsufficientDriver ? "cudaErrorInsufficientDriver" : "cudaErrorUnknown";
+}
+static inline cudaError_t cudaGetLastError(void) { return cudaSuccess; }
+static inline cudaError_t cudaGetDeviceCount(int *n)
+{
+  const char *s = getenv("MFAD_CUDA_EMU_NO_DEVICE");
+  *n            = 0;
+  if (s && s[0] == '1') return cudaErrorInsufficientDriver;
+  *n = 1;
+  return cudaSuccess;
+}
+static inline cudaError_t cudaMalloc(void **p, size_t n)
+{
+  *p = malloc(n ? n : 1);
+  return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+static inline cudaError_t cudaFree(void *p)
+{
+  free(p);
+  return cudaSuccess;
+}
+static inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, enum cudaMemcpyKind k, cudaStream_t st)
+{
+  (void)k;
+  (void)st;
+  if (n) memmove(d, s, n);
+  return cudaSuccess;
+}
+static inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, enum cudaMemcpyKind k) { return cudaMemcpyAsync(d, s, n, k, NULL); }
+static inline cudaError_t cudaMemsetAsync(void *d, int v, size_t n, cudaStream_t st)
+{
+  (void)st;
+  if (n) memset(d, v, n);
+  return cudaSuccess;
+}
+static inline cudaError_t cudaStreamCreate(cudaStream_t *s)
+{
+  *s = (cudaStream_t)s; /* any non-NULL handle */
+  return cudaSuccess;
+}
+static inline cudaError_t cudaStreamDestroy(cudaStream_t s)
+{
+  (void)s;
+  return cudaSuccess;
+}
+static inline cudaError_t cudaStreamSynchronize(cudaStream_t s)
+{
+  (void)s;
+  return cudaSuccess;
+}
+
+#endif /* MFAD_CUDA_EMULATE_H */

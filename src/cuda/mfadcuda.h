@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The CUDA backend as the core sees it (-mfad_backend cuda). Implemented by the .cu files of src/cuda/
+   (compiled by nvcc, or by the host C++ compiler with src/cuda/emulate.h for the tests);
+   src/cuda/none.c answers every call with an error where CUDA was not compiled. All Vecs are the
+   energy's local vectors (owned vertices, then ghosts); the core does the ghost exchange. */
+#ifndef MFADCUDA_H
+#define MFADCUDA_H
+
+#include "../mfadimpl.h"
+
+/* Succeeds when CUDA was compiled and a device answers; else an error naming the reason (the CUDA
+   error code and string). */
+PETSC_INTERN PetscErrorCode MfadCudaCheckDevice_Private(MPI_Comm comm);
+/* The type of the energy's local vectors: VECSEQCUDA where PETSc has CUDA (its ghost exchange then
+   stays on the device), VECSEQ otherwise. */
+PETSC_INTERN PetscErrorCode MfadEnergyLocalVecType_CUDA(MfadEnergy E, VecType *type);
+/* Frees the device copies (connectivity, colours, buffers); called by the energy's reset. */
+PETSC_INTERN PetscErrorCode MfadEnergyReset_CUDA(MfadEnergy E);
+/* Operation `op` of every term: x, v local Vecs (v only for the HVP), y the local output Vec
+   (gradient, HVP, diagonal) or NULL; blocks the host array nlocal * dof * dof (block diagonal);
+   value (value, gradient) the rank's energy, the core's block sums. */
+PETSC_INTERN PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, Vec x, Vec v, Vec y, double *blocks, PetscReal *value);
+/* The COO values of MfadEnergyComputeHessian() at X: a device pointer when `device`, else a host
+   copy; both owned by the energy. */
+PETSC_INTERN PetscErrorCode MfadEnergyHessianValues_CUDA(MfadEnergy E, Vec X, PetscBool device, const PetscScalar **values);
+/* The element-Hessian cache on the device, at X. */
+PETSC_INTERN PetscErrorCode MfadEnergyHessianCache_CUDA(MfadEnergy E, Vec X);
+/* A product (MFAD_OP_HVP: y += H v), diagonal or block diagonal from the device cache. */
+PETSC_INTERN PetscErrorCode MfadEnergyCachedRun_CUDA(MfadEnergy E, MfadOp op, Vec v, Vec y, double *blocks);
+
+#endif

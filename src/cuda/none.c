@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The CUDA backend where CUDA was not compiled: asking for it is an error that says so. */
+#include "mfadcuda.h"
+
+#define MFAD_NO_CUDA_MSG "-mfad_backend cuda: this build of mfad was compiled without CUDA (no nvcc found, or -DMFAD_ENABLE_CUDA=OFF); rebuild with nvcc (CUDACXX) and -DMFAD_ENABLE_CUDA=ON"
+
+PetscErrorCode MfadCudaCheckDevice_Private(MPI_Comm comm) { SETERRQ(comm, PETSC_ERR_SUP, MFAD_NO_CUDA_MSG); }
+PetscErrorCode MfadEnergyLocalVecType_CUDA(MfadEnergy E, VecType *type) { SETERRQ(E->comm, PETSC_ERR_SUP, MFAD_NO_CUDA_MSG); (void)type; }
+PetscErrorCode MfadEnergyReset_CUDA(MfadEnergy E)
+{
+  (void)E;
+  return PETSC_SUCCESS;
+}
+PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, Vec x, Vec v, Vec y, double *blocks, PetscReal *value)
+{
+  (void)op, (void)x, (void)v, (void)y, (void)blocks, (void)value;
+  SETERRQ(E->comm, PETSC_ERR_SUP, MFAD_NO_CUDA_MSG);
+}
+PetscErrorCode MfadEnergyHessianValues_CUDA(MfadEnergy E, Vec X, PetscBool device, const PetscScalar **values)
+{
+  (void)X, (void)device, (void)values;
+  SETERRQ(E->comm, PETSC_ERR_SUP, MFAD_NO_CUDA_MSG);
+}
+PetscErrorCode MfadEnergyHessianCache_CUDA(MfadEnergy E, Vec X)
+{
+  (void)X;
+  SETERRQ(E->comm, PETSC_ERR_SUP, MFAD_NO_CUDA_MSG);
+}
+PetscErrorCode MfadEnergyCachedRun_CUDA(MfadEnergy E, MfadOp op, Vec v, Vec y, double *blocks)
+{
+  (void)op, (void)v, (void)y, (void)blocks;
+  SETERRQ(E->comm, PETSC_ERR_SUP, MFAD_NO_CUDA_MSG);
+}

@@ -43,10 +43,14 @@
 #define MFAD_HD       __host__ __device__
 #define MFAD_RESTRICT __restrict__
 #define MFAD_UNROLL   _Pragma("unroll")
+/* Hessian mode's rows: N x N lanes never fit in a GPU thread's registers, and unrolling every row
+   of every operation made ptxas take 8+ minutes per energy and architecture; loop over rows */
+#define MFAD_UNROLL_HESS _Pragma("unroll 1")
 #else
 #define MFAD_HD
 #define MFAD_RESTRICT __restrict
 #define MFAD_UNROLL   _Pragma("GCC unroll 16")
+#define MFAD_UNROLL_HESS MFAD_UNROLL
 #endif
 
 /* Derivative lanes: 4-wide GNU vectors on the host (1.6x over scalar loops, measured), 256 bits
@@ -276,7 +280,7 @@ MFAD_HD static MFAD_INLINE double mfad_hess_val(const mfad_hess *a) { return a->
 MFAD_HD static MFAD_INLINE void   mfad_hess_set(mfad_hess *r, double c)
 {
   const mfad_lane z = MFAD_LANE_ZERO;
-  MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = z;
+  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = z;
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = z;
   r->v = c;
 }
@@ -286,19 +290,19 @@ MFAD_HD static MFAD_INLINE void mfad_hess_copy(mfad_hess *r, const mfad_hess *a)
 }
 MFAD_HD static MFAD_INLINE void mfad_hess_add(mfad_hess *r, const mfad_hess *a, const mfad_hess *b)
 {
-  MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = a->h[i][l] + b->h[i][l];
+  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = a->h[i][l] + b->h[i][l];
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = a->g[l] + b->g[l];
   r->v = a->v + b->v;
 }
 MFAD_HD static MFAD_INLINE void mfad_hess_sub(mfad_hess *r, const mfad_hess *a, const mfad_hess *b)
 {
-  MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = a->h[i][l] - b->h[i][l];
+  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = a->h[i][l] - b->h[i][l];
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = a->g[l] - b->g[l];
   r->v = a->v - b->v;
 }
 MFAD_HD static MFAD_INLINE void mfad_hess_neg(mfad_hess *r, const mfad_hess *a)
 {
-  MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = -a->h[i][l];
+  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = -a->h[i][l];
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = -a->g[l];
   r->v = -a->v;
 }
@@ -309,14 +313,14 @@ MFAD_HD static MFAD_INLINE void mfad_hess_adds(mfad_hess *r, const mfad_hess *a,
 }
 MFAD_HD static MFAD_INLINE void mfad_hess_muls(mfad_hess *r, const mfad_hess *a, double s)
 {
-  MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = a->h[i][l] * s;
+  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = a->h[i][l] * s;
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = a->g[l] * s;
   r->v = a->v * s;
 }
 MFAD_HD static MFAD_INLINE void mfad_hess_mul(mfad_hess *r, const mfad_hess *a, const mfad_hess *b)
 {
   const double av = a->v, bv = b->v;
-  MFAD_UNROLL for (int i = 0; i < MFAD_N; i++)
+  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_N; i++)
   {
     const double agi = MFAD_LANE(a->g, i), bgi = MFAD_LANE(b->g, i);
     MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = a->h[i][l] * bv + b->h[i][l] * av + b->g[l] * agi + a->g[l] * bgi;
@@ -326,7 +330,7 @@ MFAD_HD static MFAD_INLINE void mfad_hess_mul(mfad_hess *r, const mfad_hess *a, 
 }
 MFAD_HD static MFAD_INLINE void mfad_hess_chain1(mfad_hess *r, const mfad_hess *a, double f, double df, double d2f)
 {
-  MFAD_UNROLL for (int i = 0; i < MFAD_N; i++)
+  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_N; i++)
   {
     const double c = d2f * MFAD_LANE(a->g, i);
     MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = a->h[i][l] * df + a->g[l] * c;
@@ -337,7 +341,7 @@ MFAD_HD static MFAD_INLINE void mfad_hess_chain1(mfad_hess *r, const mfad_hess *
 MFAD_HD static MFAD_INLINE void mfad_hess_chain2(mfad_hess *r, const mfad_hess *a, const mfad_hess *b, double f, double fa, double fb, double faa,
                                             double fab, double fbb)
 {
-  MFAD_UNROLL for (int i = 0; i < MFAD_N; i++)
+  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_N; i++)
   {
     const double agi = MFAD_LANE(a->g, i), bgi = MFAD_LANE(b->g, i);
     const double ca = faa * agi + fab * bgi, cb = fab * agi + fbb * bgi;

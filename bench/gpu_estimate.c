@@ -18,7 +18,8 @@
 
 int main(int argc, char **argv)
 {
-  const char  *names[] = {"neohookean_tet", "mass_spring", "symmetric_dirichlet", "gravity", "inertia"};
+  const char *names[] = {"neohookean_tet", "stable_neohookean_tet", "stvk_tet", "corotated_tet", "volume_barrier_tet", "membrane_tri", "bending_dihedral", "mass_spring", "pin_spring",
+                         "symmetric_dirichlet", "dirichlet_tri", "flip_barrier_tri", "arap_tri", "sphere_penalty", "frame_field", "gravity", "inertia"};
   const double simplex[4][3] = {{0, 0, 0}, {1, 0, 0}, {0.5, 0.8660254037844386, 0}, {0.5, 0.28867513459481287, 0.816496580927726}};
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
@@ -32,8 +33,12 @@ int main(int argc, char **argv)
     for (int m = 0; m < 16; m++) mat[m] = 1.0;
     for (int a = 0; a < k->nvert; a++)
       for (int d = 0; d < 3; d++) rest[3 * a + d] = simplex[a][d];
-    if (k->rest) PetscCheck(k->rest(rest, mat, p) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rest set-up failed", names[i]);
-    else
+    if (k->rest) {
+      if (k->rest(rest, mat, p)) { /* a kernel whose rest shape is not a regular simplex's corners */
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "| %s | %d | %d | (rest set-up refuses the regular simplex: not estimated) | | | | | |\n", names[i], N, k->nparam));
+        continue;
+      }
+    } else
       for (int j = 0; j < k->nparam; j++) p[j] = 1.0;
     for (int a = 0; a < k->nvert; a++) /* a mildly stretched element */
       for (int d = 0; d < k->dof; d++) x[a * k->dof + d] = 1.05 * simplex[a][d] + 0.01 * d;

@@ -18,20 +18,23 @@ static const char help[] =
     "  -ts_steps <0>  implicit-Euler time steps from rest (0: statics)\n"
     "  -dt <0.01>     time step [s]\n"
     "  -clamp <true>  clamp the face x = 0 (false: a free body, dynamics only)\n"
+    "  -mesh <file>   a tet mesh (TetGen .node/.ele, Gmsh .msh, ...; DMPlex-distributed) instead of\n"
+    "                 the bar: -n -m -h are ignored, the vertices of smallest x are clamped, the tip\n"
+    "                 is the vertices of largest x\n"
     "  -use_tao       minimise with TAO (default -tao_type nls) instead of solving with SNES\n"
     "                 (default -snes_type newtonls -ksp_type cg -pc_type jacobi)\n"
     "  -o <file.vtu>  write the deformed mesh, its displacement and gradient norm (VTK XML; -mfad_vtu_binary for base64)\n"
     "mfad's options (-mfad_backend, -mfad_view, ...) and every SNES/KSP/PC/TAO option apply.\n"
     "The last line printed is a summary: vertices, elements, energy (total potential: strain\n"
     "energy plus gravity's -f . x), elastic (strain energy), work (of gravity, f . u),\n"
-    "tip_displacement (mean z displacement of the free end face), residual (|grad E| at the\n"
+    "tip_displacement (mean z displacement of the free end face, the vertices of largest x), residual (|grad E| at the\n"
     "solution / at the rest shape, i.e. relative to the load; the largest over time steps),\n"
     "iterations (the most of any time step) and the converged reason (> 0: converged; the smallest of any time step); with\n"
     "-ts_steps also steps, time, kinetic (1/2 v^T M v), com_displacement and com_velocity (z of\n"
     "the centre of mass). Each time step prints a line 'elastic: step ...' with the same fields.\n\n";
 
 #include "stepper.h"
-#include <mfadmesh.h>
+#include "elasticmesh.h"
 #include <petsctime.h>
 #include <stdio.h>
 
@@ -112,23 +115,19 @@ typedef struct {
 /* -material: each name is the kernel <name>_tet, all with the Lame constants (mu, lambda) */
 static const char *const Materials[] = {"neohookean", "stable_neohookean", "stvk", "corotated"};
 
-/* Adds this rank's terms: the cubes whose lowest vertex (i, j, k) it owns (each cube on exactly one
-   rank), the material on their tets, gravity on its owned vertices, for dynamics the inertia
-   term (its index in *inertia, parameters m / dt^2 and x_pred set per step), and the clamp of
-   x = 0. force[] and mass[] receive each owned vertex's gravity force and lumped mass. */
-static PetscErrorCode BuildEnergy(MfadEnergy E, const Grid *g, PetscInt vstart, PetscInt vend, const Problem *P, PetscReal force[], PetscReal mass[],
-                                  PetscInt *inertia)
+/* Adds this rank's solid: the cubes whose lowest vertex (i, j, k) it owns (each cube on exactly one
+   rank), the material (kernel kname, Lame constants) on their tets; and gives each owned vertex
+   its rest position, lumped mass, whether it is clamped (face x = 0) and on the tip (x = L), as
+   MeshEnergyCreate() does for a read mesh. */
+static PetscErrorCode GridAddSolid(MfadEnergy E, const Grid *g, PetscInt vstart, PetscInt vend, const char kname[], const PetscReal material[], PetscReal rho,
+                                   PetscReal Xr[], PetscReal mass[], PetscBool clamp[], PetscBool tip[])
 {
-  MfadKernel solid, gravity;
-  PetscInt   ncube = 0, nfix = 0, *conn, *gconn, *fixed;
-  PetscReal *rest, *gparam, *fixval;
-  PetscReal  material[2];
-  char       kname[64];
+  MfadKernel solid;
+  PetscInt   ncube = 0, *conn;
+  PetscReal *rest;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscSNPrintf(kname, sizeof kname, "%s_tet", Materials[P->material]));
   PetscCall(MfadKernelFind(kname, &solid));
-  PetscCall(MfadKernelFind("gravity", &gravity));
   for (PetscInt v = vstart; v < vend; v++) {
     PetscInt i, j, k;
     GridVertexIJK(g, v, &i, &j, &k);
@@ -157,52 +156,65 @@ static PetscErrorCode BuildEnergy(MfadEnergy E, const Grid *g, PetscInt vstart, 
     }
     ncube++;
   }
-  /* Lame constants of (E, nu) */
-  material[0] = P->young / (2 * (1 + P->nu));
-  material[1] = P->young * P->nu / ((1 + P->nu) * (1 - 2 * P->nu));
   PetscCall(MfadEnergyAddTermFromRest(E, solid, 6 * ncube, conn, rest, material, 1.0, NULL));
   PetscCall(PetscFree2(conn, rest));
-
-  /* gravity: E = -f . x per owned vertex, f = m_v (0, 0, g); inertia: 1/2 m_v / dt^2 |x - x_pred|^2,
-     x_pred the rest position until the first step sets it */
-  PetscCall(PetscMalloc2(vend - vstart, &gconn, 4 * (vend - vstart), &gparam));
   for (PetscInt v = vstart; v < vend; v++) {
     PetscInt i, j, k;
     GridVertexIJK(g, v, &i, &j, &k);
-    gconn[v - vstart]            = v;
-    mass[v - vstart]             = VertexMass(g, P->rho, i, j, k);
-    gparam[3 * (v - vstart)]     = 0;
-    gparam[3 * (v - vstart) + 1] = 0;
-    gparam[3 * (v - vstart) + 2] = mass[v - vstart] * P->grav;
-    for (int d = 0; d < 3; d++) force[3 * (v - vstart) + d] = gparam[3 * (v - vstart) + d];
+    GridRest(g, v, &Xr[3 * (v - vstart)]);
+    mass[v - vstart]  = VertexMass(g, rho, i, j, k);
+    clamp[v - vstart] = i == 0 ? PETSC_TRUE : PETSC_FALSE;
+    tip[v - vstart]   = i == g->m ? PETSC_TRUE : PETSC_FALSE;
   }
-  PetscCall(MfadEnergyAddTerm(E, gravity, vend - vstart, gconn, gparam, 1.0, NULL));
+  PetscFunctionReturn(0);
+}
+
+/* Adds the loads on this rank's n owned vertices (from vstart; rest positions Xr, masses mass):
+   gravity, for dynamics the inertia term (its index in *inertia, parameters m / dt^2 and x_pred
+   set per step), and the clamp of the vertices flagged in clamp[] (with -clamp). force[] receives
+   each owned vertex's gravity force. */
+static PetscErrorCode AddLoads(MfadEnergy E, PetscInt vstart, PetscInt n, const PetscReal Xr[], const PetscReal mass[], const PetscBool clamp[], const Problem *P,
+                               PetscReal force[], PetscInt *inertia)
+{
+  MfadKernel gravity;
+  PetscInt   nfix = 0, *gconn, *fixed;
+  PetscReal *gparam, *fixval;
+
+  PetscFunctionBeginUser;
+  PetscCall(MfadKernelFind("gravity", &gravity));
+  /* gravity: E = -f . x per owned vertex, f = m_v (0, 0, g); inertia: 1/2 m_v / dt^2 |x - x_pred|^2,
+     x_pred the rest position until the first step sets it */
+  PetscCall(PetscMalloc2(n, &gconn, 4 * n, &gparam));
+  for (PetscInt l = 0; l < n; l++) {
+    gconn[l]          = vstart + l;
+    gparam[3 * l]     = 0;
+    gparam[3 * l + 1] = 0;
+    gparam[3 * l + 2] = mass[l] * P->grav;
+    for (int d = 0; d < 3; d++) force[3 * l + d] = gparam[3 * l + d];
+  }
+  PetscCall(MfadEnergyAddTerm(E, gravity, n, gconn, gparam, 1.0, NULL));
   *inertia = -1;
   if (P->steps > 0) {
     MfadKernel kin;
     PetscCall(MfadKernelFind("inertia", &kin));
-    for (PetscInt v = vstart; v < vend; v++) {
-      gparam[4 * (v - vstart)] = mass[v - vstart] / (P->dt * P->dt);
-      GridRest(g, v, &gparam[4 * (v - vstart) + 1]);
+    for (PetscInt l = 0; l < n; l++) {
+      gparam[4 * l] = mass[l] / (P->dt * P->dt);
+      for (int d = 0; d < 3; d++) gparam[4 * l + 1 + d] = Xr[3 * l + d];
     }
-    PetscCall(MfadEnergyAddTerm(E, kin, vend - vstart, gconn, gparam, 1.0, inertia));
+    PetscCall(MfadEnergyAddTerm(E, kin, n, gconn, gparam, 1.0, inertia));
   }
   PetscCall(PetscFree2(gconn, gparam));
 
-  /* clamp: all dofs of the owned vertices of the face i = 0 at their rest positions */
-  if (P->clamp)
-    for (PetscInt v = vstart; v < vend; v++) nfix += v < GridVertex(g, 1, 0, 0);
-  PetscCall(PetscMalloc2(3 * nfix, &fixed, 3 * nfix, &fixval));
+  /* clamp: all dofs of the flagged owned vertices at their rest positions */
+  for (PetscInt l = 0; P->clamp && l < n; l++) nfix += clamp[l] ? 3 : 0;
+  PetscCall(PetscMalloc2(nfix, &fixed, nfix, &fixval));
   nfix = 0;
-  for (PetscInt v = vstart; P->clamp && v < vend && v < GridVertex(g, 1, 0, 0); v++) {
-    PetscReal X[3];
-    GridRest(g, v, X);
-    for (int d = 0; d < 3; d++) {
-      fixed[nfix]  = 3 * v + d;
-      fixval[nfix] = X[d];
+  for (PetscInt l = 0; P->clamp && l < n; l++)
+    for (int d = 0; clamp[l] && d < 3; d++) {
+      fixed[nfix]  = 3 * (vstart + l) + d;
+      fixval[nfix] = Xr[3 * l + d];
       nfix++;
     }
-  }
   PetscCall(MfadEnergySetFixedDofs(E, nfix, fixed, fixval));
   PetscCall(PetscFree2(fixed, fixval));
   PetscFunctionReturn(0);
@@ -212,18 +224,14 @@ static PetscErrorCode BuildEnergy(MfadEnergy E, const Grid *g, PetscInt vstart, 
    over the free end face, [3] its vertex count, [4] sum m u_z, [5] sum m v_z, [6] 1/2 v^T M v,
    [7] sum m, [8] the inertia term's value (dynamics), from x, v and x_pred (owned vertices). */
 #define NMEASURE 9
-static PetscErrorCode Measure(MPI_Comm comm, const Grid *g, PetscInt vstart, PetscInt n, const PetscScalar x[], const PetscReal vel[], const PetscReal xpred[],
+static PetscErrorCode Measure(MPI_Comm comm, PetscInt n, const PetscReal rest[], const PetscBool tip[], const PetscScalar x[], const PetscReal vel[], const PetscReal xpred[],
                               const PetscReal force[], const PetscReal mass[], PetscReal dt, PetscReal sum[NMEASURE])
 {
   PetscReal local[NMEASURE] = {0};
 
   PetscFunctionBeginUser;
-  for (PetscInt v = vstart; v < vstart + n; v++) {
-    const PetscInt l = v - vstart;
-    PetscInt       i, j, k;
-    PetscReal      Xr[3];
-    GridVertexIJK(g, v, &i, &j, &k);
-    GridRest(g, v, Xr);
+  for (PetscInt l = 0; l < n; l++) {
+    const PetscReal *Xr = &rest[3 * l];
     for (int d = 0; d < 3; d++) {
       const PetscReal xd = PetscRealPart(x[3 * l + d]);
       local[0] += force[3 * l + d] * xd;
@@ -231,7 +239,7 @@ static PetscErrorCode Measure(MPI_Comm comm, const Grid *g, PetscInt vstart, Pet
       if (vel) local[6] += 0.5 * mass[l] * vel[3 * l + d] * vel[3 * l + d];
       if (xpred) local[8] += 0.5 * mass[l] / (dt * dt) * (xd - xpred[3 * l + d]) * (xd - xpred[3 * l + d]);
     }
-    if (i == g->m) {
+    if (tip[l]) {
       local[2] += PetscRealPart(x[3 * l + 2]) - Xr[2];
       local[3] += 1;
     }
@@ -248,10 +256,10 @@ int main(int argc, char **argv)
   MPI_Comm       comm;
   Grid           g = {4, 16, 0.005};
   Problem        P = {1e5, 0.3, 1000, -9.81, 0.01, 0, 0, PETSC_TRUE, PETSC_FALSE};
-  PetscBool      write = PETSC_FALSE;
-  char           out[PETSC_MAX_PATH_LEN] = "";
-  PetscInt       N, n = PETSC_DECIDE, vstart, its = 0, inertia, reason = 1;
-  PetscReal     *force, *mass, *vel = NULL, *xpred = NULL, *iparam = NULL, energy, sum[NMEASURE], gnorm0, gnorm, residual = 0;
+  PetscBool      write = PETSC_FALSE, readmesh = PETSC_FALSE, *clamp, *tip;
+  char           out[PETSC_MAX_PATH_LEN] = "", meshpath[PETSC_MAX_PATH_LEN] = "", kname[64];
+  PetscInt       N, n = PETSC_DECIDE, vstart, ncell, its = 0, inertia, reason = 1;
+  PetscReal     *force, *mass, *rest, material[2], *vel = NULL, *xpred = NULL, *iparam = NULL, energy, sum[NMEASURE], gnorm0, gnorm, residual = 0;
   MfadEnergy     E;
   Vec            X, G, Xrest;
   Solver         S;
@@ -273,6 +281,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-dt", "time step [s]", NULL, P.dt, &P.dt, NULL));
   PetscCall(PetscOptionsBool("-clamp", "clamp the face x = 0", NULL, P.clamp, &P.clamp, NULL));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of solving with SNES", NULL, P.use_tao, &P.use_tao, NULL));
+  PetscCall(PetscOptionsString("-mesh", "a tet mesh file (TetGen .node/.ele, Gmsh .msh, ...) instead of the generated bar", NULL, meshpath, meshpath, sizeof meshpath, &readmesh));
   PetscCall(PetscOptionsString("-o", "write the solution as an ASCII VTK unstructured grid (.vtu)", NULL, out, out, sizeof out, &write));
   PetscOptionsEnd();
   PetscCheck(g.n >= 1 && g.m >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-n %" PetscInt_FMT " and -m %" PetscInt_FMT " must be >= 1", g.n, g.m);
@@ -285,17 +294,28 @@ int main(int argc, char **argv)
   PetscCheck(P.steps > 0 || P.clamp, comm, PETSC_ERR_ARG_INCOMP, "-clamp false leaves statics without a minimiser (a free body falls): use -ts_steps");
   PetscCheck(P.steps == 0 || P.rho > 0, comm, PETSC_ERR_ARG_INCOMP, "-ts_steps needs mass: -rho %g must be > 0", (double)P.rho);
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
+  PetscCheck(!readmesh || meshpath[0], comm, PETSC_ERR_ARG_WRONG, "-mesh needs a file name");
 
-  /* vertices in contiguous ranges of ids: slabs along the bar */
-  N = (g.m + 1) * (g.n + 1) * (g.n + 1);
-  PetscCall(PetscSplitOwnership(comm, &n, &N));
-  PetscCallMPI(MPI_Scan(&n, &vstart, 1, MPIU_INT, MPI_SUM, comm));
-  vstart -= n;
+  /* the material: kernel <name>_tet with the Lame constants of (E, nu) */
+  PetscCall(PetscSNPrintf(kname, sizeof kname, "%s_tet", Materials[P.material]));
+  material[0] = P.young / (2 * (1 + P.nu));
+  material[1] = P.young * P.nu / ((1 + P.nu) * (1 - 2 * P.nu));
 
   PetscCall(PetscTime(&ts0));
-  PetscCall(MfadEnergyCreate(comm, 3, n, N, &E));
-  PetscCall(PetscMalloc2(3 * n, &force, n, &mass));
-  PetscCall(BuildEnergy(E, &g, vstart, vstart + n, &P, force, mass, &inertia));
+  if (readmesh) PetscCall(MeshEnergyCreate(comm, meshpath, kname, material, P.rho, &E, &N, &n, &vstart, &ncell, &rest, &mass, &clamp, &tip));
+  else {
+    /* vertices in contiguous ranges of ids: slabs along the bar */
+    N = (g.m + 1) * (g.n + 1) * (g.n + 1);
+    PetscCall(PetscSplitOwnership(comm, &n, &N));
+    PetscCallMPI(MPI_Scan(&n, &vstart, 1, MPIU_INT, MPI_SUM, comm));
+    vstart -= n;
+    ncell = 6 * g.m * g.n * g.n;
+    PetscCall(MfadEnergyCreate(comm, 3, n, N, &E));
+    PetscCall(PetscMalloc4(3 * n, &rest, n, &mass, n, &clamp, n, &tip));
+    PetscCall(GridAddSolid(E, &g, vstart, vstart + n, kname, material, P.rho, rest, mass, clamp, tip));
+  }
+  PetscCall(PetscMalloc1(3 * n, &force));
+  PetscCall(AddLoads(E, vstart, n, rest, mass, clamp, &P, force, &inertia));
   PetscCall(MfadEnergySetFromOptions(E));
   PetscCall(MfadEnergySetUp(E));
 
@@ -304,11 +324,7 @@ int main(int argc, char **argv)
   {
     PetscScalar *x;
     PetscCall(VecGetArray(X, &x));
-    for (PetscInt v = vstart; v < vstart + n; v++) {
-      PetscReal Xr[3];
-      GridRest(&g, v, Xr);
-      for (int d = 0; d < 3; d++) x[3 * (v - vstart) + d] = Xr[d];
-    }
+    for (PetscInt l = 0; l < 3 * n; l++) x[l] = rest[l];
     PetscCall(VecRestoreArray(X, &x));
   }
   PetscCall(MfadEnergyApplyFixedValues(E, X));
@@ -345,7 +361,7 @@ int main(int argc, char **argv)
       PetscCall(ImplicitEulerVelocity(n, P.dt, X, xold, vel));
       PetscCall(MfadEnergyComputeObjective(E, X, &energy));
       PetscCall(VecGetArray(X, &x));
-      PetscCall(Measure(comm, &g, vstart, n, x, vel, xpred, force, mass, P.dt, sum));
+      PetscCall(Measure(comm, n, rest, tip, x, vel, xpred, force, mass, P.dt, sum));
       PetscCall(VecRestoreArray(X, &x));
       PetscCall(PetscPrintf(comm,
                             "elastic: step %" PetscInt_FMT " time %.6e energy %.12e kinetic %.12e com_displacement %.12e com_velocity %.12e tip_displacement %.12e"
@@ -365,7 +381,7 @@ int main(int argc, char **argv)
   {
     const PetscScalar *x;
     PetscCall(VecGetArrayRead(X, &x));
-    PetscCall(Measure(comm, &g, vstart, n, x, vel, xpred, force, mass, P.dt, sum));
+    PetscCall(Measure(comm, n, rest, tip, x, vel, xpred, force, mass, P.dt, sum));
     PetscCall(VecRestoreArrayRead(X, &x));
   }
   energy -= sum[8];
@@ -377,7 +393,7 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(comm,
                         "elastic: vertices %" PetscInt_FMT " elements %" PetscInt_FMT " material %s"
                         " energy %.12e elastic %.12e work %.12e tip_displacement %.12e",
-                        N, 6 * g.m * g.n * g.n, Materials[P.material], (double)energy, (double)(energy + sum[0]), (double)sum[1], (double)(sum[2] / sum[3])));
+                        N, ncell, Materials[P.material], (double)energy, (double)(energy + sum[0]), (double)sum[1], (double)(sum[2] / sum[3])));
   if (P.steps)
     PetscCall(PetscPrintf(comm, " steps %" PetscInt_FMT " time %.6e kinetic %.12e com_displacement %.12e com_velocity %.12e", P.steps, (double)(P.steps * P.dt),
                           (double)sum[6], (double)(sum[4] / sum[7]), (double)(sum[5] / sum[7])));
@@ -387,7 +403,8 @@ int main(int argc, char **argv)
   PetscCall(VecDestroy(&X));
   PetscCall(VecDestroy(&Xrest));
   PetscCall(VecDestroy(&G));
-  PetscCall(PetscFree2(force, mass));
+  PetscCall(PetscFree(force));
+  PetscCall(PetscFree4(rest, mass, clamp, tip));
   if (P.steps) PetscCall(PetscFree3(vel, xpred, iparam));
   PetscCall(MfadEnergyDestroy(&E));
   PetscCall(PetscFinalize());

@@ -19,6 +19,11 @@
 #   linear <maxits> <n> <m> <h> <E> <rho> <g>
 #                             a stiff bar (linear regime): strain energy = half the work of gravity
 #                             (Clapeyron), tip deflection near Euler-Bernoulli's q L^4 / (8 E I)
+#   mesh <maxits>             a read mesh (-mesh in the options) on 1 and 2 ranks: converged, the same
+#                             energy (1e-10) and tip displacement (1e-6)
+#   clapeyron <np> <maxits>   a stiff body (linear regime, e.g. a read mesh): strain energy = half
+#                             the work of gravity to 1e-3
+#   badmesh                   -mesh with a missing file fails and names the file
 #   vtu                       -o writes a complete VTK file on 2 ranks, and no temporary file is left
 #   freefall <np> <maxits> <steps> <dt> <g>
 #                             implicit-Euler dynamics of the unclamped bar: the centre of mass follows
@@ -148,6 +153,36 @@ case $check in
     web=$(awk -v n="$n" -v m="$m" -v h="$h" -v E="$young" -v rho="$rho" -v g="$g" 'BEGIN { a = n * h; L = m * h; if (g < 0) g = -g; printf "%.17g", 1.5 * rho * g * L^4 / (E * a^2) }')
     ratio=$(awk -v t="$(field lin tip_displacement)" -v w="$web" 'BEGIN { printf "%.4f", -t / w }')
     holds 'a + 0 >= 0.7 && a + 0 <= 1.1' "$ratio" || fail "tip deflection $(field lin tip_displacement) is $ratio times Euler-Bernoulli's $web, expected 0.7 to 1.1"
+    ;;
+  mesh)
+    maxits=$1
+    shift 2
+    for np in 1 2; do
+      run "np$np" "$np" "$@"
+      converged "np$np" "$maxits"
+    done
+    # the same minimiser: Newton converges to round-off (residual ~1e-12) on both, and the energy
+    # differs only by the order of floating-point sums across ranks (~1e-15 relative) and the
+    # remaining gradient squared over the Hessian (~1e-24), far below 1e-10
+    close "energy, 1 vs 2 ranks" "$(field np1 energy)" "$(field np2 energy)" 1e-10
+    close "tip displacement, 1 vs 2 ranks" "$(field np1 tip_displacement)" "$(field np2 tip_displacement)" 1e-6
+    ;;
+  clapeyron)
+    np=$1 maxits=$2
+    shift 3
+    run lin "$np" "$@"
+    converged lin "$maxits"
+    u=$(field lin elastic)
+    w=$(field lin work)
+    holds 'a + 0 > 0 && b + 0 > 0' "$u" "$w" || fail "elastic energy $u and work of gravity $w must be > 0"
+    # Clapeyron: linear elasticity (K u = f) has U = u^T K u / 2 = f . u / 2 exactly, also for the
+    # discrete model; the hyperelastic models differ by O(|grad u|), tiny for a stiff body
+    close "strain energy vs half the work of gravity" "$u" "$(awk -v w="$w" 'BEGIN { printf "%.17g", w / 2 }')" 1e-3
+    ;;
+  badmesh)
+    shift 1
+    $mpiexec -n 1 "$prog" -mesh "$work/no_such_mesh.node" "$@" </dev/null >"$work/bad.out" 2>&1 && fail "-mesh with a missing file succeeded"
+    grep -q "no_such_mesh.node" "$work/bad.out" || { cat "$work/bad.out" >&2; fail "the error does not name the missing file"; }
     ;;
   vtu)
     shift 1

@@ -90,3 +90,12 @@ mfad_example_test(example_elastic_freefall 1 freefall 2 ${MFAD_ELASTIC_MAXITS} 5
 mfad_example_test(example_elastic_freefall_np2 2 freefall 2 ${MFAD_ELASTIC_MAXITS} 4 0.05 -9.81 OPTIONS -n 2 -m 6 -material stable_neohookean)
 mfad_example_test(example_elastic_settle 1 settle ${MFAD_ELASTIC_MAXITS} 6 OPTIONS -n 2 -m 8)
 mfad_example_test(example_elastic_dynamics_np2 2 solve 2 ${MFAD_ELASTIC_MAXITS} OPTIONS -n 2 -m 8 -ts_steps 5 -material corotated)
+# (p) -mesh: a read TetGen mesh (two unit cubes stacked along z, tests/meshes/twocubes.poly), DMPlex
+#     distributed, clamped at x = 0: 1 vs 2 ranks, Clapeyron in the linear regime (E = 1e10: the
+#     sag ~1e-6 m of a 1 m body), dynamics on 2 ranks; the Gmsh box on 2 ranks; a missing file
+set(MFAD_TWOCUBES ${CMAKE_CURRENT_SOURCE_DIR}/meshes/twocubes.1.node)
+mfad_example_test(example_elastic_mesh_ranks 2 mesh ${MFAD_ELASTIC_MAXITS} OPTIONS -mesh ${MFAD_TWOCUBES} -ksp_type cg -pc_type jacobi)
+mfad_example_test(example_elastic_mesh_linear_np2 2 clapeyron 2 ${MFAD_ELASTIC_MAXITS} OPTIONS -mesh ${MFAD_TWOCUBES} -E 1e10 -ksp_type cg -pc_type jacobi)
+mfad_example_test(example_elastic_mesh_dynamics_np2 2 solve 2 ${MFAD_ELASTIC_MAXITS} OPTIONS -mesh ${MFAD_TWOCUBES} -ts_steps 3 -dt 0.05)
+mfad_example_test(example_elastic_mesh_gmsh_np2 2 solve 2 ${MFAD_ELASTIC_MAXITS} OPTIONS -mesh ${CMAKE_CURRENT_SOURCE_DIR}/meshes/box_tets.msh -ksp_type cg -pc_type jacobi)
+mfad_example_test(example_elastic_mesh_missing 1 badmesh)

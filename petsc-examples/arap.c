@@ -101,13 +101,7 @@ int main(int argc, char **argv)
 
   /* start: the rest shape with the handles in place */
   PetscCall(MfadEnergyCreateVecs(E, &X, &G));
-  {
-    PetscScalar *x;
-    PetscCall(VecGetArray(X, &x));
-    for (PetscInt v = vstart; v < vend; v++)
-      for (int d = 0; d < 2; d++) x[2 * (v - vstart) + d] = m->coords[3 * v + d];
-    PetscCall(VecRestoreArray(X, &x));
-  }
+  PetscCall(GeomSetCoordinates(m, vstart, vend, 2, X));
   PetscCall(VecDuplicate(X, &X0));
   PetscCall(VecCopy(X, X0));
   PetscCall(MfadEnergyApplyFixedValues(E, X));

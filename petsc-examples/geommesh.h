@@ -176,6 +176,19 @@ static inline PetscReal GeomRandom(unsigned long long *state)
   return 2.0 * (PetscReal)(*state >> 11) / 9007199254740992.0 - 1.0;
 }
 
+/* X (owned vertices [vstart, vend), dof per vertex) = the mesh's first dof coordinates */
+static inline PetscErrorCode GeomSetCoordinates(MfadMesh m, PetscInt vstart, PetscInt vend, PetscInt dof, Vec X)
+{
+  PetscScalar *x;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArray(X, &x));
+  for (PetscInt v = vstart; v < vend; v++)
+    for (PetscInt d = 0; d < dof; d++) x[dof * (v - vstart) + d] = m->coords[3 * v + d];
+  PetscCall(VecRestoreArray(X, &x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Minimises E from X in place: TAO (nls) with -use_tao, else SNES; Krylov defaults CG + Jacobi
    (the Hessians here are symmetric; the command line overrides them), `ksp_rtol` > 0 tightens
    CG. Returns the iterations and the converged reason (number and name) for the summary line. */

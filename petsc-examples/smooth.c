@@ -126,13 +126,7 @@ int main(int argc, char **argv)
   PetscCall(MfadEnergySetFromOptions(E));
 
   PetscCall(MfadEnergyCreateVecs(E, &X, &G));
-  {
-    PetscScalar *x;
-    PetscCall(VecGetArray(X, &x));
-    for (PetscInt v = vstart; v < vend; v++)
-      for (int d = 0; d < 3; d++) x[3 * (v - vstart) + d] = m->coords[3 * v + d];
-    PetscCall(VecRestoreArray(X, &x));
-  }
+  PetscCall(GeomSetCoordinates(m, vstart, vend, 3, X));
   PetscCall(VecDuplicate(X, &X0));
   PetscCall(VecCopy(X, X0));
   PetscCall(HeightDeviation(comm, surface, X, mass, &rms0, &dmax0));

@@ -9,7 +9,7 @@
 #include "cuda/mfadcuda.h"
 
 #define MFAD_CHUNK_ELEMENTS 4096 /* full Hessians of a chunk: 4.7 MB at N = 12, cache-sized */
-#define MFAD_MAX_N          16
+#define MFAD_MAX_N          24
 
 #define MFAD_ALWAYS_INLINE static inline __attribute__((always_inline))
 

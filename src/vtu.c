@@ -126,7 +126,7 @@ PetscErrorCode MfadEnergyWriteVTU(MfadEnergy E, PetscInt term, Vec X, Vec X0, co
   MfadValidPointer(path, 5);
   PetscCheck(term >= 0 && term < E->nterms, E->comm, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyWriteVTU: term %" PetscInt_FMT " does not exist (the energy has %" PetscInt_FMT " terms)", term, E->nterms);
   t   = &E->terms[term];
-  nv  = t->k->nvert;
+  nv  = t->k->ncellvert; /* the cell; further element vertices (rotation nodes) are not geometry */
   dof = E->dof;
   PetscCheck(nv >= 1 && nv <= 4, E->comm, PETSC_ERR_SUP, "MfadEnergyWriteVTU: term '%s' has %" PetscInt_FMT "-vertex elements; VTK cells are written for 1 to 4 vertices (points, lines, triangles, tets)", t->name, nv);
   PetscCheck(dof == 2 || dof == 3, E->comm, PETSC_ERR_SUP, "MfadEnergyWriteVTU: %" PetscInt_FMT " dofs per vertex are not positions (2 or 3 needed)", dof);
@@ -162,7 +162,8 @@ PetscErrorCode MfadEnergyWriteVTU(MfadEnergy E, PetscInt term, Vec X, Vec X0, co
   PetscCheck((PetscInt64)t->nelem * nv < PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyWriteVTU: too many cells on one rank to gather");
   PetscCall(PetscMPIIntCast(t->nelem * nv, &nloc));
   PetscCall(PetscMalloc1(t->nelem * nv, &mine));
-  for (PetscInt i = 0; i < t->nelem * nv; i++) mine[i] = t->conn_global[i];
+  for (PetscInt e = 0; e < t->nelem; e++)
+    for (PetscInt a = 0; a < nv; a++) mine[e * nv + a] = t->conn_global[e * t->k->nvert + a];
   if (rank == 0) PetscCall(PetscMalloc2(size, &counts, size + 1, &displs));
   PetscCallMPI(MPI_Gather(&nloc, 1, MPI_INT, counts, 1, MPI_INT, 0, E->comm));
   if (rank == 0) {
@@ -183,22 +184,34 @@ PetscErrorCode MfadEnergyWriteVTU(MfadEnergy E, PetscInt term, Vec X, Vec X0, co
     PetscCall(VecGetArrayRead(Xz, &x));
     PetscCall(VecGetArrayRead(Gz, &g));
     if (X0z) PetscCall(VecGetArrayRead(X0z, &x0));
-    PetscCall(PetscCalloc2(3 * E->N, &pts, E->N, &gnorm));
-    if (x0) PetscCall(PetscCalloc1(3 * E->N, &disp));
+    PetscInt *id, npts = 0;
+    /* points: the vertices the cells use, in vertex order (an energy's other vertices, e.g.
+       rotation nodes, are unknowns but not points); cells renumbered to them */
+    PetscCall(PetscMalloc1(E->N, &id));
+    for (PetscInt v = 0; v < E->N; v++) id[v] = -1;
+    for (PetscInt i = 0; i < ncell * nv; i++) id[cells[i]] = 0;
+    for (PetscInt v = 0; v < E->N; v++)
+      if (!id[v]) id[v] = npts++;
+    for (PetscInt i = 0; i < ncell * nv; i++) cells[i] = id[cells[i]];
+    PetscCall(PetscCalloc2(3 * npts, &pts, npts, &gnorm));
+    if (x0) PetscCall(PetscCalloc1(3 * npts, &disp));
     for (PetscInt v = 0; v < E->N; v++) {
-      double s = 0;
+      const PetscInt q = id[v];
+      double         s = 0;
+      if (q < 0) continue;
       for (PetscInt d = 0; d < dof; d++) {
-        pts[3 * v + d] = PetscRealPart(x[v * dof + d]);
-        if (disp) disp[3 * v + d] = PetscRealPart(x[v * dof + d] - x0[v * dof + d]);
+        pts[3 * q + d] = PetscRealPart(x[v * dof + d]);
+        if (disp) disp[3 * q + d] = PetscRealPart(x[v * dof + d] - x0[v * dof + d]);
         s += PetscRealPart(g[v * dof + d] * g[v * dof + d]);
       }
-      gnorm[v] = sqrt(s);
+      gnorm[q] = sqrt(s);
     }
+    PetscCall(PetscFree(id));
     PetscCall(VecRestoreArrayRead(Xz, &x));
     PetscCall(VecRestoreArrayRead(Gz, &g));
     if (X0z) PetscCall(VecRestoreArrayRead(X0z, &x0));
     /* the error (a write failure) must reach every rank: broadcast it instead of returning alone */
-    ierr = MfadVTUWriteFile_Private(path, binary, E->N, pts, ncell, (int)nv, cells, disp, gnorm);
+    ierr = MfadVTUWriteFile_Private(path, binary, npts, pts, ncell, (int)nv, cells, disp, gnorm);
     PetscCall(PetscFree2(pts, gnorm));
     PetscCall(PetscFree(disp));
     PetscCall(PetscFree(cells));

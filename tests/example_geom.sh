@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# Runs a geometry example (param, smooth, arap) and checks its summary line.
+# Runs a geometry example (param, smooth, arap, arap_surface, ...) and checks its summary line.
 #   example_geom.sh <check> <program> <nranks> <mpiexec> [mpiexec flags] -- [program options]
 # Each check's justification is in tests/examples_geom.cmake beside the test that uses it.
 set -eu
@@ -75,6 +75,25 @@ contract) # smoothing with fidelity: the mass-weighted rms height shrinks
   l=$(run "$np" "$@"); echo "$l"
   converged "$l" 3
   ok "rms_after < rms_before" "a < b" "$(field "$l" rms_after)" "$(field "$l" rms_before)" ;;
+surface_rigid) # arap_surface with rigidly moved handles: energy 0, the rest shape and every rotation rigidly moved
+  l=$(run "$np" "$@"); echo "$l"
+  converged "$l" 30
+  ok "energy <= 1e-12" "a <= 1e-12" "$(field "$l" energy)"
+  ok "rigid_deviation <= 1e-6" "a <= 1e-6" "$(field "$l" rigid_deviation)"
+  ok "rotation_deviation <= 1e-6" "a <= 1e-6" "$(field "$l" rotation_deviation)"
+  ok "length_ratio = 1 to 1e-9" "abs(a - 1) <= 1e-9" "$(field "$l" length_ratio)" ;;
+vtu) # -o: the VTU holds the surface's vertices and triangles only (no rotation nodes or other unknowns)
+  f=$(mktemp "${TMPDIR:-/tmp}/mfad-geom.XXXXXX").vtu
+  l=$(run "$np" "$@" -o "$f"); echo "$l"
+  head=$(grep -o 'NumberOfPoints="[0-9]*" NumberOfCells="[0-9]*"' "$f" | tr -dc '0-9 ')
+  rm -f "$f" "${f%.vtu}"
+  ok "VTU points = vertices, cells = triangles" "a == b && c == $(field "$l" triangles)" "$(echo "$head" | awk '{ print $1 }')" "$(field "$l" vertices)" "$(echo "$head" | awk '{ print $2 }')" ;;
+local_global) # arap_surface: Newton's result is the fixed point of Sorkine & Alexa's local-global iterations
+  l=$(run "$np" "$@"); echo "$l"
+  converged "$l" 60
+  ok "local-global converged (lg_iterations < the cap)" "a < 5000" "$(field "$l" lg_iterations)"
+  ok "lg_energy = energy to 1e-10 relative" "abs(a - b) <= 1e-10 * a" "$(field "$l" energy)" "$(field "$l" lg_energy)"
+  ok "lg_deviation <= 1e-6" "a <= 1e-6" "$(field "$l" lg_deviation)" ;;
 jacobian) # -snes_test_jacobian at every Newton step: the Hessian against PETSc's finite differences
   # shellcheck disable=SC2086
   out=$("$mpiexec" $mpiflags -n "$np" "$prog" -snes_test_jacobian "$@" </dev/null 2>&1) || { echo "$out"; echo "FAIL: $name exited with an error"; exit 1; }

@@ -6,6 +6,10 @@
      the rest triangle, and its Hessian is the cotangent Laplacian (entries -cot(theta_k)/2);
    - arap_tri: 0 with zero gradient at rigid motions of the rest triangle, 2 A (s - 1)^2 under a
      uniform scaling by s;
+   - arap_surface: 0 with zero gradient at rigid motions x = Q r + t when every rotation node holds
+     Q's Gibbs vector; 4 A (s - 1)^2 under a uniform scaling by s with identity rotations (the
+     cotangent identity sum_k cot(theta_k) |e_k|^2 = 4 A), with zero gradient in the rotations
+     there (R = I is each cell's best rotation of a scaling);
    - flip_barrier_tri: 0 at rotations of the rest triangle, -A log(s^2) under a scaling by s;
    - sphere_penalty: 0 with zero gradient on the sphere;
    - frame_field: 0 with zero gradient for a field transported along the edge (u_g = r u_f),
@@ -31,7 +35,7 @@ static MfadKernel Find(const char *name)
 
 static double Eval(MfadKernel k, const double *x, const double *p, double *g)
 {
-  double E, v[16] = {0};
+  double E, v[18] = {0};
   k->element(g ? MFAD_MODE_GRADIENT : MFAD_MODE_VALUE, x, v, p, &E, g);
   return E;
 }
@@ -135,6 +139,38 @@ START_TEST(arap_is_zero_at_rigid_motions_and_quadratic_in_scaling)
 }
 END_TEST
 
+START_TEST(arap_surface_is_zero_at_rigid_motions_and_quadratic_in_scaling)
+{
+  MfadKernel k = Find("arap_surface");
+  double     p[12], x[18], g[18], A = RestArea(), r[18] = {0};
+  memcpy(r, Rest, sizeof(Rest)); /* the rotation nodes' rest coordinates are not used */
+  ck_assert_msg(k->rest && k->rest(r, NULL, p) == 0, "arap_surface: rest set-up of a good triangle failed");
+  for (int t = 0; t < 4; t++) {
+    /* Q: turn by phi about the unit axis n; its Gibbs vector n tan(phi / 2) */
+    const double phi = 0.9 * t - 1.2, n0[3] = {1.0, -2.0 + t, 0.5 * t}, l = sqrt(n0[0] * n0[0] + n0[1] * n0[1] + n0[2] * n0[2]);
+    double       n[3], Q[9], c = cos(phi), sn = sin(phi);
+    for (int d = 0; d < 3; d++) n[d] = n0[d] / l;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) Q[3 * i + j] = (1 - c) * n[i] * n[j] + (i == j ? c : 0.0);
+    Q[1] -= sn * n[2], Q[2] += sn * n[1], Q[3] += sn * n[2], Q[5] -= sn * n[0], Q[6] -= sn * n[1], Q[7] += sn * n[0];
+    for (int a = 0; a < 3; a++)
+      for (int i = 0; i < 3; i++) {
+        x[3 * a + i]     = 0.3 * t - 0.5 * i;
+        for (int j = 0; j < 3; j++) x[3 * a + i] += Q[3 * i + j] * Rest[3 * a + j];
+        x[9 + 3 * a + i] = n[i] * tan(0.5 * phi);
+      }
+    AssertNear("arap_surface at a rigid motion", Eval(k, x, p, g), 0.0, TOL);
+    for (int i = 0; i < 18; i++) AssertNear("arap_surface gradient at a rigid motion", g[i], 0.0, TOL);
+  }
+  for (int t = 0; t < 3; t++) {
+    const double s = 0.5 + 0.4 * t;
+    for (int i = 0; i < 18; i++) x[i] = i < 9 ? s * Rest[i] + 0.1 * (i % 3) : 0.0;
+    AssertNear("arap_surface under a uniform scaling", Eval(k, x, p, g), 4.0 * A * (s - 1.0) * (s - 1.0), TOL);
+    for (int i = 9; i < 18; i++) AssertNear("arap_surface rotation gradient under a uniform scaling", g[i], 0.0, TOL);
+  }
+}
+END_TEST
+
 START_TEST(flip_barrier_is_zero_at_rotations_and_log_of_area_ratio)
 {
   MfadKernel k = Find("flip_barrier_tri");
@@ -191,6 +227,7 @@ int main(void)
   tcase_add_test(tc, dirichlet_is_zero_for_constant_map_and_area_for_rigid_motions);
   tcase_add_test(tc, dirichlet_hessian_is_the_cotangent_laplacian);
   tcase_add_test(tc, arap_is_zero_at_rigid_motions_and_quadratic_in_scaling);
+  tcase_add_test(tc, arap_surface_is_zero_at_rigid_motions_and_quadratic_in_scaling);
   tcase_add_test(tc, flip_barrier_is_zero_at_rotations_and_log_of_area_ratio);
   tcase_add_test(tc, sphere_penalty_is_zero_on_the_sphere);
   tcase_add_test(tc, frame_field_is_zero_for_a_transported_field_and_rotation_invariant);

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <mfad.h>
 
-#define NMAX   16 /* unknowns per element */
+#define NMAX   18 /* unknowns per element */
 #define PMAX   32 /* parameters per element */
 #define NTRIAL 4  /* random elements per kernel and test */
 
@@ -58,6 +58,7 @@ static const Expect Builtins[] = {
   {"arap_tri",            3, 2, 5,  3, 0, 0, 1},
   {"sphere_penalty",      1, 3, 2,  0, 0, 0, 0},
   {"frame_field",         2, 2, 3,  0, 0, 0, 0},
+  {"arap_surface",        6, 3, 12, 3, 0, 0, 1},
 };
 #define NKERN ((int)(sizeof(Builtins) / sizeof(Builtins[0])))
 
@@ -66,7 +67,7 @@ typedef struct {
   const Expect *ex;
   MfadKernel    k;
   int           n;
-  double        rest[4 * 3], mat[4], p[PMAX], x[NMAX], v[NMAX];
+  double        rest[6 * 3], mat[4], p[PMAX], x[NMAX], v[NMAX];
 } Elem;
 
 static unsigned long long Rng;
@@ -100,9 +101,10 @@ static void ElemSetUp(int kidx, int trial, Elem *e)
   e->ex = &Builtins[kidx];
   e->k  = Find(e->ex->name);
   e->n  = e->k->nvert * e->k->dof;
-  ck_assert_msg(e->n <= NMAX && e->k->nparam <= PMAX && e->k->nvert <= 4 && e->k->rest_dim <= 3, "%s: sizes beyond this test's arrays", e->ex->name);
+  ck_assert_msg(e->n <= NMAX && e->k->nparam <= PMAX && e->k->nvert <= 6 && e->k->ncellvert <= 4 && e->k->rest_dim <= 3, "%s: sizes beyond this test's arrays", e->ex->name);
   Rng = 0x9E3779B97F4A7C15ULL ^ (unsigned long long)(100 * kidx + trial + 1) * 0xBF58476D1CE4E5B9ULL;
-  for (int a = 0; a < e->k->nvert; a++)
+  /* auxiliary vertices (beyond the cell: rotation nodes) rest at 0 */
+  for (int a = 0; a < e->k->ncellvert; a++)
     for (int d = 0; d < 3; d++) e->rest[3 * a + d] = Simplex[a][d] + Uniform(-0.05, 0.05);
   if (e->k->rest) {
     const double s = Uniform(0.8, 1.2);
@@ -110,8 +112,8 @@ static void ElemSetUp(int kidx, int trial, Elem *e)
     for (int m = 0; m < e->k->nmaterial; m++) e->mat[m] = Uniform(0.5, 2.0);
     ierr = e->k->rest(e->rest, e->mat, e->p); /* rest_dim is 3 for every built-in with a rest set-up */
     ck_assert_msg(ierr == 0, "%s: rest set-up of a valid element returned %d, expected 0", e->ex->name, ierr);
-    for (int a = 0; a < e->k->nvert; a++)
-      for (int d = 0; d < e->k->dof; d++) e->x[a * e->k->dof + d] = s * e->rest[3 * a + d] + Uniform(-0.05, 0.05);
+    for (int a = 0; a < e->k->nvert; a++) /* auxiliary unknowns anywhere in [-1, 1] (rotations up to ~120 degrees) */
+      for (int d = 0; d < e->k->dof; d++) e->x[a * e->k->dof + d] = a < e->k->ncellvert ? s * e->rest[3 * a + d] + Uniform(-0.05, 0.05) : Uniform(-1.0, 1.0);
   } else {
     for (int j = 0; j < e->k->nparam; j++) e->p[j] = Uniform(0.5, 1.5);
     for (int i = 0; i < e->n; i++) e->x[i] = Uniform(-1.0, 1.0);
@@ -342,6 +344,37 @@ static double ClosedFormBending(const Elem *e, const double *x, double *mag)
   return e->mat[0] * w * d * d;
 }
 
+/* Sorkine & Alexa's cells on one triangle: sum over corners a and edges (a, b) of
+   cot(opposite rest angle)/2 |(x_b - x_a) - Q_a (r_b - r_a)|^2, Q_a the rotation of the unit
+   quaternion (1, u_a)/|(1, u_a)| (the Gibbs vector's rotation), the angle by acos */
+static double ClosedFormArapSurface(const Elem *e, const double *x, double *mag)
+{
+  double E = 0.0, Q[3][3][3];
+  *mag     = 0.0;
+  for (int a = 0; a < 3; a++) {
+    const double *u = &x[9 + 3 * a], n = sqrt(1.0 + u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    const double  w = 1.0 / n, i = u[0] / n, j = u[1] / n, k = u[2] / n;
+    const double  q[3][3] = {{1 - 2 * (j * j + k * k), 2 * (i * j - k * w), 2 * (i * k + j * w)},
+                             {2 * (i * j + k * w), 1 - 2 * (i * i + k * k), 2 * (j * k - i * w)},
+                             {2 * (i * k - j * w), 2 * (j * k + i * w), 1 - 2 * (i * i + j * j)}};
+    memcpy(Q[a], q, sizeof(q));
+  }
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++) {
+      const int o = 3 - a - b; /* the corner opposite edge (a, b) */
+      double    p[3], q[3], pq = 0, pp = 0, qq = 0, c, r[3], d[3], s = 0;
+      if (a == b) continue;
+      for (int m = 0; m < 3; m++) p[m] = e->rest[3 * a + m] - e->rest[3 * o + m], q[m] = e->rest[3 * b + m] - e->rest[3 * o + m];
+      for (int m = 0; m < 3; m++) pq += p[m] * q[m], pp += p[m] * p[m], qq += q[m] * q[m];
+      c = cos(acos(pq / sqrt(pp * qq))) / sin(acos(pq / sqrt(pp * qq))); /* cot of the angle at o */
+      for (int m = 0; m < 3; m++) r[m] = e->rest[3 * b + m] - e->rest[3 * a + m], d[m] = x[3 * b + m] - x[3 * a + m];
+      for (int m = 0; m < 3; m++) s += pow(d[m] - (Q[a][m][0] * r[0] + Q[a][m][1] * r[1] + Q[a][m][2] * r[2]), 2);
+      E += 0.5 * c * s;
+      for (int m = 0; m < 3; m++) *mag += 0.5 * fabs(c) * (fabs(d[m]) + fabs(r[m]) * 2) * (fabs(d[m]) + fabs(r[m]) * 2);
+    }
+  return E;
+}
+
 /* E from the kernel's formula, written independently of its header: from the rest shape and
    material (not the parameters) for kernels with a rest set-up. `mag` receives the sum of the
    magnitudes of its terms, the scale of its round-off (near rest, Neo-Hookean's terms cancel to
@@ -453,6 +486,7 @@ static double ClosedForm(const Elem *e, const double *x, double *mag)
     *mag = p[2] * (cabs(ug) + cabs(rot * uf)) * (cabs(ug) + cabs(rot * uf));
     return p[2] * cabs(ug - rot * uf) * cabs(ug - rot * uf);
   }
+  if (!strcmp(name, "arap_surface")) return ClosedFormArapSurface(e, x, mag);
   *mag = NAN;
   return NAN;
 }
@@ -647,7 +681,7 @@ END_TEST
 START_TEST(degenerate_rest_shape_is_rejected)
 {
   Elem   e;
-  double r[12], p[PMAX];
+  double r[18], p[PMAX];
   int    ierr;
   ElemSetUp(_i, 0, &e);
   if (!e.k->rest) return;
@@ -659,7 +693,7 @@ START_TEST(degenerate_rest_shape_is_rejected)
   /* the last vertex on the line / in the plane of the others, then off it by 1e-12 (tiny against
      edges ~ 1, far below the 1e-10 relative threshold of a degenerate element) */
   for (int h = 0; h < 2; h++) {
-    const int last = e.k->nvert - 1;
+    const int last = e.k->ncellvert - 1;
     memcpy(r, e.rest, sizeof(r));
     for (int d = 0; d < 3; d++) {
       r[3 * last + d] = 0.0;
@@ -676,7 +710,7 @@ START_TEST(inverted_rest_simplex_is_rejected)
 {
   /* a full-dimensional simplex (tet in 3-D) has an orientation: the mirrored one is rejected */
   Elem   e;
-  double r[12], p[PMAX];
+  double r[18], p[PMAX];
   int    ierr;
   ElemSetUp(_i, 0, &e);
   /* the bending hinge has 4 points but is no simplex: swapping two of them is another valid hinge */
@@ -694,7 +728,7 @@ START_TEST(rest_setup_is_scale_invariant)
      is accepted, and its energy under the same relative deformation scales as size^dim (neither
      checked here beyond acceptance and finiteness) */
   Elem   e;
-  double r[12], p[PMAX];
+  double r[18], p[PMAX];
   int    ierr;
   ElemSetUp(_i, 0, &e);
   if (!e.k->rest) return;

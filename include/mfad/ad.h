@@ -2,7 +2,7 @@
 /**
   @file mfad/ad.h
   @brief The AD numbers of mfad: value, gradient, fused Hessian-vector product (HVP) and Hessian
-         modes for one element with MFAD_N <= 16 unknowns, plus a flop-counting mode (host only).
+         modes for one element with MFAD_N <= 24 unknowns, plus a flop-counting mode (host only).
 
   Define MFAD_N before including this header; a translation unit instantiates one element size
   (one energy). Every operation writes its result through the first pointer and is safe when
@@ -25,8 +25,8 @@
 #ifndef MFAD_N
 #error "mfad/ad.h: define MFAD_N (unknowns per element) before including it"
 #endif
-#if (MFAD_N) < 1 || (MFAD_N) > 16
-#error "mfad/ad.h: MFAD_N must be between 1 and 16"
+#if (MFAD_N) < 1 || (MFAD_N) > 24
+#error "mfad/ad.h: MFAD_N must be between 1 and 24"
 #endif
 
 /* Every operation is forced inline: an energy is only fast when the whole element body is one

@@ -11,7 +11,7 @@
 
   The energy header has two parts: under MFAD_ENERGY_META its sizes (MFAD_ENERGY_VERTICES,
   MFAD_ENERGY_DOF, MFAD_ENERGY_PARAMS, optional MFAD_ENERGY_REST_DIM, MFAD_ENERGY_MATERIAL,
-  MFAD_ENERGY_DESCRIPTION) and host-only helpers (mfad_energy_rest); otherwise its body,
+  MFAD_ENERGY_DESCRIPTION, MFAD_ENERGY_CELL_VERTICES) and host-only helpers (mfad_energy_rest); otherwise its body,
   MFAD_ENERGY_BODY(x, p, E) { ... }, written against T and OP(name).
 **/
 #ifndef MFAD_INSTANTIATE_H
@@ -44,6 +44,9 @@
 #endif
 #ifndef MFAD_ENERGY_DESCRIPTION
 #define MFAD_ENERGY_DESCRIPTION ""
+#endif
+#ifndef MFAD_ENERGY_CELL_VERTICES
+#define MFAD_ENERGY_CELL_VERTICES MFAD_ENERGY_VERTICES
 #endif
 
 #define MFAD_N (MFAD_ENERGY_VERTICES * MFAD_ENERGY_DOF)
@@ -190,6 +193,7 @@ const struct _n_MfadKernel        MFAD_KERNEL_SYMBOL = {
   mfad_cpu_blockdiag,
   mfad_cpu_hessian,
   &MFAD_CAT(MfadCudaKernel_, MFAD_ENERGY_NAME),
+  MFAD_ENERGY_CELL_VERTICES,
 };
 #ifdef __cplusplus
 }

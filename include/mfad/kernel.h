@@ -102,6 +102,9 @@ struct _n_MfadKernel {
   MfadLoopFn cpu_hessian;    /**< y[e * N * N ...] = H_e (weighted), block_value */
   /** CUDA entry points, NULL where nvcc did not compile this energy (no CUDA, or NO_CUDA). */
   const struct _n_MfadCudaKernel *cuda;
+  /** The first ncellvert vertices of an element are its geometric cell (VTK output); the others
+      are auxiliary unknowns, e.g. arap_surface's rotation nodes. Equals nvert for most energies. */
+  int ncellvert;
 };
 
 /** A compiled element energy (opaque to users; see MfadKernelGetName() and friends). */

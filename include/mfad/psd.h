@@ -5,7 +5,7 @@
          Jacobi eigen-decomposition, eigenvalues clamped or made absolute, the matrix rebuilt.
 
   Plain C (no libc beyond math.h, no allocation, fixed-size arrays), MFAD_HD, so that the CPU
-  loops and a CUDA kernel share it. Jacobi rather than tridiagonal QR: N <= 16, and Jacobi is
+  loops and a CUDA kernel share it. Jacobi rather than tridiagonal QR: N <= 24, and Jacobi is
   short, branch-light and accurate to round-off in every eigenvalue relative to |H|.
 **/
 #ifndef MFAD_PSD_H
@@ -21,7 +21,7 @@
 #endif
 #endif
 
-#define MFAD_PSD_MAX_N 16
+#define MFAD_PSD_MAX_N 24
 /* projection modes: the values of MfadPSDProjection (mfad.h) */
 #define MFAD_PSD_MODE_NONE  0
 #define MFAD_PSD_MODE_CLAMP 1

@@ -14,7 +14,7 @@ __global__ void MfadCudaCachedMult_Kernel(const int *elems, int n, int nv_, int 
 {
   const int nv = NV ? NV : nv_, dof = ND ? ND : dof_, N = nv * dof, PN = N * (N + 1) / 2;
   const int i  = MFAD_CUDA_TID();
-  double    xe[16], ye[16];
+  double    xe[24], ye[24]; /* MFAD_N <= 24 (mfad/ad.h) */
   if (i >= n) return;
   const int     e  = mfad_cuda_element(elems, i);
   const int    *c  = conn + (long)e * nv;

@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: BSD-2-Clause
+static const char help[] =
+    "As-rigid-as-possible deformation of a 3-D surface with handles (Sorkine & Alexa 2007, \"As-\n"
+    "rigid-as-possible surface modeling\", SGP): the vertices near the surface's two ends in x are\n"
+    "fixed dofs moved to prescribed places, every vertex's cell has a rotation, and Newton's method\n"
+    "minimises the arap_surface energy over positions and rotations together (each rotation a Gibbs\n"
+    "vector: 3 more unknowns per vertex). The rotations shared by a vertex's triangles are what\n"
+    "makes the surface resist bending; a per-triangle rotation (the planar `arap` example) would\n"
+    "let it fold freely along every edge.\n"
+    "The default surface is an open tube of radius 0.5 along x, an nx x nt grid wrapped around it.\n"
+    "Options:\n"
+    "  -nx <24> -nt <16> -L <4>  tube grid (along, around) and length\n"
+    "  -mesh <file>              a triangle surface (.obj, .off) instead of the tube\n"
+    "  -band <h/2>               handles: the vertices within band of the smallest and the largest x\n"
+    "                            (default: half the tube's grid spacing, or 5% of a mesh's x extent)\n"
+    "  -handles <bend>           bend: left handle fixed, right one turned by -angle about the z\n"
+    "                            axis through its centre and moved by (-dx, -dy, 0); twist: the right\n"
+    "                            one turned by -angle about the x axis; rigid: both moved by one rigid\n"
+    "                            motion (turn by -angle about -axis through the origin, move by\n"
+    "                            (-dx, -dy, -dz))\n"
+    "  -angle <90> -dx <2L/pi - L> -dy <2L/pi> -dz <0> -axis <0,0,1>  the handles' motion (degrees,\n"
+    "                            lengths); the default bends the axis into a quarter circle of its length\n"
+    "  -load_steps <1>           move the handles in this many equal steps, solving after each\n"
+    "  -local_global <0>         also run this many iterations of Sorkine & Alexa's local-global\n"
+    "                            algorithm (closed-form local step, sparse LU global step; 1 rank) from the\n"
+    "                            same start and report how far its result is from Newton's\n"
+    "  -use_tao                  minimise with TAO (default -tao_type nls) instead of SNES\n"
+    "  -o <file.vtu>             write the deformed surface with its displacement\n"
+    "Defaults: -mfad_hessian cached -mfad_psd_project clamp (projected Newton: ARAP is not convex;\n"
+    "with -mfad_hessian given, the exact Hessian unless -mfad_psd_project is given too),\n"
+    "-ksp_type cg -pc_type jacobi; every SNES/KSP/PC/TAO and mfad option applies.\n"
+    "The last line is a summary: vertices, triangles, energy, rigid_deviation and\n"
+    "rotation_deviation (the largest distance of a vertex from the left handle's rigid motion of its\n"
+    "rest place, and of a cell's rotation from that motion's, |R - Q|_F: both 0 when the handles\n"
+    "move rigidly together), length_ratio (deformed over rest edge length, summed), residual,\n"
+    "iterations (Newton, all load steps), reason; with -local_global also lg_iterations, lg_energy\n"
+    "and lg_deviation (largest distance between the two results' vertices).\n\n";
+
+#include <mfadpetsc.h>
+#include <mfad/psd.h>
+#include "geommesh.h"
+
+MFAD_KERNEL_DECLARE(arap_surface);
+
+typedef enum { HANDLES_BEND, HANDLES_TWIST, HANDLES_RIGID } Handles;
+static const char *const HandlesTypes[] = {"bend", "twist", "rigid", "Handles", "HANDLES_", NULL};
+
+/* a rigid motion x = Q (X - c) + c + t */
+typedef struct {
+  PetscReal Q[9], c[3], t[3];
+} Motion;
+
+/* Q: the turn by angle a about the unit axis n (Rodrigues' formula) */
+static void MotionSet(const PetscReal n[3], PetscReal a, const PetscReal c[3], const PetscReal t[3], Motion *M)
+{
+  const PetscReal co = PetscCosReal(a), si = PetscSinReal(a);
+  for (int i = 0; i < 3; i++) {
+    for (int j = 0; j < 3; j++) M->Q[3 * i + j] = (1 - co) * n[i] * n[j] + (i == j ? co : 0);
+    M->c[i] = c[i], M->t[i] = t[i];
+  }
+  M->Q[1] -= si * n[2], M->Q[2] += si * n[1], M->Q[3] += si * n[2], M->Q[5] -= si * n[0], M->Q[6] -= si * n[1], M->Q[7] += si * n[0];
+}
+
+static void MotionApply(const Motion *M, const PetscReal X[3], PetscReal x[3])
+{
+  for (int i = 0; i < 3; i++) {
+    x[i] = M->c[i] + M->t[i];
+    for (int j = 0; j < 3; j++) x[i] += M->Q[3 * i + j] * (X[j] - M->c[j]);
+  }
+}
+
+/* R(u), the Cayley map of a Gibbs vector, as in energies/arap_surface.h */
+static void GibbsRotation(const PetscReal u[3], PetscReal R[9])
+{
+  const PetscReal s = 2 / (1 + u[0] * u[0] + u[1] * u[1] + u[2] * u[2]), K[9] = {0, -u[2], u[1], u[2], 0, -u[0], -u[1], u[0], 0};
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      PetscReal k2 = 0;
+      for (int l = 0; l < 3; l++) k2 += K[3 * i + l] * K[3 * l + j];
+      R[3 * i + j] = (i == j) + s * (K[3 * i + j] + k2);
+    }
+}
+
+/* the Gibbs vector of a rotation by less than pi: the quaternion's vector part over its scalar
+   part, (R21 - R12, R02 - R20, R10 - R01) / (1 + tr R) */
+static PetscErrorCode RotationGibbs(const PetscReal R[9], PetscReal u[3])
+{
+  const PetscReal d = 1 + R[0] + R[4] + R[8];
+  PetscFunctionBeginUser;
+  PetscCheck(d > 1e-8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "arap_surface: a rotation by (nearly) pi has no Gibbs vector (1 + trace %g)", (double)d);
+  u[0] = (R[7] - R[5]) / d, u[1] = (R[2] - R[6]) / d, u[2] = (R[3] - R[1]) / d;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* An open tube of radius r along x: vertex (i, j), i = 0..nx along, j = 0..nt-1 around, id i nt + j;
+   two triangles per square (alternating diagonals), normals outward. */
+static PetscErrorCode TubeMesh(PetscInt nx, PetscInt nt, PetscReal L, PetscReal r, MfadMesh *mesh)
+{
+  MfadMesh m;
+
+  PetscFunctionBeginUser;
+  PetscCheck(nx >= 1 && nt >= 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "tube %" PetscInt_FMT " x %" PetscInt_FMT ": need nx >= 1 and nt >= 3", nx, nt);
+  PetscCall(MfadMeshCreate(3, (nx + 1) * nt, 3, 2 * nx * nt, mesh));
+  m = *mesh;
+  for (PetscInt i = 0; i <= nx; i++)
+    for (PetscInt j = 0; j < nt; j++) {
+      PetscReal *c = &m->coords[3 * (i * nt + j)];
+      c[0] = L * i / nx, c[1] = r * PetscCosReal(2 * PETSC_PI * j / nt), c[2] = r * PetscSinReal(2 * PETSC_PI * j / nt);
+    }
+  for (PetscInt i = 0; i < nx; i++)
+    for (PetscInt j = 0; j < nt; j++) {
+      const PetscInt v00 = i * nt + j, v01 = i * nt + (j + 1) % nt, v10 = v00 + nt, v11 = v01 + nt;
+      PetscInt      *t   = &m->cells[6 * (i * nt + j)];
+      if ((i + j) % 2 == 0) t[0] = v00, t[1] = v01, t[2] = v11, t[3] = v00, t[4] = v11, t[5] = v10;
+      else t[0] = v00, t[1] = v01, t[2] = v10, t[3] = v10, t[4] = v01, t[5] = v11;
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The handle motion at load fraction f (angles and moves scaled by f) and the fixed dofs it
+   gives: positions of this rank's owned handle vertices (vertex v is unknown 2 v, its rotation
+   2 v + 1) */
+typedef struct {
+  Handles   type;
+  PetscReal angle, move[3], axis[3], lo, hi, band, centre[2][3];
+  PetscInt *side; /* per mesh vertex: -1 free, 0 left handle, 1 right handle */
+} HandleSet;
+
+static void HandleMotion(const HandleSet *h, PetscInt side, PetscReal f, Motion *M)
+{
+  const PetscReal zero[3] = {0, 0, 0}, ez[3] = {0, 0, 1}, ex[3] = {1, 0, 0}, t[3] = {f * h->move[0], f * h->move[1], f * h->move[2]};
+  switch (h->type) {
+  case HANDLES_RIGID:
+    MotionSet(h->axis, f * h->angle, zero, t, M);
+    break;
+  case HANDLES_BEND:
+    MotionSet(ez, side ? f * h->angle : 0, h->centre[side], side ? t : zero, M);
+    break;
+  case HANDLES_TWIST:
+    MotionSet(ex, side ? f * h->angle : 0, h->centre[side], zero, M);
+    break;
+  }
+}
+
+static PetscErrorCode HandlesFix(MfadEnergy E, MfadMesh m, const HandleSet *h, PetscInt vstart, PetscInt vend, PetscReal f)
+{
+  PetscInt  *fix, nfix = 0;
+  PetscReal *val;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(3 * (vend - vstart), &fix, 3 * (vend - vstart), &val));
+  for (PetscInt v = vstart; v < vend; v++) {
+    Motion    M;
+    PetscReal x[3];
+    if (h->side[v] < 0) continue;
+    HandleMotion(h, h->side[v], f, &M);
+    MotionApply(&M, &m->coords[3 * v], x);
+    for (int d = 0; d < 3; d++) fix[nfix] = 6 * v + d, val[nfix++] = x[d];
+  }
+  PetscCall(MfadEnergySetFixedDofs(E, nfix, fix, val));
+  PetscCall(PetscFree2(fix, val));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Sorkine & Alexa's local-global iterations, written from their paper and independent of mfad's
+   derivatives (1 rank): local step R_i the best rotation of the rest edges e_ij onto the current
+   d_ij, weights w_ij (Horn's quaternion method); global step the sparse solve of sum_j 2 w_ij (x_i - x_j) =
+   sum_j w_ij (R_i + R_j)(xbar_i - xbar_j) over the free vertices, the handles at x's values.
+   x (3 per vertex) holds the start and receives the result, u the rotations' Gibbs vectors. */
+static PetscErrorCode LocalGlobal(MfadMesh m, const HandleSet *h, PetscInt maxits, PetscReal *x, PetscReal *u, PetscInt *its)
+{
+  const PetscInt nv = m->nvert;
+  Mat            A, A0;
+  KSP            ksp;
+  Vec            b, y, xf, r;
+  PetscInt      *rows, nrow = 0;
+  PetscReal     *R, *S, *w, change = PETSC_MAX_REAL;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc4(9 * nv, &R, 9 * nv, &S, 3 * m->ncell, &w, nv, &rows));
+  /* cotangent weights, 1/2 cot of the rest angle opposite each triangle edge (a, a + 1) */
+  for (PetscInt c = 0; c < m->ncell; c++)
+    for (int k = 0; k < 3; k++) {
+      const PetscReal *p = &m->coords[3 * m->cells[3 * c + k]], *q = &m->coords[3 * m->cells[3 * c + (k + 1) % 3]], *o = &m->coords[3 * m->cells[3 * c + (k + 2) % 3]];
+      PetscReal        a[3], bb[3], dot = 0, cr = 0;
+      for (int d = 0; d < 3; d++) a[d] = p[d] - o[d], bb[d] = q[d] - o[d], dot += a[d] * bb[d];
+      for (int d = 0; d < 3; d++) cr += PetscSqr(a[(d + 1) % 3] * bb[(d + 2) % 3] - a[(d + 2) % 3] * bb[(d + 1) % 3]);
+      w[3 * c + k] = 0.5 * dot / PetscSqrtReal(cr);
+    }
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, nv, nv, 8, NULL, &A0));
+  PetscCall(MatSetOption(A0, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  for (PetscInt c = 0; c < m->ncell; c++)
+    for (int k = 0; k < 3; k++) {
+      const PetscInt    ij[2] = {m->cells[3 * c + k], m->cells[3 * c + (k + 1) % 3]};
+      const PetscScalar v[4]  = {2 * w[3 * c + k], -2 * w[3 * c + k], -2 * w[3 * c + k], 2 * w[3 * c + k]};
+      PetscCall(MatSetValues(A0, 2, ij, 2, ij, v, ADD_VALUES));
+    }
+  PetscCall(MatAssemblyBegin(A0, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A0, MAT_FINAL_ASSEMBLY));
+  for (PetscInt v = 0; v < nv; v++)
+    if (h->side[v] >= 0) rows[nrow++] = v;
+  PetscCall(MatDuplicate(A0, MAT_COPY_VALUES, &A));
+  PetscCall(MatZeroRowsColumns(A, nrow, rows, 1.0, NULL, NULL));
+  PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, "lg_"));
+  PetscCall(KSPSetType(ksp, KSPPREONLY));
+  {
+    PC pc;
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCLU));
+  }
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(MatCreateVecs(A, &y, &b));
+  PetscCall(VecDuplicate(b, &xf));
+  PetscCall(VecDuplicate(b, &r));
+
+  for (*its = 0; *its < maxits && change > 1e-13; (*its)++) {
+    /* local step */
+    PetscCall(PetscArrayzero(S, 9 * nv));
+    for (PetscInt c = 0; c < m->ncell; c++)
+      for (int k = 0; k < 3; k++) {
+        const PetscInt i = m->cells[3 * c + k], j = m->cells[3 * c + (k + 1) % 3];
+        for (int s = 0; s < 2; s++) { /* both directed edges i -> j (cell i) and j -> i (cell j) */
+          const PetscInt a = s ? j : i, bq = s ? i : j;
+          for (int p = 0; p < 3; p++)
+            for (int q = 0; q < 3; q++) S[9 * a + 3 * p + q] += w[3 * c + k] * (m->coords[3 * bq + p] - m->coords[3 * a + p]) * (x[3 * bq + q] - x[3 * a + q]);
+        }
+      }
+    for (PetscInt v = 0; v < nv; v++) {
+      /* the rotation maximising tr(R^T sum w d e^T) = sum w d . R e is the quaternion of the largest
+         eigenvalue of Horn's symmetric 4 x 4 matrix of S_pq = sum w e_p d_q (Horn 1987, "Closed-form
+         solution of absolute orientation using unit quaternions", JOSA A 4(4)); always a rotation */
+      const PetscReal *T = &S[9 * v];
+      double N[16] = {T[0] + T[4] + T[8], T[5] - T[7], T[6] - T[2], T[1] - T[3],
+                      T[5] - T[7], T[0] - T[4] - T[8], T[1] + T[3], T[6] + T[2],
+                      T[6] - T[2], T[1] + T[3], -T[0] + T[4] - T[8], T[5] + T[7],
+                      T[1] - T[3], T[6] + T[2], T[5] + T[7], -T[0] - T[4] + T[8]};
+      double V[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, q[4];
+      int    top = 0;
+      (void)mfad_sym_eig_jacobi(4, N, V);
+      for (int k = 1; k < 4; k++)
+        if (N[5 * k] > N[5 * top]) top = k;
+      for (int k = 0; k < 4; k++) q[k] = V[4 * k + top];
+      {
+        const PetscReal w = q[0], a = q[1], b = q[2], c = q[3];
+        PetscReal      *Rv = &R[9 * v];
+        Rv[0] = w * w + a * a - b * b - c * c, Rv[1] = 2 * (a * b - w * c), Rv[2] = 2 * (a * c + w * b);
+        Rv[3] = 2 * (a * b + w * c), Rv[4] = w * w - a * a + b * b - c * c, Rv[5] = 2 * (b * c - w * a);
+        Rv[6] = 2 * (a * c - w * b), Rv[7] = 2 * (b * c + w * a), Rv[8] = w * w - a * a - b * b + c * c;
+      }
+    }
+    /* global step, one solve per coordinate */
+    change = 0;
+    for (int d = 0; d < 3; d++) {
+      PetscScalar *bb, *xx;
+      PetscCall(VecSet(b, 0));
+      PetscCall(VecSet(xf, 0));
+      PetscCall(VecGetArray(b, &bb));
+      for (PetscInt c = 0; c < m->ncell; c++)
+        for (int k = 0; k < 3; k++) {
+          const PetscInt i = m->cells[3 * c + k], j = m->cells[3 * c + (k + 1) % 3];
+          for (int q = 0; q < 3; q++) {
+            const PetscReal t = w[3 * c + k] * (R[9 * i + 3 * d + q] + R[9 * j + 3 * d + q]) * (m->coords[3 * i + q] - m->coords[3 * j + q]);
+            bb[i] += t, bb[j] -= t;
+          }
+        }
+      PetscCall(VecRestoreArray(b, &bb));
+      for (PetscInt l = 0; l < nrow; l++) PetscCall(VecSetValue(xf, rows[l], x[3 * rows[l] + d], INSERT_VALUES));
+      PetscCall(VecAssemblyBegin(xf));
+      PetscCall(VecAssemblyEnd(xf));
+      PetscCall(MatMult(A0, xf, r)); /* move the known handle values to the right-hand side */
+      PetscCall(VecAXPY(b, -1, r));
+      for (PetscInt l = 0; l < nrow; l++) PetscCall(VecSetValue(b, rows[l], x[3 * rows[l] + d], INSERT_VALUES));
+      PetscCall(VecAssemblyBegin(b));
+      PetscCall(VecAssemblyEnd(b));
+      PetscCall(KSPSolve(ksp, b, y));
+      PetscCall(VecGetArray(y, &xx));
+      for (PetscInt v = 0; v < nv; v++) change = PetscMax(change, PetscAbsReal(PetscRealPart(xx[v]) - x[3 * v + d])), x[3 * v + d] = PetscRealPart(xx[v]);
+      PetscCall(VecRestoreArray(y, &xx));
+    }
+  }
+  for (PetscInt v = 0; v < nv; v++) PetscCall(RotationGibbs(&R[9 * v], &u[3 * v]));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&A0));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&xf));
+  PetscCall(VecDestroy(&r));
+  PetscCall(PetscFree4(R, S, w, rows));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Comm    comm;
+  MfadMesh    m;
+  MfadEnergy  E;
+  Vec         X, X0, G;
+  PetscInt    nx = 24, nt = 16, steps = 1, lgmax = 0, lgits = 0, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, its = 0, reason = 0, term, n = 3;
+  PetscReal  *rest, L = 4, energy, gnorm, gnorm0, loc[4] = {0, 0, 0, 0}, sum[2], dev[2], lgenergy = 0, lgdev = 0;
+  HandleSet   h;
+  PetscBool   use_tao = PETSC_FALSE, write = PETSC_FALSE, file = PETSC_FALSE, set, bandset;
+  char        out[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
+  const char *reason_name = "";
+  PetscMPIInt size;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  comm = PETSC_COMM_WORLD;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscMemzero(&h, sizeof h));
+  h.type = HANDLES_BEND, h.angle = 90, h.axis[2] = 1;
+  PetscOptionsBegin(comm, NULL, "ARAP surface deformation options", NULL);
+  PetscCall(PetscOptionsInt("-nx", "tube grid squares along x", NULL, nx, &nx, NULL));
+  PetscCall(PetscOptionsInt("-nt", "tube grid squares around", NULL, nt, &nt, NULL));
+  PetscCall(PetscOptionsReal("-L", "tube length (radius 0.5)", NULL, L, &L, NULL));
+  PetscCall(PetscOptionsString("-mesh", "a triangle surface (.obj, .off)", NULL, path, path, sizeof path, &file));
+  PetscCall(PetscOptionsReal("-band", "handle band width in x", NULL, h.band, &h.band, &bandset));
+  PetscCall(PetscOptionsEnum("-handles", "how the handles move", NULL, HandlesTypes, (PetscEnum)h.type, (PetscEnum *)&h.type, NULL));
+  PetscCall(PetscOptionsReal("-angle", "turn of the handles [degrees]", NULL, h.angle, &h.angle, NULL));
+  PetscCall(PetscOptionsRealArray("-axis", "turn axis of -handles rigid", NULL, h.axis, &n, NULL));
+  PetscCall(PetscOptionsInt("-load_steps", "handle motion in this many steps", NULL, steps, &steps, NULL));
+  PetscCall(PetscOptionsInt("-local_global", "local-global iterations to compare with (1 rank)", NULL, lgmax, &lgmax, NULL));
+  PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
+  PetscCall(PetscOptionsString("-o", "write the deformed surface (.vtu)", NULL, out, out, sizeof out, &write));
+  PetscOptionsEnd();
+  PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
+  PetscCheck(steps >= 1 && lgmax >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-load_steps %" PetscInt_FMT " must be >= 1, -local_global %" PetscInt_FMT " >= 0", steps, lgmax);
+  PetscCheck(!lgmax || size == 1, comm, PETSC_ERR_SUP, "-local_global runs on 1 rank (it is a serial reference), not %d", size);
+  {
+    const PetscReal a = PetscSqrtReal(PetscSqr(h.axis[0]) + PetscSqr(h.axis[1]) + PetscSqr(h.axis[2]));
+    PetscCheck(a > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-axis must not be zero");
+    for (int d = 0; d < 3; d++) h.axis[d] /= a;
+  }
+  /* projected Newton unless the user picks a Hessian form (then the exact one unless projected);
+     far from the minimum it needs more steps than SNES's default 50 on the default bend */
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-snes_max_it", &set));
+  if (!set) PetscCall(PetscOptionsSetValue(NULL, "-snes_max_it", "200"));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-tao_max_it", &set));
+  if (!set) PetscCall(PetscOptionsSetValue(NULL, "-tao_max_it", "200"));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));
+  if (!set) {
+    PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "cached"));
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_psd_project", &set));
+    if (!set) PetscCall(PetscOptionsSetValue(NULL, "-mfad_psd_project", "abs"));
+  }
+
+  if (file) {
+    PetscCall(MfadMeshRead(path, &m));
+    PetscCheck(m->ncorner == 3 && m->dim == 3, comm, PETSC_ERR_ARG_WRONG, "arap_surface: %s is not a 3-D triangle surface", path);
+  } else PetscCall(TubeMesh(nx, nt, L, 0.5, &m));
+  /* the handles: the two bands at the ends in x, and their centres */
+  h.lo = PETSC_MAX_REAL, h.hi = PETSC_MIN_REAL;
+  for (PetscInt v = 0; v < m->nvert; v++) h.lo = PetscMin(h.lo, m->coords[3 * v]), h.hi = PetscMax(h.hi, m->coords[3 * v]);
+  PetscCheck(h.hi > h.lo, comm, PETSC_ERR_ARG_WRONG, "arap_surface: the surface has no extent in x");
+  if (!bandset) h.band = file ? 0.05 * (h.hi - h.lo) : 0.5 * L / nx;
+  {
+    const PetscReal len = h.hi - h.lo;
+    h.move[0] = h.type == HANDLES_BEND ? 2 * len / PETSC_PI - len : 0; /* a quarter circle of the axis' length */
+    h.move[1] = h.type == HANDLES_BEND ? 2 * len / PETSC_PI : 0;
+    PetscOptionsBegin(comm, NULL, "ARAP surface deformation options", NULL);
+    PetscCall(PetscOptionsReal("-dx", "move of the handles along x", NULL, h.move[0], &h.move[0], NULL));
+    PetscCall(PetscOptionsReal("-dy", "move of the handles along y", NULL, h.move[1], &h.move[1], NULL));
+    PetscCall(PetscOptionsReal("-dz", "move of the handles along z", NULL, h.move[2], &h.move[2], NULL));
+    PetscOptionsEnd();
+  }
+  h.angle *= PETSC_PI / 180;
+  PetscCall(PetscCalloc1(m->nvert, &h.side));
+  {
+    PetscReal cnt[2] = {0, 0};
+    for (PetscInt v = 0; v < m->nvert; v++) {
+      const PetscReal x = m->coords[3 * v];
+      h.side[v]         = x <= h.lo + h.band ? 0 : x >= h.hi - h.band ? 1 : -1;
+      if (h.side[v] < 0) continue;
+      cnt[h.side[v]] += 1;
+      for (int d = 0; d < 3; d++) h.centre[h.side[v]][d] += m->coords[3 * v + d];
+    }
+    PetscCheck(cnt[0] > 0 && cnt[1] > 0, comm, PETSC_ERR_ARG_WRONG, "arap_surface: -band %g leaves a handle empty (%g left, %g right vertices)", (double)h.band, (double)cnt[0], (double)cnt[1]);
+    for (int s = 0; s < 2; s++)
+      for (int d = 0; d < 3; d++) h.centre[s][d] /= cnt[s];
+  }
+
+  /* unknowns: vertex v's position is energy vertex 2 v, its cell's rotation 2 v + 1 (a rank owns
+     both, so each rotation lives with its vertex) */
+  PetscCall(GeomMeshRanges(comm, m, &cstart, &cend, &vstart, &vend));
+  PetscCall(MfadEnergyCreate(comm, 3, 2 * (vend - vstart), 2 * m->nvert, &E));
+  PetscCall(PetscMalloc2(6 * (cend - cstart), &conn, 18 * (cend - cstart), &rest));
+  PetscCall(PetscArrayzero(rest, 18 * (cend - cstart)));
+  for (PetscInt c = cstart; c < cend; c++)
+    for (int a = 0; a < 3; a++) {
+      const PetscInt v = m->cells[3 * c + a];
+      conn[6 * (c - cstart) + a]     = 2 * v;
+      conn[6 * (c - cstart) + 3 + a] = 2 * v + 1;
+      for (int d = 0; d < 3; d++) rest[18 * (c - cstart) + 3 * a + d] = m->coords[3 * v + d];
+    }
+  PetscCall(MfadEnergyAddTermFromRest(E, MFAD_KERNEL(arap_surface), cend - cstart, conn, rest, NULL, 1.0, &term));
+  PetscCall(MfadEnergySetFromOptions(E));
+
+  /* start: the rest shape, rotations 0 (R = I) */
+  PetscCall(MfadEnergyCreateVecs(E, &X, &G));
+  {
+    PetscScalar *x;
+    PetscCall(VecGetArray(X, &x));
+    for (PetscInt v = vstart; v < vend; v++)
+      for (int d = 0; d < 3; d++) x[6 * (v - vstart) + d] = m->coords[3 * v + d], x[6 * (v - vstart) + 3 + d] = 0;
+    PetscCall(VecRestoreArray(X, &x));
+  }
+  PetscCall(VecDuplicate(X, &X0));
+  PetscCall(VecCopy(X, X0));
+  PetscCall(HandlesFix(E, m, &h, vstart, vend, 1.0));
+  PetscCall(MfadEnergyApplyFixedValues(E, X));
+  PetscCall(MfadEnergyComputeGradient(E, X, G));
+  PetscCall(VecNorm(G, NORM_2, &gnorm0));
+  PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
+
+  for (PetscInt s = 1; s <= steps; s++) {
+    PetscInt sits;
+    PetscCall(HandlesFix(E, m, &h, vstart, vend, (PetscReal)s / steps));
+    PetscCall(MfadEnergyApplyFixedValues(E, X));
+    PetscCall(GeomMinimize(comm, E, X, use_tao, 0, &sits, &reason, &reason_name));
+    its += sits;
+    if (reason <= 0) break;
+  }
+
+  PetscCall(MfadEnergyComputeObjective(E, X, &energy));
+  PetscCall(MfadEnergyComputeGradient(E, X, G));
+  PetscCall(VecNorm(G, NORM_2, &gnorm));
+  {
+    /* owned vertices: distance from the left handle's motion of the rest place, rotation's
+       distance from that motion's; cells: edge lengths */
+    const PetscScalar *x, *xa;
+    Vec                Xall;
+    Motion             M;
+    HandleMotion(&h, 0, 1.0, &M);
+    PetscCall(VecGetArrayRead(X, &x));
+    for (PetscInt v = vstart; v < vend; v++) {
+      PetscReal y[3], R[9], u[3], dx = 0, dr = 0;
+      MotionApply(&M, &m->coords[3 * v], y);
+      for (int d = 0; d < 3; d++) dx += PetscSqr(PetscRealPart(x[6 * (v - vstart) + d]) - y[d]), u[d] = PetscRealPart(x[6 * (v - vstart) + 3 + d]);
+      GibbsRotation(u, R);
+      for (int p = 0; p < 9; p++) dr += PetscSqr(R[p] - M.Q[p]);
+      loc[0] = PetscMax(loc[0], PetscSqrtReal(dx));
+      loc[1] = PetscMax(loc[1], PetscSqrtReal(dr));
+    }
+    PetscCall(VecRestoreArrayRead(X, &x));
+    PetscCall(GeomGetAll(X, &Xall, &xa));
+    for (PetscInt c = cstart; c < cend; c++)
+      for (int k = 0; k < 3; k++) {
+        const PetscInt a = m->cells[3 * c + k], b = m->cells[3 * c + (k + 1) % 3];
+        PetscReal      l = 0, l0 = 0;
+        for (int d = 0; d < 3; d++) l += PetscSqr(PetscRealPart(xa[6 * b + d] - xa[6 * a + d])), l0 += PetscSqr(m->coords[3 * b + d] - m->coords[3 * a + d]);
+        loc[2] += PetscSqrtReal(l), loc[3] += PetscSqrtReal(l0);
+      }
+    PetscCall(GeomRestoreAll(&Xall, &xa));
+    PetscCall(MPIU_Allreduce(loc, dev, 2, MPIU_REAL, MPIU_MAX, comm));
+    PetscCall(MPIU_Allreduce(&loc[2], sum, 2, MPIU_REAL, MPIU_SUM, comm));
+  }
+
+  if (lgmax) {
+    /* the reference: local-global from the same start (rest shape, handles placed), its result
+       put into the unknowns' layout and measured by the same energy */
+    PetscReal   *xl, *ul;
+    PetscScalar *x, *y;
+    Vec          Y;
+    PetscCall(PetscMalloc2(3 * m->nvert, &xl, 3 * m->nvert, &ul));
+    PetscCall(PetscArraycpy(xl, m->coords, 3 * m->nvert));
+    for (PetscInt v = 0; v < m->nvert; v++) {
+      Motion M;
+      if (h.side[v] < 0) continue;
+      HandleMotion(&h, h.side[v], 1.0, &M);
+      MotionApply(&M, &m->coords[3 * v], &xl[3 * v]);
+    }
+    PetscCall(LocalGlobal(m, &h, lgmax, xl, ul, &lgits));
+    PetscCall(VecDuplicate(X, &Y));
+    PetscCall(VecGetArray(Y, &y));
+    PetscCall(VecGetArray(X, &x));
+    for (PetscInt v = 0; v < m->nvert; v++) {
+      PetscReal d2 = 0;
+      for (int d = 0; d < 3; d++) y[6 * v + d] = xl[3 * v + d], y[6 * v + 3 + d] = ul[3 * v + d], d2 += PetscSqr(PetscRealPart(x[6 * v + d]) - xl[3 * v + d]);
+      lgdev = PetscMax(lgdev, PetscSqrtReal(d2));
+    }
+    PetscCall(VecRestoreArray(X, &x));
+    PetscCall(VecRestoreArray(Y, &y));
+    PetscCall(MfadEnergyComputeObjective(E, Y, &lgenergy));
+    PetscCall(VecDestroy(&Y));
+    PetscCall(PetscFree2(xl, ul));
+  }
+
+  if (write) PetscCall(MfadEnergyWriteVTU(E, term, X, X0, out));
+  PetscCall(PetscPrintf(comm,
+                        "arap_surface: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT " energy %.12e rigid_deviation %.3e rotation_deviation %.3e length_ratio %.12e"
+                        " residual %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s",
+                        m->nvert, m->ncell, (double)energy, (double)dev[0], (double)dev[1], (double)(sum[0] / sum[1]), (double)(gnorm0 > 0 ? gnorm / gnorm0 : gnorm), its,
+                        reason, reason_name));
+  if (lgmax) PetscCall(PetscPrintf(comm, " lg_iterations %" PetscInt_FMT " lg_energy %.12e lg_deviation %.3e", lgits, (double)lgenergy, (double)lgdev));
+  PetscCall(PetscPrintf(comm, "\n"));
+
+  PetscCall(PetscFree(h.side));
+  PetscCall(PetscFree2(conn, rest));
+  PetscCall(VecDestroy(&X));
+  PetscCall(VecDestroy(&X0));
+  PetscCall(VecDestroy(&G));
+  PetscCall(MfadEnergyDestroy(&E));
+  PetscCall(MfadMeshDestroy(&m));
+  PetscCall(PetscFinalize());
+  return 0;
+}

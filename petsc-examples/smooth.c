@@ -164,6 +164,7 @@ int main(int argc, char **argv)
   else PetscCall(BilapComputeObjectiveGradient(bilap, X, NULL, G));
   PetscCall(VecNorm(G, NORM_2, &gnorm0));
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
+  if (D) PetscCall(MfadEnergyViewFromOptions(D, "-mfad_view"));
 
   if (order == 1) {
     PetscCall(GeomMinimize(comm, E, X, use_tao, 1e-10, &its, &reason, &reason_name));

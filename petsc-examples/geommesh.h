@@ -189,10 +189,17 @@ static inline PetscErrorCode GeomSetCoordinates(MfadMesh m, PetscInt vstart, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Minimises E from X in place: TAO (nls) with -use_tao, else SNES; Krylov defaults CG + Jacobi
-   (the Hessians here are symmetric; the command line overrides them), `ksp_rtol` > 0 tightens
-   CG. Returns the iterations and the converged reason (number and name) for the summary line. */
-static inline PetscErrorCode GeomMinimize(MPI_Comm comm, MfadEnergy E, Vec X, PetscBool use_tao, PetscReal ksp_rtol, PetscInt *its, PetscInt *reason, const char **reason_name)
+/* How a problem is handed to a solver: an MfadEnergy through MfadEnergySetSNES()/MfadEnergySetTao()
+   (GeomMinimize), or a composite objective through its own callbacks (bilaplacian.h) */
+typedef PetscErrorCode (*GeomSetSNESFn)(void *ctx, SNES snes);
+typedef PetscErrorCode (*GeomSetTaoFn)(void *ctx, Tao tao);
+
+/* Minimises the problem `ctx` from X in place: TAO (nls) with -use_tao, else SNES, each wired by
+   its setter; Krylov defaults CG + Jacobi (the Hessians here are symmetric; the command line
+   overrides them), `ksp_rtol` > 0 tightens CG. Returns the iterations and the converged reason
+   (number and name) for the summary line. */
+static inline PetscErrorCode GeomMinimizeProblem(MPI_Comm comm, void *ctx, GeomSetSNESFn setsnes, GeomSetTaoFn settao, Vec X, PetscBool use_tao, PetscReal ksp_rtol, PetscInt *its,
+                                                 PetscInt *reason, const char **reason_name)
 {
   PetscFunctionBeginUser;
   *its         = 0;
@@ -203,7 +210,7 @@ static inline PetscErrorCode GeomMinimize(MPI_Comm comm, MfadEnergy E, Vec X, Pe
     TaoConvergedReason r;
     PetscCall(TaoCreate(comm, &tao));
     PetscCall(TaoSetType(tao, TAONLS));
-    PetscCall(MfadEnergySetTao(E, tao));
+    PetscCall(settao(ctx, tao));
     PetscCall(TaoSetSolution(tao, X));
     PetscCall(TaoSetFromOptions(tao));
     PetscCall(TaoSolve(tao));
@@ -218,7 +225,7 @@ static inline PetscErrorCode GeomMinimize(MPI_Comm comm, MfadEnergy E, Vec X, Pe
     KSP                 ksp;
     PC                  pc;
     PetscCall(SNESCreate(comm, &snes));
-    PetscCall(MfadEnergySetSNES(E, snes));
+    PetscCall(setsnes(ctx, snes));
     PetscCall(SNESGetKSP(snes, &ksp));
     PetscCall(KSPSetType(ksp, KSPCG));
     if (ksp_rtol > 0) PetscCall(KSPSetTolerances(ksp, ksp_rtol, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
@@ -232,6 +239,28 @@ static inline PetscErrorCode GeomMinimize(MPI_Comm comm, MfadEnergy E, Vec X, Pe
     *reason_name = SNESConvergedReasons[r];
     PetscCall(SNESDestroy(&snes));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static inline PetscErrorCode GeomSetSNES_Energy(void *E, SNES snes)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MfadEnergySetSNES((MfadEnergy)E, snes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static inline PetscErrorCode GeomSetTao_Energy(void *E, Tao tao)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MfadEnergySetTao((MfadEnergy)E, tao));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Minimises the energy E from X in place (GeomMinimizeProblem() with mfad's own SNES/TAO glue) */
+static inline PetscErrorCode GeomMinimize(MPI_Comm comm, MfadEnergy E, Vec X, PetscBool use_tao, PetscReal ksp_rtol, PetscInt *its, PetscInt *reason, const char **reason_name)
+{
+  PetscFunctionBeginUser;
+  PetscCall(GeomMinimizeProblem(comm, E, GeomSetSNES_Energy, GeomSetTao_Energy, X, use_tao, ksp_rtol, its, reason, reason_name));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,28 +1,46 @@
 // SPDX-License-Identifier: BSD-2-Clause
 static const char help[] =
-    "Laplacian smoothing of a noisy surface: minimises\n"
-    "    lambda D(x) + 1/2 sum_v m_v |x_v - x0_v|^2,\n"
-    "D the cotangent Dirichlet energy (dirichlet_tri, cotangents of the noisy input), the second sum\n"
-    "the fidelity to the noisy input x0 (inertia kernel, m_v the lumped vertex area), boundary fixed.\n"
-    "Quadratic: one Newton step is the implicit fairing step (M + lambda L) x = M x0 of Desbrun et al.\n"
-    "1999. With -fidelity 0 the result is the harmonic surface spanning the boundary. The input is an\n"
-    "n x n grid over [-1, 1]^2 on z = f(x, y), its interior heights perturbed by seeded uniform noise.\n"
+    "Laplacian (-order 1) or bilaplacian (-order 2) smoothing of a noisy surface: minimises\n"
+    "    lambda D(x) + fidelity/2 sum_v m_v |x_v - x0_v|^2   (order 1) or\n"
+    "    lambda B(x) + fidelity/2 sum_v m_v |x_v - x0_v|^2   (order 2),  B(x) = 1/2 sum_{v interior} |(L x)_v|^2 / m_v,\n"
+    "D the cotangent Dirichlet energy (dirichlet_tri, cotangents of the noisy input), L its Hessian (the\n"
+    "cotangent Laplacian), the second sum the fidelity to the noisy input x0 (inertia kernel, m_v the\n"
+    "lumped vertex area), boundary fixed. Order 1: one Newton step is the implicit fairing step\n"
+    "(M + lambda L) x = M x0 of Desbrun et al. 1999 (\"Implicit fairing of irregular meshes using\n"
+    "diffusion and curvature flow\", SIGGRAPH). Order 2 is their L^2 fairing, B the discrete integral of\n"
+    "|Laplacian x|^2, over interior rows only: a boundary vertex's one-ring is cut by the boundary, so its\n"
+    "row of L x is no Laplacian (not 0 even on a flat, even grid: it points into the surface), and\n"
+    "penalising it would pull the boundary's neighbours to cancel it; without it min B = 0 is the\n"
+    "harmonic surface order 1 finds at -fidelity 0. B is composed from mfad's exact products on D\n"
+    "(petsc-examples/bilaplacian.h): grad B = L W L x, H_B = L W L, W = diag(1/m_v) inside, 0 on the\n"
+    "boundary. With -fidelity 0 the result is the harmonic surface spanning the boundary (both orders).\n"
+    "The input is an n x n grid over [-1, 1]^2 on z = f(x, y), its interior heights perturbed by seeded\n"
+    "uniform noise.\n"
     "Options:\n"
     "  -n <32>              grid squares per side\n"
     "  -surface <hat>       plane | cap | hat\n"
     "  -noise <0.03>        noise amplitude (heights + U(-noise, noise), interior vertices)\n"
     "  -seed <1>            noise seed\n"
-    "  -lambda <0.003>      smoothing strength (a time step of the heat flow)\n"
+    "  -order <1>           1: Laplacian (Dirichlet energy), 2: bilaplacian\n"
+    "  -lambda <0.003>      smoothing strength (a time step of the heat flow); order 2's default is\n"
+    "                       0.003^2: a mode of wavenumber k is damped by 1/(1 + lambda k^2) (order 1)\n"
+    "                       or 1/(1 + lambda k^4) (order 2), so lambda_2 = lambda_1^2 halves the same\n"
+    "                       mode, and order 2 keeps the longer waves and damps the shorter ones more\n"
     "  -fidelity <1>        weight of the fidelity term (0: harmonic surface)\n"
+    "  -bilap_hessian <shell> order 2's Hessian: shell (matrix-free, Jacobi from its exact diagonal) or\n"
+    "                       aij (lambda L W L + fidelity assembled: direct solvers, GAMG)\n"
+    "  -bilap_pmat <shell>  order 2's preconditioning matrix (default: the Hessian's form)\n"
     "  -use_tao             minimise with TAO (default -tao_type nls) instead of SNES\n"
     "  -o <file.vtu>        write the smoothed surface with its displacement from the noisy one\n"
     "Defaults: -ksp_type cg -pc_type jacobi -ksp_rtol 1e-10; every SNES/KSP/PC/TAO and mfad option\n"
     "applies. The last line is a summary: vertices, triangles, noise, rms_before and rms_after (the\n"
     "lumped-area-weighted rms of the height above the clean surface, z - f(x, y), before and after),\n"
-    "max_deviation (largest |z - f(x, y)| after), energy, residual, iterations and the reason.\n\n";
+    "max_deviation (largest |z - f(x, y)| after), energy (the objective), residual, iterations and the\n"
+    "reason (-ksp_converged_reason shows the linear iterations).\n\n";
 
 #include <mfadpetsc.h>
 #include "geommesh.h"
+#include "bilaplacian.h"
 
 MFAD_KERNEL_DECLARE(dirichlet_tri);
 MFAD_KERNEL_DECLARE(inertia);
@@ -54,9 +72,10 @@ int main(int argc, char **argv)
 {
   MPI_Comm           comm;
   MfadMesh           m;
-  MfadEnergy         E;
+  MfadEnergy         E, D = NULL; /* order 2: E the fidelity and the fixed dofs, D the Dirichlet energy alone */
+  Bilap              bilap = NULL;
   Vec                X, X0, G;
-  PetscInt           n = 32, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, *next, its, reason, term, nfix = 0, *ids, seed = 1;
+  PetscInt           n = 32, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, *next, its, reason, term, nfix = 0, *ids, *fixd, seed = 1, order = 1, fterm;
   PetscReal         *rest, *fixval, *mass, *params, noise = 0.03, lambda = 0.003, fidelity = 1, energy, gnorm, gnorm0, rms0, rms, dmax, dmax0;
   GeomSurface        surface = GEOM_HAT;
   PetscBool          use_tao = PETSC_FALSE, write = PETSC_FALSE;
@@ -71,6 +90,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEnum("-surface", "the clean surface", NULL, GeomSurfaces, (PetscEnum)surface, (PetscEnum *)&surface, NULL));
   PetscCall(PetscOptionsReal("-noise", "noise amplitude", NULL, noise, &noise, NULL));
   PetscCall(PetscOptionsInt("-seed", "noise seed", NULL, seed, &seed, NULL));
+  PetscCall(PetscOptionsRangeInt("-order", "1: Laplacian, 2: bilaplacian smoothing", NULL, order, &order, NULL, 1, 2));
+  if (order == 2) lambda = lambda * lambda; /* the same cut-off wavenumber (see -help) */
   PetscCall(PetscOptionsReal("-lambda", "smoothing strength", NULL, lambda, &lambda, NULL));
   PetscCall(PetscOptionsReal("-fidelity", "weight of the fidelity term", NULL, fidelity, &fidelity, NULL));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
@@ -92,7 +113,11 @@ int main(int argc, char **argv)
   PetscCall(GeomMeshRanges(comm, m, &cstart, &cend, &vstart, &vend));
   PetscCall(MfadEnergyCreate(comm, 3, vend - vstart, m->nvert, &E));
   PetscCall(GeomMeshElements(m, cstart, cend, &conn, &rest));
-  PetscCall(MfadEnergyAddTermFromRest(E, MFAD_KERNEL(dirichlet_tri), cend - cstart, conn, rest, NULL, lambda, &term));
+  if (order == 1) PetscCall(MfadEnergyAddTermFromRest(E, MFAD_KERNEL(dirichlet_tri), cend - cstart, conn, rest, NULL, lambda, &term));
+  else {
+    PetscCall(MfadEnergyCreate(comm, 3, vend - vstart, m->nvert, &D));
+    PetscCall(MfadEnergyAddTermFromRest(D, MFAD_KERNEL(dirichlet_tri), cend - cstart, conn, rest, NULL, 1.0, &term));
+  }
   /* lumped masses (a third of each incident triangle's area) of the owned vertices */
   PetscCall(PetscCalloc3(vend - vstart, &mass, 4 * (vend - vstart), &params, vend - vstart, &ids));
   for (PetscInt c = 0; c < m->ncell; c++) {
@@ -109,38 +134,49 @@ int main(int argc, char **argv)
       params[4 * (v - vstart)]   = mass[v - vstart];
       for (int d = 0; d < 3; d++) params[4 * (v - vstart) + 1 + d] = m->coords[3 * v + d];
     }
-    PetscCall(MfadEnergyAddTerm(E, MFAD_KERNEL(inertia), vend - vstart, ids, params, fidelity, NULL));
-    PetscCall(MfadEnergySetTermName(E, 1, "fidelity"));
+    PetscCall(MfadEnergyAddTerm(E, MFAD_KERNEL(inertia), vend - vstart, ids, params, fidelity, &fterm));
+    PetscCall(MfadEnergySetTermName(E, fterm, "fidelity"));
   }
   /* the boundary at its (clean) place */
-  PetscCall(PetscMalloc1(3 * (vend - vstart), &fixval));
-  {
-    PetscInt *fixd;
-    PetscCall(PetscMalloc1(3 * (vend - vstart), &fixd));
-    for (PetscInt v = vstart; v < vend; v++)
-      if (next[v] >= 0)
-        for (int d = 0; d < 3; d++) fixd[nfix] = 3 * v + d, fixval[nfix++] = m->coords[3 * v + d];
-    PetscCall(MfadEnergySetFixedDofs(E, nfix, fixd, fixval));
-    PetscCall(PetscFree(fixd));
-  }
+  PetscCall(PetscMalloc2(3 * (vend - vstart), &fixval, 3 * (vend - vstart), &fixd));
+  for (PetscInt v = vstart; v < vend; v++)
+    if (next[v] >= 0)
+      for (int d = 0; d < 3; d++) fixd[nfix] = 3 * v + d, fixval[nfix++] = m->coords[3 * v + d];
+  PetscCall(MfadEnergySetFixedDofs(E, nfix, fixd, fixval));
   PetscCall(MfadEnergySetFromOptions(E));
 
   PetscCall(MfadEnergyCreateVecs(E, &X, &G));
+  if (order == 2) {
+    PetscScalar *w;
+    /* B's row weights: 1/m_v at interior vertices, 0 on the boundary (-help says why) */
+    PetscCall(MfadEnergySetFromOptions(D));
+    PetscCall(VecGetArray(G, &w));
+    for (PetscInt v = vstart; v < vend; v++)
+      for (int d = 0; d < 3; d++) w[3 * (v - vstart) + d] = next[v] < 0 ? 1.0 / mass[v - vstart] : 0.0;
+    PetscCall(VecRestoreArray(G, &w));
+    PetscCall(BilapCreate(D, E, lambda, G, nfix, fixd, &bilap));
+  }
   PetscCall(GeomSetCoordinates(m, vstart, vend, 3, X));
   PetscCall(VecDuplicate(X, &X0));
   PetscCall(VecCopy(X, X0));
   PetscCall(HeightDeviation(comm, surface, X, mass, &rms0, &dmax0));
-  PetscCall(MfadEnergyComputeGradient(E, X, G));
+  if (order == 1) PetscCall(MfadEnergyComputeGradient(E, X, G));
+  else PetscCall(BilapComputeObjectiveGradient(bilap, X, NULL, G));
   PetscCall(VecNorm(G, NORM_2, &gnorm0));
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
+  if (D) PetscCall(MfadEnergyViewFromOptions(D, "-mfad_view"));
 
-  PetscCall(GeomMinimize(comm, E, X, use_tao, 1e-10, &its, &reason, &reason_name));
-
-  PetscCall(MfadEnergyComputeObjective(E, X, &energy));
-  PetscCall(MfadEnergyComputeGradient(E, X, G));
+  if (order == 1) {
+    PetscCall(GeomMinimize(comm, E, X, use_tao, 1e-10, &its, &reason, &reason_name));
+    PetscCall(MfadEnergyComputeObjectiveGradient(E, X, &energy, G));
+  } else {
+    PetscCall(GeomMinimizeProblem(comm, bilap, BilapSetSNES, BilapSetTao, X, use_tao, 1e-10, &its, &reason, &reason_name));
+    PetscCall(BilapComputeObjectiveGradient(bilap, X, &energy, G));
+  }
   PetscCall(VecNorm(G, NORM_2, &gnorm));
   PetscCall(HeightDeviation(comm, surface, X, mass, &rms, &dmax));
-  if (write) PetscCall(MfadEnergyWriteVTU(E, term, X, X0, out));
+  /* the triangles of the Dirichlet term; order 2's gradient_norm is then |(L x)_v| */
+  if (write) PetscCall(MfadEnergyWriteVTU(order == 1 ? E : D, term, X, X0, out));
   PetscCall(PetscPrintf(comm,
                         "smooth: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT " noise %.3e rms_before %.12e rms_after %.12e max_deviation %.3e energy %.12e"
                         " residual %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n",
@@ -148,7 +184,9 @@ int main(int argc, char **argv)
                         its, reason, reason_name));
 
   PetscCall(PetscFree3(mass, params, ids));
-  PetscCall(PetscFree(fixval));
+  PetscCall(PetscFree2(fixval, fixd));
+  PetscCall(BilapDestroy(&bilap));
+  PetscCall(MfadEnergyDestroy(&D));
   PetscCall(PetscFree(next));
   PetscCall(PetscFree2(conn, rest));
   PetscCall(VecDestroy(&X));

@@ -13,8 +13,10 @@ export OMP_NUM_THREADS=1
 "$build/petsc-examples/param" -o "$tmp/param.vtu" | tail -1
 "$build/petsc-examples/smooth" -o "$tmp/smooth.vtu" | tail -1
 "$build/petsc-examples/smooth" -fidelity 1 -lambda 1e-9 -o "$tmp/noisy.vtu" >/dev/null # the input, nearly untouched
+"$build/petsc-examples/smooth" -order 2 -o "$tmp/smooth-bilap.vtu" | tail -1
 "$build/petsc-examples/arap" -o "$tmp/arap.vtu" | tail -1
 bash "$root/scripts/render.sh" "$tmp/param.vtu" "$root/docs/img/param.png" --field none --title "param: symmetric Dirichlet, spherical cap (UV plane)"
 bash "$root/scripts/render.sh" "$tmp/noisy.vtu" "$root/docs/img/smooth-input.png" --field none --title "smooth: noisy input"
 bash "$root/scripts/render.sh" "$tmp/smooth.vtu" "$root/docs/img/smooth.png" --field displacement --title "smooth: result (colour: |displacement|)"
+bash "$root/scripts/render.sh" "$tmp/smooth-bilap.vtu" "$root/docs/img/smooth-bilap.png" --field displacement --title "smooth -order 2: bilaplacian result (colour: |displacement|)"
 bash "$root/scripts/render.sh" "$tmp/arap.vtu" "$root/docs/img/arap.png" --field displacement --title "arap: bar bent by its end handles"

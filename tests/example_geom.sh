@@ -94,6 +94,12 @@ local_global) # arap_surface: Newton's result is the fixed point of Sorkine & Al
   ok "local-global converged (lg_iterations < the cap)" "a < 5000" "$(field "$l" lg_iterations)"
   ok "lg_energy = energy to 1e-10 relative" "abs(a - b) <= 1e-10 * a" "$(field "$l" energy)" "$(field "$l" lg_energy)"
   ok "lg_deviation <= 1e-6" "a <= 1e-6" "$(field "$l" lg_deviation)" ;;
+orders) # smooth -order 1 and -order 2 on the same options: the same rms_after to 1e-8 relative
+  l1=$(run "$np" "$@" -order 1); echo "$l1"
+  l2=$(run "$np" "$@" -order 2); echo "$l2"
+  converged "$l1" 3
+  converged "$l2" 3
+  ok "rms_after: order 1 vs order 2 to 1e-8" "abs(a - b) <= 1e-8 * abs(a)" "$(field "$l1" rms_after)" "$(field "$l2" rms_after)" ;;
 jacobian) # -snes_test_jacobian at every Newton step: the Hessian against PETSc's finite differences
   # shellcheck disable=SC2086
   out=$("$mpiexec" $mpiflags -n "$np" "$prog" -snes_test_jacobian "$@" </dev/null 2>&1) || { echo "$out"; echo "FAIL: $name exited with an error"; exit 1; }

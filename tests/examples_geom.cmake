@@ -56,6 +56,34 @@ mfad_geom_test(example_smooth_harmonic_np2 smooth 2 harmonic OPTIONS -n 16 -surf
 # rms_before/after are exactly those M-norms (lumped masses) over the total mass.
 mfad_geom_test(example_smooth_contract smooth 1 contract OPTIONS -n 16 -surface plane)
 mfad_geom_test(example_smooth_ranks smooth 2 ranks rms_after OPTIONS -n 16)
+# smooth -order 2 (bilaplacian): F = lambda B + fidelity term, B = 1/2 sum_{v interior} |(L x)_v|^2 / m_v.
+# (a) -fidelity 0 on a plane: B >= 0 and B = 0 iff (L z)_v = 0 at every interior v; L restricted to
+# interior rows and columns is positive definite (the Dirichlet energy of a non-constant piecewise
+# linear function vanishing on the boundary is positive), so with z = 0 on the boundary z = 0 is the
+# only minimiser (per coordinate: z decouples from x, y). One Newton step solves it: with CG (shell,
+# Jacobi) to an unpreconditioned relative residual of 1e-13, the step's relative error is below
+# kappa x 1e-13 ~ 1e-9 (kappa ~ 1.2e4 at n = 16: the Lanczos estimate of -ksp_monitor_singular_value),
+# times |z0| <= 0.03 sqrt(3 x 289): far below 1e-8; on 2 ranks the assembled form (L W L by PETSc's
+# products) with a direct solve, to round-off.
+mfad_geom_test(example_smooth_bilap_plane smooth 1 harmonic OPTIONS -order 2 -n 16 -surface plane -fidelity 0 -ksp_rtol 1e-13 -ksp_norm_type unpreconditioned)
+mfad_geom_test(example_smooth_bilap_plane_np2 smooth 2 harmonic OPTIONS -order 2 -n 16 -surface plane -fidelity 0 -bilap_hessian aij -pc_type redundant -redundant_pc_type cholesky)
+# (b) -fidelity 0 on curved surfaces: min B = 0 is reached where (L x)_v = 0 at every interior v,
+# which is the harmonic extension of the boundary that order 1 finds (the minimiser of D, whose
+# gradient is L x): the same surface, so the same rms_after to 1e-8 relative (both orders by direct
+# solves, to round-off; on 2 ranks by CG at 1e-13, as in (a)).
+mfad_geom_test(example_smooth_bilap_harmonic smooth 1 orders OPTIONS -n 16 -surface hat -fidelity 0 -mfad_hessian aij -bilap_hessian aij -pc_type cholesky)
+mfad_geom_test(example_smooth_bilap_harmonic_np2 smooth 2 orders OPTIONS -n 16 -surface cap -fidelity 0 -ksp_rtol 1e-13 -ksp_norm_type unpreconditioned)
+# (c) the composite Hessian lambda Z L W L Z + fidelity against PETSc's finite differences, shell
+# (1 rank) and assembled (2 ranks); -lambda 1 so that L W L dominates the fixed rows' identity (a
+# Hessian missing the column mask Z fails at 0.19); quadratic, so the FD error is round-off (5e-10 seen)
+mfad_geom_test(example_smooth_bilap_test_jacobian smooth 1 jacobian OPTIONS -order 2 -n 4 -surface cap -lambda 1)
+mfad_geom_test(example_smooth_bilap_test_jacobian_np2 smooth 2 jacobian OPTIONS -order 2 -n 4 -surface cap -lambda 1 -bilap_hessian aij -pc_type none)
+# (d) with fidelity, z solves (M + lambda Q) z = M z0, Q = Z L W L Z positive semi-definite: the
+# argument of (b) above for order 1 holds with Q for L, so rms_after < rms_before; SNES and TAO
+mfad_geom_test(example_smooth_bilap_contract smooth 1 contract OPTIONS -order 2 -n 16 -surface plane)
+mfad_geom_test(example_smooth_bilap_contract_tao smooth 1 contract OPTIONS -order 2 -n 16 -surface plane -use_tao)
+# (e) 1 rank vs 2 ranks, order 2 (rtol 1e-13 as in (a): both solutions within 1e-9 of the exact one)
+mfad_geom_test(example_smooth_bilap_ranks smooth 2 ranks rms_after OPTIONS -order 2 -n 16 -ksp_rtol 1e-13 -ksp_norm_type unpreconditioned)
 # param from a file: the OBJ cap of petsc-examples/meshes/cap.obj (a polar grid, valence 24 at the
 # pole; scripts/make-cap-obj.sh), read on every rank, 2 ranks
 mfad_geom_test(example_param_obj param 2 curved OPTIONS -mesh ${PROJECT_SOURCE_DIR}/petsc-examples/meshes/cap.obj)

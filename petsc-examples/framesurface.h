@@ -200,7 +200,7 @@ static inline PetscErrorCode FrameSurfaceIndices(const FrameSurface *s, PetscInt
     index[v] = (index[v] / n + (s->kind[v] == 1 ? 2 * PETSC_PI : PETSC_PI) - s->anglesum[v]) / (2 * PETSC_PI);
     k        = n * index[v];
     PetscCheck(PetscAbsReal(k - round(k)) < 1e-6, PETSC_COMM_SELF, PETSC_ERR_PLIB, "frames: vertex %" PetscInt_FMT " has index %g, not a multiple of 1/%" PetscInt_FMT ": inconsistent transport", v, (double)index[v], n);
-    index[v] = round(k) / n;
+    index[v] = round(k) / n + 0.0; /* + 0.0: no -0 in the output */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

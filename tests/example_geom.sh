@@ -98,6 +98,12 @@ frames_disk) # frames, disk, boundary-aligned: interior and boundary index sums 
   ok "euler = 1" "a == 1" "$(field "$l" euler)"
   ok "index_sum = $isum" "abs(a - b) < 1e-9" "$(field "$l" index_sum)" "$isum"
   ok "boundary_index_sum = $bsum" "abs(a - b) < 1e-9" "$(field "$l" boundary_index_sum)" "$bsum" ;;
+frames_fails) # frames stops with a PETSc error whose message contains <text> (bad input, not a crash)
+  text=$1
+  shift
+  # shellcheck disable=SC2086
+  if out=$("$mpiexec" $mpiflags -n "$np" "$prog" "$@" </dev/null 2>&1); then echo "$out"; echo "FAIL: $name succeeded"; exit 1; fi
+  echo "$out" | grep -q -- "$text" || { echo "$out"; echo "FAIL: no error message '$text'"; exit 1; } ;;
 jacobian) # -snes_test_jacobian at every Newton step: the Hessian against PETSc's finite differences
   # shellcheck disable=SC2086
   out=$("$mpiexec" $mpiflags -n "$np" "$prog" -snes_test_jacobian "$@" </dev/null 2>&1) || { echo "$out"; echo "FAIL: $name exited with an error"; exit 1; }

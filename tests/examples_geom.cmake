@@ -98,6 +98,8 @@ mfad_geom_test(example_frames_cube_aij frames 2 frames_closed 2 8 1e-12 5 OPTION
 # slightly, so inverse iteration crawls to a tight residual (5e-6 after 500 steps): a 1e-4 residual
 # (reached in 5 steps) is enough for the field's indices; 20 allowed.
 mfad_geom_test(example_frames_sphere frames 2 frames_closed 2 -1 -1 20 OPTIONS -mesh ${PROJECT_SOURCE_DIR}/tests/meshes/sphere_tris.msh -power_rtol 1e-4)
+# n = 1, a vector field on the sphere: the hairy ball theorem, integer indices summing to 2
+mfad_geom_test(example_frames_sphere_n1 frames 1 frames_closed 2 -1 -1 20 OPTIONS -mesh ${PROJECT_SOURCE_DIR}/tests/meshes/sphere_tris.msh -power_rtol 1e-4 -n 1)
 # On a disk with boundary alignment, Poincare-Hopf for fields tangent to the boundary (Ray et al. 2008,
 # "N-symmetry direction field design", ACM TOG 27(2), sec. 4; Bommes et al. 2009, "Mixed-integer
 # quadrangulation", sec. 3): interior + boundary indices = chi = 1, a boundary vertex's index being
@@ -120,3 +122,8 @@ mfad_geom_test(example_frames_ranks_global frames 2 ranks energy OPTIONS -grid 1
 # (d) the fused Hessian of frame_field against PETSc's finite differences of the gradient (the
 # energy is quadratic: the difference is exact up to round-off, ~1e-8 relative at PETSc's step)
 mfad_geom_test(example_frames_test_jacobian frames 2 jacobian OPTIONS -grid 3 -surface cap -mfad_hessian shell)
+# bad requests are PETSc errors that say what is wrong: boundary alignment on a closed surface; cotan
+# weights on the Gaussian bump's grid, whose diagonals are not Delaunay (negative weights would
+# leave the energy unbounded below)
+mfad_geom_test(example_frames_closed_boundary frames 1 frames_fails "needs a surface with boundary" OPTIONS -mesh ${PROJECT_SOURCE_DIR}/tests/meshes/cube.obj -problem boundary)
+mfad_geom_test(example_frames_cotan_negative frames 2 frames_fails "not Delaunay" OPTIONS -grid 8 -surface hat -weights cotan)

@@ -118,6 +118,7 @@ static PetscErrorCode InversePower(MfadEnergy E, Vec mass, PetscReal area, Petsc
   PetscCall(VecDuplicate(X, &W));
   PetscCall(VecDuplicate(X, &R));
   PetscCall(MfadEnergyCreateHessianMat(E, type, &H));
+  PetscCall(VecSet(X, 0));
   PetscCall(MfadHessianSetPoint(H, X)); /* the energy is quadratic: H is the same at every point */
   /* scale = max_i H_ii / M_ii: each element Hessian 2w [1 -conj(r); -r 1] has off-diagonal blocks no
      larger than its diagonal, so every eigenvalue mu lies in [0, 2 scale] (Gershgorin) */
@@ -290,14 +291,16 @@ int main(int argc, char **argv)
   PetscCall(GeomMeshRanges(comm, m, &cstart, &cend, &vstart, &vend));
   PetscCall(MfadEnergyCreate(comm, 2, cend - cstart, m->ncell, &E));
   PetscCall(PetscMalloc3(2 * s.nedge, &conn, 3 * s.nedge, &params, m->nvert, &index));
+  /* cotan weights are negative across an edge whose opposite angles sum to more than pi (a
+     non-Delaunay edge): the energy would not be bounded below; round-off of a zero weight is fine.
+     Every rank checks every edge, so all stop together. */
+  for (PetscInt e = 0; e < s.nedge && weights == FRAMES_COTAN; e++)
+    PetscCheck(s.cotan[e] > -1e-12, comm, PETSC_ERR_ARG_WRONG,
+               "frames: the edge %" PetscInt_FMT "-%" PetscInt_FMT " between faces %" PetscInt_FMT " and %" PetscInt_FMT " has cotan weight %g < 0 (not Delaunay): use -weights uniform",
+               s.edge[4 * e + 2], s.edge[4 * e + 3], s.edge[4 * e], s.edge[4 * e + 1], (double)s.cotan[e]);
   for (PetscInt e = 0; e < s.nedge; e++) {
     const PetscInt f = s.edge[4 * e], g = s.edge[4 * e + 1];
     if (f < cstart || f >= cend) continue;
-    /* cotan weights are negative across an edge whose opposite angles sum to more than pi (a
-       non-Delaunay edge): the energy would not be bounded below; round-off of a zero weight is fine */
-    PetscCheck(weights == FRAMES_UNIFORM || s.cotan[e] > -1e-12, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-               "frames: the edge %" PetscInt_FMT "-%" PetscInt_FMT " between faces %" PetscInt_FMT " and %" PetscInt_FMT " has cotan weight %g < 0 (not Delaunay): use -weights uniform",
-               s.edge[4 * e + 2], s.edge[4 * e + 3], f, g, (double)s.cotan[e]);
     conn[2 * nel] = f, conn[2 * nel + 1] = g;
     params[3 * nel]     = PetscCosReal(n * s.theta[e]);
     params[3 * nel + 1] = PetscSinReal(n * s.theta[e]);

@@ -104,7 +104,7 @@ static PetscErrorCode InversePower(MfadEnergy E, Vec mass, PetscReal area, Petsc
   Vec                Y, W, R;
   KSP                ksp;
   PC                 pc;
-  Shifted            ctx;
+  Shifted            ctx = {NULL, NULL, NULL, 0};
   PetscReal          scale, q;
   PetscInt           rstart, rend;
   PetscScalar       *x;
@@ -134,7 +134,8 @@ static PetscErrorCode InversePower(MfadEnergy E, Vec mass, PetscReal area, Petsc
     A = H;
   } else {
     PetscInt n, N;
-    ctx.H = H, ctx.mass = mass, ctx.work = W, ctx.shift = *shift_used;
+    ctx.H = H, ctx.mass = mass, ctx.shift = *shift_used;
+    PetscCall(VecDuplicate(X, &ctx.work)); /* its own: W is the solves' right-hand side */
     PetscCall(VecGetLocalSize(X, &n));
     PetscCall(VecGetSize(X, &N));
     PetscCall(MatCreateShell(comm, n, n, N, N, &ctx, &A));
@@ -193,6 +194,7 @@ static PetscErrorCode InversePower(MfadEnergy E, Vec mass, PetscReal area, Petsc
     (*its)++;
   }
   PetscCall(KSPDestroy(&ksp));
+  if (type != MFAD_HESSIAN_AIJ) PetscCall(VecDestroy(&ctx.work));
   PetscCall(MatDestroy(&A));
   PetscCall(MatDestroy(&H));
   PetscCall(VecDestroy(&Y));

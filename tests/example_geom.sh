@@ -98,6 +98,12 @@ frames_disk) # frames, disk, boundary-aligned: interior and boundary index sums 
   ok "euler = 1" "a == 1" "$(field "$l" euler)"
   ok "index_sum = $isum" "abs(a - b) < 1e-9" "$(field "$l" index_sum)" "$isum"
   ok "boundary_index_sum = $bsum" "abs(a - b) < 1e-9" "$(field "$l" boundary_index_sum)" "$bsum" ;;
+frames_eigen) # frames, global problem: energy_per_area (the smallest eigenvalue) = <value> to 1e-9
+  value=$1
+  shift
+  l=$(run "$np" "$@"); echo "$l"
+  converged "$l" 30
+  ok "energy_per_area = $value to 1e-9" "abs(a - b) <= 1e-9 * b" "$(field "$l" energy_per_area)" "$value" ;;
 frames_fails) # frames stops with a PETSc error whose message contains <text> (bad input, not a crash)
   text=$1
   shift

@@ -119,6 +119,13 @@ mfad_geom_test(example_frames_cap_grid frames 2 frames_disk 0 1 OPTIONS -grid 12
 mfad_geom_test(example_frames_ranks frames 2 ranks energy OPTIONS -grid 12 -surface hat)
 mfad_geom_test(example_frames_ranks_cotan frames 2 ranks energy OPTIONS -mesh ${PROJECT_SOURCE_DIR}/petsc-examples/meshes/cap.obj -weights cotan)
 mfad_geom_test(example_frames_ranks_global frames 2 ranks energy OPTIONS -grid 12 -surface hat -problem global)
+# The global problem finds the smallest eigenvalue, against a dense oracle: on the 4 x 4 grid on the
+# Gaussian bump, mfad's assembled H (-mfad_hessian aij -ksp_view_mat binary, with -shift 0 and
+# -shift 1: their difference is M, checked diagonal) read with PETSc's PetscBinaryIO.py and solved
+# by LAPACK (numpy.linalg.eigvalsh of M^-1/2 H M^-1/2) gives mu = 0.31477283142111750 (a complex
+# pair, as u and i u), lambda = mu / 2 = 0.15738641571055875 = energy_per_area of the normalised
+# field. Inverse iteration stops at a 1e-8 residual: the eigenvalue's error is quadratic in it.
+mfad_geom_test(example_frames_eigen_oracle frames 2 frames_eigen 0.15738641571055875 OPTIONS -grid 4 -surface hat -problem global)
 # (d) the fused Hessian of frame_field against PETSc's finite differences of the gradient (the
 # energy is quadratic: the difference is exact up to round-off, ~1e-8 relative at PETSc's step)
 mfad_geom_test(example_frames_test_jacobian frames 2 jacobian OPTIONS -grid 3 -surface cap -mfad_hessian shell)

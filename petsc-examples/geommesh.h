@@ -11,6 +11,8 @@
 #include <mfadmesh.h>
 #include <mfadpetsc.h>
 #include <math.h>
+#include <string.h>
+#include <strings.h>
 
 /* The surfaces z = f(x, y) a grid can be lifted to. */
 typedef enum { GEOM_PLANE, GEOM_CAP, GEOM_HAT } GeomSurface;
@@ -261,6 +263,39 @@ static inline PetscErrorCode GeomMinimize(MPI_Comm comm, MfadEnergy E, Vec X, Pe
 {
   PetscFunctionBeginUser;
   PetscCall(GeomMinimizeProblem(comm, E, GeomSetSNES_Energy, GeomSetTao_Energy, X, use_tao, ksp_rtol, its, reason, reason_name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A triangle surface in 3-D read from a file, whole on the calling rank (the examples' meshes are
+   small): .obj and .off by MfadMeshRead(), Gmsh (.msh), .ply and DMPlex's other formats through
+   MfadDMPlexCreateFromFile() on PETSC_COMM_SELF; checked to be a manifold (MfadMeshCheckManifold()) */
+static inline PetscErrorCode GeomMeshRead(const char path[], MfadMesh *mesh)
+{
+  const size_t len = strlen(path);
+  const char  *ext = len > 4 ? path + len - 4 : path;
+
+  PetscFunctionBeginUser;
+  if (!strcasecmp(ext, ".obj") || !strcasecmp(ext, ".off")) PetscCall(MfadMeshRead(path, mesh));
+  else {
+    DM         dm;
+    PetscInt   nel, nv, vs, ve, *conn;
+    PetscReal *rest;
+    PetscCall(MfadDMPlexCreateFromFile(PETSC_COMM_SELF, path, &dm));
+    PetscCall(DMPlexGetDepthStratum(dm, 0, &vs, &ve));
+    PetscCall(MfadDMPlexGetElements(dm, MFAD_DMPLEX_CELLS, &nel, &nv, &conn, &rest));
+    PetscCheck(nv == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: need a triangle surface (cells of %" PetscInt_FMT " vertices)", path, nv);
+    PetscCall(MfadMeshCreate(3, ve - vs, 3, nel, mesh));
+    for (PetscInt e = 0; e < 3 * nel; e++) {
+      PetscCheck(conn[e] >= 0 && conn[e] < ve - vs, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: vertex id %" PetscInt_FMT " outside [0, %" PetscInt_FMT ")", path, conn[e], ve - vs);
+      (*mesh)->cells[e] = conn[e];
+      for (int d = 0; d < 3; d++) (*mesh)->coords[3 * conn[e] + d] = rest[3 * e + d];
+    }
+    PetscCall(PetscFree(conn));
+    PetscCall(PetscFree(rest));
+    PetscCall(DMDestroy(&dm));
+  }
+  PetscCheck((*mesh)->ncorner == 3 && (*mesh)->dim == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: need a triangle surface in 3-D (got %" PetscInt_FMT "-cornered cells in %" PetscInt_FMT "-D)", path, (*mesh)->ncorner, (*mesh)->dim);
+  PetscCall(MfadMeshCheckManifold(*mesh, path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

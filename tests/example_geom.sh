@@ -100,6 +100,41 @@ orders) # smooth -order 1 and -order 2 on the same options: the same rms_after t
   converged "$l1" 3
   converged "$l2" 3
   ok "rms_after: order 1 vs order 2 to 1e-8" "abs(a - b) <= 1e-8 * abs(a)" "$(field "$l1" rms_after)" "$(field "$l2" rms_after)" ;;
+frames_zero) # frames, flat square, boundary-aligned: the constant field, energy 0, no singularity
+  l=$(run "$np" "$@"); echo "$l"
+  converged "$l" 3
+  ok "energy = 0 (<= 1e-10)" "a >= 0 && a <= 1e-10" "$(field "$l" energy)"
+  ok "no singularities" "a == 0" "$(field "$l" singularities)"
+  ok "index_sum = 0" "a == 0" "$(field "$l" index_sum)" ;;
+frames_closed) # frames, closed surface: euler and index sum = chi [singularities = count] [energy <= bound]
+  chi=$1 count=$2 bound=$3 maxit=$4
+  shift 4
+  l=$(run "$np" "$@"); echo "$l"
+  converged "$l" "$maxit"
+  ok "euler = $chi" "a == b" "$(field "$l" euler)" "$chi"
+  ok "index_sum = $chi (Poincare-Hopf)" "abs(a - b) < 1e-9" "$(field "$l" index_sum)" "$chi"
+  [ "$count" -lt 0 ] || ok "singularities = $count" "a == b" "$(field "$l" singularities)" "$count"
+  [ "$bound" = -1 ] || ok "energy <= $bound" "a >= 0 && a <= b" "$(field "$l" energy)" "$bound" ;;
+frames_disk) # frames, disk, boundary-aligned: interior and boundary index sums (chi = 1)
+  isum=$1 bsum=$2
+  shift 2
+  l=$(run "$np" "$@"); echo "$l"
+  converged "$l" 3
+  ok "euler = 1" "a == 1" "$(field "$l" euler)"
+  ok "index_sum = $isum" "abs(a - b) < 1e-9" "$(field "$l" index_sum)" "$isum"
+  ok "boundary_index_sum = $bsum" "abs(a - b) < 1e-9" "$(field "$l" boundary_index_sum)" "$bsum" ;;
+frames_eigen) # frames, global problem: energy_per_area (the smallest eigenvalue) = <value> to 1e-9
+  value=$1
+  shift
+  l=$(run "$np" "$@"); echo "$l"
+  converged "$l" 30
+  ok "energy_per_area = $value to 1e-9" "abs(a - b) <= 1e-9 * b" "$(field "$l" energy_per_area)" "$value" ;;
+frames_fails) # frames stops with a PETSc error whose message contains <text> (bad input, not a crash)
+  text=$1
+  shift
+  # shellcheck disable=SC2086
+  if out=$("$mpiexec" $mpiflags -n "$np" "$prog" "$@" </dev/null 2>&1); then echo "$out"; echo "FAIL: $name succeeded"; exit 1; fi
+  echo "$out" | grep -q -- "$text" || { echo "$out"; echo "FAIL: no error message '$text'"; exit 1; } ;;
 jacobian) # -snes_test_jacobian at every Newton step: the Hessian against PETSc's finite differences
   # shellcheck disable=SC2086
   out=$("$mpiexec" $mpiflags -n "$np" "$prog" -snes_test_jacobian "$@" </dev/null 2>&1) || { echo "$out"; echo "FAIL: $name exited with an error"; exit 1; }

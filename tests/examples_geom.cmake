@@ -121,3 +121,68 @@ mfad_geom_test(example_arap_surface_ranks arap_surface 2 ranks energy OPTIONS -n
 mfad_geom_test(example_arap_surface_test_jacobian arap_surface 2 jacobian OPTIONS -nx 4 -nt 4 -angle 30 -mfad_hessian shell -mfad_psd_project none -ksp_type minres -pc_type none -snes_max_it 3)
 # (e) -o writes the triangles and their vertices only: the rotation nodes are unknowns, not points
 mfad_geom_test(example_arap_surface_vtu arap_surface 2 vtu OPTIONS -nx 6 -nt 5 -handles twist -angle 20)
+# frames (n-RoSy fields on faces, frame_field energy). (a) A flat square, boundary-aligned 4-RoSy: the
+# boundary edges run along x or y, so the constant field (x and y directions, u = 1 relative to an
+# axis) is admissible and parallel (r u_f = u_g across every edge of a plane), energy 0, the
+# minimum of a sum of squares; no singularities. SNES stops at |g| <= 1e-8 |g0|, |g0|^2 ~ 4 x 32
+# boundary faces; E - E* = 1/2 g^T H^-1 g <= |g|^2 / (2 mu_min) with mu_min ~ 0.1 on this grid:
+# ~1e-13, so 1e-10 is a safe bound for "0" (a wrong transport leaves E = O(1)). Quadratic: one
+# Newton step with CG to 1e-10, so 1 iteration; 3 allowed.
+mfad_geom_test(example_frames_square frames 1 frames_zero OPTIONS -grid 8 -surface plane)
+mfad_geom_test(example_frames_square_np2 frames 2 frames_zero OPTIONS -grid 8 -surface plane)
+mfad_geom_test(example_frames_square_tao frames 1 frames_zero OPTIONS -grid 8 -surface plane -use_tao)
+# (b) Poincare-Hopf. The singularity index of a vertex is (sum of the field's mismatches around its
+# one-ring / n + angle defect) / 2 pi (framesurface.h); summed over a closed surface the mismatches
+# cancel edge by edge and the defects sum to 2 pi chi (discrete Gauss-Bonnet), so the indices sum to
+# chi = 2 for a topological sphere, whatever the field -- given a transport consistent with the
+# defects (else the indices are not multiples of 1/n and the program stops). The cube of
+# tests/meshes/cube.obj (8 vertices, 18 edges, 12 faces: chi = 2) has a parallel 4-RoSy, the field
+# along its edges (each face flat, each corner's holonomy pi/2 invisible to a 4-RoSy, the surface
+# simply connected), so the globally optimal field has energy 0 (eigenvalue 0: the shift keeps
+# H + shift M definite), no mismatch, and index defect / 2 pi = (pi/2) / 2 pi = 1/4 at each of the
+# 8 corners. Energy 0 to 1e-12 (round-off of 12 faces' transport, |u|^2 ~ 1). Inverse iteration
+# with a zero eigenvalue and a 1e-8 shift converges in 1-2 steps; 5 allowed.
+mfad_geom_test(example_frames_cube frames 1 frames_closed 2 8 1e-12 5 OPTIONS -mesh ${PROJECT_SOURCE_DIR}/tests/meshes/cube.obj)
+mfad_geom_test(example_frames_cube_aij frames 2 frames_closed 2 8 1e-12 5 OPTIONS -mesh ${PROJECT_SOURCE_DIR}/tests/meshes/cube.obj -mfad_hessian aij)
+# the Gmsh sphere (unstructured, 2 ranks): the indices sum to chi = 2, whatever the field. No parallel
+# field exists (the sphere is curved everywhere), so no energy or count is asserted. The round
+# sphere's smallest eigenvalue is 9-fold (spin-4 harmonics of degree 4) and the mesh splits it only
+# slightly, so inverse iteration crawls to a tight residual (5e-6 after 500 steps): a 1e-4 residual
+# (reached in 5 steps) is enough for the field's indices; 20 allowed.
+mfad_geom_test(example_frames_sphere frames 2 frames_closed 2 -1 -1 20 OPTIONS -mesh ${PROJECT_SOURCE_DIR}/tests/meshes/sphere_tris.msh -power_rtol 1e-4)
+# n = 1, a vector field on the sphere: the hairy ball theorem, integer indices summing to 2
+mfad_geom_test(example_frames_sphere_n1 frames 1 frames_closed 2 -1 -1 20 OPTIONS -mesh ${PROJECT_SOURCE_DIR}/tests/meshes/sphere_tris.msh -power_rtol 1e-4 -n 1)
+# On a disk with boundary alignment, Poincare-Hopf for fields tangent to the boundary (Ray et al. 2008,
+# "N-symmetry direction field design", ACM TOG 27(2), sec. 4; Bommes et al. 2009, "Mixed-integer
+# quadrangulation", sec. 3): interior + boundary indices = chi = 1, a boundary vertex's index being
+# round(n tau / 2 pi) / n for the boundary's turning tau = pi - (its angle sum) when the field is
+# smooth in its fan (framesurface.h: the identity is exact, the rounding needs the smoothness).
+# petsc-examples/meshes/cap.obj: a circle of 24 boundary vertices, each turning by ~2 pi / 24 < pi / 4:
+# boundary indices 0, interior sum 1 (here one +1 singularity at the valence-24 pole, which keeps the
+# mesh's 24-fold symmetry). The grid on the spherical cap: its
+# 4 corners turn by ~pi / 2 (> pi / 4, round(4 x 1/4) = 1), its sides' vertices by far less than
+# pi / 4: boundary sum 4 x 1/4 = 1, interior sum 0.
+mfad_geom_test(example_frames_disk frames 1 frames_disk 1 0 OPTIONS -mesh ${PROJECT_SOURCE_DIR}/petsc-examples/meshes/cap.obj)
+mfad_geom_test(example_frames_cap_grid frames 2 frames_disk 0 1 OPTIONS -grid 12 -surface cap)
+# (c) 1 and 2 ranks reach the same field: energies to 1e-9 (boundary problem on the Gaussian bump,
+# and with cotan weights on the polar cap (a Delaunay mesh: the weights are positive); the global
+# problem on the bump: inverse iteration to a 1e-8 residual, the energy's error quadratic in it;
+# 12 inverse iterations measured, 30 allowed)
+mfad_geom_test(example_frames_ranks frames 2 ranks energy OPTIONS -grid 12 -surface hat)
+mfad_geom_test(example_frames_ranks_cotan frames 2 ranks energy OPTIONS -mesh ${PROJECT_SOURCE_DIR}/petsc-examples/meshes/cap.obj -weights cotan)
+mfad_geom_test(example_frames_ranks_global frames 2 ranks energy OPTIONS -grid 12 -surface hat -problem global)
+# The global problem finds the smallest eigenvalue, against a dense oracle: on the 4 x 4 grid on the
+# Gaussian bump, mfad's assembled H (-mfad_hessian aij -ksp_view_mat binary, with -shift 0 and
+# -shift 1: their difference is M, checked diagonal) read with PETSc's PetscBinaryIO.py and solved
+# by LAPACK (numpy.linalg.eigvalsh of M^-1/2 H M^-1/2) gives mu = 0.31477283142111750 (a complex
+# pair, as u and i u), lambda = mu / 2 = 0.15738641571055875 = energy_per_area of the normalised
+# field. Inverse iteration stops at a 1e-8 residual: the eigenvalue's error is quadratic in it.
+mfad_geom_test(example_frames_eigen_oracle frames 2 frames_eigen 0.15738641571055875 OPTIONS -grid 4 -surface hat -problem global)
+# (d) the fused Hessian of frame_field against PETSc's finite differences of the gradient (the
+# energy is quadratic: the difference is exact up to round-off, ~1e-8 relative at PETSc's step)
+mfad_geom_test(example_frames_test_jacobian frames 2 jacobian OPTIONS -grid 3 -surface cap -mfad_hessian shell)
+# bad requests are PETSc errors that say what is wrong: boundary alignment on a closed surface; cotan
+# weights on the Gaussian bump's grid, whose diagonals are not Delaunay (negative weights would
+# leave the energy unbounded below)
+mfad_geom_test(example_frames_closed_boundary frames 1 frames_fails "needs a surface with boundary" OPTIONS -mesh ${PROJECT_SOURCE_DIR}/tests/meshes/cube.obj -problem boundary)
+mfad_geom_test(example_frames_cotan_negative frames 2 frames_fails "not Delaunay" OPTIONS -grid 8 -surface hat -weights cotan)

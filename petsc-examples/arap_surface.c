@@ -10,7 +10,7 @@ static const char help[] =
     "The default surface is an open tube of radius 0.5 along x, an nx x nt grid wrapped around it.\n"
     "Options:\n"
     "  -nx <24> -nt <16> -L <4>  tube grid (along, around) and length\n"
-    "  -mesh <file>              a triangle surface (.obj, .off) instead of the tube\n"
+    "  -mesh <file>              a triangle surface (.obj, .off, Gmsh .msh, .ply) instead of the tube\n"
     "  -band <h/2>               handles: the vertices within band of the smallest and the largest x\n"
     "                            (default: half the tube's grid spacing, or 5% of a mesh's x extent)\n"
     "  -handles <bend>           bend: left handle fixed, right one turned by -angle about the z\n"
@@ -315,7 +315,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-nx", "tube grid squares along x", NULL, nx, &nx, NULL));
   PetscCall(PetscOptionsInt("-nt", "tube grid squares around", NULL, nt, &nt, NULL));
   PetscCall(PetscOptionsReal("-L", "tube length (radius 0.5)", NULL, L, &L, NULL));
-  PetscCall(PetscOptionsString("-mesh", "a triangle surface (.obj, .off)", NULL, path, path, sizeof path, &file));
+  PetscCall(PetscOptionsString("-mesh", "a triangle surface (.obj, .off, .msh, .ply)", NULL, path, path, sizeof path, &file));
   PetscCall(PetscOptionsReal("-band", "handle band width in x", NULL, h.band, &h.band, &bandset));
   PetscCall(PetscOptionsEnum("-handles", "how the handles move", NULL, HandlesTypes, (PetscEnum)h.type, (PetscEnum *)&h.type, NULL));
   PetscCall(PetscOptionsReal("-angle", "turn of the handles [degrees]", NULL, h.angle, &h.angle, NULL));
@@ -347,8 +347,7 @@ int main(int argc, char **argv)
   }
 
   if (file) {
-    PetscCall(MfadMeshRead(path, &m));
-    PetscCheck(m->ncorner == 3 && m->dim == 3, comm, PETSC_ERR_ARG_WRONG, "arap_surface: %s is not a 3-D triangle surface", path);
+    PetscCall(GeomMeshRead(path, &m)); /* a manifold triangle surface in 3-D, or an error naming the file */
   } else PetscCall(TubeMesh(nx, nt, L, 0.5, &m));
   /* the handles: the two bands at the ends in x, and their centres */
   h.lo = PETSC_MAX_REAL, h.hi = PETSC_MIN_REAL;

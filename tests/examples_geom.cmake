@@ -106,6 +106,8 @@ mfad_geom_test(example_smooth_test_jacobian smooth 1 jacobian OPTIONS -n 4)
 mfad_geom_test(example_arap_surface_rigid arap_surface 1 surface_rigid OPTIONS -nx 12 -nt 8 -handles rigid -angle 60 -axis 1,1,1 -dx 1 -dy 2 -dz 3 -snes_rtol 1e-14)
 mfad_geom_test(example_arap_surface_rigid_np2 arap_surface 2 surface_rigid OPTIONS -nx 12 -nt 8 -handles rigid -angle -70 -axis 0,1,0 -dx 1 -snes_rtol 1e-14)
 mfad_geom_test(example_arap_surface_rigid_tao arap_surface 1 surface_rigid OPTIONS -nx 12 -nt 8 -handles rigid -angle 60 -axis 1,1,1 -dx 1 -use_tao -tao_gatol 1e-13)
+# a closed Gmsh sphere read through DMPlex (obtuse triangles: some cotangent weights negative; 27 iterations measured)
+mfad_geom_test(example_arap_surface_rigid_msh arap_surface 2 surface_rigid OPTIONS -mesh ${PROJECT_SOURCE_DIR}/tests/meshes/sphere_tris.msh -handles rigid -angle 30 -axis 1,2,3 -dz 1 -snes_rtol 1e-14)
 mfad_geom_test(example_arap_surface_rigid_obj arap_surface 2 surface_rigid OPTIONS -mesh ${PROJECT_SOURCE_DIR}/petsc-examples/meshes/cap.obj -handles rigid -angle 45 -axis 1,0,1 -snes_rtol 1e-14)
 # (b) An independent reference: Sorkine & Alexa's local-global algorithm, written in the example
 # from the paper (Horn's closed-form best rotation, a sparse LU solve of the cotangent Laplacian

@@ -7,10 +7,11 @@
    origin and the triangle: positive when the spherical triangle turns counter-clockwise seen from
    outside, zero on a great circle. For a small triangle on the unit sphere it is ~2 x its area, so
    the argument of the log is ~ the mapped over the rest area A (a scaled-to-the-sphere rest
-   triangle), as in flip_barrier_tri (Schüller et al. 2013, "Locally injective mappings"; the
-   -log(volume) barrier of TinyAD-Examples' manifold_optimization). E = +inf when det[u0, u1, u2] <= 1e-14 (flat to round-off, or flipped), so
-   line searches that evaluate the energy back off before a spherical triangle flips. Like the
-   distortion energy it does not change when a y_i is scaled (no radial gradient).
+   triangle), as in flip_barrier_tri (Schüller et al. 2013, "Locally injective mappings", SGP; the
+   -log(volume) barrier of TinyAD-Examples' manifold_optimization). E = +inf when det[u0, u1, u2]
+   <= 1e-14 (flat to round-off, or flipped), so line searches that evaluate the energy back off
+   before a spherical triangle flips. Like the distortion energy it does not change when a y_i is
+   scaled (no radial gradient).
    Parameters per element (1): A. Rest set-up: the rest triangle's area (energies/tri_frame.h);
    1 for a degenerate one. */
 #if defined(MFAD_ENERGY_META)

@@ -30,6 +30,7 @@ static const char help[] =
     "  -retract <true>         retract to the sphere after every SNES step\n"
     "  -use_tao                minimise with TAO (default -tao_type ntr; no retraction) instead of SNES\n"
     "  -o <file.vtu>           write the spherical mesh, with the displacement from the start\n"
+    "  -o_input <file.vtu>     write the input surface (centred, scaled and rotated like the start)\n"
     "Defaults: Newton with the exact Hessian (-mfad_hessian cached; with -mfad_hessian given, that form),\n"
     "-ksp_type stcg (CG stopped at negative curvature, so the step is a descent direction where the\n"
     "Hessian is indefinite, away from the minimiser) -pc_type jacobi, and the backtracking line search on\n"
@@ -216,8 +217,8 @@ int main(int argc, char **argv)
   PetscInt     n = 8, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, *pconn, its = 0, reason = 0, flipped, flipped0, term, naxes = 3, pinb = -1;
   PetscReal   *rest, *pparam, barrier = 0.01, penalty = 1, axes[3] = {1.5, 1, 0.6}, area = 0, chord = 0, scale, energy, covered, covered0, norm_error, move, c[3] = {0, 0, 0}, volume = 0;
   SphereShape  shape   = SPHERE_SHAPE_ELLIPSOID;
-  PetscBool    use_tao = PETSC_FALSE, retract = PETSC_TRUE, write = PETSC_FALSE, set, file;
-  char         out[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
+  PetscBool    use_tao = PETSC_FALSE, retract = PETSC_TRUE, write = PETSC_FALSE, write_input = PETSC_FALSE, set, file;
+  char         out[PETSC_MAX_PATH_LEN] = "", out_input[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
   const char  *reason_name = "";
   PetscReal  (*u)[3];
   PetscMPIInt  rank;
@@ -235,12 +236,14 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-retract", "retract to the sphere after every line search", NULL, retract, &retract, NULL));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
   PetscCall(PetscOptionsString("-o", "write the spherical mesh (.vtu)", NULL, out, out, sizeof out, &write));
+  PetscCall(PetscOptionsString("-o_input", "write the input surface (.vtu)", NULL, out_input, out_input, sizeof out_input, &write_input));
   PetscOptionsEnd();
   PetscCheck(!set || naxes == 3, comm, PETSC_ERR_ARG_WRONG, "-axes needs 3 values, got %" PetscInt_FMT, naxes);
   PetscCheck(axes[0] > 0 && axes[1] > 0 && axes[2] > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-axes %g,%g,%g must be > 0", (double)axes[0], (double)axes[1], (double)axes[2]);
   PetscCheck(barrier >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-barrier %g must be >= 0", (double)barrier);
   PetscCheck(penalty > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-penalty %g must be > 0 (it fixes the radial directions)", (double)penalty);
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
+  PetscCheck(!write_input || out_input[0], comm, PETSC_ERR_ARG_WRONG, "-o_input needs a file name");
   /* the exact Hessian, element Hessians cached per Newton step (see the help for why not projected) */
   PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));
   if (!set) PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "cached"));
@@ -288,12 +291,14 @@ int main(int argc, char **argv)
       for (int e = 0; e < 3; e++) e1[e] /= PetscSqrtReal(l);
     }
     for (int e = 0; e < 3; e++) e2[e] = e3[(e + 1) % 3] * e1[(e + 2) % 3] - e3[(e + 2) % 3] * e1[(e + 1) % 3];
-    for (PetscInt v = 0; v < m->nvert; v++) {
-      const PetscReal w[3] = {u[v][0], u[v][1], u[v][2]};
-      u[v][0]              = w[0] * e1[0] + w[1] * e1[1] + w[2] * e1[2];
-      u[v][1]              = w[0] * e2[0] + w[1] * e2[1] + w[2] * e2[2];
-      u[v][2]              = w[0] * e3[0] + w[1] * e3[1] + w[2] * e3[2];
-    }
+    for (PetscInt v = 0; v < m->nvert; v++) /* the start and the input (rotated alike, for -o_input) */
+      for (int k = 0; k < 2; k++) {
+        PetscReal      *p    = k ? &m->coords[3 * v] : u[v];
+        const PetscReal w[3] = {p[0], p[1], p[2]};
+        p[0]                 = w[0] * e1[0] + w[1] * e1[1] + w[2] * e1[2];
+        p[1]                 = w[0] * e2[0] + w[1] * e2[1] + w[2] * e2[2];
+        p[2]                 = w[0] * e3[0] + w[1] * e3[1] + w[2] * e3[2];
+      }
     u[0][0] = u[0][1] = 0, u[0][2] = 1, u[pinb][1] = 0; /* exactly, not to round-off */
   }
   /* the rest surface scaled to the start's chord area: the isometric size */
@@ -343,6 +348,10 @@ int main(int argc, char **argv)
     PetscCall(VecRestoreArray(X, &x));
   }
   PetscCall(VecDuplicate(X, &X0));
+  if (write_input) { /* X0 holds the input for a moment */
+    PetscCall(GeomSetCoordinates(m, vstart, vend, 3, X0));
+    PetscCall(MfadEnergyWriteVTU(E, term, X0, NULL, out_input));
+  }
   PetscCall(VecCopy(X, X0));
   PetscCall(SphereMeasure(comm, m, cstart, cend, X, NULL, &flipped0, &covered0, NULL, NULL));
   PetscCheck(flipped0 == 0, comm, PETSC_ERR_ARG_WRONG,

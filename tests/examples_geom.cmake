@@ -99,3 +99,9 @@ mfad_geom_test(example_sphere_tao sphere 1 sphere_tao)
 # gradient at every Newton step, barrier and fixed dofs included, 2 ranks (measured 6e-8 to 1e-7,
 # the one-sided difference's truncation; 1e-5 as for the other examples).
 mfad_geom_test(example_sphere_test_jacobian sphere 2 jacobian OPTIONS -n 2 -mfad_hessian shell)
+# Bad input is refused with a message: a surface that is not star-shaped about its vertex centroid
+# (the radial projection would flip triangles: tests/meshes/cube_dent.off), and an open one.
+mfad_geom_test(example_sphere_not_star_shaped sphere 1 sphere 10 OPTIONS -mesh ${PROJECT_SOURCE_DIR}/tests/meshes/cube_dent.off)
+set_tests_properties(example_sphere_not_star_shaped PROPERTIES PASS_REGULAR_EXPRESSION "is not star-shaped about its vertex centroid")
+mfad_geom_test(example_sphere_open_mesh sphere 1 sphere 10 OPTIONS -mesh ${PROJECT_SOURCE_DIR}/petsc-examples/meshes/cap.obj)
+set_tests_properties(example_sphere_open_mesh PROPERTIES PASS_REGULAR_EXPRESSION "a closed surface is needed")

@@ -104,6 +104,13 @@ sphere_tao) # sphere: SNES with retraction and TAO without it reach the same ene
   converged "$l2" 30
   ok "energy: SNES vs TAO to 1e-9" "abs(a - b) <= 1e-9 * abs(a)" "$(field "$l1" energy)" "$(field "$l2" energy)"
   ok "TAO: no flipped triangle, max_norm_error <= 1e-8" "a == 0 && b <= 1e-8" "$(field "$l2" flipped)" "$(field "$l2" max_norm_error)" ;;
+sphere_refused) # sphere on bad input: an error exit whose message contains $1
+  msg=$1
+  shift
+  # shellcheck disable=SC2086
+  if out=$("$mpiexec" $mpiflags -n "$np" "$prog" "$@" </dev/null 2>&1); then echo "$out"; echo "FAIL: $name accepted the input"; exit 1; fi
+  echo "$out" | grep -q "$msg" || { echo "$out"; echo "FAIL: the error does not say '$msg'"; exit 1; }
+  echo "$out" | grep "$msg" | head -1 ;;
 *)
   echo "unknown check $check"
   exit 2 ;;

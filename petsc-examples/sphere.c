@@ -96,11 +96,17 @@ static PetscErrorCode SphereMeshCubeSphere(PetscInt n, SphereShape shape, const 
             const PetscInt t = q[1];
             q[1] = q[3], q[3] = t;
           }
-          if ((i + j) % 2 == 0) m->cells[3 * nc] = q[0], m->cells[3 * nc + 1] = q[1], m->cells[3 * nc + 2] = q[2], m->cells[3 * nc + 3] = q[0], m->cells[3 * nc + 4] = q[2], m->cells[3 * nc + 5] = q[3];
-          else m->cells[3 * nc] = q[0], m->cells[3 * nc + 1] = q[1], m->cells[3 * nc + 2] = q[3], m->cells[3 * nc + 3] = q[1], m->cells[3 * nc + 4] = q[2], m->cells[3 * nc + 5] = q[3];
+          for (int k = 0; k < 6; k++) { /* alternate the diagonal, as GeomMeshGrid does */
+            static const int split[2][6] = {
+                {0, 1, 2, 0, 2, 3},
+                {0, 1, 3, 1, 2, 3}
+            };
+            m->cells[3 * nc + k] = q[split[(i + j) % 2][k]];
+          }
           nc += 2;
         }
-  PetscCheck(nv == m->nvert && nc == m->ncell, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sphere: cube-sphere with %" PetscInt_FMT " vertices, %" PetscInt_FMT " triangles", nv, nc);
+  PetscCheck(nv == m->nvert && nc == m->ncell, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "sphere: cube-sphere with %" PetscInt_FMT " vertices, %" PetscInt_FMT " triangles", nv, nc);
   PetscCall(PetscFree(id));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -117,7 +123,9 @@ static PetscErrorCode SphereMeshCheckGenusZero(MPI_Comm comm, MfadMesh m, const 
   for (PetscInt v = 0; v < m->nvert; v++) nb += next[v] >= 0;
   PetscCall(PetscFree(next));
   PetscCheck(nb == 0, comm, PETSC_ERR_ARG_WRONG, "sphere: %s has %" PetscInt_FMT " boundary vertices: a closed surface is needed", what, nb);
-  PetscCheck(m->nvert - m->ncell / 2 == 2, comm, PETSC_ERR_ARG_WRONG, "sphere: %s has Euler characteristic %" PetscInt_FMT " (V %" PetscInt_FMT ", F %" PetscInt_FMT "): genus 0 (2) is needed", what, m->nvert - m->ncell / 2, m->nvert, m->ncell);
+  PetscCheck(m->nvert - m->ncell / 2 == 2, comm, PETSC_ERR_ARG_WRONG,
+             "sphere: %s has Euler characteristic %" PetscInt_FMT " (V %" PetscInt_FMT ", F %" PetscInt_FMT "): genus 0 (2) is needed", what,
+             m->nvert - m->ncell / 2, m->nvert, m->ncell);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -130,7 +138,8 @@ static inline PetscReal SphereDet(const PetscReal a[3], const PetscReal b[3], co
    ranks: flipped triangles (det[y0, y1, y2] <= 0), covered area (sum of the signed solid angles over
    4 pi: tan(Omega / 2) = det / (|a||b||c| + (a.b)|c| + (a.c)|b| + (b.c)|a|), Van Oosterom &
    Strackee 1983), max | |y| - 1 |, and max |y - y0| against X0 (may be NULL) */
-static PetscErrorCode SphereMeasure(MPI_Comm comm, MfadMesh m, PetscInt cstart, PetscInt cend, Vec X, Vec X0, PetscInt *flipped, PetscReal *covered, PetscReal *norm_error, PetscReal *move)
+static PetscErrorCode SphereMeasure(MPI_Comm comm, MfadMesh m, PetscInt cstart, PetscInt cend, Vec X, Vec X0, PetscInt *flipped, PetscReal *covered,
+                                    PetscReal *norm_error, PetscReal *move)
 {
   Vec                Xall;
   const PetscScalar *x, *xo = NULL;
@@ -210,18 +219,19 @@ static PetscErrorCode SphereRetractTR(SNES snes, Vec X, Vec Y, Vec W, PetscBool 
 
 int main(int argc, char **argv)
 {
-  MPI_Comm     comm;
-  MfadMesh     m;
-  MfadEnergy   E, Ed;
-  Vec          X, X0;
-  PetscInt     n = 8, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, *pconn, its = 0, reason = 0, flipped, flipped0, term, naxes = 3, pinb = -1;
-  PetscReal   *rest, *pparam, barrier = 0.01, penalty = 1, axes[3] = {1.5, 1, 0.6}, area = 0, chord = 0, scale, energy, covered, covered0, norm_error, move, c[3] = {0, 0, 0}, volume = 0;
-  SphereShape  shape   = SPHERE_SHAPE_ELLIPSOID;
-  PetscBool    use_tao = PETSC_FALSE, retract = PETSC_TRUE, write = PETSC_FALSE, write_input = PETSC_FALSE, set, file;
-  char         out[PETSC_MAX_PATH_LEN] = "", out_input[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
-  const char  *reason_name = "";
-  PetscReal  (*u)[3];
-  PetscMPIInt  rank;
+  MPI_Comm   comm;
+  MfadMesh   m;
+  MfadEnergy E, Ed;
+  Vec        X, X0;
+  PetscInt   n = 8, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, *pconn, its = 0, reason = 0, flipped, flipped0, term, naxes = 3, pinb = -1;
+  PetscReal *rest, *pparam, barrier = 0.01, penalty = 1, axes[3] = {1.5, 1, 0.6}, area = 0, chord = 0, scale, energy, covered, covered0, norm_error,
+                            move, c[3] = {0, 0, 0}, volume = 0;
+  SphereShape shape   = SPHERE_SHAPE_ELLIPSOID;
+  PetscBool   use_tao = PETSC_FALSE, retract = PETSC_TRUE, write = PETSC_FALSE, write_input = PETSC_FALSE, set, file;
+  char        out[PETSC_MAX_PATH_LEN] = "", out_input[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
+  const char *reason_name = "";
+  PetscReal(*u)[3];
+  PetscMPIInt rank;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
@@ -239,7 +249,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-o_input", "write the input surface (.vtu)", NULL, out_input, out_input, sizeof out_input, &write_input));
   PetscOptionsEnd();
   PetscCheck(!set || naxes == 3, comm, PETSC_ERR_ARG_WRONG, "-axes needs 3 values, got %" PetscInt_FMT, naxes);
-  PetscCheck(axes[0] > 0 && axes[1] > 0 && axes[2] > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-axes %g,%g,%g must be > 0", (double)axes[0], (double)axes[1], (double)axes[2]);
+  PetscCheck(axes[0] > 0 && axes[1] > 0 && axes[2] > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-axes %g,%g,%g must be > 0", (double)axes[0],
+             (double)axes[1], (double)axes[2]);
   PetscCheck(barrier >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-barrier %g must be >= 0", (double)barrier);
   PetscCheck(penalty > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-penalty %g must be > 0 (it fixes the radial directions)", (double)penalty);
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
@@ -252,7 +263,8 @@ int main(int argc, char **argv)
     const size_t len = strlen(path);
     if (len > 4 && !strcmp(path + len - 4, ".off")) PetscCall(MfadMeshReadOFF(path, &m));
     else PetscCall(MfadMeshReadOBJ(path, &m));
-    PetscCheck(m->ncorner == 3 && m->dim == 3, comm, PETSC_ERR_ARG_WRONG, "sphere: %s: need a triangle surface in 3-D (got %" PetscInt_FMT "-cornered cells in %" PetscInt_FMT "-D)", path, m->ncorner, m->dim);
+    PetscCheck(m->ncorner == 3 && m->dim == 3, comm, PETSC_ERR_ARG_WRONG,
+               "sphere: %s: need a triangle surface in 3-D (got %" PetscInt_FMT "-cornered cells in %" PetscInt_FMT "-D)", path, m->ncorner, m->dim);
     PetscCall(MfadMeshCheckManifold(m, path));
   } else PetscCall(SphereMeshCubeSphere(n, shape, axes, &m));
   PetscCall(SphereMeshCheckGenusZero(comm, m, file ? path : "the generated mesh"));
@@ -262,10 +274,11 @@ int main(int argc, char **argv)
     for (int e = 0; e < 3; e++) c[e] += m->coords[3 * v + e] / m->nvert;
   for (PetscInt v = 0; v < m->nvert; v++)
     for (int e = 0; e < 3; e++) m->coords[3 * v + e] -= c[e];
-  for (PetscInt t = 0; t < m->ncell; t++) volume += SphereDet(&m->coords[3 * m->cells[3 * t]], &m->coords[3 * m->cells[3 * t + 1]], &m->coords[3 * m->cells[3 * t + 2]]) / 6;
+  for (PetscInt t = 0; t < m->ncell; t++)
+    volume += SphereDet(&m->coords[3 * m->cells[3 * t]], &m->coords[3 * m->cells[3 * t + 1]], &m->coords[3 * m->cells[3 * t + 2]]) / 6;
   if (volume < 0) /* inward-facing triangles: turn them */
     for (PetscInt t = 0; t < m->ncell; t++) {
-      const PetscInt s     = m->cells[3 * t + 1];
+      const PetscInt s    = m->cells[3 * t + 1];
       m->cells[3 * t + 1] = m->cells[3 * t + 2], m->cells[3 * t + 2] = s;
     }
   PetscCall(PetscMalloc1(m->nvert, &u));
@@ -355,7 +368,8 @@ int main(int argc, char **argv)
   PetscCall(VecCopy(X, X0));
   PetscCall(SphereMeasure(comm, m, cstart, cend, X, NULL, &flipped0, &covered0, NULL, NULL));
   PetscCheck(flipped0 == 0, comm, PETSC_ERR_ARG_WRONG,
-             "sphere: %s is not star-shaped about its vertex centroid (%g, %g, %g): %" PetscInt_FMT " triangles flip under the radial projection (covered area %g); this example needs a star-shaped input",
+             "sphere: %s is not star-shaped about its vertex centroid (%g, %g, %g): %" PetscInt_FMT
+             " triangles flip under the radial projection (covered area %g); this example needs a star-shaped input",
              file ? path : "the generated mesh", (double)c[0], (double)c[1], (double)c[2], flipped0, (double)covered0);
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
 
@@ -402,10 +416,11 @@ int main(int argc, char **argv)
   PetscCall(SphereMeasure(comm, m, cstart, cend, X, X0, &flipped, &covered, &norm_error, &move));
   if (write) PetscCall(MfadEnergyWriteVTU(E, term, X, X0, out));
   PetscCall(PetscPrintf(comm,
-                        "sphere: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT " area %.12e energy %.12e energy_per_area %.12e max_norm_error %.3e flipped %" PetscInt_FMT
+                        "sphere: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT
+                        " area %.12e energy %.12e energy_per_area %.12e max_norm_error %.3e flipped %" PetscInt_FMT
                         " covered_area %.15f max_move %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n",
-                        m->nvert, m->ncell, (double)area, (double)energy, (double)(energy / area), (double)norm_error, flipped, (double)covered, (double)move, its, reason,
-                        reason_name));
+                        m->nvert, m->ncell, (double)area, (double)energy, (double)(energy / area), (double)norm_error, flipped, (double)covered,
+                        (double)move, its, reason, reason_name));
 
   PetscCall(PetscFree2(conn, rest));
   PetscCall(PetscFree2(pconn, pparam));

@@ -40,10 +40,7 @@ static double Eval(MfadKernel k, const double *x, const double *p, double *g)
   return E;
 }
 
-static void Params(MfadKernel k, const double *rest, double *p)
-{
-  ck_assert_msg(k->rest(rest, NULL, p) == 0, "%s: rest set-up failed", k->name);
-}
+static void Params(MfadKernel k, const double *rest, double *p) { ck_assert_msg(k->rest(rest, NULL, p) == 0, "%s: rest set-up failed", k->name); }
 
 static void AssertNear(const char *what, const char *name, double got, double want, double tol)
 {
@@ -79,7 +76,8 @@ START_TEST(sphere_energy_sees_only_the_directions)
   for (int i = 0; i < 9; i++) gmax = fmax(gmax, fabs(g[i]));
   for (int v = 0; v < 3; v++) {
     /* y . g = d/dc E(c y) at c = 1, 0 for a scale-invariant E; |y| ~ 1 */
-    AssertNear("radial part of the gradient", Names[_i], Y[3 * v] * g[3 * v] + Y[3 * v + 1] * g[3 * v + 1] + Y[3 * v + 2] * g[3 * v + 2], 0.0, TOL * gmax);
+    AssertNear("radial part of the gradient", Names[_i], Y[3 * v] * g[3 * v] + Y[3 * v + 1] * g[3 * v + 1] + Y[3 * v + 2] * g[3 * v + 2], 0.0,
+               TOL * gmax);
     /* the gradient is homogeneous of degree -1 in each vertex: g(c y) = g(y) / c on that vertex */
     for (int d = 0; d < 3; d++) AssertNear("gradient with each vertex scaled", Names[_i], c[v] * gs[3 * v + d], g[3 * v + d], TOL * gmax);
   }

@@ -135,6 +135,73 @@ static inline PetscReal SphereDet(const PetscReal a[3], const PetscReal b[3], co
   return a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]);
 }
 
+static inline PetscReal SphereTriangleArea(const PetscReal a[3], const PetscReal b[3], const PetscReal c[3])
+{
+  PetscReal u[3], w[3], n2 = 0;
+  for (int e = 0; e < 3; e++) u[e] = b[e] - a[e], w[e] = c[e] - a[e];
+  for (int e = 0; e < 3; e++) n2 += PetscSqr(u[(e + 1) % 3] * w[(e + 2) % 3] - u[(e + 2) % 3] * w[(e + 1) % 3]);
+  return 0.5 * PetscSqrtReal(n2);
+}
+
+/* The start: the surface centred on its vertex centroid c (m's coordinates moved), its triangles
+   turned outward if they face inward, u = the radial projection, then the gauge: the rotation onto
+   the frame (e1, e2, e3 = u_0) takes vertex 0 to the north pole and vertex `pinb` (the one most
+   nearly orthogonal to it) to the meridian y = 0, x > 0 (orientation kept); the surface is rotated
+   alike (for -o_input) and scaled to the start's chord area, `area`: the isometric size. */
+static PetscErrorCode SphereStart(MPI_Comm comm, MfadMesh m, PetscReal (*u)[3], PetscReal c[3], PetscInt *pinb, PetscReal *area)
+{
+  PetscReal volume = 0, rest = 0, chord = 0, scale, e1[3], e2[3], e3[3], best = -1;
+
+  PetscFunctionBeginUser;
+  for (PetscInt v = 0; v < m->nvert; v++)
+    for (int e = 0; e < 3; e++) c[e] += m->coords[3 * v + e] / m->nvert;
+  for (PetscInt v = 0; v < m->nvert; v++)
+    for (int e = 0; e < 3; e++) m->coords[3 * v + e] -= c[e];
+  for (PetscInt t = 0; t < m->ncell; t++)
+    volume += SphereDet(&m->coords[3 * m->cells[3 * t]], &m->coords[3 * m->cells[3 * t + 1]], &m->coords[3 * m->cells[3 * t + 2]]) / 6;
+  if (volume < 0) /* inward-facing triangles: turn them */
+    for (PetscInt t = 0; t < m->ncell; t++) {
+      const PetscInt s    = m->cells[3 * t + 1];
+      m->cells[3 * t + 1] = m->cells[3 * t + 2], m->cells[3 * t + 2] = s;
+    }
+  for (PetscInt v = 0; v < m->nvert; v++) {
+    const PetscReal *p = &m->coords[3 * v];
+    const PetscReal  l = PetscSqrtReal(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+    PetscCheck(l > 0, comm, PETSC_ERR_ARG_WRONG, "sphere: vertex %" PetscInt_FMT " is at the centroid: no radial projection", v);
+    for (int e = 0; e < 3; e++) u[v][e] = p[e] / l;
+  }
+  for (int e = 0; e < 3; e++) e3[e] = u[0][e];
+  for (PetscInt v = 1; v < m->nvert; v++) {
+    const PetscReal d = PetscAbsReal(u[v][0] * e3[0] + u[v][1] * e3[1] + u[v][2] * e3[2]);
+    if (1 - d > best) best = 1 - d, *pinb = v;
+  }
+  {
+    const PetscReal d = u[*pinb][0] * e3[0] + u[*pinb][1] * e3[1] + u[*pinb][2] * e3[2];
+    PetscReal       l = 0;
+    for (int e = 0; e < 3; e++) e1[e] = u[*pinb][e] - d * e3[e], l += e1[e] * e1[e];
+    for (int e = 0; e < 3; e++) e1[e] /= PetscSqrtReal(l);
+  }
+  for (int e = 0; e < 3; e++) e2[e] = e3[(e + 1) % 3] * e1[(e + 2) % 3] - e3[(e + 2) % 3] * e1[(e + 1) % 3];
+  for (PetscInt v = 0; v < m->nvert; v++)
+    for (int k = 0; k < 2; k++) {
+      PetscReal      *p    = k ? &m->coords[3 * v] : u[v];
+      const PetscReal w[3] = {p[0], p[1], p[2]};
+      p[0]                 = w[0] * e1[0] + w[1] * e1[1] + w[2] * e1[2];
+      p[1]                 = w[0] * e2[0] + w[1] * e2[1] + w[2] * e2[2];
+      p[2]                 = w[0] * e3[0] + w[1] * e3[1] + w[2] * e3[2];
+    }
+  u[0][0] = u[0][1] = 0, u[0][2] = 1, u[*pinb][1] = 0; /* the fixed values exactly, not to round-off */
+  for (PetscInt t = 0; t < m->ncell; t++) {
+    const PetscInt *q = &m->cells[3 * t];
+    rest += SphereTriangleArea(&m->coords[3 * q[0]], &m->coords[3 * q[1]], &m->coords[3 * q[2]]);
+    chord += SphereTriangleArea(u[q[0]], u[q[1]], u[q[2]]);
+  }
+  scale = PetscSqrtReal(chord / rest);
+  for (PetscInt k = 0; k < 3 * m->nvert; k++) m->coords[k] *= scale;
+  *area = chord;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Per-triangle and per-vertex measures of the map X (owned vertices [vstart, vend)), summed over the
    ranks: flipped triangles (det[y0, y1, y2] <= 0), covered area (sum of the signed solid angles over
    4 pi: tan(Omega / 2) = det / (|a||b||c| + (a.b)|c| + (a.c)|b| + (b.c)|a|), Van Oosterom &
@@ -225,9 +292,9 @@ int main(int argc, char **argv)
   MfadEnergy E, Ed;
   Vec        X, X0;
   PetscInt   n = 8, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, *pconn, its = 0, reason = 0, flipped, flipped0, term, naxes = 3, pinb = -1;
-  PetscReal *rest, *pparam, barrier = 0.01, penalty = 1, axes[3] = {1.5, 1, 0.6}, area = 0, chord = 0, scale, energy, covered, covered0, norm_error,
-                            move, c[3] = {0, 0, 0}, volume = 0;
-  SphereShape shape   = SPHERE_SHAPE_ELLIPSOID;
+  PetscReal *rest, *pparam, barrier = 0.01, penalty = 1, axes[3] = {1.5, 1, 0.6}, area = 0, energy, covered, covered0, norm_error, move,
+                            c[3] = {0, 0, 0};
+  SphereShape shape              = SPHERE_SHAPE_ELLIPSOID;
   PetscBool   use_tao = PETSC_FALSE, retract = PETSC_TRUE, write = PETSC_FALSE, write_input = PETSC_FALSE, set, file;
   char        out[PETSC_MAX_PATH_LEN] = "", out_input[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
   const char *reason_name = "";
@@ -270,64 +337,8 @@ int main(int argc, char **argv)
   } else PetscCall(SphereMeshCubeSphere(n, shape, axes, &m));
   PetscCall(SphereMeshCheckGenusZero(comm, m, file ? path : "the generated mesh"));
 
-  /* the start: the radial projection about the vertex centroid, triangles turned outward */
-  for (PetscInt v = 0; v < m->nvert; v++)
-    for (int e = 0; e < 3; e++) c[e] += m->coords[3 * v + e] / m->nvert;
-  for (PetscInt v = 0; v < m->nvert; v++)
-    for (int e = 0; e < 3; e++) m->coords[3 * v + e] -= c[e];
-  for (PetscInt t = 0; t < m->ncell; t++)
-    volume += SphereDet(&m->coords[3 * m->cells[3 * t]], &m->coords[3 * m->cells[3 * t + 1]], &m->coords[3 * m->cells[3 * t + 2]]) / 6;
-  if (volume < 0) /* inward-facing triangles: turn them */
-    for (PetscInt t = 0; t < m->ncell; t++) {
-      const PetscInt s    = m->cells[3 * t + 1];
-      m->cells[3 * t + 1] = m->cells[3 * t + 2], m->cells[3 * t + 2] = s;
-    }
   PetscCall(PetscMalloc1(m->nvert, &u));
-  for (PetscInt v = 0; v < m->nvert; v++) {
-    const PetscReal *p = &m->coords[3 * v];
-    const PetscReal  l = PetscSqrtReal(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
-    PetscCheck(l > 0, comm, PETSC_ERR_ARG_WRONG, "sphere: vertex %" PetscInt_FMT " is at the centroid: no radial projection", v);
-    for (int e = 0; e < 3; e++) u[v][e] = p[e] / l;
-  }
-  /* the gauge: vertex 0 to the north pole, vertex `pinb` (most nearly orthogonal to it) to the
-     meridian y = 0, x > 0, by the rotation onto the frame (e1, e2, e3 = u0): orientation is kept */
-  {
-    PetscReal e1[3], e2[3], e3[3], best = -1;
-    for (int e = 0; e < 3; e++) e3[e] = u[0][e];
-    for (PetscInt v = 1; v < m->nvert; v++) {
-      const PetscReal d = PetscAbsReal(u[v][0] * e3[0] + u[v][1] * e3[1] + u[v][2] * e3[2]);
-      if (1 - d > best) best = 1 - d, pinb = v;
-    }
-    {
-      const PetscReal d = u[pinb][0] * e3[0] + u[pinb][1] * e3[1] + u[pinb][2] * e3[2];
-      PetscReal       l = 0;
-      for (int e = 0; e < 3; e++) e1[e] = u[pinb][e] - d * e3[e], l += e1[e] * e1[e];
-      for (int e = 0; e < 3; e++) e1[e] /= PetscSqrtReal(l);
-    }
-    for (int e = 0; e < 3; e++) e2[e] = e3[(e + 1) % 3] * e1[(e + 2) % 3] - e3[(e + 2) % 3] * e1[(e + 1) % 3];
-    for (PetscInt v = 0; v < m->nvert; v++) /* the start and the input (rotated alike, for -o_input) */
-      for (int k = 0; k < 2; k++) {
-        PetscReal      *p    = k ? &m->coords[3 * v] : u[v];
-        const PetscReal w[3] = {p[0], p[1], p[2]};
-        p[0]                 = w[0] * e1[0] + w[1] * e1[1] + w[2] * e1[2];
-        p[1]                 = w[0] * e2[0] + w[1] * e2[1] + w[2] * e2[2];
-        p[2]                 = w[0] * e3[0] + w[1] * e3[1] + w[2] * e3[2];
-      }
-    u[0][0] = u[0][1] = 0, u[0][2] = 1, u[pinb][1] = 0; /* exactly, not to round-off */
-  }
-  /* the rest surface scaled to the start's chord area: the isometric size */
-  for (PetscInt t = 0; t < m->ncell; t++) {
-    const PetscInt *q = &m->cells[3 * t];
-    PetscReal       a[3], b[3], ar = 0, ac = 0;
-    for (int e = 0; e < 3; e++) a[e] = m->coords[3 * q[1] + e] - m->coords[3 * q[0] + e], b[e] = m->coords[3 * q[2] + e] - m->coords[3 * q[0] + e];
-    for (int e = 0; e < 3; e++) ar += PetscSqr(a[(e + 1) % 3] * b[(e + 2) % 3] - a[(e + 2) % 3] * b[(e + 1) % 3]);
-    for (int e = 0; e < 3; e++) a[e] = u[q[1]][e] - u[q[0]][e], b[e] = u[q[2]][e] - u[q[0]][e];
-    for (int e = 0; e < 3; e++) ac += PetscSqr(a[(e + 1) % 3] * b[(e + 2) % 3] - a[(e + 2) % 3] * b[(e + 1) % 3]);
-    area += 0.5 * PetscSqrtReal(ar), chord += 0.5 * PetscSqrtReal(ac);
-  }
-  scale = PetscSqrtReal(chord / area);
-  for (PetscInt k = 0; k < 3 * m->nvert; k++) m->coords[k] *= scale;
-  area = chord;
+  PetscCall(SphereStart(comm, m, u, c, &pinb, &area));
 
   PetscCall(GeomMeshRanges(comm, m, &cstart, &cend, &vstart, &vend));
   PetscCall(GeomMeshElements(m, cstart, cend, &conn, &rest));
@@ -339,12 +350,10 @@ int main(int argc, char **argv)
   PetscCall(PetscMalloc2(vend - vstart, &pconn, 2 * (vend - vstart), &pparam));
   for (PetscInt v = vstart; v < vend; v++) pconn[v - vstart] = v, pparam[2 * (v - vstart)] = 1, pparam[2 * (v - vstart) + 1] = 0;
   for (PetscInt t = 0; t < m->ncell; t++) {
-    const PetscInt *q = &m->cells[3 * t];
-    PetscReal       a[3], b[3], ar = 0;
-    for (int e = 0; e < 3; e++) a[e] = m->coords[3 * q[1] + e] - m->coords[3 * q[0] + e], b[e] = m->coords[3 * q[2] + e] - m->coords[3 * q[0] + e];
-    for (int e = 0; e < 3; e++) ar += PetscSqr(a[(e + 1) % 3] * b[(e + 2) % 3] - a[(e + 2) % 3] * b[(e + 1) % 3]);
+    const PetscInt *q  = &m->cells[3 * t];
+    const PetscReal ar = SphereTriangleArea(&m->coords[3 * q[0]], &m->coords[3 * q[1]], &m->coords[3 * q[2]]);
     for (int k = 0; k < 3; k++)
-      if (q[k] >= vstart && q[k] < vend) pparam[2 * (q[k] - vstart) + 1] += penalty * PetscSqrtReal(ar) / 6;
+      if (q[k] >= vstart && q[k] < vend) pparam[2 * (q[k] - vstart) + 1] += penalty * ar / 3;
   }
   PetscCall(MfadEnergyAddTerm(E, MFAD_KERNEL(sphere_penalty), vend - vstart, pconn, pparam, 1.0, NULL));
   {

@@ -142,6 +142,35 @@ jacobian) # -snes_test_jacobian at every Newton step: the Hessian against PETSc'
   [ -n "$ratios" ] || { echo "$out"; echo "FAIL: no Jacobian test in the output"; exit 1; }
   for r in $ratios; do ok "||J - Jfd||_F/||J||_F = $r < 1e-5" "a + 0 < 1e-5 && a == a" "$r"; done
   echo "$ratios" | tr '\n' ' '; echo ;;
+sphere) # sphere: a degree-one map onto the unit sphere, every vertex on it (justified in examples_geom.cmake)
+  maxits=$1
+  shift
+  l=$(run "$np" "$@"); echo "$l"
+  converged "$l" "$maxits"
+  ok "no flipped triangle" "a == 0" "$(field "$l" flipped)"
+  ok "covered_area = 1 to 1e-10" "abs(a - 1) <= 1e-10" "$(field "$l" covered_area)"
+  ok "max_norm_error <= 1e-12" "a <= 1e-12" "$(field "$l" max_norm_error)"
+  ok "energy_per_area >= 4 (symmetric Dirichlet's lower bound)" "a >= 4" "$(field "$l" energy_per_area)" ;;
+sphere_round) # sphere of a round sphere mesh: the start is the isometric minimiser, 4 x area, nothing moves
+  l=$(run "$np" "$@"); echo "$l"
+  converged "$l" 2
+  ok "energy_per_area = 4 to 1e-12" "abs(a - 4) <= 4e-12" "$(field "$l" energy_per_area)"
+  ok "max_move <= 1e-12" "a <= 1e-12" "$(field "$l" max_move)"
+  ok "no flipped triangle, covered_area = 1" "a == 0 && abs(b - 1) <= 1e-10" "$(field "$l" flipped)" "$(field "$l" covered_area)" ;;
+sphere_tao) # sphere: SNES with retraction and TAO without it reach the same energy (1e-9 relative)
+  l1=$(run "$np" "$@"); echo "$l1"
+  l2=$(run "$np" -use_tao "$@"); echo "$l2"
+  converged "$l1" 30
+  converged "$l2" 30
+  ok "energy: SNES vs TAO to 1e-9" "abs(a - b) <= 1e-9 * abs(a)" "$(field "$l1" energy)" "$(field "$l2" energy)"
+  ok "TAO: no flipped triangle, max_norm_error <= 1e-5" "a == 0 && b <= 1e-5" "$(field "$l2" flipped)" "$(field "$l2" max_norm_error)" ;;
+sphere_refused) # sphere on bad input: an error exit whose message contains $1
+  msg=$1
+  shift
+  # shellcheck disable=SC2086
+  if out=$("$mpiexec" $mpiflags -n "$np" "$prog" "$@" </dev/null 2>&1); then echo "$out"; echo "FAIL: $name accepted the input"; exit 1; fi
+  echo "$out" | grep -q "$msg" || { echo "$out"; echo "FAIL: the error does not say '$msg'"; exit 1; }
+  echo "$out" | grep "$msg" | head -1 ;;
 *)
   echo "unknown check $check"
   exit 2 ;;

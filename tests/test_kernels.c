@@ -59,6 +59,8 @@ static const Expect Builtins[] = {
   {"sphere_penalty",      1, 3, 2,  0, 0, 0, 0},
   {"frame_field",         2, 2, 3,  0, 0, 0, 0},
   {"arap_surface",        6, 3, 12, 3, 0, 0, 1},
+  {"sphere_symmetric_dirichlet", 3, 3, 5, 3, 0, 1, 0},
+  {"sphere_flip_barrier", 3, 3, 1,  3, 0, 1, 0},
 };
 #define NKERN ((int)(sizeof(Builtins) / sizeof(Builtins[0])))
 
@@ -107,13 +109,15 @@ static void ElemSetUp(int kidx, int trial, Elem *e)
   for (int a = 0; a < e->k->ncellvert; a++)
     for (int d = 0; d < 3; d++) e->rest[3 * a + d] = Simplex[a][d] + Uniform(-0.05, 0.05);
   if (e->k->rest) {
-    const double s = Uniform(0.8, 1.2);
+    const double s    = Uniform(0.8, 1.2);
+    const double lift = strncmp(e->ex->name, "sphere_", 7) ? 0.0 : 2.0; /* energies of y / |y|: away from the origin */
     int          ierr;
     for (int m = 0; m < e->k->nmaterial; m++) e->mat[m] = Uniform(0.5, 2.0);
     ierr = e->k->rest(e->rest, e->mat, e->p); /* rest_dim is 3 for every built-in with a rest set-up */
     ck_assert_msg(ierr == 0, "%s: rest set-up of a valid element returned %d, expected 0", e->ex->name, ierr);
     for (int a = 0; a < e->k->nvert; a++) /* auxiliary unknowns anywhere in [-1, 1] (rotations up to ~120 degrees) */
-      for (int d = 0; d < e->k->dof; d++) e->x[a * e->k->dof + d] = a < e->k->ncellvert ? s * e->rest[3 * a + d] + Uniform(-0.05, 0.05) : Uniform(-1.0, 1.0);
+      for (int d = 0; d < e->k->dof; d++)
+        e->x[a * e->k->dof + d] = a < e->k->ncellvert ? s * e->rest[3 * a + d] + Uniform(-0.05, 0.05) + (d == 2 ? lift : 0.0) : Uniform(-1.0, 1.0);
   } else {
     for (int j = 0; j < e->k->nparam; j++) e->p[j] = Uniform(0.5, 1.5);
     for (int i = 0; i < e->n; i++) e->x[i] = Uniform(-1.0, 1.0);
@@ -233,6 +237,36 @@ static void SymEig3(const double *A, double *w)
       }
   }
   for (int i = 0; i < 3; i++) w[i] = a[i][i];
+}
+
+/* the energies of the vertices y / |y| on the unit sphere: symmetric Dirichlet from the Gram matrix
+   G = J^T J (|J|^2 = tr G, |J^+|^2 = tr G^{-1} = tr G / det G) instead of the header's cross product;
+   the flip barrier from the rule of Sarrus on the normalised vertices */
+static double ClosedFormSphere(const Elem *e, const double *x, double *mag)
+{
+  double f[6], u[9], A, Dmi[4], dm;
+  Fold2D(e->rest, f);
+  A  = 0.5 * f[2] * f[5];
+  dm = f[2] * f[5]; /* Dm = [a b; 0 d] */
+  Dmi[0] = f[5] / dm, Dmi[1] = -f[4] / dm, Dmi[2] = 0.0, Dmi[3] = f[2] / dm;
+  for (int a = 0; a < 3; a++) {
+    const double l = sqrt(x[3 * a] * x[3 * a] + x[3 * a + 1] * x[3 * a + 1] + x[3 * a + 2] * x[3 * a + 2]);
+    for (int d = 0; d < 3; d++) u[3 * a + d] = x[3 * a + d] / l;
+  }
+  if (!strcmp(e->ex->name, "sphere_flip_barrier")) {
+    const double U[9] = {u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8]}, r = Det3(U) / (2.0 * A);
+    *mag = A * (fabs(log(r)) + 1.0);
+    return -A * log(r);
+  } else {
+    double J[3][2], G[3] = {0, 0, 0}, tr, det;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 2; j++) J[i][j] = (u[3 + i] - u[i]) * Dmi[j] + (u[6 + i] - u[i]) * Dmi[2 + j];
+    for (int i = 0; i < 3; i++) G[0] += J[i][0] * J[i][0], G[1] += J[i][0] * J[i][1], G[2] += J[i][1] * J[i][1];
+    tr   = G[0] + G[2];
+    det  = G[0] * G[2] - G[1] * G[1];
+    *mag = A * (tr + tr / det);
+    return A * (tr + tr / det);
+  }
 }
 
 /* the solids on tets, from F = Ds Dm^{-1} (Gauss-Jordan) and the material (mu, lambda) or kappa */
@@ -487,6 +521,7 @@ static double ClosedForm(const Elem *e, const double *x, double *mag)
     return p[2] * cabs(ug - rot * uf) * cabs(ug - rot * uf);
   }
   if (!strcmp(name, "arap_surface")) return ClosedFormArapSurface(e, x, mag);
+  if (!strncmp(name, "sphere_", 7) && strcmp(name, "sphere_penalty")) return ClosedFormSphere(e, x, mag);
   *mag = NAN;
   return NAN;
 }

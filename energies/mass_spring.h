@@ -23,7 +23,11 @@ MFAD_ENERGY_BODY(x, p, E)
 {
   T d[3], l;
   OP(sub3)(d, &x[3], &x[0]);
-  OP(norm3)(&l, d);
+  OP(dot3)(&l, d, d);
+  /* |d| has no derivative at d = 0 (two vertices at one point, e.g. a collapsed start): there the
+     length is 0 with zero derivatives, so E = k L^2 / 2 with a finite (zero) gradient, not NaN */
+  if (OP(val)(&l) > 0.0) OP(sqrt)(&l, &l);
+  else OP(set)(&l, 0.0);
   OP(adds)(&l, &l, -p[0]);
   OP(sqr)(E, &l);
   OP(muls)(E, E, 0.5 * p[1]);

@@ -133,6 +133,22 @@ static void Hinge(double bend, double *r)
   r[11] = sin(bend) * o1[1] + cos(bend) * o1[2];
 }
 
+START_TEST(spring_at_zero_length_is_finite)
+{
+  /* both ends at one point: E = k L^2 / 2 (|d| = 0), every output finite (|d| has no derivative
+     there; the kernel takes the zero one instead of dividing 0 by 0) */
+  MfadKernel   k = Find("mass_spring");
+  const double x[6] = {0.3, -0.2, 0.7, 0.3, -0.2, 0.7}, v[6] = {1, -2, 0.5, 0.25, 1, -1}, p[2] = {1.5, 2.0};
+  double       out[36], E;
+  for (int m = MFAD_MODE_VALUE; m <= MFAD_MODE_HESSIAN; m++) {
+    E = Eval(k, (MfadMode)m, x, v, p, out);
+    ck_assert_msg(fabs(E - 0.5 * 2.0 * 1.5 * 1.5) < 1e-15, "mass_spring at zero length, mode %d: E = %g, expected k L^2 / 2 = 2.25", m, E);
+    for (int i = 0; m != MFAD_MODE_VALUE && i < (m == MFAD_MODE_HESSIAN ? 36 : 6); i++)
+      ck_assert_msg(isfinite(out[i]), "mass_spring at zero length, mode %d: output %d is %g", m, i, out[i]);
+  }
+}
+END_TEST
+
 START_TEST(bending_is_zero_and_stationary_at_rest)
 {
   static const double bends[] = {0.0, 0.3, -1.2, 2.5, -3.0};
@@ -281,6 +297,7 @@ int main(void)
   SRunner *sr;
   int      nfail;
   tcase_add_loop_test(tc, energy_is_invariant_under_rigid_motions, 0, NELASTIC);
+  tcase_add_test(tc, spring_at_zero_length_is_finite);
   tcase_add_test(tc, bending_is_zero_and_stationary_at_rest);
   tcase_add_test(tc, bending_is_smooth_through_zero_and_pi);
   tcase_add_test(tc, tet_solids_are_linear_elasticity_at_rest);

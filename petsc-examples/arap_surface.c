@@ -118,8 +118,8 @@ static PetscErrorCode TubeMesh(PetscInt nx, PetscInt nt, PetscReal L, PetscReal 
 }
 
 /* The handle motion at load fraction f (angles and moves scaled by f) and the fixed dofs it
-   gives: positions of this rank's owned handle vertices (vertex v is unknown 2 v, its rotation
-   2 v + 1) */
+   gives: positions of this rank's owned handle vertices, vertex v's first dof at stride v (6 v in
+   the ARAP unknowns, where v's rotation follows its position) */
 typedef struct {
   Handles   type;
   PetscReal angle, move[3], axis[3], lo, hi, band, centre[2][3];
@@ -142,7 +142,7 @@ static void HandleMotion(const HandleSet *h, PetscInt side, PetscReal f, Motion 
   }
 }
 
-static PetscErrorCode HandlesFix(MfadEnergy E, MfadMesh m, const HandleSet *h, PetscInt vstart, PetscInt vend, PetscReal f)
+static PetscErrorCode HandlesFix(MfadEnergy E, MfadMesh m, const HandleSet *h, PetscInt vstart, PetscInt vend, PetscReal f, PetscInt stride)
 {
   PetscInt  *fix, nfix = 0;
   PetscReal *val;
@@ -155,11 +155,60 @@ static PetscErrorCode HandlesFix(MfadEnergy E, MfadMesh m, const HandleSet *h, P
     if (h->side[v] < 0) continue;
     HandleMotion(h, h->side[v], f, &M);
     MotionApply(&M, &m->coords[3 * v], x);
-    for (int d = 0; d < 3; d++) fix[nfix] = 6 * v + d, val[nfix++] = x[d];
+    for (int d = 0; d < 3; d++) fix[nfix] = stride * v + d, val[nfix++] = x[d];
   }
   PetscCall(MfadEnergySetFixedDofs(E, nfix, fix, val));
   PetscCall(PetscFree2(fix, val));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The rotation maximising sum w d . R e over a cell's edges (rest e, current d), from
+   S_pq = sum w e_p d_q: the quaternion of the largest eigenvalue of Horn's symmetric 4 x 4 matrix
+   (Horn 1987, "Closed-form solution of absolute orientation using unit quaternions", JOSA A 4(4));
+   always a rotation, never a reflection */
+static void BestRotation(const PetscReal T[9], PetscReal R[9])
+{
+  double N[16] = {T[0] + T[4] + T[8], T[5] - T[7], T[6] - T[2], T[1] - T[3], T[5] - T[7], T[0] - T[4] - T[8], T[1] + T[3], T[6] + T[2],
+                  T[6] - T[2], T[1] + T[3], -T[0] + T[4] - T[8], T[5] + T[7], T[1] - T[3], T[6] + T[2], T[5] + T[7], -T[0] - T[4] + T[8]};
+  double V[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, w, a, b, c;
+  int    top = 0;
+  (void)mfad_sym_eig_jacobi(4, N, V);
+  for (int k = 1; k < 4; k++)
+    if (N[5 * k] > N[5 * top]) top = k;
+  w = V[top], a = V[4 + top], b = V[8 + top], c = V[12 + top];
+  R[0] = w * w + a * a - b * b - c * c, R[1] = 2 * (a * b - w * c), R[2] = 2 * (a * c + w * b);
+  R[3] = 2 * (a * b + w * c), R[4] = w * w - a * a + b * b - c * c, R[5] = 2 * (b * c - w * a);
+  R[6] = 2 * (a * c - w * b), R[7] = 2 * (b * c + w * a), R[8] = w * w - a * a - b * b + c * c;
+}
+
+/* S (9 per vertex, vertices [vs, ve) only) += sum over the cells' edges of w e d^T, both directions
+   (cell i: e = xbar_j - xbar_i, d = x_j - x_i), w the edge's cot/2 in each triangle; x and xbar
+   3 per mesh vertex, x with stride `stride` */
+static void CellCovariances(MfadMesh m, const PetscReal *w, const PetscScalar *x, PetscInt stride, PetscInt vs, PetscInt ve, PetscReal *S)
+{
+  for (PetscInt c = 0; c < m->ncell; c++)
+    for (int k = 0; k < 3; k++) {
+      const PetscInt i = m->cells[3 * c + k], j = m->cells[3 * c + (k + 1) % 3];
+      for (int s = 0; s < 2; s++) {
+        const PetscInt a = s ? j : i, bq = s ? i : j;
+        if (a < vs || a >= ve) continue;
+        for (int p = 0; p < 3; p++)
+          for (int q = 0; q < 3; q++) S[9 * (a - vs) + 3 * p + q] += w[3 * c + k] * (m->coords[3 * bq + p] - m->coords[3 * a + p]) * PetscRealPart(x[stride * bq + q] - x[stride * a + q]);
+      }
+    }
+}
+
+/* w[3 c + k]: cot/2 of the rest angle opposite edge (k, k + 1) of triangle c */
+static void CotanWeights(MfadMesh m, PetscReal *w)
+{
+  for (PetscInt c = 0; c < m->ncell; c++)
+    for (int k = 0; k < 3; k++) {
+      const PetscReal *p = &m->coords[3 * m->cells[3 * c + k]], *q = &m->coords[3 * m->cells[3 * c + (k + 1) % 3]], *o = &m->coords[3 * m->cells[3 * c + (k + 2) % 3]];
+      PetscReal        a[3], bb[3], dot = 0, cr = 0;
+      for (int d = 0; d < 3; d++) a[d] = p[d] - o[d], bb[d] = q[d] - o[d], dot += a[d] * bb[d];
+      for (int d = 0; d < 3; d++) cr += PetscSqr(a[(d + 1) % 3] * bb[(d + 2) % 3] - a[(d + 2) % 3] * bb[(d + 1) % 3]);
+      w[3 * c + k] = 0.5 * dot / PetscSqrtReal(cr);
+    }
 }
 
 /* Sorkine & Alexa's local-global iterations, written from their paper and independent of mfad's
@@ -178,15 +227,7 @@ static PetscErrorCode LocalGlobal(MfadMesh m, const HandleSet *h, PetscInt maxit
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc4(9 * nv, &R, 9 * nv, &S, 3 * m->ncell, &w, nv, &rows));
-  /* cotangent weights, 1/2 cot of the rest angle opposite each triangle edge (a, a + 1) */
-  for (PetscInt c = 0; c < m->ncell; c++)
-    for (int k = 0; k < 3; k++) {
-      const PetscReal *p = &m->coords[3 * m->cells[3 * c + k]], *q = &m->coords[3 * m->cells[3 * c + (k + 1) % 3]], *o = &m->coords[3 * m->cells[3 * c + (k + 2) % 3]];
-      PetscReal        a[3], bb[3], dot = 0, cr = 0;
-      for (int d = 0; d < 3; d++) a[d] = p[d] - o[d], bb[d] = q[d] - o[d], dot += a[d] * bb[d];
-      for (int d = 0; d < 3; d++) cr += PetscSqr(a[(d + 1) % 3] * bb[(d + 2) % 3] - a[(d + 2) % 3] * bb[(d + 1) % 3]);
-      w[3 * c + k] = 0.5 * dot / PetscSqrtReal(cr);
-    }
+  CotanWeights(m, w);
   PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, nv, nv, 8, NULL, &A0));
   PetscCall(MatSetOption(A0, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
   for (PetscInt c = 0; c < m->ncell; c++)
@@ -218,38 +259,8 @@ static PetscErrorCode LocalGlobal(MfadMesh m, const HandleSet *h, PetscInt maxit
   for (*its = 0; *its < maxits && change > 1e-13; (*its)++) {
     /* local step */
     PetscCall(PetscArrayzero(S, 9 * nv));
-    for (PetscInt c = 0; c < m->ncell; c++)
-      for (int k = 0; k < 3; k++) {
-        const PetscInt i = m->cells[3 * c + k], j = m->cells[3 * c + (k + 1) % 3];
-        for (int s = 0; s < 2; s++) { /* both directed edges i -> j (cell i) and j -> i (cell j) */
-          const PetscInt a = s ? j : i, bq = s ? i : j;
-          for (int p = 0; p < 3; p++)
-            for (int q = 0; q < 3; q++) S[9 * a + 3 * p + q] += w[3 * c + k] * (m->coords[3 * bq + p] - m->coords[3 * a + p]) * (x[3 * bq + q] - x[3 * a + q]);
-        }
-      }
-    for (PetscInt v = 0; v < nv; v++) {
-      /* the rotation maximising tr(R^T sum w d e^T) = sum w d . R e is the quaternion of the largest
-         eigenvalue of Horn's symmetric 4 x 4 matrix of S_pq = sum w e_p d_q (Horn 1987, "Closed-form
-         solution of absolute orientation using unit quaternions", JOSA A 4(4)); always a rotation */
-      const PetscReal *T = &S[9 * v];
-      double N[16] = {T[0] + T[4] + T[8], T[5] - T[7], T[6] - T[2], T[1] - T[3],
-                      T[5] - T[7], T[0] - T[4] - T[8], T[1] + T[3], T[6] + T[2],
-                      T[6] - T[2], T[1] + T[3], -T[0] + T[4] - T[8], T[5] + T[7],
-                      T[1] - T[3], T[6] + T[2], T[5] + T[7], -T[0] - T[4] + T[8]};
-      double V[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, q[4];
-      int    top = 0;
-      (void)mfad_sym_eig_jacobi(4, N, V);
-      for (int k = 1; k < 4; k++)
-        if (N[5 * k] > N[5 * top]) top = k;
-      for (int k = 0; k < 4; k++) q[k] = V[4 * k + top];
-      {
-        const PetscReal w = q[0], a = q[1], b = q[2], c = q[3];
-        PetscReal      *Rv = &R[9 * v];
-        Rv[0] = w * w + a * a - b * b - c * c, Rv[1] = 2 * (a * b - w * c), Rv[2] = 2 * (a * c + w * b);
-        Rv[3] = 2 * (a * b + w * c), Rv[4] = w * w - a * a + b * b - c * c, Rv[5] = 2 * (b * c - w * a);
-        Rv[6] = 2 * (a * c - w * b), Rv[7] = 2 * (b * c + w * a), Rv[8] = w * w - a * a - b * b + c * c;
-      }
-    }
+    CellCovariances(m, w, x, 3, 0, nv, S);
+    for (PetscInt v = 0; v < nv; v++) BestRotation(&S[9 * v], &R[9 * v]);
     /* global step, one solve per coordinate */
     change = 0;
     for (int d = 0; d < 3; d++) {
@@ -407,7 +418,7 @@ int main(int argc, char **argv)
   }
   PetscCall(VecDuplicate(X, &X0));
   PetscCall(VecCopy(X, X0));
-  PetscCall(HandlesFix(E, m, &h, vstart, vend, 1.0));
+  PetscCall(HandlesFix(E, m, &h, vstart, vend, 1.0, 6));
   PetscCall(MfadEnergyApplyFixedValues(E, X));
   PetscCall(MfadEnergyComputeGradient(E, X, G));
   PetscCall(VecNorm(G, NORM_2, &gnorm0));
@@ -415,7 +426,7 @@ int main(int argc, char **argv)
 
   for (PetscInt s = 1; s <= steps; s++) {
     PetscInt sits;
-    PetscCall(HandlesFix(E, m, &h, vstart, vend, (PetscReal)s / steps));
+    PetscCall(HandlesFix(E, m, &h, vstart, vend, (PetscReal)s / steps, 6));
     PetscCall(MfadEnergyApplyFixedValues(E, X));
     PetscCall(GeomMinimize(comm, E, X, use_tao, 0, &sits, &reason, &reason_name));
     its += sits;

@@ -88,6 +88,12 @@ vtu) # -o: the VTU holds the surface's vertices and triangles only (no rotation 
   head=$(grep -o 'NumberOfPoints="[0-9]*" NumberOfCells="[0-9]*"' "$f" | tr -dc '0-9 ')
   rm -f "$f" "${f%.vtu}"
   ok "VTU points = vertices, cells = triangles" "a == b && c == $(field "$l" triangles)" "$(echo "$head" | awk '{ print $1 }')" "$(field "$l" vertices)" "$(echo "$head" | awk '{ print $2 }')" ;;
+same_energy) # the given options end at the same energy as the program's defaults (to 1e-9 relative)
+  l1=$(run "$np"); echo "$l1"
+  l2=$(run "$np" "$@"); echo "$l2"
+  converged "$l1" 30
+  converged "$l2" 200
+  ok "energy: defaults vs options to 1e-9" "abs(a - b) <= 1e-9 * abs(a)" "$(field "$l1" energy)" "$(field "$l2" energy)" ;;
 local_global) # arap_surface: Newton's result is the fixed point of Sorkine & Alexa's local-global iterations
   l=$(run "$np" "$@"); echo "$l"
   converged "$l" 60

@@ -26,14 +26,13 @@ static const char help[] =
     "                            same start and report how far its result is from Newton's\n"
     "  -use_tao                  minimise with TAO (default -tao_type nls) instead of SNES\n"
     "  -o <file.vtu>             write the deformed surface with its displacement\n"
-    "  -projected_steps <10>     Newton steps with PSD-projected element Hessians before the exact\n"
-    "                            Hessian takes over (an exact step meeting negative curvature sends\n"
-    "                            the next ones back to the projection); -1: projected throughout\n"
-    "Defaults: -mfad_hessian cached -mfad_psd_project abs with the switch above (ARAP is not convex:\n"
-    "projection gives descent far from the minimum, the exact Hessian quadratic convergence near\n"
-    "it; with -mfad_hessian given, that form throughout, exact unless -mfad_psd_project is given\n"
-    "too; TAO: projected throughout), -snes_max_it 200, -ksp_type cg -pc_type jacobi; every\n"
-    "SNES/KSP/PC/TAO and mfad option applies.\n"
+    "Defaults: -mfad_hessian cached -mfad_psd_project abs -mfad_psd_project_steps 10 (ARAP is not\n"
+    "convex: PSD-projected element Hessians in the first 10 Newton steps give descent far from the\n"
+    "minimum, the exact Hessian after them quadratic convergence near it, and an exact step meeting\n"
+    "negative curvature sends the next 10 back to the projection; -mfad_psd_project_steps -1:\n"
+    "projected throughout; with -mfad_hessian given, that form throughout, exact unless\n"
+    "-mfad_psd_project is given too; TAO: projected throughout), -snes_max_it 200, -ksp_type cg\n"
+    "-pc_type jacobi; every SNES/KSP/PC/TAO and mfad option applies.\n"
     "The last line is a summary: vertices, triangles, energy, rigid_deviation and\n"
     "rotation_deviation (the largest distance of a vertex from the left handle's rigid motion of its\n"
     "rest place, and of a cell's rotation from that motion's, |R - Q|_F: both 0 when the handles\n"
@@ -216,58 +215,6 @@ static void CotanWeights(MfadMesh m, PetscReal *w)
     }
 }
 
-/* Projected, then exact Newton: the PSD-projected element Hessians give descent directions far
-   from the minimum but only linear convergence near it (the projection changes the Hessian there
-   too: 0.77 per step measured on a fine tube), the exact Hessian converges quadratically near the
-   minimum but is indefinite far from it. So: `projected` steps with the projection, then the exact
-   Hessian; an exact step whose linear solve fails (CG meets negative curvature) sends the next
-   `projected` steps back to the projection. SNES keeps going after such a failed solve (its partial
-   CG iterate is still a descent direction; the line search checks it). */
-typedef struct {
-  MfadEnergy        E;
-  MfadPSDProjection projection;
-  PetscInt          projected, left;
-  PetscBool         exact_last;
-  PetscErrorCode (*jacobian)(SNES, Vec, Mat, Mat, void *);
-  void *jctx;
-} Hybrid;
-
-static PetscErrorCode HybridJacobian(SNES snes, Vec X, Mat J, Mat P, void *ctx)
-{
-  Hybrid            *hy = (Hybrid *)ctx;
-  KSP                ksp;
-  KSPConvergedReason kr;
-  PetscInt           it;
-
-  PetscFunctionBeginUser;
-  PetscCall(SNESGetIterationNumber(snes, &it));
-  PetscCall(SNESGetKSP(snes, &ksp));
-  PetscCall(KSPGetConvergedReason(ksp, &kr));
-  if (it == 0) hy->left = hy->projected;
-  else if (hy->exact_last && kr < 0) {
-    PetscCall(PetscInfo(snes, "arap_surface: the exact Hessian's solve failed (%s): %" PetscInt_FMT " projected steps\n", KSPConvergedReasons[kr], hy->projected));
-    hy->left = hy->projected;
-  }
-  hy->exact_last = hy->left > 0 ? PETSC_FALSE : PETSC_TRUE;
-  if (hy->left > 0) hy->left--;
-  PetscCall(MfadEnergySetPSDProjection(hy->E, hy->exact_last ? MFAD_PSD_NONE : hy->projection, 0));
-  PetscCall(hy->jacobian(snes, X, J, P, hy->jctx));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode HybridSetSNES(void *ctx, SNES snes)
-{
-  Hybrid *hy = (Hybrid *)ctx;
-
-  PetscFunctionBeginUser;
-  PetscCall(MfadEnergySetSNES(hy->E, snes));
-  PetscCall(MfadEnergyGetPSDProjection(hy->E, &hy->projection, NULL));
-  PetscCall(SNESGetJacobian(snes, NULL, NULL, &hy->jacobian, &hy->jctx));
-  PetscCall(SNESSetJacobian(snes, NULL, NULL, HybridJacobian, hy));
-  PetscCall(SNESSetMaxLinearSolveFailures(snes, PETSC_MAX_INT));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Sorkine & Alexa's local-global iterations, written from their paper and independent of mfad's
    derivatives (1 rank): local step R_i the best rotation of the rest edges e_ij onto the current
    d_ij, weights w_ij (Horn's quaternion method); global step the sparse solve of sum_j 2 w_ij (x_i - x_j) =
@@ -366,10 +313,10 @@ int main(int argc, char **argv)
   MfadMesh    m;
   MfadEnergy  E;
   Vec         X, X0, G;
-  PetscInt    nx = 24, nt = 16, steps = 1, projected = 10, lgmax = 0, lgits = 0, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, its = 0, reason = 0, term, n = 3;
+  PetscInt    nx = 24, nt = 16, steps = 1, lgmax = 0, lgits = 0, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, its = 0, reason = 0, term, n = 3;
   PetscReal  *rest, L = 4, energy, gnorm, gnorm0, loc[4] = {0, 0, 0, 0}, sum[2], dev[2], lgenergy = 0, lgdev = 0;
   HandleSet   h;
-  PetscBool   use_tao = PETSC_FALSE, write = PETSC_FALSE, file = PETSC_FALSE, hybrid, set, bandset;
+  PetscBool   use_tao = PETSC_FALSE, write = PETSC_FALSE, file = PETSC_FALSE, set, bandset;
   char        out[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
   const char *reason_name = "";
   PetscMPIInt size;
@@ -388,7 +335,6 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEnum("-handles", "how the handles move", NULL, HandlesTypes, (PetscEnum)h.type, (PetscEnum *)&h.type, NULL));
   PetscCall(PetscOptionsReal("-angle", "turn of the handles [degrees]", NULL, h.angle, &h.angle, NULL));
   PetscCall(PetscOptionsRealArray("-axis", "turn axis of -handles rigid", NULL, h.axis, &n, NULL));
-  PetscCall(PetscOptionsInt("-projected_steps", "projected Newton steps before the exact Hessian (-1: projected only)", NULL, projected, &projected, NULL));
   PetscCall(PetscOptionsInt("-load_steps", "handle motion in this many steps", NULL, steps, &steps, NULL));
   PetscCall(PetscOptionsInt("-local_global", "local-global iterations to compare with (1 rank)", NULL, lgmax, &lgmax, NULL));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
@@ -409,11 +355,12 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsHasName(NULL, NULL, "-tao_max_it", &set));
   if (!set) PetscCall(PetscOptionsSetValue(NULL, "-tao_max_it", "200"));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));
-  hybrid = (PetscBool)(!set && projected >= 0);
   if (!set) {
     PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "cached"));
     PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_psd_project", &set));
     if (!set) PetscCall(PetscOptionsSetValue(NULL, "-mfad_psd_project", "abs"));
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_psd_project_steps", &set));
+    if (!set) PetscCall(PetscOptionsSetValue(NULL, "-mfad_psd_project_steps", "10"));
   }
 
   if (file) {
@@ -487,10 +434,7 @@ int main(int argc, char **argv)
     PetscInt sits;
     PetscCall(HandlesFix(E, m, &h, vstart, vend, (PetscReal)s / steps, 6));
     PetscCall(MfadEnergyApplyFixedValues(E, X));
-    if (hybrid && !use_tao) {
-      Hybrid hy = {E, MFAD_PSD_ABS, projected, 0, PETSC_FALSE, NULL, NULL};
-      PetscCall(GeomMinimizeProblem(comm, &hy, HybridSetSNES, NULL, X, PETSC_FALSE, 0, &sits, &reason, &reason_name));
-    } else PetscCall(GeomMinimize(comm, E, X, use_tao, 0, &sits, &reason, &reason_name));
+    PetscCall(GeomMinimize(comm, E, X, use_tao, 0, &sits, &reason, &reason_name));
     its += sits;
     if (reason <= 0) break;
   }

@@ -7,6 +7,9 @@
 #include <mfadpetsc.h>
 #include "mfadcompat.h"
 
+/* src/energy.c: sets the projection of Newton step `it` (-mfad_psd_project_steps) */
+PETSC_INTERN PetscErrorCode MfadEnergyChooseProjection_Private(MfadEnergy E, PetscInt it, PetscBool failed);
+
 #define MFAD_SHELL_COOKIE 0x6d667368 /* "mfsh": the context is an MfadShell */
 
 typedef struct {

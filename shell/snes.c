@@ -33,11 +33,25 @@ static PetscErrorCode MfadSNESFunction_Private(SNES snes, Vec X, Vec F, void *ct
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -mfad_psd_project_steps: this Newton step's projection (MfadEnergySetPSDProjectionSteps()) */
+static PetscErrorCode MfadSNESChooseProjection_Private(SNES snes, MfadEnergy E)
+{
+  KSP                ksp;
+  KSPConvergedReason kr;
+  PetscInt           it;
+
+  PetscFunctionBegin;
+  PetscCall(SNESGetIterationNumber(snes, &it));
+  PetscCall(SNESGetKSP(snes, &ksp));
+  PetscCall(KSPGetConvergedReason(ksp, &kr));
+  PetscCall(MfadEnergyChooseProjection_Private(E, it, (PetscBool)(it > 0 && kr < 0)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MfadSNESJacobian_Private(SNES snes, Vec X, Mat J, Mat P, void *ctx)
 {
   PetscFunctionBegin;
-  (void)snes;
-  (void)ctx;
+  PetscCall(MfadSNESChooseProjection_Private(snes, (MfadEnergy)ctx));
   PetscCall(MfadJacobiansSetPoint_Private(J, P, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -80,6 +94,15 @@ PetscErrorCode MfadEnergySetSNES(MfadEnergy E, SNES snes)
   PetscCall(SNESSetObjective(snes, MfadSNESObjective_Private, E));
   PetscCall(SNESSetJacobian(snes, J, P, MfadSNESJacobian_Private, E));
   PetscCall(MfadEnergyAttach_Private(E, (PetscObject)snes));
+  /* projected, then exact Newton: a failed exact solve sends the next steps back to the projection
+     instead of ending the solve */
+  {
+    MfadPSDProjection psd;
+    PetscInt          steps;
+    PetscCall(MfadEnergyGetPSDProjection(E, &psd, NULL));
+    PetscCall(MfadEnergyGetPSDProjectionSteps(E, &steps));
+    if (steps >= 0 && psd != MFAD_PSD_NONE) PetscCall(SNESSetMaxLinearSolveFailures(snes, PETSC_MAX_INT));
+  }
   {
     /* every form has its diagonal; a shell has no factorisation: Jacobi unless the user says otherwise */
     KSP ksp;

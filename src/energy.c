@@ -38,6 +38,7 @@ PetscErrorCode MfadEnergyCreate(MPI_Comm comm, PetscInt dof, PetscInt n, PetscIn
     if (size > 1 && !getenv("OMP_NUM_THREADS")) e->nthreads = 1;
   }
   e->block_size   = 1024;
+  e->psd_steps    = -1;
   e->reorder      = PETSC_TRUE;
   e->check_finite = PETSC_TRUE;
   *E              = e;
@@ -299,6 +300,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   PetscInt    scatter;
   MfadPSDProjection psd;
   PetscReal         psd_eps;
+  PetscInt          psd_steps;
 
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
@@ -306,8 +308,9 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   block_size = E->block_size;
   reorder    = E->reorder;
   scatter    = E->atomic ? 1 : 0;
-  psd        = E->psd;
+  psd        = E->psd_user;
   psd_eps    = E->psd_eps;
+  psd_steps  = E->psd_steps;
   PetscOptionsBegin(E->comm, E->prefix, "mfad energy options", "MfadEnergy");
   PetscCall(PetscOptionsEnum("-mfad_backend", "Where element loops run", "MfadEnergySetBackend", MfadBackends, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
   PetscCall(PetscOptionsInt("-mfad_num_threads", "OpenMP threads of element loops (0: OpenMP default)", "MfadEnergySetNumThreads", nthreads, &nthreads, NULL));
@@ -317,8 +320,10 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   PetscCall(PetscOptionsBool("-mfad_check_finite", "Check the point for NaN/Inf before each evaluation", "MfadEnergySetFromOptions", E->check_finite, &E->check_finite, NULL));
   PetscCall(PetscOptionsEnum("-mfad_psd_project", "Project element Hessians to PSD before caching or assembly", "MfadEnergySetPSDProjection", MfadPSDProjections, (PetscEnum)psd, (PetscEnum *)&psd, NULL));
   PetscCall(PetscOptionsReal("-mfad_psd_epsilon", "Smallest eigenvalue left by the PSD projection", "MfadEnergySetPSDProjection", psd_eps, &psd_eps, NULL));
+  PetscCall(PetscOptionsInt("-mfad_psd_project_steps", "SNES: project only in the first n Newton steps, then the exact Hessian (-1: always project)", "MfadEnergySetPSDProjectionSteps", psd_steps, &psd_steps, NULL));
   PetscOptionsEnd();
   PetscCall(MfadEnergySetPSDProjection(E, psd, psd_eps));
+  PetscCall(MfadEnergySetPSDProjectionSteps(E, psd_steps));
   PetscCall(MfadEnergySetBackend(E, backend));
   PetscCall(MfadEnergySetNumThreads(E, nthreads));
   PetscCheck(block_size >= 1, E->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mfad_block_size %" PetscInt_FMT " must be >= 1", block_size);
@@ -337,8 +342,9 @@ PetscErrorCode MfadEnergySetPSDProjection(MfadEnergy E, MfadPSDProjection type, 
   MfadValidEnergy(E, 1);
   PetscCheck(type >= MFAD_PSD_NONE && type <= MFAD_PSD_ABS, E->comm, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergySetPSDProjection: unknown projection %d", (int)type);
   PetscCheck(epsilon >= 0 && !PetscIsInfOrNanReal(epsilon), E->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mfad_psd_epsilon %g must be finite and >= 0", (double)epsilon);
-  E->psd     = type;
-  E->psd_eps = epsilon;
+  E->psd      = type;
+  E->psd_user = type;
+  E->psd_eps  = epsilon;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -346,8 +352,43 @@ PetscErrorCode MfadEnergyGetPSDProjection(MfadEnergy E, MfadPSDProjection *type,
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  if (type) *type = E->psd;
+  if (type) *type = E->psd_user;
   if (epsilon) *epsilon = E->psd_eps;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyGetPSDProjectionSteps(MfadEnergy E, PetscInt *steps)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  *steps = E->psd_steps;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The projection of Newton step `it` of a SNES solve under -mfad_psd_project_steps: projected in
+   the first psd_steps steps, then exact; an exact step whose linear solve failed restarts the
+   count */
+PetscErrorCode MfadEnergyChooseProjection_Private(MfadEnergy E, PetscInt it, PetscBool failed)
+{
+  PetscFunctionBegin;
+  if (E->psd_steps < 0 || E->psd_user == MFAD_PSD_NONE) PetscFunctionReturn(PETSC_SUCCESS);
+  if (it == 0) E->psd_left = E->psd_steps;
+  else if (E->psd_exact_last && failed) {
+    PetscCall(PetscInfo(NULL, "mfad: the exact Hessian's linear solve failed: %" PetscInt_FMT " projected steps\n", E->psd_steps));
+    E->psd_left = E->psd_steps;
+  }
+  E->psd_exact_last = E->psd_left > 0 ? PETSC_FALSE : PETSC_TRUE;
+  if (E->psd_left > 0) E->psd_left--;
+  E->psd = E->psd_exact_last ? MFAD_PSD_NONE : E->psd_user;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetPSDProjectionSteps(MfadEnergy E, PetscInt steps)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCheck(steps >= -1, E->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mfad_psd_project_steps %" PetscInt_FMT " must be >= -1 (-1: always project)", steps);
+  E->psd_steps = steps;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

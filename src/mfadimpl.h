@@ -75,8 +75,12 @@ struct _p_MfadEnergy {
   PetscBool        xvalid;
   PetscBool        domain_error;
   /* explicit Hessians (src/hessian.c, src/assemble.c, src/cached.c) */
-  MfadPSDProjection psd;
+  MfadPSDProjection psd;          /* the projection in use now */
+  MfadPSDProjection psd_user;     /* the one set (psd, unless a SNES solve switched it off: psd_steps) */
   PetscReal         psd_eps;
+  PetscInt          psd_steps;    /* SNES: project in the first psd_steps Newton steps only (-1: always) */
+  PetscInt          psd_left;     /* projected steps left in this solve */
+  PetscBool         psd_exact_last; /* the last Newton step used the exact Hessian */
   PetscInt          setup_count;  /* SetUps so far: an assembled matrix's pattern belongs to one */
   PetscInt          fixed_count;  /* fixed-dof set-ups so far: fixed values are part of the point */
   double           *hess;         /* COO values: each term's weighted N x N element Hessians, then 1 per owned fixed dof */
@@ -96,6 +100,7 @@ struct _p_MfadEnergy {
 PETSC_INTERN PetscClassId  MFAD_CLASSID;
 PETSC_INTERN PetscLogEvent MFAD_Events[MFAD_OP_COUNT], MFAD_SetUpEvent;
 PETSC_INTERN PetscLogEvent MFAD_GhostEvent, MFAD_ElementsEvent; /* ghost exchange, element loops */
+PETSC_INTERN PetscErrorCode MfadEnergyChooseProjection_Private(MfadEnergy E, PetscInt it, PetscBool failed); /* shell/snes.c: -mfad_psd_project_steps */
 PETSC_INTERN PetscErrorCode MfadInitializePackage(void);
 PETSC_INTERN PetscErrorCode MfadColourBlocks_Private(PetscInt nelem, int nvert, const int conn[], PetscInt nvertices, PetscInt block_size, int *nblocks,
                                                      int **block_start, int *ncolors, int **color_start, int **color_blocks);

@@ -94,6 +94,12 @@ same_energy) # the given options end at the same energy as the program's default
   converged "$l1" 30
   converged "$l2" 200
   ok "energy: defaults vs options to 1e-9" "abs(a - b) <= 1e-9 * abs(a)" "$(field "$l1" energy)" "$(field "$l2" energy)" ;;
+psd_steps) # -mfad_psd_project_steps 2 (projected, then exact Newton) ends where projected Newton does, in fewer steps
+  l1=$(run "$np" "$@" -mfad_psd_project_steps -1 -snes_max_it 300); echo "$l1"
+  l2=$(run "$np" "$@" -mfad_psd_project_steps 2); echo "$l2"
+  converged "$l1" 300
+  converged "$l2" 20
+  ok "energy: projected vs projected-then-exact to 1e-9" "abs(a - b) <= 1e-9 * abs(a)" "$(field "$l1" energy)" "$(field "$l2" energy)" ;;
 local_global) # arap_surface: Newton's result is the fixed point of Sorkine & Alexa's local-global iterations
   l=$(run "$np" "$@"); echo "$l"
   converged "$l" 60

@@ -44,15 +44,15 @@ PetscErrorCode MfadMeshDestroy(MfadMesh *mesh);
 
 /** @brief Reads a Wavefront OBJ surface into *mesh (3-D triangles).
     `v x y z [w]` (and `v x y z r g b`) and `f` records (v, v/t, v/t/n, v//n corners, negative
-    indices count back from the last vertex read); polygons are fan-triangulated (exact for
-    convex ones); vt, vn, o, g, s, usemtl, mtllib, l, p and free-form records are skipped;
+    indices count back from the last vertex read); convex polygons are fanned,
+    non-convex ones ear-clipped, and a face with no area or crossing itself is an error; vt, vn, o, g, s, usemtl, mtllib, l, p and free-form records are skipped;
     any other record is an error.
     @param[in]  path the .obj file
     @param[out] mesh the new mesh (MfadMeshDestroy() it) */
 PetscErrorCode MfadMeshReadOBJ(const char path[], MfadMesh *mesh);
 /** @brief Reads an ASCII OFF surface into *mesh (3-D triangles): header keyword (OFF, or the
     ST/C/N variants, whose extra vertex data are ignored; optional), counts, vertices, faces
-    (polygons fan-triangulated, trailing face colours ignored); 4OFF, nOFF and binary OFF are
+    (polygons triangulated as for OBJ, trailing face colours ignored); 4OFF, nOFF and binary OFF are
     PETSC_ERR_SUP.
     @param[in]  path the .off file
     @param[out] mesh the new mesh (MfadMeshDestroy() it) */

@@ -26,6 +26,8 @@ typedef struct {
   PetscCheck((cond), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s:%" PetscInt_FMT ": " fmt, (r)->path, (r)->line, ##__VA_ARGS__)
 
 PETSC_INTERN PetscErrorCode MfadReaderOpen_Private(MfadReader *r, const char path[]);
+/* src/polytri.c: a polygon's triangles (fan if convex, else ear clipping); status 1 no plane, 2 crossing itself */
+PETSC_INTERN PetscErrorCode MfadPolygonTriangulate_Private(PetscInt n, const PetscReal *x, PetscInt *tri, int *status);
 PETSC_INTERN PetscErrorCode MfadReaderClose_Private(MfadReader *r);
 PETSC_INTERN PetscErrorCode MfadReaderNextLine_Private(MfadReader *r, PetscBool *found);
 PETSC_INTERN PetscErrorCode MfadReaderExpectLine_Private(MfadReader *r, const char what[], PetscInt i, PetscInt n);
@@ -56,6 +58,9 @@ typedef struct {
   MfadArray  cells;       /* PetscInt, ncorner per cell, 0-based */
   MfadArray  lines;       /* PetscInt, the line each cell came from (for error messages) */
   MfadArray  poly;        /* PetscInt, scratch: one polygon's vertices */
+  MfadArray  polys;       /* PetscInt pairs: first cell and corners of each face of 4+ corners,
+                             fanned while reading, triangulated at the end (OBJ may name
+                             vertices defined further down) */
   MfadArray  vertex_tags; /* PetscInt, one per vertex, or empty */
   MfadArray  cell_tags;   /* PetscInt, one per cell, or empty */
   MfadMesh   mesh;        /* the result, destroyed when the parse failed */

@@ -241,6 +241,7 @@ PetscErrorCode MfadReadStateInit_Private(MfadReadState *s, const char path[], Mf
   s->cells.size       = sizeof(PetscInt);
   s->lines.size       = sizeof(PetscInt);
   s->poly.size        = sizeof(PetscInt);
+  s->polys.size       = sizeof(PetscInt);
   s->vertex_tags.size = sizeof(PetscInt);
   s->cell_tags.size   = sizeof(PetscInt);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -256,6 +257,7 @@ PetscErrorCode MfadReadStateFinish_Private(MfadReadState *s, PetscErrorCode ierr
   PetscCall(MfadArrayDestroy_Private(&s->cells));
   PetscCall(MfadArrayDestroy_Private(&s->lines));
   PetscCall(MfadArrayDestroy_Private(&s->poly));
+  PetscCall(MfadArrayDestroy_Private(&s->polys));
   PetscCall(MfadArrayDestroy_Private(&s->vertex_tags));
   PetscCall(MfadArrayDestroy_Private(&s->cell_tags));
   if (ierr) PetscCall(MfadMeshDestroy(&s->mesh));
@@ -265,7 +267,8 @@ PetscErrorCode MfadReadStateFinish_Private(MfadReadState *s, PetscErrorCode ierr
 }
 
 /* s->poly (a face of the current line) into triangles: 3 or more distinct vertices, fanned as
-   (0, i, i+1), exact for convex polygons, like other readers that triangulate */
+   (0, i, i+1) for now; a face of 4 or more corners is remembered and triangulated once every
+   vertex is read (MfadReadStateTriangulate()) */
 PetscErrorCode MfadReadStatePushPolygon_Private(MfadReadState *s, MfadReader *r, PetscInt base)
 {
   const PetscInt *p = (const PetscInt *)s->poly.data, n = (PetscInt)s->poly.n;
@@ -273,11 +276,47 @@ PetscErrorCode MfadReadStatePushPolygon_Private(MfadReadState *s, MfadReader *r,
   PetscFunctionBegin;
   MfadReaderCheck(r, n >= 3, "a face needs 3 or more vertices, this one has %" PetscInt_FMT, n);
   PetscCall(MfadReaderCheckDistinct_Private(r, "face", p, n, base));
+  if (n > 3) {
+    const PetscInt first[2] = {(PetscInt)(s->cells.n / 3), n};
+    PetscCall(MfadArrayPush_Private(&s->polys, first, 2));
+  }
   for (PetscInt i = 1; i + 1 < n; i++) {
     const PetscInt tri[3] = {p[0], p[i], p[i + 1]};
 
     PetscCall(MfadArrayPush_Private(&s->cells, tri, 3));
     PetscCall(MfadArrayPush_Private(&s->lines, &r->line, 1));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every face of 4+ corners, its fan replaced in place by its triangulation (src/polytri.c:
+   convex faces keep their fan, non-convex ones are ear-clipped); a face with no plane or crossing
+   itself is an error naming its line. The polygon is read back from its fan (p0, p_i, p_i+1). */
+static PetscErrorCode MfadReadStateTriangulate(MfadReadState *s, MfadReader *r)
+{
+  const PetscInt  *pl = (const PetscInt *)s->polys.data, *lines = (const PetscInt *)s->lines.data;
+  const PetscReal *c  = (const PetscReal *)s->coords.data;
+  PetscInt        *cells = (PetscInt *)s->cells.data;
+
+  PetscFunctionBegin;
+  for (size_t k = 0; k < s->polys.n / 2; k++) {
+    const PetscInt f = pl[2 * k], n = pl[2 * k + 1];
+    PetscInt      *t = &cells[3 * f], *p, *tri;
+    PetscReal     *x;
+    int            status;
+
+    PetscCall(PetscMalloc3(n, &p, 3 * (n - 2), &tri, 3 * n, &x));
+    p[0] = t[0], p[1] = t[1];
+    for (PetscInt i = 0; i < n - 2; i++) p[i + 2] = t[3 * i + 2];
+    for (PetscInt i = 0; i < n; i++)
+      for (int d = 0; d < 3; d++) x[3 * i + d] = c[3 * p[i] + d];
+    PetscCall(MfadPolygonTriangulate_Private(n, x, tri, &status));
+    if (!status)
+      for (PetscInt i = 0; i < 3 * (n - 2); i++) t[i] = p[tri[i]];
+    PetscCall(PetscFree3(p, tri, x));
+    r->line = lines[f];
+    MfadReaderCheck(r, status != 1, "a face of %" PetscInt_FMT " vertices has no area (its corners are collinear or coincide)", n);
+    MfadReaderCheck(r, status != 2, "a face of %" PetscInt_FMT " vertices crosses itself (no triangulation keeps its orientation)", n);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -290,6 +329,7 @@ PetscErrorCode MfadReadStateToMesh_Private(MfadReadState *s, MfadReader *r, Pets
   PetscFunctionBegin;
   MfadReaderCheck(r, s->coords.n > 0, "the file ends without any vertex (an empty mesh)");
   MfadReaderCheck(r, s->cells.n > 0, "the file ends without any %s (an empty mesh)", ncorner == 3 ? "face" : "tetrahedron");
+  PetscCall(MfadReadStateTriangulate(s, r));
   PetscCall(MfadMeshCreate(3, (PetscInt)(s->coords.n / 3), ncorner, (PetscInt)(s->cells.n / ncorner), &s->mesh));
   m = s->mesh;
   PetscCall(PetscMemcpy(m->coords, s->coords.data, s->coords.n * sizeof(PetscReal)));

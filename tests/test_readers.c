@@ -147,6 +147,81 @@ START_TEST(obj_negative_indices_and_crlf)
 }
 END_TEST
 
+/* n corners (x, y) of a simple polygon: twice its signed area (shoelace) and whether (px, py) is
+   inside (crossing number) */
+static double Shoelace(int n, const double (*c)[2])
+{
+  double a = 0;
+  for (int i = 0; i < n; i++) a += c[i][0] * c[(i + 1) % n][1] - c[(i + 1) % n][0] * c[i][1];
+  return a;
+}
+
+static int Inside(int n, const double (*c)[2], double px, double py)
+{
+  int in = 0;
+  for (int i = 0, j = n - 1; i < n; j = i++)
+    if ((c[i][1] > py) != (c[j][1] > py) && px < (c[j][0] - c[i][0]) * (py - c[i][1]) / (c[j][1] - c[i][1]) + c[i][0]) in = !in;
+  return in;
+}
+
+/* A non-convex face read from OBJ (in the xy plane) and from OFF (the same polygon tilted out of
+   it: rotation about the axis (1, 1, 0) by 0.7): n - 2 triangles, each turning the polygon's way
+   (normal along the polygon's), their areas adding up to the shoelace area, every centroid inside
+   the polygon. The fan of these polygons from their first corner would flip a triangle. */
+static void CheckPolygonFace(const char name[], int n, const double (*c)[2], int tilted)
+{
+  MfadMesh  m;
+  char      text[2048];
+  size_t    k = 0;
+  double    R[9], sum = 0;
+  const double ax[3] = {M_SQRT1_2, M_SQRT1_2, 0}, th = tilted == 1 ? 0.7 : 0.0, co = cos(th), si = sin(th);
+  const int    off = tilted == 1, early = tilted == 2; /* 2: OBJ, the face before its vertices */
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) R[3 * i + j] = (1 - co) * ax[i] * ax[j] + (i == j ? co : 0);
+  R[1] -= si * ax[2], R[2] += si * ax[1], R[3] += si * ax[2], R[5] -= si * ax[0], R[6] -= si * ax[1], R[7] += si * ax[0];
+  if (off) k += (size_t)snprintf(text + k, sizeof(text) - k, "OFF\n%d 1 0\n", n);
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass == (early ? 0 : 1)) { /* the face */
+      k += (size_t)snprintf(text + k, sizeof(text) - k, off ? "%d" : "f", n);
+      for (int i = 0; i < n; i++) k += (size_t)snprintf(text + k, sizeof(text) - k, " %d", off ? i : i + 1);
+      k += (size_t)snprintf(text + k, sizeof(text) - k, "\n");
+    } else
+      for (int i = 0; i < n; i++) {
+        const double p[3] = {c[i][0], c[i][1], 0};
+        k += (size_t)snprintf(text + k, sizeof(text) - k, "%s%.17g %.17g %.17g\n", off ? "" : "v ", R[0] * p[0] + R[1] * p[1], R[3] * p[0] + R[4] * p[1], R[6] * p[0] + R[7] * p[1]);
+      }
+  }
+  TestCall(MfadMeshRead(WriteTemp(name, text, -1), &m));
+  ck_assert_msg(m->ncell == n - 2, "%s: %d triangles, expected %d", name, (int)m->ncell, n - 2);
+  for (PetscInt t = 0; t < m->ncell; t++) {
+    double e1[3], e2[3], nrm[3], q[3] = {0, 0, 0}, z;
+    Vec3Sub(&m->coords[3 * m->cells[3 * t + 1]], &m->coords[3 * m->cells[3 * t]], e1);
+    Vec3Sub(&m->coords[3 * m->cells[3 * t + 2]], &m->coords[3 * m->cells[3 * t]], e2);
+    Vec3Cross(e1, e2, nrm);
+    z = R[2] * nrm[0] + R[5] * nrm[1] + R[8] * nrm[2]; /* along the rotated z axis: the polygon's normal */
+    ck_assert_msg(z > 1e-12, "%s: triangle %d turns the wrong way (normal component %g)", name, (int)t, z);
+    sum += z;
+    for (int a = 0; a < 3; a++)
+      for (int d = 0; d < 3; d++) q[d] += m->coords[3 * m->cells[3 * t + a] + d] / 3;
+    ck_assert_msg(Inside(n, c, R[0] * q[0] + R[3] * q[1] + R[6] * q[2], R[1] * q[0] + R[4] * q[1] + R[7] * q[2]), "%s: triangle %d lies outside the polygon", name, (int)t);
+  }
+  ck_assert_msg(fabs(sum - Shoelace(n, c)) < 1e-12 * fabs(Shoelace(n, c)), "%s: triangles' area %g, polygon's %g", name, 0.5 * sum, 0.5 * Shoelace(n, c));
+  TestCall(MfadMeshDestroy(&m));
+}
+
+START_TEST(non_convex_faces_are_ear_clipped)
+{
+  /* an L starting next to its notch, and an arrow starting at its tail's notch */
+  const double L[6][2]     = {{2, 1}, {1, 1}, {1, 2}, {0, 2}, {0, 0}, {2, 0}};
+  const double arrow[7][2] = {{1, 1}, {1, 0}, {3, 1.5}, {1, 3}, {1, 2}, {0, 2}, {0, 1}};
+  CheckPolygonFace("L.obj", 6, L, 0);
+  CheckPolygonFace("L.off", 6, L, 1);
+  CheckPolygonFace("arrow.obj", 7, arrow, 0);
+  CheckPolygonFace("arrow.off", 7, arrow, 1);
+  CheckPolygonFace("L_face_first.obj", 6, L, 2); /* OBJ may name vertices defined further down */
+}
+END_TEST
+
 START_TEST(off_cube_with_quads)
 {
   MfadMesh m;
@@ -317,6 +392,11 @@ typedef struct {
 #define ELE1  "1 4 0\n1 1 2 3 4\n"
 
 static const BadFile bad_files[] = {
+  /* faces that no triangulation represents: a bow-tie (its two lobes' areas cancel) and a
+     pentagram (turns left at every corner, twice around: no ear without another corner in it) */
+  {"bowtie.obj", "v 0 0 0\nv 1 1 0\nv 1 0 0\nv 0 1 0\nf 1 2 3 4\n", -1, PETSC_ERR_FILE_UNEXPECTED, 5, "has no area", NULL, 0},
+  {"collinear.off", "OFF\n4 1 0\n0 0 0\n1 0 0\n2 0 0\n3 0 0\n4 0 1 2 3\n", -1, PETSC_ERR_FILE_UNEXPECTED, 7, "has no area", NULL, 0},
+  {"pentagram.obj", "v 1 0 0\nv 0.309016994 0.951056516 0\nv -0.809016994 0.587785252 0\nv -0.809016994 -0.587785252 0\nv 0.309016994 -0.951056516 0\nf 1 3 5 2 4\n", -1, PETSC_ERR_FILE_UNEXPECTED, 6, "crosses itself", NULL, 0},
   /* OBJ */
   {"truncated_vertex.obj", "v 0 0 0\nv 1 0 0\nv 0 1", -1, PETSC_ERR_FILE_UNEXPECTED, 3, "line ends before z coordinate", NULL, 0},
   {"truncated_face.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2", -1, PETSC_ERR_FILE_UNEXPECTED, 4, "3 or more vertices, this one has 2", NULL, 0},
@@ -481,6 +561,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, obj_cube_with_quads_and_attributes);
   tcase_add_test(tc, obj_negative_indices_and_crlf);
   tcase_add_test(tc, off_cube_with_quads);
+  tcase_add_test(tc, non_convex_faces_are_ear_clipped);
   tcase_add_test(tc, off_colours_and_counts_on_the_header_line);
   tcase_add_test(tc, manifold_check_names_the_edge);
   tcase_add_test(tc, tetgen_two_regions_with_markers);

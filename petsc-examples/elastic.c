@@ -19,8 +19,11 @@ static const char help[] =
     "  -dt <0.01>     time step [s]\n"
     "  -clamp <true>  clamp the face x = 0 (false: a free body, dynamics only)\n"
     "  -mesh <file>   a tet mesh (TetGen .node/.ele, Gmsh .msh, ...; DMPlex-distributed) instead of\n"
-    "                 the bar: -n -m -h are ignored, the vertices of smallest x are clamped, the tip\n"
-    "                 is the vertices of largest x\n"
+    "                 the bar: -n -m -h are ignored, the vertices within -clamp_band of the smallest x\n"
+    "                 are clamped, the tip is the vertices within -clamp_band of the largest x\n"
+    "  -clamp_band <0.05>  with -mesh: thickness of the clamped (and tip) band, a fraction of the\n"
+    "                 mesh's x extent (a curved mesh has one vertex of smallest x); statics needs at\n"
+    "                 least 3 clamped vertices not on one line, else the run stops with an error\n"
     "  -use_tao       minimise with TAO (default -tao_type nls) instead of solving with SNES\n"
     "                 (default -snes_type newtonls -ksp_type cg -pc_type jacobi)\n"
     "  -o <file.vtu>  write the deformed mesh, its displacement and gradient norm (VTK XML; -mfad_vtu_binary for base64)\n"
@@ -251,12 +254,42 @@ static PetscErrorCode Measure(MPI_Comm comm, PetscInt n, const PetscReal rest[],
   PetscFunctionReturn(0);
 }
 
+/* Statics needs the clamp to hold the body: at least 3 clamped vertices not on one line (fewer
+   leave a rigid rotation free and the Hessian singular). Their positions' covariance C has rank
+   >= 2 exactly then; its second invariant (sum of the 2 x 2 principal minors) is the sum of the
+   products of eigenvalue pairs, > 0 iff two eigenvalues are, tested relative to tr(C)^2. */
+static PetscErrorCode CheckClamp(MPI_Comm comm, PetscInt n, const PetscReal rest[], const PetscBool clamp[], const char path[])
+{
+  PetscReal s[10] = {0}, S[10], mean[3], C[3][3], tr, m2;
+
+  PetscFunctionBeginUser;
+  for (PetscInt v = 0; v < n; v++) {
+    const PetscReal *x = &rest[3 * v];
+    if (!clamp[v]) continue;
+    s[0] += 1;
+    for (int a = 0, k = 4; a < 3; a++) {
+      s[1 + a] += x[a];
+      for (int b = a; b < 3; b++) s[k++] += x[a] * x[b];
+    }
+  }
+  PetscCall(MPIU_Allreduce(s, S, 10, MPIU_REAL, MPIU_SUM, comm));
+  PetscCheck(S[0] >= 3, comm, PETSC_ERR_ARG_WRONG, "elastic%s%s: %g clamped vertices cannot hold the body in statics (3 not on one line are needed): widen -clamp_band or use -ts_steps", path ? " -mesh " : "", path ? path : "", (double)S[0]);
+  for (int a = 0; a < 3; a++) mean[a] = S[1 + a] / S[0];
+  for (int a = 0, k = 4; a < 3; a++)
+    for (int b = a; b < 3; b++, k++) C[a][b] = C[b][a] = S[k] / S[0] - mean[a] * mean[b];
+  tr = C[0][0] + C[1][1] + C[2][2];
+  m2 = C[0][0] * C[1][1] - C[0][1] * C[0][1] + C[0][0] * C[2][2] - C[0][2] * C[0][2] + C[1][1] * C[2][2] - C[1][2] * C[1][2];
+  PetscCheck(m2 > 1e-10 * tr * tr, comm, PETSC_ERR_ARG_WRONG, "elastic%s%s: the %g clamped vertices lie on one line and cannot hold the body in statics: widen -clamp_band or use -ts_steps", path ? " -mesh " : "", path ? path : "", (double)S[0]);
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Comm       comm;
   Grid           g = {4, 16, 0.005};
   Problem        P = {1e5, 0.3, 1000, -9.81, 0.01, 0, 0, PETSC_TRUE, PETSC_FALSE};
   PetscBool      write = PETSC_FALSE, readmesh = PETSC_FALSE, *clamp, *tip;
+  PetscReal      band = 0.05;
   char           out[PETSC_MAX_PATH_LEN] = "", meshpath[PETSC_MAX_PATH_LEN] = "", kname[64];
   PetscInt       N, n = PETSC_DECIDE, vstart, ncell, its = 0, inertia, reason = 1;
   PetscReal     *force, *mass, *rest, material[2], *vel = NULL, *xpred = NULL, *iparam = NULL, energy, sum[NMEASURE], gnorm0, gnorm, residual = 0;
@@ -280,6 +313,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-ts_steps", "implicit-Euler time steps (0: statics)", NULL, P.steps, &P.steps, NULL));
   PetscCall(PetscOptionsReal("-dt", "time step [s]", NULL, P.dt, &P.dt, NULL));
   PetscCall(PetscOptionsBool("-clamp", "clamp the face x = 0", NULL, P.clamp, &P.clamp, NULL));
+  PetscCall(PetscOptionsReal("-clamp_band", "with -mesh: clamped band's thickness, a fraction of the x extent", NULL, band, &band, NULL));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of solving with SNES", NULL, P.use_tao, &P.use_tao, NULL));
   PetscCall(PetscOptionsString("-mesh", "a tet mesh file (TetGen .node/.ele, Gmsh .msh, ...) instead of the generated bar", NULL, meshpath, meshpath, sizeof meshpath, &readmesh));
   PetscCall(PetscOptionsString("-o", "write the solution as an ASCII VTK unstructured grid (.vtu)", NULL, out, out, sizeof out, &write));
@@ -295,6 +329,7 @@ int main(int argc, char **argv)
   PetscCheck(P.steps == 0 || P.rho > 0, comm, PETSC_ERR_ARG_INCOMP, "-ts_steps needs mass: -rho %g must be > 0", (double)P.rho);
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
   PetscCheck(!readmesh || meshpath[0], comm, PETSC_ERR_ARG_WRONG, "-mesh needs a file name");
+  PetscCheck(band >= 0 && band < 0.5, comm, PETSC_ERR_ARG_OUTOFRANGE, "-clamp_band %g must be in [0, 0.5)", (double)band);
 
   /* the material: kernel <name>_tet with the Lame constants of (E, nu) */
   PetscCall(PetscSNPrintf(kname, sizeof kname, "%s_tet", Materials[P.material]));
@@ -302,7 +337,7 @@ int main(int argc, char **argv)
   material[1] = P.young * P.nu / ((1 + P.nu) * (1 - 2 * P.nu));
 
   PetscCall(PetscTime(&ts0));
-  if (readmesh) PetscCall(MeshEnergyCreate(comm, meshpath, kname, material, P.rho, &E, &N, &n, &vstart, &ncell, &rest, &mass, &clamp, &tip));
+  if (readmesh) PetscCall(MeshEnergyCreate(comm, meshpath, kname, material, P.rho, band, &E, &N, &n, &vstart, &ncell, &rest, &mass, &clamp, &tip));
   else {
     /* vertices in contiguous ranges of ids: slabs along the bar */
     N = (g.m + 1) * (g.n + 1) * (g.n + 1);
@@ -314,6 +349,7 @@ int main(int argc, char **argv)
     PetscCall(PetscMalloc4(3 * n, &rest, n, &mass, n, &clamp, n, &tip));
     PetscCall(GridAddSolid(E, &g, vstart, vstart + n, kname, material, P.rho, rest, mass, clamp, tip));
   }
+  if (P.clamp && P.steps == 0) PetscCall(CheckClamp(comm, n, rest, clamp, readmesh ? meshpath : NULL));
   PetscCall(PetscMalloc1(3 * n, &force));
   PetscCall(AddLoads(E, vstart, n, rest, mass, clamp, &P, force, &inertia));
   PetscCall(MfadEnergySetFromOptions(E));
@@ -407,6 +443,7 @@ int main(int argc, char **argv)
   PetscCall(PetscFree4(rest, mass, clamp, tip));
   if (P.steps) PetscCall(PetscFree3(vel, xpred, iparam));
   PetscCall(MfadEnergyDestroy(&E));
+  if (reason <= 0) PetscCall(PetscFPrintf(comm, PETSC_STDERR, "elastic: the solve did not converge: %s\n", reason_name));
   PetscCall(PetscFinalize());
-  return 0;
+  return reason > 0 ? 0 : 1;
 }

@@ -10,9 +10,10 @@
 /* Reads `path`, makes E (the material `kname` with Lame constants `material` on the cells) and
    returns this rank's n owned vertices from vstart of N, the number of cells, the rest positions
    (3n), lumped masses (rho V / 4 of every tet to each of its vertices, summed across ranks by a Vec
-   assembly), the vertices to clamp (x within 1e-6 of the x extent of the smallest x) and the tip
-   (the same at the largest x). Free rest, mass, clamp, tip with PetscFree4(). */
-static PetscErrorCode MeshEnergyCreate(MPI_Comm comm, const char path[], const char kname[], const PetscReal material[], PetscReal rho, MfadEnergy *E,
+   assembly), the vertices to clamp (x within `band` times the x extent of the smallest x: a band,
+   since a curved mesh has a single vertex of smallest x) and the tip (the same at the largest x).
+   Free rest, mass, clamp, tip with PetscFree4(). */
+static PetscErrorCode MeshEnergyCreate(MPI_Comm comm, const char path[], const char kname[], const PetscReal material[], PetscReal rho, PetscReal band, MfadEnergy *E,
                                        PetscInt *N, PetscInt *n, PetscInt *vstart, PetscInt *ncell, PetscReal **rest, PetscReal **mass, PetscBool **clamp,
                                        PetscBool **tip)
 {
@@ -55,10 +56,10 @@ static PetscErrorCode MeshEnergyCreate(MPI_Comm comm, const char path[], const c
   PetscCall(PetscFree(conn));
   PetscCall(PetscFree(coords));
 
-  /* clamp and tip: the faces of smallest and largest x, to a tolerance relative to the extent */
+  /* clamp and tip: the bands of smallest and largest x, their thickness relative to the extent */
   PetscCall(VecStrideMin(X, 0, NULL, &xmin));
   PetscCall(VecStrideMax(X, 0, NULL, &xmax));
-  tol = 1e-6 * (xmax - xmin);
+  tol = band * (xmax - xmin);
   PetscCall(PetscMalloc4(3 * *n, rest, *n, mass, *n, clamp, *n, tip));
   PetscCall(VecGetArrayRead(X, &x));
   PetscCall(VecGetArrayRead(M, &m));

@@ -3,7 +3,8 @@
 # Configures (Release) and builds mfad into ./build; re-running rebuilds only what changed.
 # Extra arguments go to CMake's configure step, e.g. bash scripts/build.sh -DMFAD_ENABLE_CUDA=OFF
 # Environment: MFAD_BUILD_DIR (default: <repo>/build), MFAD_JOBS (default: 2),
-# MFAD_CMAKE_ARGS (more configure arguments, e.g. "-DMFAD_ENABLE_CUDA=OFF"; also seen by test.sh and demo.sh).
+# MFAD_CMAKE_ARGS (more configure arguments, e.g. "-DMFAD_ENABLE_CUDA=OFF"; also seen by test.sh and demo.sh),
+# MFAD_BUILD_TARGETS (build only these targets and what they need, e.g. "elastic"; default: all).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -13,5 +14,7 @@ jobs=${MFAD_JOBS:-2}
 start=$SECONDS
 # shellcheck disable=SC2086
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release ${MFAD_CMAKE_ARGS:-} "$@"
-cmake --build "$build" -j "$jobs"
+targets=()
+for t in ${MFAD_BUILD_TARGETS:-}; do targets+=(--target "$t"); done
+cmake --build "$build" -j "$jobs" "${targets[@]}"
 echo "build: $build ready ($((SECONDS - start)) s)"

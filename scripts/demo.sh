@@ -12,7 +12,8 @@ build=${MFAD_BUILD_DIR:-$root/build}
 export MFAD_BUILD_DIR=$build
 
 bash "$root/scripts/setup.sh"
-bash "$root/scripts/build.sh"
+# only the library and the demo program: the tests, benchmarks and other examples are test.sh's
+MFAD_BUILD_TARGETS=elastic bash "$root/scripts/build.sh"
 
 exe=$build/petsc-examples/elastic
 if [ ! -x "$exe" ]; then

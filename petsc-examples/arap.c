@@ -161,6 +161,7 @@ int main(int argc, char **argv)
   PetscCall(VecDestroy(&G));
   PetscCall(MfadEnergyDestroy(&E));
   PetscCall(MfadMeshDestroy(&m));
+  if (reason <= 0) PetscCall(PetscFPrintf(comm, PETSC_STDERR, "arap: the solve did not converge: %s\n", reason_name));
   PetscCall(PetscFinalize());
-  return 0;
+  return reason > 0 ? 0 : 1;
 }

@@ -218,6 +218,7 @@ int main(int argc, char **argv)
   Vec            X, X0, G;
   Solver         S;
   const char    *reason_name = "";
+  PetscBool      meshopt;
   PetscLogDouble t0, t1;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -238,7 +239,10 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-dt", "time step [s]", NULL, s.dt, &s.dt, NULL));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO", NULL, s.use_tao, &s.use_tao, NULL));
   PetscCall(PetscOptionsString("-o", "write the final sheet as .vtu", NULL, out, out, sizeof out, &write));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-mesh", &meshopt));
   PetscOptionsEnd();
+  /* the pins, the hinges and the row measurements are the grid's: no read sheet (yet) */
+  PetscCheck(!meshopt, comm, PETSC_ERR_SUP, "cloth simulates the generated -nx x -ny sheet only; -mesh is not supported (elastic, smooth, param, arap_surface, frames and sphere read meshes)");
   s.pin = (PinType)pin;
   PetscCheck(s.nx >= 1 && s.ny >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-nx %" PetscInt_FMT " and -ny %" PetscInt_FMT " must be >= 1", s.nx, s.ny);
   PetscCheck(s.L > 0 && s.rho > 0 && s.stretch > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-L %g, -rho %g and -stretch %g must be > 0", (double)s.L, (double)s.rho, (double)s.stretch);
@@ -323,6 +327,7 @@ int main(int argc, char **argv)
   PetscCall(VecDestroy(&G));
   PetscCall(PetscFree5(mass, vel, xpred, xold, iparam));
   PetscCall(MfadEnergyDestroy(&E));
+  if (reason <= 0) PetscCall(PetscFPrintf(comm, PETSC_STDERR, "cloth: the solve did not converge: %s\n", reason_name));
   PetscCall(PetscFinalize());
-  return 0;
+  return reason > 0 ? 0 : 1;
 }

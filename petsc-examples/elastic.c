@@ -19,11 +19,12 @@ static const char help[] =
     "  -dt <0.01>     time step [s]\n"
     "  -clamp <true>  clamp the face x = 0 (false: a free body, dynamics only)\n"
     "  -mesh <file>   a tet mesh (TetGen .node/.ele, Gmsh .msh, ...; DMPlex-distributed) instead of\n"
-    "                 the bar: -n -m -h are ignored, the vertices within -clamp_band of the smallest x\n"
-    "                 are clamped, the tip is the vertices within -clamp_band of the largest x\n"
+    "                 the bar (-n -m -h are then errors): the vertices within -clamp_band of the smallest\n"
+    "                 x are clamped, the tip is the vertices within -clamp_band of the largest x\n"
     "  -clamp_band <0.05>  with -mesh: thickness of the clamped (and tip) band, a fraction of the\n"
-    "                 mesh's x extent (a curved mesh has one vertex of smallest x); statics needs at\n"
-    "                 least 3 clamped vertices not on one line, else the run stops with an error\n"
+    "                 mesh's extent along -clamp_axis (a curved mesh has one vertex of smallest x);\n"
+    "                 statics needs at least 3 clamped vertices not on one line, else an error\n"
+    "  -clamp_axis <x>  with -mesh: x | y | z, the clamp at its smallest values, the tip at its largest\n"
     "  -use_tao       minimise with TAO (default -tao_type nls) instead of solving with SNES\n"
     "                 (default -snes_type newtonls -ksp_type cg -pc_type jacobi)\n"
     "  -o <file.vtu>  write the deformed mesh, its displacement and gradient norm (VTK XML; -mfad_vtu_binary for base64)\n"
@@ -290,6 +291,9 @@ int main(int argc, char **argv)
   Problem        P = {1e5, 0.3, 1000, -9.81, 0.01, 0, 0, PETSC_TRUE, PETSC_FALSE};
   PetscBool      write = PETSC_FALSE, readmesh = PETSC_FALSE, *clamp, *tip;
   PetscReal      band = 0.05;
+  PetscBool      gridopt[3], bandopt, axisopt;
+  PetscInt       axis = 0;
+  const char    *Axes[] = {"x", "y", "z"};
   char           out[PETSC_MAX_PATH_LEN] = "", meshpath[PETSC_MAX_PATH_LEN] = "", kname[64];
   PetscInt       N, n = PETSC_DECIDE, vstart, ncell, its = 0, inertia, reason = 1;
   PetscReal     *force, *mass, *rest, material[2], *vel = NULL, *xpred = NULL, *iparam = NULL, energy, sum[NMEASURE], gnorm0, gnorm, residual = 0;
@@ -302,9 +306,9 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
   PetscOptionsBegin(comm, NULL, "Hyperelastic bar options", NULL);
-  PetscCall(PetscOptionsInt("-n", "cubes across the bar (y and z)", NULL, g.n, &g.n, NULL));
-  PetscCall(PetscOptionsInt("-m", "cubes along the bar (x)", NULL, g.m, &g.m, NULL));
-  PetscCall(PetscOptionsReal("-h", "cube edge [m]", NULL, g.h, &g.h, NULL));
+  PetscCall(PetscOptionsInt("-n", "cubes across the bar (y and z)", NULL, g.n, &g.n, &gridopt[0]));
+  PetscCall(PetscOptionsInt("-m", "cubes along the bar (x)", NULL, g.m, &g.m, &gridopt[1]));
+  PetscCall(PetscOptionsReal("-h", "cube edge [m]", NULL, g.h, &g.h, &gridopt[2]));
   PetscCall(PetscOptionsReal("-E", "Young's modulus [Pa]", NULL, P.young, &P.young, NULL));
   PetscCall(PetscOptionsReal("-nu", "Poisson's ratio", NULL, P.nu, &P.nu, NULL));
   PetscCall(PetscOptionsReal("-rho", "density [kg/m^3]", NULL, P.rho, &P.rho, NULL));
@@ -313,7 +317,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-ts_steps", "implicit-Euler time steps (0: statics)", NULL, P.steps, &P.steps, NULL));
   PetscCall(PetscOptionsReal("-dt", "time step [s]", NULL, P.dt, &P.dt, NULL));
   PetscCall(PetscOptionsBool("-clamp", "clamp the face x = 0", NULL, P.clamp, &P.clamp, NULL));
-  PetscCall(PetscOptionsReal("-clamp_band", "with -mesh: clamped band's thickness, a fraction of the x extent", NULL, band, &band, NULL));
+  PetscCall(PetscOptionsReal("-clamp_band", "with -mesh: clamped band's thickness, a fraction of the x extent", NULL, band, &band, &bandopt));
+  PetscCall(PetscOptionsEList("-clamp_axis", "with -mesh: the axis of the clamp (smallest values) and the tip (largest)", NULL, Axes, 3, Axes[axis], &axis, &axisopt));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of solving with SNES", NULL, P.use_tao, &P.use_tao, NULL));
   PetscCall(PetscOptionsString("-mesh", "a tet mesh file (TetGen .node/.ele, Gmsh .msh, ...) instead of the generated bar", NULL, meshpath, meshpath, sizeof meshpath, &readmesh));
   PetscCall(PetscOptionsString("-o", "write the solution as an ASCII VTK unstructured grid (.vtu)", NULL, out, out, sizeof out, &write));
@@ -330,6 +335,8 @@ int main(int argc, char **argv)
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
   PetscCheck(!readmesh || meshpath[0], comm, PETSC_ERR_ARG_WRONG, "-mesh needs a file name");
   PetscCheck(band >= 0 && band < 0.5, comm, PETSC_ERR_ARG_OUTOFRANGE, "-clamp_band %g must be in [0, 0.5)", (double)band);
+  PetscCheck(!readmesh || !(gridopt[0] || gridopt[1] || gridopt[2]), comm, PETSC_ERR_ARG_INCOMP, "-n, -m and -h describe the generated bar: they mean nothing with -mesh");
+  PetscCheck(readmesh || !(bandopt || axisopt), comm, PETSC_ERR_ARG_INCOMP, "-clamp_band and -clamp_axis are for -mesh: the generated bar clamps its face x = 0");
 
   /* the material: kernel <name>_tet with the Lame constants of (E, nu) */
   PetscCall(PetscSNPrintf(kname, sizeof kname, "%s_tet", Materials[P.material]));
@@ -337,7 +344,7 @@ int main(int argc, char **argv)
   material[1] = P.young * P.nu / ((1 + P.nu) * (1 - 2 * P.nu));
 
   PetscCall(PetscTime(&ts0));
-  if (readmesh) PetscCall(MeshEnergyCreate(comm, meshpath, kname, material, P.rho, band, &E, &N, &n, &vstart, &ncell, &rest, &mass, &clamp, &tip));
+  if (readmesh) PetscCall(MeshEnergyCreate(comm, meshpath, kname, material, P.rho, axis, band, &E, &N, &n, &vstart, &ncell, &rest, &mass, &clamp, &tip));
   else {
     /* vertices in contiguous ranges of ids: slabs along the bar */
     N = (g.m + 1) * (g.n + 1) * (g.n + 1);

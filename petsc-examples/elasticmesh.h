@@ -10,10 +10,11 @@
 /* Reads `path`, makes E (the material `kname` with Lame constants `material` on the cells) and
    returns this rank's n owned vertices from vstart of N, the number of cells, the rest positions
    (3n), lumped masses (rho V / 4 of every tet to each of its vertices, summed across ranks by a Vec
-   assembly), the vertices to clamp (x within `band` times the x extent of the smallest x: a band,
-   since a curved mesh has a single vertex of smallest x) and the tip (the same at the largest x).
+   assembly), the vertices to clamp (coordinate `axis` within `band` times the mesh's extent along it
+   of its smallest value: a band, since a curved mesh has a single vertex of smallest x) and the tip
+   (the same at the largest value).
    Free rest, mass, clamp, tip with PetscFree4(). */
-static PetscErrorCode MeshEnergyCreate(MPI_Comm comm, const char path[], const char kname[], const PetscReal material[], PetscReal rho, PetscReal band, MfadEnergy *E,
+static PetscErrorCode MeshEnergyCreate(MPI_Comm comm, const char path[], const char kname[], const PetscReal material[], PetscReal rho, PetscInt axis, PetscReal band, MfadEnergy *E,
                                        PetscInt *N, PetscInt *n, PetscInt *vstart, PetscInt *ncell, PetscReal **rest, PetscReal **mass, PetscBool **clamp,
                                        PetscBool **tip)
 {
@@ -57,8 +58,8 @@ static PetscErrorCode MeshEnergyCreate(MPI_Comm comm, const char path[], const c
   PetscCall(PetscFree(coords));
 
   /* clamp and tip: the bands of smallest and largest x, their thickness relative to the extent */
-  PetscCall(VecStrideMin(X, 0, NULL, &xmin));
-  PetscCall(VecStrideMax(X, 0, NULL, &xmax));
+  PetscCall(VecStrideMin(X, axis, NULL, &xmin));
+  PetscCall(VecStrideMax(X, axis, NULL, &xmax));
   tol = band * (xmax - xmin);
   PetscCall(PetscMalloc4(3 * *n, rest, *n, mass, *n, clamp, *n, tip));
   PetscCall(VecGetArrayRead(X, &x));
@@ -66,8 +67,8 @@ static PetscErrorCode MeshEnergyCreate(MPI_Comm comm, const char path[], const c
   for (PetscInt v = 0; v < *n; v++) {
     for (int d = 0; d < 3; d++) (*rest)[3 * v + d] = PetscRealPart(x[3 * v + d]);
     (*mass)[v]  = PetscRealPart(m[v]);
-    (*clamp)[v] = (*rest)[3 * v] <= xmin + tol ? PETSC_TRUE : PETSC_FALSE;
-    (*tip)[v]   = (*rest)[3 * v] >= xmax - tol ? PETSC_TRUE : PETSC_FALSE;
+    (*clamp)[v] = (*rest)[3 * v + axis] <= xmin + tol ? PETSC_TRUE : PETSC_FALSE;
+    (*tip)[v]   = (*rest)[3 * v + axis] >= xmax - tol ? PETSC_TRUE : PETSC_FALSE;
   }
   PetscCall(VecRestoreArrayRead(M, &m));
   PetscCall(VecRestoreArrayRead(X, &x));

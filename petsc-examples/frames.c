@@ -367,6 +367,7 @@ int main(int argc, char **argv)
   PetscCall(MfadEnergyDestroy(&E));
   PetscCall(FrameSurfaceDestroy(&s));
   PetscCall(MfadMeshDestroy(&m));
+  if (reason <= 0) PetscCall(PetscFPrintf(comm, PETSC_STDERR, "frames: the solve did not converge: %s\n", reason_name));
   PetscCall(PetscFinalize());
-  return 0;
+  return reason > 0 ? 0 : 1;
 }

@@ -15,17 +15,22 @@ static const char help[] =
     "(petsc-examples/bilaplacian.h): grad B = L W L x, H_B = L W L, W = diag(1/m_v) inside, 0 on the\n"
     "boundary. With -fidelity 0 the result is the harmonic surface spanning the boundary (both orders).\n"
     "The input is an n x n grid over [-1, 1]^2 on z = f(x, y), its interior heights perturbed by seeded\n"
-    "uniform noise.\n"
+    "uniform noise, or a triangle surface read from a file (-mesh), smoothed as it is or with noise\n"
+    "added along the vertex normals.\n"
     "Options:\n"
+    "  -mesh <file>         a triangle surface (.obj, .off, Gmsh .msh, .ply, ...; with or without\n"
+    "                       boundary: a closed one needs -fidelity > 0) instead of the grid\n"
     "  -n <32>              grid squares per side\n"
     "  -surface <hat>       plane | cap | hat\n"
-    "  -noise <0.03>        noise amplitude (heights + U(-noise, noise), interior vertices)\n"
+    "  -noise <0.03>        noise amplitude (heights + U(-noise, noise), interior vertices); with\n"
+    "                       -mesh (default 0) along the vertex normals, in units of the mean edge length\n"
     "  -seed <1>            noise seed\n"
     "  -order <1>           1: Laplacian (Dirichlet energy), 2: bilaplacian\n"
     "  -lambda <0.003>      smoothing strength (a time step of the heat flow); order 2's default is\n"
     "                       0.003^2: a mode of wavenumber k is damped by 1/(1 + lambda k^2) (order 1)\n"
     "                       or 1/(1 + lambda k^4) (order 2), so lambda_2 = lambda_1^2 halves the same\n"
-    "                       mode, and order 2 keeps the longer waves and damps the shorter ones more\n"
+    "                       mode, and order 2 keeps the longer waves and damps the shorter ones more;\n"
+    "                       with -mesh the same relative to its mean edge h: 0.768 h^2 (0.59 h^4)\n"
     "  -fidelity <1>        weight of the fidelity term (0: harmonic surface)\n"
     "  -bilap_hessian <shell> order 2's Hessian: shell (matrix-free, Jacobi from its exact diagonal) or\n"
     "                       aij (lambda L W L + fidelity assembled: direct solvers, GAMG)\n"
@@ -34,8 +39,9 @@ static const char help[] =
     "  -o <file.vtu>        write the smoothed surface with its displacement from the noisy one\n"
     "Defaults: -ksp_type cg -pc_type jacobi -ksp_rtol 1e-10; every SNES/KSP/PC/TAO and mfad option\n"
     "applies. The last line is a summary: vertices, triangles, noise, rms_before and rms_after (the\n"
-    "lumped-area-weighted rms of the height above the clean surface, z - f(x, y), before and after),\n"
-    "max_deviation (largest |z - f(x, y)| after), energy (the objective), residual, iterations and the\n"
+    "lumped-area-weighted rms of the height above the clean surface, z - f(x, y), before and after;\n"
+    "with -mesh the distance from the vertices as read), max_deviation (largest such value after),\n"
+    "energy (the objective), residual, iterations and the\n"
     "reason (-ksp_converged_reason shows the linear iterations).\n\n";
 
 #include <mfadpetsc.h>
@@ -45,8 +51,9 @@ static const char help[] =
 MFAD_KERNEL_DECLARE(dirichlet_tri);
 MFAD_KERNEL_DECLARE(inertia);
 
-/* mass-weighted rms and max of z - f(x, y) over owned vertices (3 dofs each) */
-static PetscErrorCode HeightDeviation(MPI_Comm comm, GeomSurface s, Vec X, const PetscReal mass[], PetscReal *rms, PetscReal *dmax)
+/* mass-weighted rms and max over owned vertices (3 dofs each) of z - f(x, y), or with `clean` (a
+   read mesh: its vertices as read, owned ones from vstart) of the distance from them */
+static PetscErrorCode HeightDeviation(MPI_Comm comm, GeomSurface s, const PetscReal *clean, Vec X, const PetscReal mass[], PetscReal *rms, PetscReal *dmax)
 {
   const PetscScalar *x;
   PetscInt           n;
@@ -56,7 +63,10 @@ static PetscErrorCode HeightDeviation(MPI_Comm comm, GeomSurface s, Vec X, const
   PetscCall(VecGetLocalSize(X, &n));
   PetscCall(VecGetArrayRead(X, &x));
   for (PetscInt v = 0; v < n / 3; v++) {
-    const PetscReal d = PetscRealPart(x[3 * v + 2]) - GeomSurfaceHeight(s, PetscRealPart(x[3 * v]), PetscRealPart(x[3 * v + 1]));
+    PetscReal d = 0;
+    if (clean)
+      for (int k = 0; k < 3; k++) d += PetscSqr(PetscRealPart(x[3 * v + k]) - clean[3 * v + k]);
+    d = clean ? PetscSqrtReal(d) : PetscRealPart(x[3 * v + 2]) - GeomSurfaceHeight(s, PetscRealPart(x[3 * v]), PetscRealPart(x[3 * v + 1]));
     loc[0] += mass[v] * d * d;
     loc[1] += mass[v];
     mx = PetscMax(mx, PetscAbsReal(d));
@@ -65,6 +75,35 @@ static PetscErrorCode HeightDeviation(MPI_Comm comm, GeomSurface s, Vec X, const
   PetscCall(MPIU_Allreduce(loc, sum, 2, MPIU_REAL, MPIU_SUM, comm));
   PetscCall(MPIU_Allreduce(&mx, dmax, 1, MPIU_REAL, MPIU_MAX, comm));
   *rms = PetscSqrtReal(sum[0] / sum[1]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A read surface's noise: each interior vertex moved along its (area-weighted) normal by noise x
+   the mean edge length x U(-1, 1); *clean gets the positions as read */
+static PetscErrorCode MeshAddNormalNoise(MfadMesh m, const PetscInt next[], PetscReal noise, unsigned long long *state, PetscReal *edge, PetscReal **clean)
+{
+  PetscReal *nrm, len = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(3 * m->nvert, clean));
+  PetscCall(PetscCalloc1(3 * m->nvert, &nrm));
+  PetscCall(PetscArraycpy(*clean, m->coords, 3 * m->nvert));
+  for (PetscInt c = 0; c < m->ncell; c++) {
+    const PetscInt *t = &m->cells[3 * c];
+    PetscReal       e1[3], e2[3];
+    for (int d = 0; d < 3; d++) e1[d] = m->coords[3 * t[1] + d] - m->coords[3 * t[0] + d], e2[d] = m->coords[3 * t[2] + d] - m->coords[3 * t[0] + d];
+    for (int a = 0; a < 3; a++)
+      for (int d = 0; d < 3; d++) nrm[3 * t[a] + d] += e1[(d + 1) % 3] * e2[(d + 2) % 3] - e1[(d + 2) % 3] * e2[(d + 1) % 3];
+    len += PetscSqrtReal(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]) + PetscSqrtReal(e2[0] * e2[0] + e2[1] * e2[1] + e2[2] * e2[2]);
+  }
+  len /= 2 * m->ncell; /* mean of two edges per triangle: the mean edge length, near enough */
+  *edge = len;
+  for (PetscInt v = 0; v < m->nvert; v++) {
+    const PetscReal r = GeomRandom(state), l = PetscSqrtReal(PetscSqr(nrm[3 * v]) + PetscSqr(nrm[3 * v + 1]) + PetscSqr(nrm[3 * v + 2]));
+    if (next[v] < 0 && l > 0)
+      for (int d = 0; d < 3; d++) m->coords[3 * v + d] += noise * len * r * nrm[3 * v + d] / l;
+  }
+  PetscCall(PetscFree(nrm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -78,37 +117,56 @@ int main(int argc, char **argv)
   PetscInt           n = 32, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, *next, its, reason, term, nfix = 0, *ids, *fixd, seed = 1, order = 1, fterm;
   PetscReal         *rest, *fixval, *mass, *params, noise = 0.03, lambda = 0.003, fidelity = 1, energy, gnorm, gnorm0, rms0, rms, dmax, dmax0;
   GeomSurface        surface = GEOM_HAT;
-  PetscBool          use_tao = PETSC_FALSE, write = PETSC_FALSE;
-  char               out[PETSC_MAX_PATH_LEN] = "";
+  PetscBool          use_tao = PETSC_FALSE, write = PETSC_FALSE, readmesh = PETSC_FALSE, closed = PETSC_TRUE, gridopt, set, lambdaopt;
+  char               out[PETSC_MAX_PATH_LEN] = "", meshpath[PETSC_MAX_PATH_LEN] = "";
+  PetscReal         *clean = NULL;
   const char        *reason_name;
   unsigned long long state;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
   PetscOptionsBegin(comm, NULL, "Smoothing options", NULL);
-  PetscCall(PetscOptionsInt("-n", "grid squares per side", NULL, n, &n, NULL));
-  PetscCall(PetscOptionsEnum("-surface", "the clean surface", NULL, GeomSurfaces, (PetscEnum)surface, (PetscEnum *)&surface, NULL));
+  PetscCall(PetscOptionsString("-mesh", "a triangle surface file instead of the grid", NULL, meshpath, meshpath, sizeof meshpath, &readmesh));
+  if (readmesh) noise = 0; /* a read surface is smoothed as it is unless asked */
+  PetscCall(PetscOptionsInt("-n", "grid squares per side", NULL, n, &n, &gridopt));
+  PetscCall(PetscOptionsEnum("-surface", "the clean surface", NULL, GeomSurfaces, (PetscEnum)surface, (PetscEnum *)&surface, &set));
+  gridopt = (PetscBool)(gridopt || set);
   PetscCall(PetscOptionsReal("-noise", "noise amplitude", NULL, noise, &noise, NULL));
   PetscCall(PetscOptionsInt("-seed", "noise seed", NULL, seed, &seed, NULL));
   PetscCall(PetscOptionsRangeInt("-order", "1: Laplacian, 2: bilaplacian smoothing", NULL, order, &order, NULL, 1, 2));
   if (order == 2) lambda = lambda * lambda; /* the same cut-off wavenumber (see -help) */
-  PetscCall(PetscOptionsReal("-lambda", "smoothing strength", NULL, lambda, &lambda, NULL));
+  PetscCall(PetscOptionsReal("-lambda", "smoothing strength", NULL, lambda, &lambda, &lambdaopt));
   PetscCall(PetscOptionsReal("-fidelity", "weight of the fidelity term", NULL, fidelity, &fidelity, NULL));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
   PetscCall(PetscOptionsString("-o", "write the smoothed surface (.vtu)", NULL, out, out, sizeof out, &write));
   PetscOptionsEnd();
   PetscCheck(noise >= 0 && lambda > 0 && fidelity >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-noise %g and -fidelity %g must be >= 0, -lambda %g > 0", (double)noise, (double)fidelity, (double)lambda);
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
+  PetscCheck(!readmesh || meshpath[0], comm, PETSC_ERR_ARG_WRONG, "-mesh needs a file name");
+  PetscCheck(!readmesh || !gridopt, comm, PETSC_ERR_ARG_INCOMP, "-n and -surface describe the generated grid: they mean nothing with -mesh");
 
   /* the noisy input: the same on every rank (one seeded stream over all vertices) */
-  PetscCall(GeomMeshGrid(n, n, -1, -1, 2, 2, surface, &m));
+  if (readmesh) PetscCall(GeomMeshRead(meshpath, &m));
+  else PetscCall(GeomMeshGrid(n, n, -1, -1, 2, 2, surface, &m));
   PetscCall(PetscMalloc1(m->nvert, &next));
   PetscCall(GeomMeshBoundary(m, next));
+  for (PetscInt v = 0; v < m->nvert; v++)
+    if (next[v] >= 0) closed = PETSC_FALSE;
+  /* nothing holds a closed surface without fidelity: the Dirichlet energy's minimum is a point */
+  PetscCheck(!closed || fidelity > 0, comm, PETSC_ERR_ARG_INCOMP, "smooth: %s is a closed surface: -fidelity 0 would shrink it to a point; use -fidelity > 0", meshpath);
   state = 0x9E3779B97F4A7C15ULL ^ (unsigned long long)seed;
-  for (PetscInt v = 0; v < m->nvert; v++) {
-    const PetscReal r = GeomRandom(&state);
-    if (next[v] < 0) m->coords[3 * v + 2] += noise * r;
+  if (readmesh) {
+    PetscReal h = 0;
+    PetscCall(MeshAddNormalNoise(m, next, noise, &state, &h, &clean));
+    /* the grid's default strength relative to its squares (h = 1/16): lambda/h^2 = 0.768 (order 1),
+       lambda/h^4 = 0.59 (order 2): the edge-scale noise is damped alike on any mesh's scale */
+    if (!lambdaopt) lambda = order == 1 ? 0.768 * h * h : 0.59 * h * h * h * h;
   }
+  else
+    for (PetscInt v = 0; v < m->nvert; v++) {
+      const PetscReal r = GeomRandom(&state);
+      if (next[v] < 0) m->coords[3 * v + 2] += noise * r;
+    }
 
   PetscCall(GeomMeshRanges(comm, m, &cstart, &cend, &vstart, &vend));
   PetscCall(MfadEnergyCreate(comm, 3, vend - vstart, m->nvert, &E));
@@ -159,7 +217,7 @@ int main(int argc, char **argv)
   PetscCall(GeomSetCoordinates(m, vstart, vend, 3, X));
   PetscCall(VecDuplicate(X, &X0));
   PetscCall(VecCopy(X, X0));
-  PetscCall(HeightDeviation(comm, surface, X, mass, &rms0, &dmax0));
+  PetscCall(HeightDeviation(comm, surface, clean ? &clean[3 * vstart] : NULL, X, mass, &rms0, &dmax0));
   if (order == 1) PetscCall(MfadEnergyComputeGradient(E, X, G));
   else PetscCall(BilapComputeObjectiveGradient(bilap, X, NULL, G));
   PetscCall(VecNorm(G, NORM_2, &gnorm0));
@@ -174,7 +232,7 @@ int main(int argc, char **argv)
     PetscCall(BilapComputeObjectiveGradient(bilap, X, &energy, G));
   }
   PetscCall(VecNorm(G, NORM_2, &gnorm));
-  PetscCall(HeightDeviation(comm, surface, X, mass, &rms, &dmax));
+  PetscCall(HeightDeviation(comm, surface, clean ? &clean[3 * vstart] : NULL, X, mass, &rms, &dmax));
   /* the triangles of the Dirichlet term; order 2's gradient_norm is then |(L x)_v| */
   if (write) PetscCall(MfadEnergyWriteVTU(order == 1 ? E : D, term, X, X0, out));
   PetscCall(PetscPrintf(comm,
@@ -194,6 +252,8 @@ int main(int argc, char **argv)
   PetscCall(VecDestroy(&G));
   PetscCall(MfadEnergyDestroy(&E));
   PetscCall(MfadMeshDestroy(&m));
+  PetscCall(PetscFree(clean));
+  if (reason <= 0) PetscCall(PetscFPrintf(comm, PETSC_STDERR, "smooth: the solve did not converge: %s\n", reason_name));
   PetscCall(PetscFinalize());
-  return 0;
+  return reason > 0 ? 0 : 1;
 }

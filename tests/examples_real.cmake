@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# The solid and smoothing examples on meshes nobody on the project made (tests/meshes/README.md):
+# a curved tet mesh of Spot (TetGen, made at test time), the Spot disk patch with slivers and
+# negative cotangent weights, Spot itself; and the examples' refusals and exit status.
+if(NOT MFAD_BUILD_EXAMPLES)
+  return()
+endif()
+set(MFAD_MESHES ${CMAKE_CURRENT_SOURCE_DIR}/meshes)
+
+# mfad_refused_test(<name> <program> <nranks> <pattern> [OPTIONS <program options>]): the run fails
+# (non-zero exit status) and says <pattern>
+function(mfad_refused_test name prog nranks pattern)
+  cmake_parse_arguments(ARG "" "" "OPTIONS" ${ARGN})
+  add_test(NAME ${name}
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/example_refused.sh ${pattern} $<TARGET_FILE:${prog}> ${nranks} ${MFAD_MPIEXEC} ${MFAD_MPIEXEC_FLAGS}
+            -- ${ARG_OPTIONS})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "${MFAD_MPI_ENV};OMP_NUM_THREADS=1" LABELS "example;mpi" PROCESSORS ${nranks} TIMEOUT 300)
+endfunction()
+
+# ---- exit status: a solve that did not converge is a failure, its reason on standard error
+mfad_refused_test(example_elastic_not_converged elastic 1 "did not converge: DIVERGED_MAX_IT" OPTIONS -snes_max_it 1)
+mfad_refused_test(example_cloth_not_converged cloth 1 "did not converge: DIVERGED_MAX_IT" OPTIONS -ts_steps 0 -snes_max_it 1)
+mfad_refused_test(example_smooth_not_converged smooth 1 "did not converge" OPTIONS -snes_max_it 0 -snes_converged_reason)
+mfad_refused_test(example_arap_not_converged arap 1 "did not converge: DIVERGED_MAX_IT" OPTIONS -snes_max_it 1)
+mfad_refused_test(example_frames_not_converged frames 1 "did not converge: DIVERGED_MAX_IT" OPTIONS -problem global -power_max_it 1)
+# ---- options an example cannot honour are errors, not silently ignored
+mfad_refused_test(example_cloth_mesh_refused cloth 1 "-mesh is not supported" OPTIONS -mesh ${MFAD_MESHES}/spot.obj)
+mfad_refused_test(example_smooth_mesh_grid_options smooth 1 "mean nothing with -mesh" OPTIONS -mesh ${MFAD_MESHES}/spot_patch.obj -n 8)
+mfad_refused_test(example_elastic_mesh_grid_options elastic 1 "mean nothing with -mesh" OPTIONS -mesh ${MFAD_MESHES}/twocubes.1.node -m 4)
+
+# ---- elastic on a curved tet mesh: Spot tetrahedralised by TetGen (skipped without tetgen)
+set(MFAD_SPOT_TETS ${CMAKE_CURRENT_BINARY_DIR}/spot_tets)
+add_test(NAME mesh_spot_tets COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/make_spot_tets.sh ${MFAD_MESHES}/spot.obj ${MFAD_SPOT_TETS})
+set_tests_properties(mesh_spot_tets PROPERTIES FIXTURES_SETUP spot_tets SKIP_RETURN_CODE 77 LABELS "example")
+# The clamp is a band (5% of the x extent by default): on a curved body the smallest x is one
+# vertex, and a one-vertex clamp leaves statics singular. A band too thin to hold the body is an error.
+mfad_refused_test(example_elastic_spot_thin_clamp elastic 2 "cannot hold the body" OPTIONS -mesh ${MFAD_SPOT_TETS}/spot.1.node -clamp_band 1e-9)
+# Clamped at its rump (-clamp_axis z), the head the tip. Stiff (E = 1e10 Pa: the linear regime): Clapeyron, strain energy = half the work of gravity, to
+# 1e-3, on 2 ranks; the default jelly (E = 1e5 Pa) collapses a 1 m cow, a large-deformation problem
+# the bar's default solver does not finish (it then exits non-zero).
+mfad_example_test(example_elastic_spot_clapeyron_np2 2 clapeyron 2 ${MFAD_ELASTIC_MAXITS} OPTIONS -mesh ${MFAD_SPOT_TETS}/spot.1.node -clamp_axis z -E 1e10)
+# Rubber (E = 1e7 Pa, a sag of ~1% of the body): 1 and 2 ranks converge to the same energy (1e-10)
+# and tip displacement (1e-6)
+mfad_example_test(example_elastic_spot_ranks 2 mesh ${MFAD_ELASTIC_MAXITS} OPTIONS -mesh ${MFAD_SPOT_TETS}/spot.1.node -clamp_axis z -E 1e7)
+set_tests_properties(example_elastic_spot_thin_clamp example_elastic_spot_clapeyron_np2 example_elastic_spot_ranks PROPERTIES FIXTURES_REQUIRED spot_tets)
+
+# ---- smooth on read surfaces, with their defaults (no added noise, lambda scaled to the mean edge)
+# and with noise of 0.3 edge lengths along the normals: converged (a quadratic problem: one Newton
+# step), and 1 and 2 ranks agree to 1e-9. (a) The jittered Spot patch (slivers, 619 negative
+# cotangent weights, boundary fixed); (b) closed Spot (held by the fidelity term), orders 1 and 2.
+mfad_geom_test(example_smooth_spot_patch smooth 2 ranks energy OPTIONS -mesh ${MFAD_MESHES}/spot_jitter.obj)
+mfad_geom_test(example_smooth_spot_patch_noise smooth 2 ranks rms_after OPTIONS -mesh ${MFAD_MESHES}/spot_jitter.obj -noise 0.3)
+mfad_geom_test(example_smooth_spot smooth 2 ranks rms_after OPTIONS -mesh ${MFAD_MESHES}/spot.obj -noise 0.3)
+mfad_geom_test(example_smooth_spot_order2 smooth 2 ranks rms_after OPTIONS -mesh ${MFAD_MESHES}/spot.obj -noise 0.3 -order 2)
+# (c) without fidelity nothing holds a closed surface: refused
+mfad_refused_test(example_smooth_closed_no_fidelity smooth 1 "closed surface" OPTIONS -mesh ${MFAD_MESHES}/spot.obj -fidelity 0)

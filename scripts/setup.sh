@@ -9,6 +9,7 @@ packages=(
   petsc-dev                           # PETSc 3.18 (real, OpenMPI), with its pkg-config file
   libopenmpi-dev openmpi-bin          # MPI headers, mpicc, mpiexec
   check                               # unit tests
+  tetgen                              # the tests' curved tet mesh (tests/make_spot_tets.sh)
 )
 # shellcheck disable=SC2206
 packages+=(${MFAD_EXTRA_PACKAGES:-})

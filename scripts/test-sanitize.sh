@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# CI's sanitizer stage: mfad built with AddressSanitizer and UndefinedBehaviorSanitizer
+# (-DMFAD_SANITIZE=ON, CUDA off, examples and benchmarks off, -O1) into ./build-sanitize, then the
+# unit, reader and MPI tests under them (ctest -L 'unit|readers|mpi'). Any report fails its test:
+# UBSan does not recover, ASan stops at the first error, LeakSanitizer checks at exit (MPI's own
+# allocations suppressed by tests/fuzz/lsan.supp, never mfad's or PETSc's).
+# Extra arguments go to ctest. Exit status: ctest's, 1 if the build failed.
+# Environment: MFAD_SANITIZE_BUILD_DIR (default <repo>/build-sanitize), MFAD_JOBS.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${MFAD_SANITIZE_BUILD_DIR:-$root/build-sanitize}
+bash "$root/scripts/setup.sh"
+
+t=$SECONDS
+# -O1: the sanitizers' usual level (a tenth of -O3's compile time for the unrolled energies)
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O1 -g" -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+  -DMFAD_SANITIZE=ON -DMFAD_ENABLE_CUDA=OFF -DMFAD_BUILD_EXAMPLES=OFF ${MFAD_CMAKE_ARGS:-} >/dev/null
+cmake --build "$build" -j "${MFAD_JOBS:-2}"
+echo "test-sanitize: built in $((SECONDS - t)) s"
+
+if [ "$(id -u)" -eq 0 ]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+export OMPI_MCA_rmaps_base_oversubscribe=1
+# full stacks: the fast unwinder loses the frames of libraries built without frame pointers;
+# PETSc's signal handler would hide ASan's report behind its own
+export ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:abort_on_error=0
+export LSAN_OPTIONS=suppressions=$root/tests/fuzz/lsan.supp
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export PETSC_OPTIONS="${PETSC_OPTIONS:-} -no_signal_handler"
+rc=0
+ctest --test-dir "$build" --output-on-failure --no-tests=error --timeout "${MFAD_TEST_TIMEOUT:-900}" -L 'unit|readers|mpi' -LE 'cuda' "$@" </dev/null || rc=$?
+exit $rc

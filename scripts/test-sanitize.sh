@@ -31,5 +31,5 @@ export LSAN_OPTIONS=suppressions=$root/tests/fuzz/lsan.supp
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export PETSC_OPTIONS="${PETSC_OPTIONS:-} -no_signal_handler"
 rc=0
-ctest --test-dir "$build" --output-on-failure --no-tests=error --timeout "${MFAD_TEST_TIMEOUT:-900}" -L 'unit|readers|mpi' -LE 'cuda' "$@" </dev/null || rc=$?
+ctest --test-dir "$build" --output-on-failure --no-tests=error --timeout "${MFAD_TEST_TIMEOUT:-900}" -L 'unit|readers|mpi' "$@" </dev/null || rc=$?
 exit $rc

@@ -85,6 +85,27 @@ PetscErrorCode MfadMeshCheckManifold(MfadMesh mesh, const char path[]);
     -mfad_vtu_binary (with E's prefix) writes base64 binary arrays instead of ASCII. */
 PetscErrorCode MfadEnergyWriteVTU(MfadEnergy E, PetscInt term, Vec X, Vec X0, const char path[]);
 
+/* ---------------------------------------------------------------- a whole mesh on every rank (libigl's V, F) */
+
+/** @brief An energy on the vertices of `mesh`, which every rank of comm passes whole (vertices and
+    cells, as libigl's V and F): each rank owns a contiguous range of the vertices (PETSc's default
+    split), `dof` unknowns each. The serial-friendly way in; meshes too big for one process go
+    through DMPlex (MfadDMPlexCreateFromFile(), MfadEnergyCreateFromDMPlex()). */
+PetscErrorCode MfadEnergyCreateFromMesh(MPI_Comm comm, MfadMesh mesh, PetscInt dof, MfadEnergy *E);
+/** @brief Adds kernel `k` on the mesh's cells as a term of E (made by MfadEnergyCreateFromMesh()):
+    each rank adds a contiguous range of the cells (MfadMeshGetCellRange()), with parameters from
+    the mesh's coordinates as rest shape and `material` (a kernel with a rest-shape set-up; one
+    without must take no parameters). The term's index in *term (NULL: not wanted). */
+PetscErrorCode MfadEnergyAddTermFromMesh(MfadEnergy E, MfadMesh mesh, MfadKernel k, const PetscReal material[], PetscReal weight, PetscInt *term);
+/** @brief This rank's range [cstart, cend) of the mesh's cells, as MfadEnergyAddTermFromMesh() adds them. */
+PetscErrorCode MfadMeshGetCellRange(MPI_Comm comm, MfadMesh mesh, PetscInt *cstart, PetscInt *cend);
+/** @brief X (E's layout) = the mesh's coordinates: the start point or rest shape (the first `dof`
+    coordinates of each vertex; zero beyond the mesh's). */
+PetscErrorCode MfadEnergyCopyCoordinatesFromMesh(MfadEnergy E, MfadMesh mesh, Vec X);
+/** @brief A box [lo, hi] of nx * ny * nz cubes, each cut into 6 positively oriented tets (Kuhn),
+    vertex (i, j, k) numbered i + (nx + 1) (j + (ny + 1) k). */
+PetscErrorCode MfadMeshCreateBox(PetscInt nx, PetscInt ny, PetscInt nz, const PetscReal lo[3], const PetscReal hi[3], MfadMesh *mesh);
+
 /* ---------------------------------------------------------------- DMPlex: distribution and element sets */
 
 /** Element sets of a DMPlex that become terms (MfadEnergyAddTermFromDMPlex()). */

@@ -5,7 +5,7 @@ static const char help[] =
     "dynamics (-ts_steps) where each step minimises the incremental potential\n"
     "  1/(2 dt^2) |x - x_pred|_M^2 + W(x),   x_pred = x_n + dt v_n,   v_{n+1} = (x_{n+1} - x_n) / dt.\n"
     "The bar is an n x n x m box of cubes of edge h (m along the bar, the x axis), each cube\n"
-    "split into 6 tetrahedra (Kuhn split around the main diagonal); a hyperelastic material,\n"
+    "split into 6 tetrahedra (the library's MfadMeshCreateBox()); a hyperelastic material,\n"
     "gravity along z with lumped masses, the face x = 0 clamped. Options:\n"
     "  -n <4>         cubes across the bar (y and z)\n"
     "  -m <16>        cubes along the bar (x)\n"
@@ -42,71 +42,69 @@ static const char help[] =
 #include <petsctime.h>
 #include <stdio.h>
 
-/* The grid: vertex (i, j, k) at (i h, (j - n/2) h, (k - n/2) h), i = 0..m along the bar, j, k = 0..n
-   across it (the cross-section is centred on the bar's axis). Vertex ids run with i slowest, so a
-   contiguous range of ids is a slab of the bar. */
+/* The bar: n x n x m cubes of edge h, m along x, the cross-section centred on the x axis. */
 typedef struct {
   PetscInt  n, m;
   PetscReal h;
 } Grid;
 
-static inline PetscInt GridVertex(const Grid *g, PetscInt i, PetscInt j, PetscInt k) { return (i * (g->n + 1) + j) * (g->n + 1) + k; }
-
-static inline void GridVertexIJK(const Grid *g, PetscInt v, PetscInt *i, PetscInt *j, PetscInt *k)
+/* The bar as a mesh: the library's box (MfadMeshCreateBox(), 6 tets per cube) built along its z
+   axis, whose vertex numbering runs slowest, so that the contiguous vertex ranges of the ranks are
+   slabs of the bar; its coordinates then turned (X, Y, Z) -> (Z, X, Y), a rotation, onto the x axis. */
+static PetscErrorCode BarMeshCreate(const Grid *g, MfadMesh *mesh)
 {
-  *k = v % (g->n + 1);
-  *j = (v / (g->n + 1)) % (g->n + 1);
-  *i = v / ((g->n + 1) * (g->n + 1));
+  const PetscReal w = 0.5 * g->n * g->h, lo[3] = {-w, -w, 0}, hi[3] = {w, w, g->m * g->h};
+
+  PetscFunctionBeginUser;
+  PetscCall(MfadMeshCreateBox(g->n, g->n, g->m, lo, hi, mesh));
+  for (PetscInt v = 0; v < (*mesh)->nvert; v++) {
+    PetscReal *x = &(*mesh)->coords[3 * v], t = x[2];
+    x[2]         = x[1];
+    x[1]         = x[0];
+    x[0]         = t;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static inline void GridRest(const Grid *g, PetscInt v, PetscReal X[3])
+/* The bar's energy (the material `kname` with Lame constants `material` on its tets, through the
+   library's whole-mesh calls) and, per owned vertex, what MeshEnergyCreate() gives for a read
+   mesh: rest position, lumped mass (rho V / 4 of every tet to each of its vertices), clamp (face
+   x = 0) and tip (face x = L) flags. Free rest, mass, clamp, tip with PetscFree4(). */
+static PetscErrorCode BarEnergyCreate(MPI_Comm comm, const Grid *g, const char kname[], const PetscReal material[], PetscReal rho, MfadEnergy *E, PetscInt *N, PetscInt *n,
+                                      PetscInt *vstart, PetscInt *ncell, PetscReal **rest, PetscReal **mass, PetscBool **clamp, PetscBool **tip)
 {
-  PetscInt i, j, k;
+  MfadMesh   mesh;
+  MfadKernel solid;
+  PetscInt   dof;
+  PetscReal  L = g->m * g->h;
 
-  GridVertexIJK(g, v, &i, &j, &k);
-  X[0] = g->h * i;
-  X[1] = g->h * (j - 0.5 * g->n);
-  X[2] = g->h * (k - 0.5 * g->n);
-}
-
-/* Kuhn split of the unit cube: corner c = a + 2 b + 4 c' is (a, b, c'). Tetrahedron p walks
-   000 -> e_p0 -> e_p0 + e_p1 -> 111 for the 6 permutations p of the axes; its volume has the sign of
-   the permutation, so the odd ones have vertices 1 and 2 swapped: every tet has det Dm = +1 (in
-   units of h^3), i.e. rest volume h^3 / 6 > 0, which BuildTerms() checks. */
-static const int kuhn[6][4] = {
-    {0, 1, 3, 7}, /* x y z (even) */
-    {0, 5, 1, 7}, /* x z y (odd)  */
-    {0, 3, 2, 7}, /* y x z (odd)  */
-    {0, 2, 6, 7}, /* y z x (even) */
-    {0, 4, 5, 7}, /* z x y (even) */
-    {0, 6, 4, 7}, /* z y x (odd)  */
-};
-
-/* The 6 tets of cube (i, j, k) as global vertex ids. */
-static void CubeTets(const Grid *g, PetscInt i, PetscInt j, PetscInt k, PetscInt tets[6][4])
-{
-  for (int t = 0; t < 6; t++)
-    for (int a = 0; a < 4; a++) {
-      const int c = kuhn[t][a];
-      tets[t][a]  = GridVertex(g, i + (c & 1), j + ((c >> 1) & 1), k + ((c >> 2) & 1));
-    }
-}
-
-/* Lumped mass of vertex (i, j, k): rho * V_tet / 4 for each tet that contains it. Computed from the
-   grid alone, so every rank gets the same value without communication. */
-static PetscReal VertexMass(const Grid *g, PetscReal rho, PetscInt i, PetscInt j, PetscInt k)
-{
-  PetscInt count = 0;
-
-  for (PetscInt ci = i - 1; ci <= i; ci++)
-    for (PetscInt cj = j - 1; cj <= j; cj++)
-      for (PetscInt ck = k - 1; ck <= k; ck++) {
-        if (ci < 0 || cj < 0 || ck < 0 || ci >= g->m || cj >= g->n || ck >= g->n) continue;
-        const int corner = (int)((i - ci) + 2 * (j - cj) + 4 * (k - ck));
-        for (int t = 0; t < 6; t++)
-          for (int a = 0; a < 4; a++) count += kuhn[t][a] == corner;
-      }
-  return rho * (g->h * g->h * g->h / 6.0) / 4.0 * count;
+  PetscFunctionBeginUser;
+  PetscCall(BarMeshCreate(g, &mesh));
+  PetscCall(MfadKernelFind(kname, &solid));
+  PetscCall(MfadEnergyCreateFromMesh(comm, mesh, 3, E));
+  PetscCall(MfadEnergyAddTermFromMesh(*E, mesh, solid, material, 1.0, NULL));
+  PetscCall(MfadEnergyGetSizes(*E, &dof, n, N));
+  *ncell = mesh->ncell;
+  PetscCallMPI(MPI_Scan(n, vstart, 1, MPIU_INT, MPI_SUM, comm));
+  *vstart -= *n;
+  PetscCall(PetscMalloc4(3 * *n, rest, *n, mass, *n, clamp, *n, tip));
+  PetscCall(PetscArrayzero(*mass, *n));
+  for (PetscInt c = 0; c < mesh->ncell; c++) { /* every rank sees every tet: no communication */
+    const PetscInt *t = &mesh->cells[4 * c];
+    PetscReal       d[3][3], vol;
+    for (int a = 0; a < 3; a++)
+      for (int b = 0; b < 3; b++) d[a][b] = mesh->coords[3 * t[a + 1] + b] - mesh->coords[3 * t[0] + b];
+    vol = PetscAbsReal(d[0][0] * (d[1][1] * d[2][2] - d[1][2] * d[2][1]) - d[0][1] * (d[1][0] * d[2][2] - d[1][2] * d[2][0]) + d[0][2] * (d[1][0] * d[2][1] - d[1][1] * d[2][0])) / 6;
+    for (int a = 0; a < 4; a++)
+      if (t[a] >= *vstart && t[a] < *vstart + *n) (*mass)[t[a] - *vstart] += rho * vol / 4;
+  }
+  for (PetscInt l = 0; l < *n; l++) {
+    for (int d = 0; d < 3; d++) (*rest)[3 * l + d] = mesh->coords[3 * (*vstart + l) + d];
+    (*clamp)[l] = (*rest)[3 * l] <= 1e-9 * L ? PETSC_TRUE : PETSC_FALSE; /* the box's end faces are exact up to round-off */
+    (*tip)[l]   = (*rest)[3 * l] >= (1 - 1e-9) * L ? PETSC_TRUE : PETSC_FALSE;
+  }
+  PetscCall(MfadMeshDestroy(&mesh));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The problem's constants, from the options. */
@@ -118,60 +116,6 @@ typedef struct {
 
 /* -material: each name is the kernel <name>_tet, all with the Lame constants (mu, lambda) */
 static const char *const Materials[] = {"neohookean", "stable_neohookean", "stvk", "corotated"};
-
-/* Adds this rank's solid: the cubes whose lowest vertex (i, j, k) it owns (each cube on exactly one
-   rank), the material (kernel kname, Lame constants) on their tets; and gives each owned vertex
-   its rest position, lumped mass, whether it is clamped (face x = 0) and on the tip (x = L), as
-   MeshEnergyCreate() does for a read mesh. */
-static PetscErrorCode GridAddSolid(MfadEnergy E, const Grid *g, PetscInt vstart, PetscInt vend, const char kname[], const PetscReal material[], PetscReal rho,
-                                   PetscReal Xr[], PetscReal mass[], PetscBool clamp[], PetscBool tip[])
-{
-  MfadKernel solid;
-  PetscInt   ncube = 0, *conn;
-  PetscReal *rest;
-
-  PetscFunctionBeginUser;
-  PetscCall(MfadKernelFind(kname, &solid));
-  for (PetscInt v = vstart; v < vend; v++) {
-    PetscInt i, j, k;
-    GridVertexIJK(g, v, &i, &j, &k);
-    if (i < g->m && j < g->n && k < g->n) ncube++;
-  }
-  PetscCall(PetscMalloc2(24 * ncube, &conn, 72 * ncube, &rest));
-  ncube = 0;
-  for (PetscInt v = vstart; v < vend; v++) {
-    PetscInt i, j, k, tets[6][4];
-    GridVertexIJK(g, v, &i, &j, &k);
-    if (!(i < g->m && j < g->n && k < g->n)) continue;
-    CubeTets(g, i, j, k, tets);
-    for (int t = 0; t < 6; t++) {
-      PetscInt  *c = &conn[4 * (6 * ncube + t)];
-      PetscReal *r = &rest[12 * (6 * ncube + t)], d[3][3], det;
-      for (int a = 0; a < 4; a++) {
-        c[a] = tets[t][a];
-        GridRest(g, c[a], &r[3 * a]);
-      }
-      for (int a = 0; a < 3; a++)
-        for (int b = 0; b < 3; b++) d[a][b] = r[3 * (a + 1) + b] - r[b];
-      det = d[0][0] * (d[1][1] * d[2][2] - d[1][2] * d[2][1]) - d[0][1] * (d[1][0] * d[2][2] - d[1][2] * d[2][0]) +
-            d[0][2] * (d[1][0] * d[2][1] - d[1][1] * d[2][0]);
-      PetscCheck(det > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB,
-                 "tet %d of cube (%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ") has rest volume %g <= 0", t, i, j, k, (double)(det / 6));
-    }
-    ncube++;
-  }
-  PetscCall(MfadEnergyAddTermFromRest(E, solid, 6 * ncube, conn, rest, material, 1.0, NULL));
-  PetscCall(PetscFree2(conn, rest));
-  for (PetscInt v = vstart; v < vend; v++) {
-    PetscInt i, j, k;
-    GridVertexIJK(g, v, &i, &j, &k);
-    GridRest(g, v, &Xr[3 * (v - vstart)]);
-    mass[v - vstart]  = VertexMass(g, rho, i, j, k);
-    clamp[v - vstart] = i == 0 ? PETSC_TRUE : PETSC_FALSE;
-    tip[v - vstart]   = i == g->m ? PETSC_TRUE : PETSC_FALSE;
-  }
-  PetscFunctionReturn(0);
-}
 
 /* Adds the loads on this rank's n owned vertices (from vstart; rest positions Xr, masses mass):
    gravity, for dynamics the inertia term (its index in *inertia, parameters m / dt^2 and x_pred
@@ -345,17 +289,7 @@ int main(int argc, char **argv)
 
   PetscCall(PetscTime(&ts0));
   if (readmesh) PetscCall(MeshEnergyCreate(comm, meshpath, kname, material, P.rho, axis, band, &E, &N, &n, &vstart, &ncell, &rest, &mass, &clamp, &tip));
-  else {
-    /* vertices in contiguous ranges of ids: slabs along the bar */
-    N = (g.m + 1) * (g.n + 1) * (g.n + 1);
-    PetscCall(PetscSplitOwnership(comm, &n, &N));
-    PetscCallMPI(MPI_Scan(&n, &vstart, 1, MPIU_INT, MPI_SUM, comm));
-    vstart -= n;
-    ncell = 6 * g.m * g.n * g.n;
-    PetscCall(MfadEnergyCreate(comm, 3, n, N, &E));
-    PetscCall(PetscMalloc4(3 * n, &rest, n, &mass, n, &clamp, n, &tip));
-    PetscCall(GridAddSolid(E, &g, vstart, vstart + n, kname, material, P.rho, rest, mass, clamp, tip));
-  }
+  else PetscCall(BarEnergyCreate(comm, &g, kname, material, P.rho, &E, &N, &n, &vstart, &ncell, &rest, &mass, &clamp, &tip));
   if (P.clamp && P.steps == 0) PetscCall(CheckClamp(comm, n, rest, clamp, readmesh ? meshpath : NULL));
   PetscCall(PetscMalloc1(3 * n, &force));
   PetscCall(AddLoads(E, vstart, n, rest, mass, clamp, &P, force, &inertia));

@@ -2,6 +2,9 @@
 # bench/ programs in their checking mode (never timed): hand-written gradient and HVP agree with
 # mfad's to 1e-10 relative, cached and assembled products with the fused one, and PETSc's MatMFFD
 # product is finite and within 1e-4 of the exact HVP (bench/ops.c says why); serial and 2 ranks.
+if(NOT MFAD_BUILD_EXAMPLES)
+  return()
+endif()
 foreach(wl neohookean cloth dirichlet)
   add_test(NAME bench_ops_check_${wl} COMMAND bench_ops -workload ${wl} -n 6 -m 8 -check)
   set_tests_properties(bench_ops_check_${wl} PROPERTIES ENVIRONMENT "${MFAD_MPI_ENV};OMP_NUM_THREADS=2" LABELS "bench")

@@ -102,6 +102,8 @@ PetscErrorCode MfadMeshGetCellRange(MPI_Comm comm, MfadMesh mesh, PetscInt *csta
 /** @brief X (E's layout) = the mesh's coordinates: the start point or rest shape (the first `dof`
     coordinates of each vertex; zero beyond the mesh's). */
 PetscErrorCode MfadEnergyCopyCoordinatesFromMesh(MfadEnergy E, MfadMesh mesh, Vec X);
+/** @brief This rank's range [vstart, vend) of E's vertices (global ids; either may be NULL). */
+PetscErrorCode MfadEnergyGetOwnershipRange(MfadEnergy E, PetscInt *vstart, PetscInt *vend);
 /** @brief A box [lo, hi] of nx * ny * nz cubes, each cut into 6 positively oriented tets (Kuhn),
     vertex (i, j, k) numbered i + (nx + 1) (j + (ny + 1) k). */
 PetscErrorCode MfadMeshCreateBox(PetscInt nx, PetscInt ny, PetscInt nz, const PetscReal lo[3], const PetscReal hi[3], MfadMesh *mesh);

@@ -43,8 +43,8 @@ int main(int argc, char **argv)
   MfadMesh    m;
   MfadEnergy  E;
   Vec         X, X0, G;
-  PetscInt    nx = 24, ny = 6, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, its, reason, term, nfix = 0, *fix, flipped = 0;
-  PetscReal  *rest, *fixval, L = 4, angle = 90, dx, dy, energy, gnorm, gnorm0, loc[4] = {0, 0, 0, 0}, sum[4], dev;
+  PetscInt    nx = 24, ny = 6, vstart = 0, vend = 0, cstart, cend, its, reason, term, nfix = 0, *fix, flipped = 0;
+  PetscReal  *fixval, L = 4, angle = 90, dx, dy, energy, gnorm, gnorm0, loc[4] = {0, 0, 0, 0}, sum[4], dev;
   Handles     handles = HANDLES_BEND;
   PetscBool   use_tao = PETSC_FALSE, write = PETSC_FALSE, set;
   char        out[PETSC_MAX_PATH_LEN] = "";
@@ -78,10 +78,9 @@ int main(int argc, char **argv)
   angle *= PETSC_PI / 180;
 
   PetscCall(GeomMeshGrid(nx, ny, 0, 0, L, 1, GEOM_PLANE, &m));
-  PetscCall(GeomMeshRanges(comm, m, &cstart, &cend, &vstart, &vend));
-  PetscCall(MfadEnergyCreate(comm, 2, vend - vstart, m->nvert, &E));
-  PetscCall(GeomMeshElements(m, cstart, cend, &conn, &rest));
-  PetscCall(MfadEnergyAddTermFromRest(E, MFAD_KERNEL(arap_tri), cend - cstart, conn, rest, NULL, 1.0, &term));
+  PetscCall(MfadEnergyCreateFromMesh(comm, m, 2, &E));
+  PetscCall(MfadEnergyAddTermFromMesh(E, m, MFAD_KERNEL(arap_tri), NULL, 1.0, &term));
+  PetscCall(MfadEnergyGetOwnershipRange(E, &vstart, &vend));
   PetscCall(MfadEnergySetFromOptions(E));
 
   /* the handles: this rank's owned vertices of columns i = 0 and i = nx (any rank may name any
@@ -101,7 +100,7 @@ int main(int argc, char **argv)
 
   /* start: the rest shape with the handles in place */
   PetscCall(MfadEnergyCreateVecs(E, &X, &G));
-  PetscCall(GeomSetCoordinates(m, vstart, vend, 2, X));
+  PetscCall(MfadEnergyCopyCoordinatesFromMesh(E, m, X));
   PetscCall(VecDuplicate(X, &X0));
   PetscCall(VecCopy(X, X0));
   PetscCall(MfadEnergyApplyFixedValues(E, X));
@@ -132,6 +131,7 @@ int main(int argc, char **argv)
     }
     PetscCall(VecRestoreArrayRead(X, &x));
     PetscCall(GeomGetAll(X, &Xall, &xa));
+    PetscCall(MfadMeshGetCellRange(comm, m, &cstart, &cend));
     for (PetscInt c = cstart; c < cend; c++) {
       PetscReal r[9], y[6], J[4];
       for (int a = 0; a < 3; a++) {
@@ -155,7 +155,6 @@ int main(int argc, char **argv)
                         (double)(gnorm0 > 0 ? gnorm / gnorm0 : gnorm), its, reason, reason_name));
 
   PetscCall(PetscFree2(fix, fixval));
-  PetscCall(PetscFree2(conn, rest));
   PetscCall(VecDestroy(&X));
   PetscCall(VecDestroy(&X0));
   PetscCall(VecDestroy(&G));

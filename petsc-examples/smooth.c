@@ -114,8 +114,8 @@ int main(int argc, char **argv)
   MfadEnergy         E, D = NULL; /* order 2: E the fidelity and the fixed dofs, D the Dirichlet energy alone */
   Bilap              bilap = NULL;
   Vec                X, X0, G;
-  PetscInt           n = 32, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, *next, its, reason, term, nfix = 0, *ids, *fixd, seed = 1, order = 1, fterm;
-  PetscReal         *rest, *fixval, *mass, *params, noise = 0.03, lambda = 0.003, fidelity = 1, energy, gnorm, gnorm0, rms0, rms, dmax, dmax0;
+  PetscInt           n = 32, vstart = 0, vend = 0, *next, its, reason, term, nfix = 0, *ids, *fixd, seed = 1, order = 1, fterm;
+  PetscReal         *fixval, *mass, *params, noise = 0.03, lambda = 0.003, fidelity = 1, energy, gnorm, gnorm0, rms0, rms, dmax, dmax0;
   GeomSurface        surface = GEOM_HAT;
   PetscBool          use_tao = PETSC_FALSE, write = PETSC_FALSE, readmesh = PETSC_FALSE, closed = PETSC_TRUE, gridopt, set, lambdaopt;
   char               out[PETSC_MAX_PATH_LEN] = "", meshpath[PETSC_MAX_PATH_LEN] = "";
@@ -168,13 +168,12 @@ int main(int argc, char **argv)
       if (next[v] < 0) m->coords[3 * v + 2] += noise * r;
     }
 
-  PetscCall(GeomMeshRanges(comm, m, &cstart, &cend, &vstart, &vend));
-  PetscCall(MfadEnergyCreate(comm, 3, vend - vstart, m->nvert, &E));
-  PetscCall(GeomMeshElements(m, cstart, cend, &conn, &rest));
-  if (order == 1) PetscCall(MfadEnergyAddTermFromRest(E, MFAD_KERNEL(dirichlet_tri), cend - cstart, conn, rest, NULL, lambda, &term));
+  PetscCall(MfadEnergyCreateFromMesh(comm, m, 3, &E));
+  PetscCall(MfadEnergyGetOwnershipRange(E, &vstart, &vend));
+  if (order == 1) PetscCall(MfadEnergyAddTermFromMesh(E, m, MFAD_KERNEL(dirichlet_tri), NULL, lambda, &term));
   else {
-    PetscCall(MfadEnergyCreate(comm, 3, vend - vstart, m->nvert, &D));
-    PetscCall(MfadEnergyAddTermFromRest(D, MFAD_KERNEL(dirichlet_tri), cend - cstart, conn, rest, NULL, 1.0, &term));
+    PetscCall(MfadEnergyCreateFromMesh(comm, m, 3, &D));
+    PetscCall(MfadEnergyAddTermFromMesh(D, m, MFAD_KERNEL(dirichlet_tri), NULL, 1.0, &term));
   }
   /* lumped masses (a third of each incident triangle's area) of the owned vertices */
   PetscCall(PetscCalloc3(vend - vstart, &mass, 4 * (vend - vstart), &params, vend - vstart, &ids));
@@ -214,7 +213,7 @@ int main(int argc, char **argv)
     PetscCall(VecRestoreArray(G, &w));
     PetscCall(BilapCreate(D, E, lambda, G, nfix, fixd, &bilap));
   }
-  PetscCall(GeomSetCoordinates(m, vstart, vend, 3, X));
+  PetscCall(MfadEnergyCopyCoordinatesFromMesh(E, m, X));
   PetscCall(VecDuplicate(X, &X0));
   PetscCall(VecCopy(X, X0));
   PetscCall(HeightDeviation(comm, surface, clean ? &clean[3 * vstart] : NULL, X, mass, &rms0, &dmax0));
@@ -246,7 +245,6 @@ int main(int argc, char **argv)
   PetscCall(BilapDestroy(&bilap));
   PetscCall(MfadEnergyDestroy(&D));
   PetscCall(PetscFree(next));
-  PetscCall(PetscFree2(conn, rest));
   PetscCall(VecDestroy(&X));
   PetscCall(VecDestroy(&X0));
   PetscCall(VecDestroy(&G));

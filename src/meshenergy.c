@@ -106,3 +106,17 @@ PetscErrorCode MfadMeshCreateBox(PetscInt nx, PetscInt ny, PetscInt nz, const Pe
   PetscCall(MfadMeshBoxVertices(nx, ny, nz, lo, hi, 0, (PetscInt)nv, (*mesh)->coords));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode MfadEnergyGetOwnershipRange(MfadEnergy E, PetscInt *vstart, PetscInt *vend)
+{
+  MPI_Comm comm;
+  PetscInt n, end;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyGetComm(E, &comm));
+  PetscCall(MfadEnergyGetSizes(E, NULL, &n, NULL));
+  PetscCallMPI(MPI_Scan(&n, &end, 1, MPIU_INT, MPI_SUM, comm));
+  if (vstart) *vstart = end - n;
+  if (vend) *vend = end;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -26,26 +26,26 @@ static void ExpectError(PetscErrorCode ierr, const char *what, const char *frag1
 
 /* ------------------------------------------------------------------ the user's preconditioner */
 typedef struct {
-  const char *opts;     /* options */
-  int         order;    /* 0: MfadEnergySetSNES() then SNESSetFromOptions(); 1: the reverse */
-  const char *code_pc;  /* PCSetType() in code: NULL, or the type */
-  int         code_at;  /* when: 0 first of all, 1 between the two calls, 2 after both */
-  const char *expect;   /* the PC type the solve must have used */
+  const char *opts;    /* options */
+  int         order;   /* 0: MfadEnergySetSNES() then SNESSetFromOptions(); 1: the reverse */
+  const char *code_pc; /* PCSetType() in code: NULL, or the type */
+  int         code_at; /* when: 0 first of all, 1 between the two calls, 2 after both */
+  const char *expect;  /* the PC type the solve must have used */
 } PCCase;
 
 static const PCCase pc_cases[] = {
-  {"-mfad_hessian aij -pc_type cholesky", 0, NULL, 0, PCCHOLESKY},
-  {"-mfad_hessian aij -pc_type cholesky", 1, NULL, 0, PCCHOLESKY}, /* was replaced by Jacobi */
-  {"-mfad_pmat aij -pc_type cholesky", 1, NULL, 0, PCCHOLESKY},    /* fused operator, assembled P */
-  {"-mfad_hessian aij", 0, PCCHOLESKY, 0, PCCHOLESKY},             /* was replaced by Jacobi */
-  {"-mfad_hessian aij", 1, PCCHOLESKY, 0, PCCHOLESKY},             /* was replaced by Jacobi */
-  {"-mfad_hessian aij", 1, PCCHOLESKY, 1, PCCHOLESKY},             /* was replaced by Jacobi */
-  {"-mfad_hessian aij", 0, PCCHOLESKY, 2, PCCHOLESKY},
-  {"", 0, NULL, 0, PCJACOBI}, /* no choice: mfad's Jacobi, in either order */
-  {"", 1, NULL, 0, PCJACOBI},
-  {"-mfad_hessian aij", 1, NULL, 0, PCJACOBI},
-  {"-pc_type pbjacobi", 1, NULL, 0, PCPBJACOBI},
-  {"-pc_type none", 0, NULL, 0, PCNONE},
+    {"-mfad_hessian aij -pc_type cholesky", 0, NULL,       0, PCCHOLESKY},
+    {"-mfad_hessian aij -pc_type cholesky", 1, NULL,       0, PCCHOLESKY}, /* was replaced by Jacobi */
+    {"-mfad_pmat aij -pc_type cholesky",    1, NULL,       0, PCCHOLESKY}, /* fused operator, assembled P */
+    {"-mfad_hessian aij",                   0, PCCHOLESKY, 0, PCCHOLESKY}, /* was replaced by Jacobi */
+    {"-mfad_hessian aij",                   1, PCCHOLESKY, 0, PCCHOLESKY}, /* was replaced by Jacobi */
+    {"-mfad_hessian aij",                   1, PCCHOLESKY, 1, PCCHOLESKY}, /* was replaced by Jacobi */
+    {"-mfad_hessian aij",                   0, PCCHOLESKY, 2, PCCHOLESKY},
+    {"",                                    0, NULL,       0, PCJACOBI  }, /* no choice: mfad's Jacobi, in either order */
+    {"",                                    1, NULL,       0, PCJACOBI  },
+    {"-mfad_hessian aij",                   1, NULL,       0, PCJACOBI  },
+    {"-pc_type pbjacobi",                   1, NULL,       0, PCPBJACOBI},
+    {"-pc_type none",                       0, NULL,       0, PCNONE    },
 };
 
 static PetscErrorCode SolveSNES(const PCCase *c, char type[], size_t len, PetscBool *converged)
@@ -96,8 +96,12 @@ START_TEST(snes_keeps_the_users_preconditioner)
   PetscBool     conv;
 
   TestCall(SolveSNES(c, type, sizeof(type), &conv));
-  ck_assert_msg(!strcmp(type, c->expect), "'%s', %s first, PCSetType(%s) %s: the solve used PC %s, expected %s", c->opts, c->order ? "SNESSetFromOptions" : "MfadEnergySetSNES",
-                c->code_pc ? c->code_pc : "-", c->code_at == 0 ? "first" : c->code_at == 1 ? "between" : "after", type, c->expect);
+  ck_assert_msg(!strcmp(type, c->expect), "'%s', %s first, PCSetType(%s) %s: the solve used PC %s, expected %s", c->opts,
+                c->order ? "SNESSetFromOptions" : "MfadEnergySetSNES", c->code_pc ? c->code_pc : "-",
+                c->code_at == 0   ? "first"
+                : c->code_at == 1 ? "between"
+                                  : "after",
+                type, c->expect);
   ck_assert_msg(conv, "'%s' with PC %s did not converge", c->opts, type);
 }
 END_TEST
@@ -182,7 +186,8 @@ START_TEST(tao_keeps_the_users_preconditioner)
 END_TEST
 
 /* ------------------------------------------------------------------ options without a value */
-static const char *value_options[] = {"-mfad_psd_project", "-mfad_hessian", "-mfad_pmat", "-mfad_backend", "-mfad_num_threads", "-mfad_block_size", "-mfad_scatter", "-mfad_psd_epsilon", "-mfad_psd_project_steps"};
+static const char *value_options[] = {"-mfad_psd_project", "-mfad_hessian", "-mfad_pmat",        "-mfad_backend",          "-mfad_num_threads",
+                                      "-mfad_block_size",  "-mfad_scatter", "-mfad_psd_epsilon", "-mfad_psd_project_steps"};
 
 START_TEST(an_option_without_its_value_is_an_error)
 {
@@ -269,8 +274,9 @@ static PetscErrorCode RecordHelp(MPI_Comm comm, const char format[], ...)
 /* Every -mfad_ option a solver program reads is in -help (the core's, the Hessian forms') */
 START_TEST(help_lists_every_mfad_option)
 {
-  static const char *listed[] = {"-mfad_backend", "-mfad_num_threads", "-mfad_block_size", "-mfad_scatter", "-mfad_reorder", "-mfad_check_finite", "-mfad_psd_project", "-mfad_psd_epsilon",
-                                 "-mfad_psd_project_steps", "-mfad_view", "-mfad_vtu_binary", "-mfad_hessian", "-mfad_pmat"};
+  static const char *listed[] = {"-mfad_backend",      "-mfad_num_threads", "-mfad_block_size",  "-mfad_scatter",           "-mfad_reorder",
+                                 "-mfad_check_finite", "-mfad_psd_project", "-mfad_psd_epsilon", "-mfad_psd_project_steps", "-mfad_view",
+                                 "-mfad_vtu_binary",   "-mfad_hessian",     "-mfad_pmat"};
   PetscErrorCode (*saved)(MPI_Comm, const char[], ...) = PetscHelpPrintf;
   MfadEnergy E;
   SNES       snes;
@@ -284,7 +290,7 @@ START_TEST(help_lists_every_mfad_option)
   PetscHelpPrintf = RecordHelp;
   /* PETSc prints type lists (-vec_type ...) straight to stdout: out of sight while -help is on */
   fflush(stdout);
-  out = dup(1);
+  out     = dup(1);
   devnull = open("/dev/null", O_WRONLY);
   ck_assert(out >= 0 && devnull >= 0 && dup2(devnull, 1) >= 0);
   TestCall(TestGridCreate(3, 2, 2, &grid));
@@ -304,7 +310,8 @@ START_TEST(help_lists_every_mfad_option)
   for (size_t i = 0; i < sizeof(listed) / sizeof(listed[0]); i++) {
     char key[64];
     snprintf(key, sizeof(key), "%s ", listed[i]); /* "-mfad_psd_project " is not "-mfad_psd_project_steps" */
-    ck_assert_msg(strstr(help, key) || (snprintf(key, sizeof(key), "%s:", listed[i]), strstr(help, key)) || (snprintf(key, sizeof(key), "%s <", listed[i]), strstr(help, key)),
+    ck_assert_msg(strstr(help, key) || (snprintf(key, sizeof(key), "%s:", listed[i]), strstr(help, key)) ||
+                      (snprintf(key, sizeof(key), "%s <", listed[i]), strstr(help, key)),
                   "-help does not list %s:\n%s", listed[i], help);
   }
 }
@@ -316,12 +323,12 @@ END_TEST
    any number of ranks); tets 1 and 2 inverted at the start: the first invalid one is tet 1. */
 static PetscErrorCode InvalidStart(PetscBool tao, PetscErrorCode *ierr)
 {
-  MfadEnergy  E;
-  MfadKernel  nh;
-  Vec         X;
-  PetscMPIInt rank, size;
-  PetscInt    lo, hi, conn[12];
-  double      rest[36], mat[2] = {1.0, 10.0};
+  MfadEnergy   E;
+  MfadKernel   nh;
+  Vec          X;
+  PetscMPIInt  rank, size;
+  PetscInt     lo, hi, conn[12];
+  double       rest[36], mat[2] = {1.0, 10.0};
   const double ref[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
 
   PetscFunctionBeginUser;
@@ -375,7 +382,8 @@ START_TEST(an_invalid_start_names_its_element)
     PetscErrorCode ierr = 0;
     TestCall(PetscOptionsClear(NULL));
     TestCall(InvalidStart((PetscBool)tao, &ierr));
-    ExpectError(ierr, tao ? "TAO from an inverted tet" : "SNES from an inverted tet", "the start point is invalid: term 'neohookean_tet' element 1 (vertices 4 5 6 7) has energy inf", "inverted");
+    ExpectError(ierr, tao ? "TAO from an inverted tet" : "SNES from an inverted tet",
+                "the start point is invalid: term 'neohookean_tet' element 1 (vertices 4 5 6 7) has energy inf", "inverted");
   }
 }
 END_TEST
@@ -384,18 +392,18 @@ END_TEST
    The SNES objective at an inverted point outside a solve stands for such a trial point. */
 START_TEST(info_names_an_invalid_trial_point)
 {
-  MfadEnergy   E;
-  MfadKernel   nh;
-  SNES         snes;
-  Vec          X;
-  PetscReal    f;
-  PetscInt     conn[4] = {0, 1, 2, 3};
-  double       rest[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}, mat[2] = {1.0, 10.0};
-  char        *name, line[1024], path[PETSC_MAX_PATH_LEN] = "";
-  PetscMPIInt  rank;
-  FILE        *fp;
-  PetscBool    found = PETSC_FALSE;
-  const char  *expect = "mfad: invalid element at the trial point: term 'neohookean_tet' element 0 (vertices 0 1 2 3) has energy inf";
+  MfadEnergy  E;
+  MfadKernel  nh;
+  SNES        snes;
+  Vec         X;
+  PetscReal   f;
+  PetscInt    conn[4]  = {0, 1, 2, 3};
+  double      rest[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}, mat[2] = {1.0, 10.0};
+  char       *name, line[1024], path[PETSC_MAX_PATH_LEN] = "";
+  PetscMPIInt rank;
+  FILE       *fp;
+  PetscBool   found  = PETSC_FALSE;
+  const char *expect = "mfad: invalid element at the trial point: term 'neohookean_tet' element 0 (vertices 0 1 2 3) has energy inf";
 
   TestCall(PetscOptionsClear(NULL));
   TestCall(MfadKernelFind("neohookean_tet", &nh));

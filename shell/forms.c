@@ -176,7 +176,7 @@ PetscErrorCode MfadPCCheckShell_Private(PC pc, Mat P)
   PetscCall(PCGetType(pc, &type));
   PetscCall(PCGetOptionsPrefix(pc, &prefix));
   SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP,
-          "mfad: -%spc_type %s needs an assembled matrix, but the preconditioning matrix is an mfad shell (-mfad_pmat shell or cached: products, diagonal and vertex blocks only); "
+          "mfad: the preconditioner %s (-%spc_type) needs an assembled matrix, but the preconditioning matrix is an mfad shell (-mfad_pmat shell or cached: products, diagonal and vertex blocks only); "
           "use -mfad_pmat aij (or -mfad_hessian aij), or -%spc_type jacobi|pbjacobi|none",
-          prefix ? prefix : "", type, prefix ? prefix : "");
+          type, prefix ? prefix : "", prefix ? prefix : "");
 }

@@ -91,15 +91,19 @@ PetscErrorCode MfadEnergySetNumThreads(MfadEnergy E, PetscInt nthreads);
 PetscErrorCode MfadEnergySetOptionsPrefix(MfadEnergy E, const char prefix[]);
 /** @brief Gets the options prefix (NULL if none; borrowed). */
 PetscErrorCode MfadEnergyGetOptionsPrefix(MfadEnergy E, const char *prefix[]);
-/** @brief Reads -mfad_backend, -mfad_num_threads, -mfad_block_size, -mfad_scatter, -mfad_psd_project,
-    -mfad_psd_epsilon, -mfad_view. */
+/** @brief Reads -mfad_backend, -mfad_num_threads, -mfad_block_size, -mfad_scatter, -mfad_reorder,
+    -mfad_check_finite, -mfad_psd_project, -mfad_psd_epsilon, -mfad_psd_project_steps (and lists
+    -mfad_view, -mfad_vtu_binary under -help). An option that takes a value but is given without
+    one is an error naming what it takes. */
 PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E);
 /** @brief Builds ghosting, local connectivity and colouring; called by the Compute functions
     when needed. */
 PetscErrorCode MfadEnergySetUp(MfadEnergy E);
 /** @brief Prints terms, sizes, colouring, backend and flops per element. */
 PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer);
-/** @brief Views the energy if -mfad_view (or prefixed) is given. */
+/** @brief Views the energy if the option `name` (NULL: -mfad_view; prefixed) is given. The first
+    evaluation calls it with -mfad_view, so every program honours -mfad_view, once per energy; a
+    later call with -mfad_view then prints nothing more. Another name prints at every call. */
 PetscErrorCode MfadEnergyViewFromOptions(MfadEnergy E, const char name[]);
 
 /** @brief Gets the communicator, dofs per vertex and vertex counts. */

@@ -43,11 +43,20 @@ PetscErrorCode MfadEnergyCreateHessianMat(MfadEnergy E, MfadHessianType type, Ma
 PetscErrorCode MfadHessianSetPoint(Mat H, Vec X);
 /** @brief Wires E into a SNES: function = gradient, objective = energy (line searches),
     Jacobian = the form of -mfad_hessian (default shell), preconditioning matrix = the form of
-    -mfad_pmat (default: the same matrix); an invalid element is a SNES domain error. Call before
-    SNESSetFromOptions(). */
+    -mfad_pmat (default: the same matrix). Call before or after SNESSetFromOptions().
+    Preconditioner: Jacobi only when the user chose none (no -pc_type, no PCSetType() in code, in
+    either order; a PCSetType() to PETSc's own placeholder, ilu on one rank or bjacobi on more,
+    made before SNESSetFromOptions() cannot be told from it). A preconditioner that needs matrix
+    entries (ilu, icc, lu, cholesky, bjacobi, asm, sor, gamg ...) on a shell form is an error.
+    An invalid start point (an element's energy +inf or NaN) is an error naming the term, the
+    element (lowest number; elements numbered rank by rank in the order given), its vertices and
+    the reason; an invalid trial point later is a SNES domain error / backtracking, named under
+    -info. */
 PetscErrorCode MfadEnergySetSNES(MfadEnergy E, SNES snes);
 /** @brief Wires E into a TAO: objective and gradient, Hessian and preconditioning matrix as for
-    SNES (-mfad_hessian, -mfad_pmat). Call before TaoSetFromOptions(). */
+    SNES (-mfad_hessian, -mfad_pmat), the preconditioner and invalid points as for SNES (TAO's
+    placeholder PC, ilu or bjacobi, becomes Jacobi on a shell form at the first Hessian). Call
+    before or after TaoSetFromOptions(). */
 PetscErrorCode MfadEnergySetTao(MfadEnergy E, Tao tao);
 
 #ifdef __cplusplus

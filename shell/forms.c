@@ -61,6 +61,8 @@ PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, Mat *J, Mat *P)
   PetscFunctionBegin;
   PetscCall(MfadEnergyGetComm(E, &comm));
   PetscCall(MfadEnergyGetOptionsPrefix(E, &prefix));
+  PetscCall(MfadOptionsRequireValue_Private(comm, prefix, "-mfad_hessian", "shell|cached|aij"));
+  PetscCall(MfadOptionsRequireValue_Private(comm, prefix, "-mfad_pmat", "shell|cached|aij"));
   PetscOptionsBegin(comm, prefix, "mfad Hessian forms", "MfadEnergySetSNES");
   PetscCall(PetscOptionsEnum("-mfad_hessian", "Form of the Hessian the solver applies", "MfadEnergyCreateHessianMat", MfadHessianTypes, (PetscEnum)jtype, (PetscEnum *)&jtype, NULL));
   ptype = jtype;
@@ -101,4 +103,80 @@ PetscErrorCode MfadJacobiansSetPoint_Private(Mat J, Mat P, Vec X)
   if (shell) PetscCall(MfadHessianShellGetPoint(J, &X));
   PetscCall(MfadHessianSetPoint(P, X));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -<prefix>pc_type in the options database: the user's choice, whenever it is read */
+static PetscErrorCode MfadPCTypeInOptions_Private(PC pc, PetscBool *set)
+{
+  const char *prefix;
+  char        opt[256];
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOptionsPrefix(pc, &prefix));
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%spc_type", prefix ? prefix : ""));
+  PetscCall(PetscOptionsHasName(NULL, NULL, opt, set));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What PCSetFromOptions() gives a PC that has no matrix yet and no -pc_type: ilu on one rank,
+   bjacobi on more (PETSc 3.18-3.26). Called before the solver has its matrices (SNES or TAO set
+   from options before mfad is wired in), it is PETSc's placeholder, not the user's choice. */
+static PetscErrorCode MfadPCIsPETScDefault_Private(PC pc, PetscBool *isdefault)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, size == 1 ? PCILU : PCBJACOBI, isdefault));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* mfad's default preconditioner is Jacobi (every form has its exact diagonal), set only where
+   the user chose none: no -<prefix>pc_type in the options database and no type on the PC, or
+   only the placeholder type PCSetFromOptions() gives a PC with no matrix. `shell_only`: replace
+   the placeholder only when the preconditioning matrix P is a shell (TAO keeps PETSc's default on
+   an assembled P). A type the user set in code or by option is never replaced. */
+PetscErrorCode MfadPCSetDefault_Private(PC pc, Mat P, PetscBool shell_only)
+{
+  PetscBool   set, isdefault, shell = PETSC_TRUE;
+  const char *type;
+
+  PetscFunctionBegin;
+  PetscCall(MfadPCTypeInOptions_Private(pc, &set));
+  if (set) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCGetType(pc, &type));
+  if (!type) {
+    PetscCall(PCSetType(pc, PCJACOBI));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (P) PetscCall(PetscObjectTypeCompare((PetscObject)P, MATSHELL, &shell));
+  if (shell_only && !shell) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MfadPCIsPETScDefault_Private(pc, &isdefault));
+  if (!isdefault) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscInfo(pc, "mfad: PC %s was PETSc's placeholder for a PC with no matrix (no -pc_type given): Jacobi instead\n", type));
+  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A preconditioner that needs the matrix's entries (a factorisation, SOR, a domain decomposition,
+   algebraic multigrid) cannot be built from an mfad shell, which has only products, its diagonal
+   and its vertex blocks: an error that says so, instead of PETSc's "no factorization" deep in
+   PCSetUp(). */
+PetscErrorCode MfadPCCheckShell_Private(PC pc, Mat P)
+{
+  PetscBool   shell, needs;
+  const char *type, *prefix;
+
+  PetscFunctionBegin;
+  if (!P) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectTypeCompare((PetscObject)P, MATSHELL, &shell));
+  if (!shell) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &needs, PCILU, PCICC, PCLU, PCCHOLESKY, PCBJACOBI, PCASM, PCGASM, PCSOR, PCEISENSTAT, PCGAMG, PCHYPRE, PCSVD, PCREDUNDANT, "ml", "spai", ""));
+  if (!needs) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCGetType(pc, &type));
+  PetscCall(PCGetOptionsPrefix(pc, &prefix));
+  SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP,
+          "mfad: the preconditioner %s (-%spc_type) needs an assembled matrix, but the preconditioning matrix is an mfad shell (-mfad_pmat shell or cached: products, diagonal and vertex blocks only); "
+          "use -mfad_pmat aij (or -mfad_hessian aij), or -%spc_type jacobi|pbjacobi|none",
+          type, prefix ? prefix : "", prefix ? prefix : "");
 }

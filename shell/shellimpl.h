@@ -9,6 +9,10 @@
 
 /* src/energy.c: sets the projection of Newton step `it` (-mfad_psd_project_steps) */
 PETSC_INTERN PetscErrorCode MfadEnergyChooseProjection_Private(MfadEnergy E, PetscInt it, PetscBool failed);
+/* src/energy.c: "-name" given without the value it needs is an error naming what it takes */
+PETSC_INTERN PetscErrorCode MfadOptionsRequireValue_Private(MPI_Comm comm, const char prefix[], const char name[], const char takes[]);
+/* src/compute.c: names the first invalid element at X (msg empty if none); collective */
+PETSC_INTERN PetscErrorCode MfadEnergyDescribeInvalid_Private(MfadEnergy E, Vec X, char msg[], size_t len);
 
 #define MFAD_SHELL_COOKIE 0x6d667368 /* "mfsh": the context is an MfadShell */
 
@@ -28,8 +32,11 @@ PETSC_INTERN PetscErrorCode MfadShellView_Private(Mat H, PetscViewer viewer);
 PETSC_INTERN PetscErrorCode MfadShellDestroy_Private(void *ctx);
 /* shell/snes.c */
 PETSC_INTERN PetscErrorCode MfadEnergyAttach_Private(MfadEnergy E, PetscObject obj);
+PETSC_INTERN PetscErrorCode MfadReportInvalid_Private(PetscObject solver, MfadEnergy E, Vec X, PetscBool start);
 /* shell/forms.c */
 PETSC_INTERN PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, Mat *J, Mat *P);
 PETSC_INTERN PetscErrorCode MfadJacobiansSetPoint_Private(Mat J, Mat P, Vec X);
+PETSC_INTERN PetscErrorCode MfadPCSetDefault_Private(PC pc, Mat P, PetscBool shell_only);
+PETSC_INTERN PetscErrorCode MfadPCCheckShell_Private(PC pc, Mat P);
 
 #endif

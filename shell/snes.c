@@ -9,13 +9,51 @@
    elastic bar at 200 g: 24 Newton steps to convergence against a line search failure). */
 #define MFAD_SNES_INVALID_OBJECTIVE 1e100
 
+/* An invalid point (an element's energy +inf or NaN). The start of a solve is an error naming the
+   term, the element, its vertices and the reason: no step can leave it, and PETSc would say only
+   DIVERGED_FUNCTION_DOMAIN at iteration 0. A later one (a line search's trial point) is
+   legitimate and backed off from: reported under -info. Collective. */
+PetscErrorCode MfadReportInvalid_Private(PetscObject solver, MfadEnergy E, Vec X, PetscBool start)
+{
+  PetscBool    info = PETSC_FALSE;
+  PetscClassId id;
+  char         msg[512];
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetClassId(solver, &id));
+  if (!start) PetscCall(PetscInfoEnabled(id, &info));
+  if (!start && !info) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MfadEnergyDescribeInvalid_Private(E, X, msg, sizeof(msg)));
+  if (!msg[0]) PetscCall(PetscStrncpy(msg, "every element is finite, but their sum is not (overflow)", sizeof(msg)));
+  PetscCheck(!start, PetscObjectComm(solver), PETSC_ERR_ARG_OUTOFRANGE, "mfad: the start point is invalid: %s", msg);
+  PetscCall(PetscInfo(solver, "mfad: invalid element at the trial point: %s\n", msg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The first evaluation of a SNES solve, at its solution vector (not a direct SNESComputeFunction()) */
+static PetscErrorCode MfadSNESAtStart_Private(SNES snes, Vec X, PetscBool *start)
+{
+  PetscInt it, nfuncs;
+  Vec      sol;
+
+  PetscFunctionBegin;
+  PetscCall(SNESGetIterationNumber(snes, &it));
+  PetscCall(SNESGetNumberFunctionEvals(snes, &nfuncs));
+  PetscCall(SNESGetSolution(snes, &sol));
+  *start = (PetscBool)(it == 0 && nfuncs == 0 && X == sol);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MfadSNESObjective_Private(SNES snes, Vec X, PetscReal *f, void *ctx)
 {
+  PetscBool start;
+
   PetscFunctionBegin;
-  (void)snes;
   PetscCall(MfadEnergyComputeObjective((MfadEnergy)ctx, X, f));
   if (PetscIsInfOrNanReal(*f)) {
-    PetscCall(PetscInfo(snes, "mfad: invalid element at the trial point, objective %g\n", (double)MFAD_SNES_INVALID_OBJECTIVE));
+    PetscCall(MfadSNESAtStart_Private(snes, X, &start));
+    PetscCall(MfadReportInvalid_Private((PetscObject)snes, (MfadEnergy)ctx, X, start));
+    PetscCall(PetscInfo(snes, "mfad: objective %g stands for it\n", (double)MFAD_SNES_INVALID_OBJECTIVE));
     *f = MFAD_SNES_INVALID_OBJECTIVE;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -24,12 +62,16 @@ static PetscErrorCode MfadSNESObjective_Private(SNES snes, Vec X, PetscReal *f, 
 static PetscErrorCode MfadSNESFunction_Private(SNES snes, Vec X, Vec F, void *ctx)
 {
   MfadEnergy E = (MfadEnergy)ctx;
-  PetscBool  bad;
+  PetscBool  bad, start;
 
   PetscFunctionBegin;
   PetscCall(MfadEnergyComputeGradient(E, X, F));
   PetscCall(MfadEnergyGetDomainError(E, &bad));
-  if (bad) PetscCall(SNESSetFunctionDomainError(snes));
+  if (bad) {
+    PetscCall(MfadSNESAtStart_Private(snes, X, &start));
+    PetscCall(MfadReportInvalid_Private((PetscObject)snes, E, X, start));
+    PetscCall(SNESSetFunctionDomainError(snes));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -50,7 +92,13 @@ static PetscErrorCode MfadSNESChooseProjection_Private(SNES snes, MfadEnergy E)
 
 static PetscErrorCode MfadSNESJacobian_Private(SNES snes, Vec X, Mat J, Mat P, void *ctx)
 {
+  KSP ksp;
+  PC  pc;
+
   PetscFunctionBegin;
+  PetscCall(SNESGetKSP(snes, &ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(MfadPCCheckShell_Private(pc, P));
   PetscCall(MfadSNESChooseProjection_Private(snes, (MfadEnergy)ctx));
   PetscCall(MfadJacobiansSetPoint_Private(J, P, X));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -104,12 +152,13 @@ PetscErrorCode MfadEnergySetSNES(MfadEnergy E, SNES snes)
     if (steps >= 0 && psd != MFAD_PSD_NONE) PetscCall(SNESSetMaxLinearSolveFailures(snes, PETSC_MAX_INT));
   }
   {
-    /* every form has its diagonal; a shell has no factorisation: Jacobi unless the user says otherwise */
+    /* every form has its diagonal; a shell has no factorisation: Jacobi unless the user chose a
+       preconditioner, by option or in code, before or after SNESSetFromOptions() */
     KSP ksp;
     PC  pc;
     PetscCall(SNESGetKSP(snes, &ksp));
     PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCJACOBI));
+    PetscCall(MfadPCSetDefault_Private(pc, P, PETSC_FALSE));
   }
   PetscCall(VecDestroy(&F));
   PetscCall(MatDestroy(&J));

@@ -2,45 +2,53 @@
 /* TAO glue: objective and gradient in one pass, Hessian = the forms of -mfad_hessian, -mfad_pmat. */
 #include "shellimpl.h"
 
+/* An invalid point: an error at the first evaluation of a solve, -info lines later
+   (MfadReportInvalid_Private()); TAO itself would stop with "Inf or NaN" and no element named */
+static PetscErrorCode MfadTaoCheckValid_Private(Tao tao, MfadEnergy E, Vec X, PetscReal f)
+{
+  PetscInt it, nfuncs;
+  Vec      sol;
+
+  PetscFunctionBegin;
+  if (!PetscIsInfOrNanReal(f)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(TaoGetIterationNumber(tao, &it));
+  PetscCall(TaoGetCurrentFunctionEvaluations(tao, &nfuncs));
+  PetscCall(TaoGetSolution(tao, &sol));
+  PetscCall(MfadReportInvalid_Private((PetscObject)tao, E, X, (PetscBool)(it == 0 && nfuncs == 0 && X == sol)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MfadTaoObjective_Private(Tao tao, Vec X, PetscReal *f, void *ctx)
 {
   PetscFunctionBegin;
-  (void)tao;
   PetscCall(MfadEnergyComputeObjective((MfadEnergy)ctx, X, f));
+  PetscCall(MfadTaoCheckValid_Private(tao, (MfadEnergy)ctx, X, *f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MfadTaoObjectiveGradient_Private(Tao tao, Vec X, PetscReal *f, Vec G, void *ctx)
 {
   PetscFunctionBegin;
-  (void)tao;
   PetscCall(MfadEnergyComputeObjectiveGradient((MfadEnergy)ctx, X, f, G));
+  PetscCall(MfadTaoCheckValid_Private(tao, (MfadEnergy)ctx, X, *f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* TAO's Newton methods pick their preconditioner before the Hessian exists (ILU or block
-   Jacobi, neither of which can factor a shell): Jacobi instead, unless the user chose one or the
-   preconditioning matrix is assembled. */
+/* TAO's Newton methods create their KSP in TaoSetFromOptions(), whose PC gets PETSc's placeholder
+   type (ILU or block Jacobi) before the Hessian exists: neither can factor a shell, so Jacobi
+   instead, unless the user chose a preconditioner (by option or in code); a choice that needs
+   matrix entries on a shell is an error that says so. */
 static PetscErrorCode MfadTaoDefaultPC_Private(Tao tao, Mat P)
 {
-  KSP         ksp;
-  PC          pc;
-  PetscBool   set, factor;
-  const char *prefix;
-  char        opt[256];
+  KSP ksp;
+  PC  pc;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)P, MATSHELL, &factor));
-  if (!factor) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(TaoGetKSP(tao, &ksp));
   if (!ksp) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCGetOptionsPrefix(pc, &prefix));
-  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%spc_type", prefix ? prefix : ""));
-  PetscCall(PetscOptionsHasName(NULL, NULL, opt, &set));
-  if (set) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &factor, PCILU, PCICC, PCBJACOBI, PCLU, PCCHOLESKY, ""));
-  if (factor) PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(MfadPCSetDefault_Private(pc, P, PETSC_TRUE));
+  PetscCall(MfadPCCheckShell_Private(pc, P));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

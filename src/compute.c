@@ -197,6 +197,7 @@ static PetscErrorCode MfadEnergyPrepare_Private(MfadEnergy E, Vec X, const char 
   PetscCall(MfadEnergyCheckVec_Private(E, X, 2, what));
   PetscCall(MfadEnergySetUp(E));
   PetscCall(MfadEnergyGlobalToLocal_Private(E, X));
+  if (!E->viewed) PetscCall(MfadEnergyViewFromOptions(E, NULL)); /* -mfad_view in every program, once, at the first evaluation */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -390,5 +391,64 @@ PetscErrorCode MfadEnergyGetDomainError(MfadEnergy E, PetscBool *flg)
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
   *flg = E->domain_error;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The first invalid element (energy +inf or NaN) at X: the lowest global element number (terms
+   in order; a term's elements numbered rank by rank in the order each rank gave them), so every
+   rank names the same one. Collective. msg is empty when every element is finite. */
+PetscErrorCode MfadEnergyDescribeInvalid_Private(MfadEnergy E, Vec X, char msg[], size_t len)
+{
+  const PetscScalar *x;
+  PetscMPIInt        rank;
+
+  PetscFunctionBegin;
+  msg[0] = 0;
+  PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyDescribeInvalid"));
+  PetscCallMPI(MPI_Comm_rank(E->comm, &rank));
+  PetscCall(VecGetArrayRead(E->xloc, &x));
+  for (PetscInt t = 0; t < E->nterms && !msg[0]; t++) {
+    MfadTerm      *term = &E->terms[t];
+    const PetscInt nv   = term->k->nvert;
+    PetscInt       first = PETSC_MAX_INT, offset = 0, gfirst, mine = -1, owner;
+    double        *value, bad = 0.0;
+    int           *start;
+    MfadLoop       L;
+
+    /* one block per element: the loop leaves each element's energy in block_value */
+    PetscCall(PetscMalloc2(term->nelem, &value, term->nelem + 1, &start));
+    for (PetscInt e = 0; e <= term->nelem; e++) start[e] = (int)e;
+    MfadTermLoop_Private(E, term, x, NULL, NULL, &L);
+    L.weight      = 1.0;
+    L.block_value = value;
+    L.block_start = start;
+    L.nblocks     = (int)term->nelem;
+    if (term->nelem) term->k->cpu_value(&L);
+    for (PetscInt e = 0; e < term->nelem; e++)
+      if (PetscIsInfOrNanReal(value[e]) && term->order[e] < first) {
+        first = term->order[e]; /* the caller's numbering */
+        bad   = value[e];
+      }
+    PetscCall(PetscFree2(value, start));
+    PetscCallMPI(MPI_Exscan(&term->nelem, &offset, 1, MPIU_INT, MPI_SUM, E->comm));
+    if (rank == 0) offset = 0;
+    if (first < PETSC_MAX_INT) first += offset;
+    PetscCall(MPIU_Allreduce(&first, &gfirst, 1, MPIU_INT, MPI_MIN, E->comm));
+    if (gfirst == PETSC_MAX_INT) continue;
+    if (first == gfirst) {
+      char   verts[256] = "";
+      size_t l;
+      mine = rank;
+      for (PetscInt a = 0; a < nv; a++) {
+        PetscCall(PetscStrlen(verts, &l));
+        PetscCall(PetscSNPrintf(verts + l, sizeof(verts) - l, "%s%" PetscInt_FMT, a ? " " : "", term->conn_global[(first - offset) * nv + a]));
+      }
+      PetscCall(PetscSNPrintf(msg, len, "term '%s' element %" PetscInt_FMT " (vertices %s) has energy %s (%s)", term->name, gfirst, verts, PetscIsNanReal(bad) ? "NaN" : "inf",
+                              PetscIsNanReal(bad) ? "a NaN from the element: degenerate, or parameters out of range" : "inverted or degenerate: outside the energy's domain"));
+    }
+    PetscCall(MPIU_Allreduce(&mine, &owner, 1, MPIU_INT, MPI_MAX, E->comm));
+    PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)len, MPI_CHAR, (PetscMPIInt)owner, E->comm));
+  }
+  PetscCall(VecRestoreArrayRead(E->xloc, &x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -291,6 +291,37 @@ PetscErrorCode MfadEnergyGetOptionsPrefix(MfadEnergy E, const char *prefix[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* PETSc's PetscOptionsEnum(), PetscOptionsInt() ... take "-name" with no value as "not given"
+   (or as the first choice): a silent default where the user asked for something. An option that
+   needs a value and has none is an error naming what it takes. */
+PetscErrorCode MfadOptionsRequireValue_Private(MPI_Comm comm, const char prefix[], const char name[], const char takes[])
+{
+  const char *value = NULL;
+  PetscBool   set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsFindPair(NULL, prefix, name, &value, &set));
+  PetscCheck(!set || (value && value[0]), comm, PETSC_ERR_ARG_WRONG, "-%s%s needs a value: %s", prefix ? prefix : "", name + 1, takes);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadEnergyOptionsRequireValues_Private(MfadEnergy E)
+{
+  static const char *const opts[][2] = {
+    {"-mfad_backend",           "cpu|cuda"                                      },
+    {"-mfad_num_threads",       "an integer >= 0 (0: OpenMP default)"           },
+    {"-mfad_block_size",        "an integer >= 1"                               },
+    {"-mfad_scatter",           "colour|atomic"                                 },
+    {"-mfad_psd_project",       "none|clamp|abs"                                },
+    {"-mfad_psd_epsilon",       "a real >= 0"                                   },
+    {"-mfad_psd_project_steps", "an integer >= -1 (-1: always project)"         },
+  };
+
+  PetscFunctionBegin;
+  for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) PetscCall(MfadOptionsRequireValue_Private(E->comm, E->prefix, opts[i][0], opts[i][1]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
 {
   MfadBackend backend = E ? E->backend : MFAD_BACKEND_CPU;
@@ -311,6 +342,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   psd        = E->psd_user;
   psd_eps    = E->psd_eps;
   psd_steps  = E->psd_steps;
+  PetscCall(MfadEnergyOptionsRequireValues_Private(E));
   PetscOptionsBegin(E->comm, E->prefix, "mfad energy options", "MfadEnergy");
   PetscCall(PetscOptionsEnum("-mfad_backend", "Where element loops run", "MfadEnergySetBackend", MfadBackends, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
   PetscCall(PetscOptionsInt("-mfad_num_threads", "OpenMP threads of element loops (0: OpenMP default)", "MfadEnergySetNumThreads", nthreads, &nthreads, NULL));
@@ -321,6 +353,12 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   PetscCall(PetscOptionsEnum("-mfad_psd_project", "Project element Hessians to PSD before caching or assembly", "MfadEnergySetPSDProjection", MfadPSDProjections, (PetscEnum)psd, (PetscEnum *)&psd, NULL));
   PetscCall(PetscOptionsReal("-mfad_psd_epsilon", "Smallest eigenvalue left by the PSD projection", "MfadEnergySetPSDProjection", psd_eps, &psd_eps, NULL));
   PetscCall(PetscOptionsInt("-mfad_psd_project_steps", "SNES: project only in the first n Newton steps, then the exact Hessian (-1: always project)", "MfadEnergySetPSDProjectionSteps", psd_steps, &psd_steps, NULL));
+  {
+    /* read elsewhere (the first evaluation, MfadEnergyWriteVTU()); listed here for -help */
+    PetscBool flg = PETSC_FALSE;
+    PetscCall(PetscOptionsName("-mfad_view", "View the energy once, at its first evaluation (-mfad_view [ascii[:file[:format]]])", "MfadEnergyViewFromOptions", &flg));
+    PetscCall(PetscOptionsBool("-mfad_vtu_binary", "VTU output: raw binary arrays instead of ASCII", "MfadEnergyWriteVTU", flg, &flg, NULL));
+  }
   PetscOptionsEnd();
   PetscCall(MfadEnergySetPSDProjection(E, psd, psd_eps));
   PetscCall(MfadEnergySetPSDProjectionSteps(E, psd_steps));

@@ -74,6 +74,7 @@ struct _p_MfadEnergy {
   PetscObjectState xstate;
   PetscBool        xvalid;
   PetscBool        domain_error;
+  PetscInt         viewed;       /* -mfad_view: 0 not looked for yet, 1 looked for (not given), 2 printed (once per energy) */
   /* explicit Hessians (src/hessian.c, src/assemble.c, src/cached.c) */
   MfadPSDProjection psd;          /* the projection in use now */
   MfadPSDProjection psd_user;     /* the one set (psd, unless a SNES solve switched it off: psd_steps) */

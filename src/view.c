@@ -21,6 +21,29 @@ static PetscErrorCode MfadEnergyViewLoadBalance_Private(MfadEnergy E, PetscViewe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Flops per element of terms not yet evaluated, at the point the energy holds (as the first
+   evaluation counts them: the term's first element in loop order) */
+static PetscErrorCode MfadEnergyViewCountFlops_Private(MfadEnergy E)
+{
+  const PetscScalar *x;
+
+  PetscFunctionBegin;
+  if (!E->xvalid) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecGetArrayRead(E->xloc, &x));
+  for (PetscInt t = 0; t < E->nterms; t++) {
+    MfadTerm  *term = &E->terms[t];
+    MfadKernel k    = term->k;
+    double     xe[24]; /* MFAD_N <= 24 (mfad/ad.h) */
+    if (term->flops_known || !term->nelem) continue;
+    for (int a = 0; a < k->nvert; a++)
+      for (int d = 0; d < k->dof; d++) xe[a * k->dof + d] = PetscRealPart(x[(size_t)term->conn[a] * k->dof + d]);
+    k->flops(xe, k->nparam ? term->params : NULL, term->flops);
+    term->flops_known = PETSC_TRUE;
+  }
+  PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
 {
   PetscBool   ascii;
@@ -34,6 +57,7 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MfadEnergySetUp(E));
+  PetscCall(MfadEnergyViewCountFlops_Private(E));
   PetscCallMPI(MPI_Comm_rank(E->comm, &rank));
   PetscCallMPI(MPI_Comm_size(E->comm, &size));
   PetscCall(MPIU_Allreduce(&E->nfixown, &nfix, 1, MPIU_INT, MPI_SUM, E->comm));
@@ -89,15 +113,21 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -mfad_view prints once per energy: the first evaluation calls this (the point is then known and
+   the flops per element with it), so every program has it; a program's own call with the default
+   name then prints nothing more. Another name (a program's own -xxx_view) prints at every call. */
 PetscErrorCode MfadEnergyViewFromOptions(MfadEnergy E, const char name[])
 {
   PetscViewer       viewer;
   PetscViewerFormat format;
-  PetscBool         flg;
+  PetscBool         flg, once = PETSC_TRUE;
 
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
+  if (name) PetscCall(PetscStrcmp(name, "-mfad_view", &once));
+  if (once && E->viewed == 2) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscOptionsCreateViewer(E->comm, NULL, E->prefix, name ? name : "-mfad_view", &viewer, &format, &flg));
+  if (once) E->viewed = flg ? 2 : 1; /* before MfadEnergyView(), which may evaluate */
   if (!flg) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerPushFormat(viewer, format));
   PetscCall(MfadEnergyView(E, viewer));

@@ -19,6 +19,7 @@ static int         failures;
 static PetscMPIInt rank, size;
 static char        err_msg[4096]; /* the message of the last error raised on this rank */
 static char        tmpdir[256];
+static char        meshdir[PETSC_MAX_PATH_LEN] = "."; /* tests/meshes (-meshes) */
 
 #define Fail(...) \
   do { \
@@ -53,7 +54,7 @@ static PetscErrorCode WriteTemp(const char name[], const char *text, char path[P
 
 /* ------------------------------------------------------------------ bad files */
 typedef struct {
-  const char    *name, *text;
+  const char    *name, *text; /* text NULL: the committed file tests/meshes/bad/<name> */
   PetscErrorCode code;
   int            line;
   const char    *frag;
@@ -123,6 +124,18 @@ static const BadFile bad_files[] = {
   {"vertices_first.mesh", "MeshVersionFormatted 1\nVertices\n", PETSC_ERR_FILE_UNEXPECTED, 2, "Vertices before Dimension", PETSC_FALSE},
   {"after_end.mesh", MD_VERTS "Tetrahedra\n1\n1 2 3 4 7\nEnd\n\n1\n", PETSC_ERR_FILE_UNEXPECTED, 15, "data after End", PETSC_FALSE},
   {"fin.mesh", "MeshVersionFormatted 1\nDimension\n3\nVertices 5\n0 0 0 0  0 0 1 0  1 0 0 0  -1 0 0 0  0 1 0 0\nTriangles 3\n1 2 3 0\n2 1 4 0\n1 2 5 0\nEnd\n", PETSC_ERR_FILE_UNEXPECTED, 9, "edge 1-2 is shared by 3 triangles (lines 7, 8, 9)", PETSC_TRUE},
+  /* the committed ones (tests/meshes/bad/, also fuzz seeds) */
+  {"gmsh22_node_out_of_range.msh", NULL, PETSC_ERR_FILE_UNEXPECTED, 16, "element 3 refers to node 6", PETSC_FALSE},
+  {"gmsh22_element_count_too_large.msh", NULL, PETSC_ERR_FILE_UNEXPECTED, 17, "'$EndElements' where element 4 of 4 was expected", PETSC_FALSE},
+  {"gmsh22_truncated.msh", NULL, PETSC_ERR_FILE_UNEXPECTED, 15, "the file ends before element 3 of 3", PETSC_FALSE},
+  {"gmsh22_fin_non_manifold.msh", NULL, PETSC_ERR_FILE_UNEXPECTED, 16, "edge 10-20 is shared by 3 triangles", PETSC_TRUE},
+  {"gmsh41_node_out_of_range.msh", NULL, PETSC_ERR_FILE_UNEXPECTED, 26, "element 2 refers to node 9", PETSC_FALSE},
+  {"gmsh41_element_count_too_large.msh", NULL, PETSC_ERR_FILE_UNEXPECTED, 27, "'$EndElements' where element of the block 3 of 3 was expected", PETSC_FALSE},
+  {"gmsh41_truncated.msh", NULL, PETSC_ERR_FILE_UNEXPECTED, 25, "the file ends before element of the block 2 of 2", PETSC_FALSE},
+  {"medit_vertex_out_of_range.mesh", NULL, PETSC_ERR_FILE_UNEXPECTED, 13, "tetrahedron 2 refers to vertex 6", PETSC_FALSE},
+  {"medit_count_too_large.mesh", NULL, PETSC_ERR_FILE_UNEXPECTED, 14, "'Triangles' where tetrahedron 3 of 3 was expected", PETSC_FALSE},
+  {"medit_truncated.mesh", NULL, PETSC_ERR_FILE_UNEXPECTED, 12, "the file ends before tetrahedron 2 of 2", PETSC_FALSE},
+  {"medit_fin_non_manifold.mesh", NULL, PETSC_ERR_FILE_UNEXPECTED, 9, "edge 1-2 is shared by 3 triangles (lines 7, 8, 9)", PETSC_TRUE},
 };
 
 /* One bad file: the same error (code, "<path>:<line>: <frag>") on every rank of WORLD, and from
@@ -134,7 +147,8 @@ static PetscErrorCode CheckBadFile(const BadFile *b)
   DM             dm = NULL;
 
   PetscFunctionBeginUser;
-  PetscCall(WriteTemp(b->name, b->text, path));
+  if (b->text) PetscCall(WriteTemp(b->name, b->text, path));
+  else PetscCall(PetscSNPrintf(path, sizeof(path), "%s/bad/%s", meshdir, b->name));
   PetscCall(PetscSNPrintf(where, sizeof(where), "%s:%d: %s", path, b->line, b->frag));
   if (b->manifold) {
     /* without the check, the readers take a non-manifold mesh (as the OBJ reader does) */
@@ -161,7 +175,7 @@ static PetscErrorCode CheckBadFile(const BadFile *b)
     PetscCall(PetscPopErrorHandler());
     if (ierr != b->code || m) Fail("%s: MfadMeshRead error %d, expected %d, mesh %s (%s)", b->name, (int)ierr, (int)b->code, m ? "not NULL" : "NULL", err_msg);
     else if (strncmp(err_msg, where, strlen(where))) Fail("%s: MfadMeshRead message '%s' does not start with '%s'", b->name, err_msg, where);
-    unlink(path);
+    if (b->text) unlink(path);
   }
   if (b->manifold) PetscCall(PetscOptionsClearValue(NULL, "-mfad_mesh_check_manifold"));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -410,19 +424,18 @@ static PetscErrorCode GoodFiles(const char dir[])
 
 int main(int argc, char **argv)
 {
-  char dir[PETSC_MAX_PATH_LEN] = ".";
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-meshes", dir, sizeof(dir), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-meshes", meshdir, sizeof(meshdir), NULL));
   if (rank == 0) {
     snprintf(tmpdir, sizeof(tmpdir), "%s/mfad_gmsh_XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     PetscCheck(mkdtemp(tmpdir), PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot create %s", tmpdir);
   }
   PetscCallMPI(MPI_Bcast(tmpdir, sizeof(tmpdir), MPI_CHAR, 0, PETSC_COMM_WORLD));
   for (size_t i = 0; i < sizeof(bad_files) / sizeof(bad_files[0]); i++) PetscCall(CheckBadFile(&bad_files[i]));
-  PetscCall(GoodFiles(dir));
+  PetscCall(GoodFiles(meshdir));
   PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
   if (rank == 0) rmdir(tmpdir);
   PetscCall(PetscFinalize());

@@ -38,9 +38,9 @@ PetscErrorCode MfadMeshDestroy(MfadMesh *mesh);
    "<path>:<line>: <what was wrong>" for malformed content (truncated, counts that disagree
    with the data, non-numeric or non-finite numbers, indices out of range, a repeated vertex in a
    face or cell, an empty mesh); PETSC_ERR_SUP for format variants mfad does not read. '#'
-   comments, blank lines, CRLF line ends and lines of any length are fine. With the option
-   -mfad_mesh_check_manifold every reader also runs MfadMeshCheckManifold() (error lines then
-   name the cells' lines in the file). */
+   comments, blank lines, CRLF line ends and lines of any length are fine. A tet mesh with a face
+   in more than 2 tets is an error; with the option -mfad_mesh_check_manifold every reader also
+   runs MfadMeshCheckManifold() on surfaces (error lines name the cells' lines in the file). */
 
 /** @brief Reads a Wavefront OBJ surface into *mesh (3-D triangles).
     `v x y z [w]` (and `v x y z r g b`) and `f` records (v, v/t, v/t/n, v//n corners, negative
@@ -89,7 +89,7 @@ PetscErrorCode MfadMeshRead(const char path[], MfadMesh *mesh);
 /** @brief Checks that the mesh is a manifold where it matters: no edge of a triangle surface
     in more than 2 triangles (what parameterisation and bending energies need), no face of a
     tet mesh in more than 2 tets. Use it after reading a surface for such energies; the
-    readers call it themselves only with -mfad_mesh_check_manifold.
+    readers call it themselves on tet meshes, and on surfaces with -mfad_mesh_check_manifold.
     @param[in] mesh the mesh
     @param[in] path a name for the error message (the file it came from), or NULL
     @return PETSC_ERR_ARG_WRONG "<path>: edge 3-7 is shared by 3 triangles (cells 1, 4, 9) ..."

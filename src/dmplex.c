@@ -133,7 +133,7 @@ PetscErrorCode MfadDMPlexCreateFromFile(MPI_Comm comm, const char path[], DM *dm
 {
   /* mfad's own readers check every index and count (DMPlexCreateGmsh() in PETSc 3.18 crashes on
      a node index out of range): Gmsh and Medit files are read by them too */
-  const char *ours[] = {".obj", ".off", ".node", ".ele", ".msh", ".mesh"};
+  const char *ours[] = {".obj", ".off", ".node", ".ele", ".msh", ".msh2", ".msh4", ".mesh"};
   PetscBool   exists, mine = PETSC_FALSE, ply = PETSC_FALSE;
   PetscMPIInt size;
   size_t      len;

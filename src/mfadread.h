@@ -76,8 +76,8 @@ PETSC_INTERN PetscErrorCode MfadReadStateInit_Private(MfadReadState *s, const ch
 PETSC_INTERN PetscErrorCode MfadReadStateFinish_Private(MfadReadState *s, PetscErrorCode ierr, MfadMesh *mesh);
 PETSC_INTERN PetscErrorCode MfadReadStatePushPolygon_Private(MfadReadState *s, MfadReader *r, PetscInt base);
 /* The readers' common ending: s's arrays into s->mesh; refuses an empty mesh (naming r's last
-   line); runs the manifold check when -mfad_mesh_check_manifold asks for it, naming vertices as
-   the file numbers them (from base). */
+   line); runs the manifold check on tet meshes, and on surfaces when -mfad_mesh_check_manifold
+   asks for it, naming vertices as the file numbers them (from base, or s->vertex_id). */
 PETSC_INTERN PetscErrorCode MfadReadStateToMesh_Private(MfadReadState *s, MfadReader *r, PetscInt ncorner, PetscInt base);
 /* Gmsh, Medit: the cells are the tets if there are any (the triangles, a tet mesh's boundary, are
    dropped), else the triangles; *ncorner 4 or 3 */

@@ -351,7 +351,9 @@ PetscErrorCode MfadReadStateToMesh_Private(MfadReadState *s, MfadReader *r, Pets
     PetscCall(PetscMemcpy(m->cell_tags, s->cell_tags.data, m->ncell * sizeof(PetscInt)));
   }
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mfad_mesh_check_manifold", &check, NULL));
-  if (check) PetscCall(MfadMeshCheckManifold_Private(m, r->path, (const PetscInt *)s->lines.data, base, s->vertex_id.n ? (const PetscInt *)s->vertex_id.data : NULL));
+  /* a face in 3 tets is no volume mesh at all: tet meshes are always checked (a surface with an
+     edge in 3 triangles is fine for springs, so surfaces only on request) */
+  if (check || ncorner == 4) PetscCall(MfadMeshCheckManifold_Private(m, r->path, (const PetscInt *)s->lines.data, base, s->vertex_id.n ? (const PetscInt *)s->vertex_id.data : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

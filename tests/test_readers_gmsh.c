@@ -105,9 +105,9 @@ static const BadFile bad_files[] = {
   {"node_tag_range41.msh", G4_HEAD "$Nodes\n1 2 1 2\n3 1 0 2\n1\n3\n", PETSC_ERR_FILE_UNEXPECTED, 12, "node tag 3 outside the header's range 1 to 2", PETSC_FALSE},
   {"truncated41.msh", G4_HEAD G4_NODES "$Elements\n1 2 1 2\n3 1 4 2\n1 1 2 3 4\n", PETSC_ERR_FILE_UNEXPECTED, 25, "the file ends before element of the block 2 of 2", PETSC_FALSE},
   {"wrong_dimension41.msh", G4_HEAD G4_NODES "$Elements\n1 2 1 2\n2 1 4 2\n1 1 2 3 4\n2 2 3 4 5\n$EndElements\n", PETSC_ERR_FILE_UNEXPECTED, 24, "element type 4 (of dimension 3) in a block of entity dimension 2", PETSC_FALSE},
-  /* a third tet on the face 2-3-4 (nodes 2 3 4 and a sixth) */
+  /* a third tet on the face 2-3-4 (nodes 2 3 4 and a sixth): no volume mesh, refused without the option */
   {"face_in_three_tets41.msh", G4_HEAD "$Nodes\n1 6 1 6\n3 1 0 6\n1\n2\n3\n4\n5\n6\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n1 1 1\n1 1 0.9\n$EndNodes\n$Elements\n1 3 1 3\n3 1 4 3\n1 1 2 3 4\n2 2 3 4 5\n3 2 3 4 6\n$EndElements\n", PETSC_ERR_FILE_UNEXPECTED, 29,
-   "face 2-3-4 is shared by 3 tetrahedra (lines 27, 28, 29)", PETSC_TRUE},
+   "face 2-3-4 is shared by 3 tetrahedra (lines 27, 28, 29)", PETSC_FALSE},
   /* Medit */
   {"vertex_out_of_range.mesh", MD_VERTS "Tetrahedra\n2\n1 2 3 4 7\n2 3 4 6 8\nEnd\n", PETSC_ERR_FILE_UNEXPECTED, 13, "tetrahedron 2 refers to vertex 6, the file has vertices 1 to 5", PETSC_FALSE},
   {"count_too_large.mesh", MD_VERTS "Tetrahedra\n3\n1 2 3 4 7\n2 3 4 5 8\nTriangles\n1\n1 2 3 5\nEnd\n", PETSC_ERR_FILE_UNEXPECTED, 14, "'Triangles' where tetrahedron 3 of 3 was expected", PETSC_FALSE},
@@ -123,6 +123,8 @@ static const BadFile bad_files[] = {
   {"not_medit.mesh", "OFF\n", PETSC_ERR_FILE_UNEXPECTED, 1, "'OFF' where MeshVersionFormatted was expected", PETSC_FALSE},
   {"vertices_first.mesh", "MeshVersionFormatted 1\nVertices\n", PETSC_ERR_FILE_UNEXPECTED, 2, "Vertices before Dimension", PETSC_FALSE},
   {"after_end.mesh", MD_VERTS "Tetrahedra\n1\n1 2 3 4 7\nEnd\n\n1\n", PETSC_ERR_FILE_UNEXPECTED, 15, "data after End", PETSC_FALSE},
+  {"face_in_three_tets.mesh", "MeshVersionFormatted 2\nDimension 3\nVertices\n6\n0 0 0 1\n1 0 0 1\n0 1 0 1\n0 0 1 1\n1 1 1 2\n1 1 0.9 0\nTetrahedra 3\n1 2 3 4 0\n2 3 4 5 0\n4 3 2 6 0\nEnd\n", PETSC_ERR_FILE_UNEXPECTED, 14,
+   "face 2-3-4 is shared by 3 tetrahedra (lines 12, 13, 14)", PETSC_FALSE},
   {"fin.mesh", "MeshVersionFormatted 1\nDimension\n3\nVertices 5\n0 0 0 0  0 0 1 0  1 0 0 0  -1 0 0 0  0 1 0 0\nTriangles 3\n1 2 3 0\n2 1 4 0\n1 2 5 0\nEnd\n", PETSC_ERR_FILE_UNEXPECTED, 9, "edge 1-2 is shared by 3 triangles (lines 7, 8, 9)", PETSC_TRUE},
   /* the committed ones (tests/meshes/bad/, also fuzz seeds) */
   {"gmsh22_node_out_of_range.msh", NULL, PETSC_ERR_FILE_UNEXPECTED, 16, "element 3 refers to node 6", PETSC_FALSE},

@@ -19,26 +19,54 @@ typedef struct {
 } MfadGmshType;
 
 static const MfadGmshType MfadGmshTypes[] = {
-  {1, 2, 1, 0},   {2, 3, 2, 3},   {3, 4, 2, 0},   {4, 4, 3, 4},   {5, 8, 3, 0},   {6, 6, 3, 0},   {7, 5, 3, 0},   {8, 3, 1, 0},
-  {9, 6, 2, 3},   {10, 9, 2, 0},  {11, 10, 3, 4}, {12, 27, 3, 0}, {13, 18, 3, 0}, {14, 14, 3, 0}, {15, 1, 0, 0},  {16, 8, 2, 0},
-  {17, 20, 3, 0}, {18, 15, 3, 0}, {19, 13, 3, 0}, {20, 9, 2, 3},  {21, 10, 2, 3}, {22, 12, 2, 3}, {23, 15, 2, 3}, {24, 15, 2, 3},
-  {25, 21, 2, 3}, {26, 4, 1, 0},  {27, 5, 1, 0},  {28, 6, 1, 0},  {29, 20, 3, 4}, {30, 35, 3, 4}, {31, 56, 3, 4}, {92, 64, 3, 0},
-  {93, 125, 3, 0},
+    {1,  2,   1, 0},
+    {2,  3,   2, 3},
+    {3,  4,   2, 0},
+    {4,  4,   3, 4},
+    {5,  8,   3, 0},
+    {6,  6,   3, 0},
+    {7,  5,   3, 0},
+    {8,  3,   1, 0},
+    {9,  6,   2, 3},
+    {10, 9,   2, 0},
+    {11, 10,  3, 4},
+    {12, 27,  3, 0},
+    {13, 18,  3, 0},
+    {14, 14,  3, 0},
+    {15, 1,   0, 0},
+    {16, 8,   2, 0},
+    {17, 20,  3, 0},
+    {18, 15,  3, 0},
+    {19, 13,  3, 0},
+    {20, 9,   2, 3},
+    {21, 10,  2, 3},
+    {22, 12,  2, 3},
+    {23, 15,  2, 3},
+    {24, 15,  2, 3},
+    {25, 21,  2, 3},
+    {26, 4,   1, 0},
+    {27, 5,   1, 0},
+    {28, 6,   1, 0},
+    {29, 20,  3, 4},
+    {30, 35,  3, 4},
+    {31, 56,  3, 4},
+    {92, 64,  3, 0},
+    {93, 125, 3, 0},
 };
 #define MFAD_GMSH_MAX_NODES 125
 
 typedef struct {
   MfadReadState *s;
   MfadReader    *r;
-  int            v4;       /* 1: MSH 4.1, 0: MSH 2.x */
-  MfadArray      nodes;    /* PetscReal, 3 per node, in the file's order */
-  MfadArray      tags;     /* PetscInt, each node's tag */
-  MfadArray      nlines;   /* PetscInt, each node's line */
-  PetscInt      *sorted;   /* the tags ascending, and the node each belongs to */
+  int            v4;     /* 1: MSH 4.1, 0: MSH 2.x */
+  MfadArray      nodes;  /* PetscReal, 3 per node, in the file's order */
+  MfadArray      tags;   /* PetscInt, each node's tag */
+  MfadArray      nlines; /* PetscInt, each node's line */
+  PetscInt      *sorted; /* the tags ascending, and the node each belongs to */
   PetscInt      *perm;
   MfadArray      entities; /* 4.1: PetscInt triples (dimension, tag, first physical tag or 0) */
   PetscBool      have_nodes, have_elements, have_entities;
-  PetscInt       maxdim;   /* of the elements read, -1 before any */
+  PetscInt       maxdim;                   /* of the elements read, -1 before any */
   PetscInt       odd_line[4], odd_type[4]; /* per dimension: the first element neither triangle nor tet */
 } MfadGmsh;
 
@@ -56,7 +84,9 @@ static PetscErrorCode MfadGmshRecord(MfadReader *r, const char sec[], const char
   PetscFunctionBegin;
   PetscCall(MfadReaderExpectLine_Private(r, what, i, n));
   *tok = MfadReaderToken_Private(r);
-  MfadReaderCheck(r, (*tok)[0] != '$', "'%.40s' where %s %" PetscInt_FMT " of %" PetscInt_FMT " was expected (the count in the %s header is too large)", *tok, what, i + 1, n, sec);
+  MfadReaderCheck(r, (*tok)[0] != '$',
+                  "'%.40s' where %s %" PetscInt_FMT " of %" PetscInt_FMT " was expected (the count in the %s header is too large)", *tok, what, i + 1,
+                  n, sec);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -70,7 +100,8 @@ static PetscErrorCode MfadGmshSectionEnd(MfadReader *r, const char sec[], PetscI
   PetscCall(PetscSNPrintf(end, sizeof(end), "$End%s", sec + 1));
   PetscCall(MfadReaderExpectLine_Private(r, end, 0, 0));
   tok = MfadReaderToken_Private(r);
-  MfadReaderCheck(r, !strcmp(tok, end), "'%.40s' where %s was expected: more data than the %" PetscInt_FMT " %s the %s header announced", tok, end, n, what, sec);
+  MfadReaderCheck(r, !strcmp(tok, end), "'%.40s' where %s was expected: more data than the %" PetscInt_FMT " %s the %s header announced", tok, end, n,
+                  what, sec);
   PetscCall(MfadReaderExpectEnd_Private(r, end));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -105,18 +136,23 @@ static PetscErrorCode MfadGmshFormat(MfadGmsh *g)
   PetscFunctionBegin;
   PetscCall(MfadReaderExpectLine_Private(r, "$MeshFormat", 0, 0));
   tok = MfadReaderToken_Private(r);
-  PetscCheck(strcmp(tok, "$NOD") && strcmp(tok, "$NOE"), PETSC_COMM_SELF, PETSC_ERR_SUP, "%s:%" PetscInt_FMT ": Gmsh's version 1 format is not read (save as MSH 2.2 or 4.1 ASCII)", r->path, r->line);
+  PetscCheck(strcmp(tok, "$NOD") && strcmp(tok, "$NOE"), PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "%s:%" PetscInt_FMT ": Gmsh's version 1 format is not read (save as MSH 2.2 or 4.1 ASCII)", r->path, r->line);
   MfadReaderCheck(r, !strcmp(tok, "$MeshFormat"), "'%.40s' where $MeshFormat was expected (is this a Gmsh .msh file?)", tok);
   PetscCall(MfadReaderExpectEnd_Private(r, "$MeshFormat"));
   PetscCall(MfadReaderExpectLine_Private(r, "the format line (version, file type, data size)", 0, 0));
   version = MfadReaderToken_Private(r);
   PetscCall(MfadReaderInt_Private(r, "the file type (0 ASCII, 1 binary)", &filetype));
   PetscCall(MfadReaderInt_Private(r, "the data size", &datasize));
-  PetscCheck(filetype != 1, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s:%" PetscInt_FMT ": binary Gmsh files are not read: save the mesh as ASCII (gmsh -format msh41 -bin 0, or Mesh.Binary = 0)", r->path, r->line);
+  PetscCheck(filetype != 1, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "%s:%" PetscInt_FMT ": binary Gmsh files are not read: save the mesh as ASCII (gmsh -format msh41 -bin 0, or Mesh.Binary = 0)", r->path,
+             r->line);
   MfadReaderCheck(r, filetype == 0, "file type %" PetscInt_FMT " (0 ASCII, 1 binary)", filetype);
   if (!strcmp(version, "4.1")) g->v4 = 1;
   else if (!strcmp(version, "2") || !strcmp(version, "2.0") || !strcmp(version, "2.1") || !strcmp(version, "2.2")) g->v4 = 0;
-  else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "%s:%" PetscInt_FMT ": MSH version '%.40s' is not read (mfad reads 2.2 and 4.1 ASCII)", r->path, r->line, version);
+  else
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "%s:%" PetscInt_FMT ": MSH version '%.40s' is not read (mfad reads 2.2 and 4.1 ASCII)", r->path, r->line,
+            version);
   PetscCall(MfadReaderExpectEnd_Private(r, "the format line"));
   PetscCall(MfadGmshSectionEnd(r, "$MeshFormat", 1, "format line"));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -242,7 +278,8 @@ static PetscErrorCode MfadGmshNodes(MfadGmsh *g)
         PetscCall(MfadGmshRecord(r, "$Nodes", "node tag of the block", i, nb, &tok));
         PetscCall(MfadReaderParseInt_Private(r, tok, "a node tag", &tag));
         PetscCall(MfadReaderExpectEnd_Private(r, "a node tag"));
-        MfadReaderCheck(r, tag >= tmin && tag <= tmax, "node tag %" PetscInt_FMT " outside the header's range %" PetscInt_FMT " to %" PetscInt_FMT, tag, tmin, tmax);
+        MfadReaderCheck(r, tag >= tmin && tag <= tmax, "node tag %" PetscInt_FMT " outside the header's range %" PetscInt_FMT " to %" PetscInt_FMT,
+                        tag, tmin, tmax);
         PetscCall(MfadGmshPushNode(g, tag, zero));
       }
       for (PetscInt i = 0; i < nb; i++) {
@@ -287,8 +324,10 @@ static PetscErrorCode MfadGmshElement(MfadGmsh *g, PetscInt etag, const MfadGmsh
 
     PetscCall(MfadReaderInt_Private(r, "a node of an element (fewer than its type has)", &node[k]));
     PetscCall(PetscFindInt(node[k], (PetscInt)g->tags.n, g->sorted, &loc));
-    MfadReaderCheck(r, loc >= 0, "element %" PetscInt_FMT " refers to node %" PetscInt_FMT ", which the $Nodes section does not define (%" PetscInt_FMT " nodes, tags %" PetscInt_FMT " to %" PetscInt_FMT ")", etag, node[k], (PetscInt)g->tags.n, g->tags.n ? g->sorted[0] : 0,
-                    g->tags.n ? g->sorted[g->tags.n - 1] : 0);
+    MfadReaderCheck(r, loc >= 0,
+                    "element %" PetscInt_FMT " refers to node %" PetscInt_FMT ", which the $Nodes section does not define (%" PetscInt_FMT
+                    " nodes, tags %" PetscInt_FMT " to %" PetscInt_FMT ")",
+                    etag, node[k], (PetscInt)g->tags.n, g->tags.n ? g->sorted[0] : 0, g->tags.n ? g->sorted[g->tags.n - 1] : 0);
     if (k < 4) idx[k] = g->perm[loc];
   }
   PetscCall(MfadReaderExpectEnd_Private(r, "an element (more nodes than its type has)"));
@@ -308,7 +347,8 @@ static PetscErrorCode MfadGmshTypeGet(MfadReader *r, PetscInt type, const MfadGm
 {
   PetscFunctionBegin;
   *t = MfadGmshTypeFind(type);
-  PetscCheck(*t, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s:%" PetscInt_FMT ": element type %" PetscInt_FMT " is not one mfad knows (Gmsh types 1-31, 92, 93)", r->path, r->line, type);
+  PetscCheck(*t, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "%s:%" PetscInt_FMT ": element type %" PetscInt_FMT " is not one mfad knows (Gmsh types 1-31, 92, 93)", r->path, r->line, type);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -363,7 +403,8 @@ static PetscErrorCode MfadGmshElements(MfadGmsh *g)
       PetscCall(MfadReaderCount_Private(r, "elements in a block", 4, &nb));
       PetscCall(MfadReaderExpectEnd_Private(r, "an element block header"));
       PetscCall(MfadGmshTypeGet(r, type, &t));
-      MfadReaderCheck(r, dim == t->dim, "element type %" PetscInt_FMT " (of dimension %d) in a block of entity dimension %" PetscInt_FMT, type, t->dim, dim);
+      MfadReaderCheck(r, dim == t->dim, "element type %" PetscInt_FMT " (of dimension %d) in a block of entity dimension %" PetscInt_FMT, type,
+                      t->dim, dim);
       MfadReaderCheck(r, nb <= n - total, "the element blocks hold more than the %" PetscInt_FMT " elements the $Elements header announced", n);
       total += nb;
       for (size_t e = 0; e < g->entities.n / 3; e++)
@@ -387,7 +428,7 @@ static PetscErrorCode MfadGmshFinish(MfadGmsh *g)
   MfadReadState  *s = g->s;
   PetscInt        ncorner, nnode = (PetscInt)g->tags.n, nv = 0, *used, *cells;
   PetscBool       tagged = PETSC_FALSE;
-  const PetscInt *tags = (const PetscInt *)g->tags.data;
+  const PetscInt *tags   = (const PetscInt *)g->tags.data;
 
   PetscFunctionBegin;
   MfadReaderCheck(r, g->have_nodes, "the file ends without a $Nodes section");
@@ -395,7 +436,8 @@ static PetscErrorCode MfadGmshFinish(MfadGmsh *g)
   MfadReaderCheck(r, g->maxdim >= 2, "the file has no triangles or tetrahedra (an empty mesh)");
   if (g->odd_line[g->maxdim]) {
     r->line = g->odd_line[g->maxdim];
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "%s:%" PetscInt_FMT ": element type %" PetscInt_FMT " in a %" PetscInt_FMT "-D mesh: mfad reads %s only", r->path, r->line, g->odd_type[g->maxdim], g->maxdim, g->maxdim == 3 ? "tetrahedra" : "triangles");
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "%s:%" PetscInt_FMT ": element type %" PetscInt_FMT " in a %" PetscInt_FMT "-D mesh: mfad reads %s only",
+            r->path, r->line, g->odd_type[g->maxdim], g->maxdim, g->maxdim == 3 ? "tetrahedra" : "triangles");
   }
   PetscCall(MfadReadStatePickCells_Private(s, &ncorner));
   cells = (PetscInt *)s->cells.data;
@@ -457,7 +499,7 @@ PetscErrorCode MfadMeshReadGmsh(const char path[], MfadMesh *mesh)
   g.s = &s, g.r = &s.r[0], g.maxdim = -1;
   g.nodes.size = sizeof(PetscReal);
   g.tags.size = g.nlines.size = g.entities.size = sizeof(PetscInt);
-  ierr = MfadMeshReadGmsh_Parse(&g, path);
+  ierr                                          = MfadMeshReadGmsh_Parse(&g, path);
   PetscCall(MfadArrayDestroy_Private(&g.nodes));
   PetscCall(MfadArrayDestroy_Private(&g.tags));
   PetscCall(MfadArrayDestroy_Private(&g.nlines));

@@ -60,36 +60,42 @@ static PetscErrorCode MfadMeditReal(MfadReader *r, const char what[], PetscReal 
 /* Element sections: vertices per element, and where the kept ones go */
 typedef struct {
   const char *keyword, *what;
-  int         nv;      /* vertices per element */
-  int         kind;    /* 4 tets, 3 triangles, 1 other elements (checked, dropped), 0 unsupported */
+  int         nv;   /* vertices per element */
+  int         kind; /* 4 tets, 3 triangles, 1 other elements (checked, dropped), 0 unsupported */
 } MfadMeditElements;
 
 static const MfadMeditElements MfadMeditElementSections[] = {
-  {"Tetrahedra", "tetrahedron", 4, 4}, {"Triangles", "triangle", 3, 3}, {"Edges", "edge", 2, 1}, {"Quadrilaterals", "quadrilateral", 4, 1}, {"Hexahedra", "hexahedron", 8, 0}, {"Prisms", "prism", 6, 0}, {"Pyramids", "pyramid", 5, 0},
+    {"Tetrahedra",     "tetrahedron",   4, 4},
+    {"Triangles",      "triangle",      3, 3},
+    {"Edges",          "edge",          2, 1},
+    {"Quadrilaterals", "quadrilateral", 4, 1},
+    {"Hexahedra",      "hexahedron",    8, 0},
+    {"Prisms",         "prism",         6, 0},
+    {"Pyramids",       "pyramid",       5, 0},
 };
 
 /* Sections of `n` records of a few integers (references to vertices, edges ...) or `dim` reals */
 typedef struct {
   const char *keyword;
-  int         nint;    /* integers per record; 0: dim reals */
+  int         nint; /* integers per record; 0: dim reals */
 } MfadMeditOther;
 
 static const MfadMeditOther MfadMeditOtherSections[] = {
-  {"Corners", 1},
-  {"RequiredVertices", 1},
-  {"Ridges", 1},
-  {"RequiredEdges", 1},
-  {"RequiredTriangles", 1},
-  {"RequiredQuadrilaterals", 1},
-  {"RequiredTetrahedra", 1},
-  {"RequiredHexahedra", 1},
-  {"Normals", 0},
-  {"Tangents", 0},
-  {"NormalAtVertices", 2},
-  {"TangentAtVertices", 2},
-  {"NormalAtTriangleVertices", 3},
-  {"NormalAtQuadrilateralVertices", 3},
-  {"TangentAtEdges", 3},
+    {"Corners",                       1},
+    {"RequiredVertices",              1},
+    {"Ridges",                        1},
+    {"RequiredEdges",                 1},
+    {"RequiredTriangles",             1},
+    {"RequiredQuadrilaterals",        1},
+    {"RequiredTetrahedra",            1},
+    {"RequiredHexahedra",             1},
+    {"Normals",                       0},
+    {"Tangents",                      0},
+    {"NormalAtVertices",              2},
+    {"TangentAtVertices",             2},
+    {"NormalAtTriangleVertices",      3},
+    {"NormalAtQuadrilateralVertices", 3},
+    {"TangentAtEdges",                3},
 };
 
 static PetscErrorCode MfadMeditElementSection(MfadReadState *s, MfadReader *r, const MfadMeditElements *e, PetscInt dim, PetscInt *quad_line)
@@ -100,7 +106,8 @@ static PetscErrorCode MfadMeditElementSection(MfadReadState *s, MfadReader *r, c
   PetscFunctionBegin;
   PetscCall(MfadMeditInt(r, e->keyword, &n));
   PetscCall(MfadReaderCheckCount_Private(r, e->keyword, 2 * (e->nv + 1), n));
-  PetscCheck(!n || e->kind, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s:%" PetscInt_FMT ": %s: mfad reads tetrahedra and triangles only", r->path, start, e->keyword);
+  PetscCheck(!n || e->kind, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s:%" PetscInt_FMT ": %s: mfad reads tetrahedra and triangles only", r->path, start,
+             e->keyword);
   MfadReaderCheck(r, !n || e->kind != 4 || dim == 3, "Tetrahedra in a file of Dimension %" PetscInt_FMT, dim);
   if (n && !strcmp(e->keyword, "Quadrilaterals") && !*quad_line) *quad_line = start;
   for (PetscInt i = 0; i < n; i++) {
@@ -112,7 +119,8 @@ static PetscErrorCode MfadMeditElementSection(MfadReadState *s, MfadReader *r, c
     for (int k = 0; k < e->nv; k++) {
       if (k) PetscCall(MfadMeditInt(r, "a vertex of an element", &v[k]));
       else PetscCall(MfadReaderParseInt_Private(r, tok, "a vertex of an element", &v[k]));
-      MfadReaderCheck(r, v[k] >= 1 && v[k] <= nv, "%s %" PetscInt_FMT " refers to vertex %" PetscInt_FMT ", the file has vertices 1 to %" PetscInt_FMT, e->what, i + 1, v[k], nv);
+      MfadReaderCheck(r, v[k] >= 1 && v[k] <= nv,
+                      "%s %" PetscInt_FMT " refers to vertex %" PetscInt_FMT ", the file has vertices 1 to %" PetscInt_FMT, e->what, i + 1, v[k], nv);
       v[k]--;
     }
     PetscCall(MfadMeditInt(r, "the reference of an element", &ref));
@@ -143,7 +151,8 @@ static PetscErrorCode MfadMeshReadMedit_Parse(MfadReadState *s, const char path[
   PetscCall(MfadMeditNext(r, "MeshVersionFormatted", &tok));
   MfadReaderCheck(r, !strcasecmp(tok, "MeshVersionFormatted"), "'%.40s' where MeshVersionFormatted was expected (is this a Medit .mesh file?)", tok);
   PetscCall(MfadMeditInt(r, "the version", &version));
-  PetscCheck(version == 1 || version == 2, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s:%" PetscInt_FMT ": MeshVersionFormatted %" PetscInt_FMT " (mfad reads 1 and 2)", r->path, r->line, version);
+  PetscCheck(version == 1 || version == 2, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "%s:%" PetscInt_FMT ": MeshVersionFormatted %" PetscInt_FMT " (mfad reads 1 and 2)", r->path, r->line, version);
   for (;;) {
     size_t k;
 
@@ -187,7 +196,7 @@ static PetscErrorCode MfadMeshReadMedit_Parse(MfadReadState *s, const char path[
     for (k = 0; k < sizeof(MfadMeditOtherSections) / sizeof(MfadMeditOtherSections[0]); k++)
       if (!strcasecmp(tok, MfadMeditOtherSections[k].keyword)) break;
     if (k < sizeof(MfadMeditOtherSections) / sizeof(MfadMeditOtherSections[0])) {
-      const MfadMeditOther *o = &MfadMeditOtherSections[k];
+      const MfadMeditOther *o   = &MfadMeditOtherSections[k];
       const PetscInt        per = o->nint ? o->nint : dim;
       PetscInt              n;
 

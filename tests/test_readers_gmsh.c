@@ -30,7 +30,8 @@ static char        meshdir[PETSC_MAX_PATH_LEN] = "."; /* tests/meshes (-meshes) 
     failures++; \
   } while (0)
 
-static PetscErrorCode RecordError(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+static PetscErrorCode RecordError(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess,
+                                  void *ctx)
 {
   (void)comm, (void)line, (void)fun, (void)file, (void)ctx;
   if (p == PETSC_ERROR_INITIAL) snprintf(err_msg, sizeof(err_msg), "%s", mess ? mess : "");
@@ -69,75 +70,107 @@ typedef struct {
 #define G2_TET2  "3 4 2 9 1 2 3 4 5\n"
 /* the same in MSH 4.1: one volume entity (physical 3), one node block, one element block */
 #define G4_HEAD  "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Entities\n0 0 0 1\n1 0 0 0 1 1 1 1 3 0\n$EndEntities\n" /* lines 1-7 */
-#define G4_NODES "$Nodes\n1 5 1 5\n3 1 0 5\n1\n2\n3\n4\n5\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n1 1 1\n$EndNodes\n" /* lines 8-21 */
+#define G4_NODES "$Nodes\n1 5 1 5\n3 1 0 5\n1\n2\n3\n4\n5\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n1 1 1\n$EndNodes\n"       /* lines 8-21 */
 /* Medit: the two tets, one boundary triangle */
 #define MD_VERTS "MeshVersionFormatted 2\nDimension 3\nVertices\n5\n0 0 0 1\n1 0 0 1\n0 1 0 1\n0 0 1 1\n1 1 1 2\n" /* lines 1-9 */
 
 static const BadFile bad_files[] = {
   /* Gmsh 2.2 */
-  {"node_out_of_range.msh", G2_HEAD G2_NODES "$Elements\n3\n" G2_TRI G2_TET1 "3 4 2 9 1 2 3 4 6\n$EndElements\n", PETSC_ERR_FILE_UNEXPECTED, 16, "element 3 refers to node 6, which the $Nodes section does not define (5 nodes, tags 1 to 5)", PETSC_FALSE},
-  {"node_zero.msh", G2_HEAD G2_NODES "$Elements\n1\n2 4 2 9 1 0 2 3 4\n$EndElements\n", PETSC_ERR_FILE_UNEXPECTED, 14, "element 2 refers to node 0", PETSC_FALSE},
-  {"element_count_too_large.msh", G2_HEAD G2_NODES "$Elements\n4\n" G2_TRI G2_TET1 G2_TET2 "$EndElements\n", PETSC_ERR_FILE_UNEXPECTED, 17, "'$EndElements' where element 4 of 4 was expected", PETSC_FALSE},
-  {"element_count_too_small.msh", G2_HEAD G2_NODES "$Elements\n2\n" G2_TRI G2_TET1 G2_TET2 "$EndElements\n", PETSC_ERR_FILE_UNEXPECTED, 16, "'3' where $EndElements was expected: more data than the 2 elements the $Elements header announced", PETSC_FALSE},
-  {"node_count_too_large.msh", G2_HEAD "$Nodes\n6\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n5 1 1 1\n$EndNodes\n", PETSC_ERR_FILE_UNEXPECTED, 11, "'$EndNodes' where node 6 of 6 was expected", PETSC_FALSE},
-  {"truncated.msh", G2_HEAD G2_NODES "$Elements\n3\n" G2_TRI G2_TET1, PETSC_ERR_FILE_UNEXPECTED, 15, "the file ends before element 3 of 3", PETSC_FALSE},
-  {"truncated_line.msh", G2_HEAD G2_NODES "$Elements\n3\n" G2_TRI G2_TET1 "3 4 2 9 1 2 3", PETSC_ERR_FILE_UNEXPECTED, 16, "the line ends before a node of an element", PETSC_FALSE},
-  {"truncated_nodes.msh", G2_HEAD "$Nodes\n5\n1 0 0 0\n2 1 0 0\n", PETSC_ERR_FILE_UNEXPECTED, 7, "the file ends before node 3 of 5", PETSC_FALSE},
-  {"no_end_elements.msh", G2_HEAD G2_NODES "$Elements\n3\n" G2_TRI G2_TET1 G2_TET2, PETSC_ERR_FILE_UNEXPECTED, 16, "the file ends before $EndElements", PETSC_FALSE},
-  {"duplicate_node.msh", G2_HEAD "$Nodes\n5\n1 0 0 0\n2 1 0 0\n3 0 1 0\n2 0 0 1\n5 1 1 1\n$EndNodes\n", PETSC_ERR_FILE_UNEXPECTED, 9, "node 2 is defined twice (also on line 7)", PETSC_FALSE},
-  {"degenerate.msh", G2_HEAD G2_NODES "$Elements\n1\n2 4 2 9 1 1 2 3 3\n$EndElements\n", PETSC_ERR_FILE_UNEXPECTED, 14, "degenerate tetrahedron: vertex 3 appears twice", PETSC_FALSE},
-  {"not_a_number.msh", G2_HEAD "$Nodes\n1\n1 0 zero 0\n$EndNodes\n", PETSC_ERR_FILE_UNEXPECTED, 6, "'zero' is not a number", PETSC_FALSE},
-  {"elements_first.msh", G2_HEAD "$Elements\n1\n1 2 0 1 2 3\n$EndElements\n", PETSC_ERR_FILE_UNEXPECTED, 4, "$Elements before $Nodes", PETSC_FALSE},
-  {"only_lines.msh", G2_HEAD G2_NODES "$Elements\n1\n1 1 0 1 2\n$EndElements\n", PETSC_ERR_FILE_UNEXPECTED, 15, "the file has no triangles or tetrahedra", PETSC_FALSE},
-  {"hexahedron.msh", G2_HEAD G2_NODES "$Elements\n2\n" G2_TET1 "3 5 0 1 2 3 4 5 1 2 3\n$EndElements\n", PETSC_ERR_SUP, 15, "element type 5 in a 3-D mesh: mfad reads tetrahedra only", PETSC_FALSE},
-  {"unknown_type.msh", G2_HEAD G2_NODES "$Elements\n1\n1 99 0 1 2 3\n$EndElements\n", PETSC_ERR_SUP, 14, "element type 99 is not one mfad knows", PETSC_FALSE},
-  {"binary.msh", "$MeshFormat\n2.2 1 8\n", PETSC_ERR_SUP, 2, "binary Gmsh files are not read", PETSC_FALSE},
-  {"version40.msh", "$MeshFormat\n4 0 8\n$EndMeshFormat\n", PETSC_ERR_SUP, 2, "MSH version '4' is not read", PETSC_FALSE},
-  {"not_gmsh.msh", "solid cube\n", PETSC_ERR_FILE_UNEXPECTED, 1, "'solid' where $MeshFormat was expected", PETSC_FALSE},
-  {"unterminated_section.msh", G2_HEAD "$PhysicalNames\n1\n3 9 \"solid\"\n", PETSC_ERR_FILE_UNEXPECTED, 6, "the file ends inside section $PhysicalNames", PETSC_FALSE},
-  /* three triangles on the edge of nodes 10 and 20 (a fin): read without the check, refused with it */
-  {"fin.msh", G2_HEAD "$Nodes\n5\n10 0 0 0\n20 0 0 1\n30 1 0 0\n40 -1 0 0\n50 0 1 0\n$EndNodes\n$Elements\n3\n1 2 0 10 20 30\n2 2 0 20 10 40\n3 2 0 10 20 50\n$EndElements\n", PETSC_ERR_FILE_UNEXPECTED, 16,
-   "edge 10-20 is shared by 3 triangles (lines 14, 15, 16): not a manifold", PETSC_TRUE},
-  /* Gmsh 4.1 */
-  {"node_out_of_range41.msh", G4_HEAD G4_NODES "$Elements\n1 2 1 2\n3 1 4 2\n1 1 2 3 4\n2 2 3 4 9\n$EndElements\n", PETSC_ERR_FILE_UNEXPECTED, 26, "element 2 refers to node 9", PETSC_FALSE},
-  {"block_count_too_large41.msh", G4_HEAD G4_NODES "$Elements\n1 3 1 3\n3 1 4 3\n1 1 2 3 4\n2 2 3 4 5\n$EndElements\n", PETSC_ERR_FILE_UNEXPECTED, 27, "'$EndElements' where element of the block 3 of 3 was expected", PETSC_FALSE},
-  {"header_count41.msh", G4_HEAD G4_NODES "$Elements\n1 3 1 3\n3 1 4 2\n1 1 2 3 4\n2 2 3 4 5\n$EndElements\n", PETSC_ERR_FILE_UNEXPECTED, 26, "the element blocks hold 2 elements, the $Elements header announced 3", PETSC_FALSE},
-  {"node_tag_range41.msh", G4_HEAD "$Nodes\n1 2 1 2\n3 1 0 2\n1\n3\n", PETSC_ERR_FILE_UNEXPECTED, 12, "node tag 3 outside the header's range 1 to 2", PETSC_FALSE},
-  {"truncated41.msh", G4_HEAD G4_NODES "$Elements\n1 2 1 2\n3 1 4 2\n1 1 2 3 4\n", PETSC_ERR_FILE_UNEXPECTED, 25, "the file ends before element of the block 2 of 2", PETSC_FALSE},
-  {"wrong_dimension41.msh", G4_HEAD G4_NODES "$Elements\n1 2 1 2\n2 1 4 2\n1 1 2 3 4\n2 2 3 4 5\n$EndElements\n", PETSC_ERR_FILE_UNEXPECTED, 24, "element type 4 (of dimension 3) in a block of entity dimension 2", PETSC_FALSE},
-  /* a third tet on the face 2-3-4 (nodes 2 3 4 and a sixth): no volume mesh, refused without the option */
-  {"face_in_three_tets41.msh", G4_HEAD "$Nodes\n1 6 1 6\n3 1 0 6\n1\n2\n3\n4\n5\n6\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n1 1 1\n1 1 0.9\n$EndNodes\n$Elements\n1 3 1 3\n3 1 4 3\n1 1 2 3 4\n2 2 3 4 5\n3 2 3 4 6\n$EndElements\n", PETSC_ERR_FILE_UNEXPECTED, 29,
-   "face 2-3-4 is shared by 3 tetrahedra (lines 27, 28, 29)", PETSC_FALSE},
-  /* Medit */
-  {"vertex_out_of_range.mesh", MD_VERTS "Tetrahedra\n2\n1 2 3 4 7\n2 3 4 6 8\nEnd\n", PETSC_ERR_FILE_UNEXPECTED, 13, "tetrahedron 2 refers to vertex 6, the file has vertices 1 to 5", PETSC_FALSE},
-  {"count_too_large.mesh", MD_VERTS "Tetrahedra\n3\n1 2 3 4 7\n2 3 4 5 8\nTriangles\n1\n1 2 3 5\nEnd\n", PETSC_ERR_FILE_UNEXPECTED, 14, "'Triangles' where tetrahedron 3 of 3 was expected", PETSC_FALSE},
-  {"count_too_small.mesh", MD_VERTS "Tetrahedra\n1\n1 2 3 4 7\n2 3 4 5 8\nEnd\n", PETSC_ERR_FILE_UNEXPECTED, 13, "'2' where a keyword was expected", PETSC_FALSE},
-  {"truncated.mesh", MD_VERTS "Tetrahedra\n2\n1 2 3 4 7\n", PETSC_ERR_FILE_UNEXPECTED, 12, "the file ends before tetrahedron 2 of 2", PETSC_FALSE},
-  {"truncated_vertex.mesh", "MeshVersionFormatted 1\nDimension 3\nVertices\n2\n0 0 0 1\n1 0", PETSC_ERR_FILE_UNEXPECTED, 6, "the file ends before z coordinate of a vertex", PETSC_FALSE},
-  {"no_end.mesh", MD_VERTS "Tetrahedra\n2\n1 2 3 4 7\n2 3 4 5 8\n", PETSC_ERR_FILE_UNEXPECTED, 13, "the file ends before End", PETSC_FALSE},
-  {"unknown_keyword.mesh", MD_VERTS "Tetrahedrons\n2\n", PETSC_ERR_FILE_UNEXPECTED, 10, "unknown keyword 'Tetrahedrons'", PETSC_FALSE},
-  {"not_a_number.mesh", "MeshVersionFormatted 1\nDimension 3\nVertices\n1\n0 0 zero 1\n", PETSC_ERR_FILE_UNEXPECTED, 5, "'zero' is not a number", PETSC_FALSE},
-  {"degenerate.mesh", MD_VERTS "Triangles\n1\n1 2 2 0\nEnd\n", PETSC_ERR_FILE_UNEXPECTED, 12, "degenerate triangle: vertex 2 appears twice", PETSC_FALSE},
-  {"hexahedra.mesh", MD_VERTS "Hexahedra\n1\n1 2 3 4 5 1 2 3 0\nEnd\n", PETSC_ERR_SUP, 10, "Hexahedra: mfad reads tetrahedra and triangles only", PETSC_FALSE},
-  {"version.mesh", "MeshVersionFormatted 3\n", PETSC_ERR_SUP, 1, "MeshVersionFormatted 3", PETSC_FALSE},
-  {"not_medit.mesh", "OFF\n", PETSC_ERR_FILE_UNEXPECTED, 1, "'OFF' where MeshVersionFormatted was expected", PETSC_FALSE},
-  {"vertices_first.mesh", "MeshVersionFormatted 1\nVertices\n", PETSC_ERR_FILE_UNEXPECTED, 2, "Vertices before Dimension", PETSC_FALSE},
-  {"after_end.mesh", MD_VERTS "Tetrahedra\n1\n1 2 3 4 7\nEnd\n\n1\n", PETSC_ERR_FILE_UNEXPECTED, 15, "data after End", PETSC_FALSE},
-  {"face_in_three_tets.mesh", "MeshVersionFormatted 2\nDimension 3\nVertices\n6\n0 0 0 1\n1 0 0 1\n0 1 0 1\n0 0 1 1\n1 1 1 2\n1 1 0.9 0\nTetrahedra 3\n1 2 3 4 0\n2 3 4 5 0\n4 3 2 6 0\nEnd\n", PETSC_ERR_FILE_UNEXPECTED, 14,
-   "face 2-3-4 is shared by 3 tetrahedra (lines 12, 13, 14)", PETSC_FALSE},
-  {"fin.mesh", "MeshVersionFormatted 1\nDimension\n3\nVertices 5\n0 0 0 0  0 0 1 0  1 0 0 0  -1 0 0 0  0 1 0 0\nTriangles 3\n1 2 3 0\n2 1 4 0\n1 2 5 0\nEnd\n", PETSC_ERR_FILE_UNEXPECTED, 9, "edge 1-2 is shared by 3 triangles (lines 7, 8, 9)", PETSC_TRUE},
-  /* the committed ones (tests/meshes/bad/, also fuzz seeds) */
-  {"gmsh22_node_out_of_range.msh", NULL, PETSC_ERR_FILE_UNEXPECTED, 16, "element 3 refers to node 6", PETSC_FALSE},
-  {"gmsh22_element_count_too_large.msh", NULL, PETSC_ERR_FILE_UNEXPECTED, 17, "'$EndElements' where element 4 of 4 was expected", PETSC_FALSE},
-  {"gmsh22_truncated.msh", NULL, PETSC_ERR_FILE_UNEXPECTED, 15, "the file ends before element 3 of 3", PETSC_FALSE},
-  {"gmsh22_fin_non_manifold.msh", NULL, PETSC_ERR_FILE_UNEXPECTED, 16, "edge 10-20 is shared by 3 triangles", PETSC_TRUE},
-  {"gmsh41_node_out_of_range.msh", NULL, PETSC_ERR_FILE_UNEXPECTED, 26, "element 2 refers to node 9", PETSC_FALSE},
-  {"gmsh41_element_count_too_large.msh", NULL, PETSC_ERR_FILE_UNEXPECTED, 27, "'$EndElements' where element of the block 3 of 3 was expected", PETSC_FALSE},
-  {"gmsh41_truncated.msh", NULL, PETSC_ERR_FILE_UNEXPECTED, 25, "the file ends before element of the block 2 of 2", PETSC_FALSE},
-  {"medit_vertex_out_of_range.mesh", NULL, PETSC_ERR_FILE_UNEXPECTED, 13, "tetrahedron 2 refers to vertex 6", PETSC_FALSE},
-  {"medit_count_too_large.mesh", NULL, PETSC_ERR_FILE_UNEXPECTED, 14, "'Triangles' where tetrahedron 3 of 3 was expected", PETSC_FALSE},
-  {"medit_truncated.mesh", NULL, PETSC_ERR_FILE_UNEXPECTED, 12, "the file ends before tetrahedron 2 of 2", PETSC_FALSE},
-  {"medit_fin_non_manifold.mesh", NULL, PETSC_ERR_FILE_UNEXPECTED, 9, "edge 1-2 is shared by 3 triangles (lines 7, 8, 9)", PETSC_TRUE},
+    {"node_out_of_range.msh",              G2_HEAD G2_NODES "$Elements\n3\n" G2_TRI G2_TET1 "3 4 2 9 1 2 3 4 6\n$EndElements\n",                      PETSC_ERR_FILE_UNEXPECTED, 16,
+     "element 3 refers to node 6, which the $Nodes section does not define (5 nodes, tags 1 to 5)",                                                                                                                                                            PETSC_FALSE},
+    {"node_zero.msh",                      G2_HEAD G2_NODES "$Elements\n1\n2 4 2 9 1 0 2 3 4\n$EndElements\n",                                        PETSC_ERR_FILE_UNEXPECTED, 14, "element 2 refers to node 0",
+     PETSC_FALSE                                                                                                                                                                                                                                                          },
+    {"element_count_too_large.msh",        G2_HEAD G2_NODES "$Elements\n4\n" G2_TRI G2_TET1 G2_TET2 "$EndElements\n",                                 PETSC_ERR_FILE_UNEXPECTED, 17,
+     "'$EndElements' where element 4 of 4 was expected",                                                                                                                                                                                                       PETSC_FALSE},
+    {"element_count_too_small.msh",        G2_HEAD G2_NODES "$Elements\n2\n" G2_TRI G2_TET1 G2_TET2 "$EndElements\n",                                 PETSC_ERR_FILE_UNEXPECTED, 16,
+     "'3' where $EndElements was expected: more data than the 2 elements the $Elements header announced",                                                                                                                                                      PETSC_FALSE},
+    {"node_count_too_large.msh",           G2_HEAD "$Nodes\n6\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n5 1 1 1\n$EndNodes\n",                             PETSC_ERR_FILE_UNEXPECTED, 11,
+     "'$EndNodes' where node 6 of 6 was expected",                                                                                                                                                                                                             PETSC_FALSE},
+    {"truncated.msh",                      G2_HEAD G2_NODES "$Elements\n3\n" G2_TRI G2_TET1,                                                          PETSC_ERR_FILE_UNEXPECTED, 15, "the file ends before element 3 of 3",
+     PETSC_FALSE                                                                                                                                                                                                                                                          },
+    {"truncated_line.msh",                 G2_HEAD G2_NODES "$Elements\n3\n" G2_TRI G2_TET1 "3 4 2 9 1 2 3",                                          PETSC_ERR_FILE_UNEXPECTED, 16,
+     "the line ends before a node of an element",                                                                                                                                                                                                              PETSC_FALSE},
+    {"truncated_nodes.msh",                G2_HEAD "$Nodes\n5\n1 0 0 0\n2 1 0 0\n",                                                                   PETSC_ERR_FILE_UNEXPECTED, 7,  "the file ends before node 3 of 5",                                       PETSC_FALSE},
+    {"no_end_elements.msh",                G2_HEAD G2_NODES "$Elements\n3\n" G2_TRI G2_TET1 G2_TET2,                                                  PETSC_ERR_FILE_UNEXPECTED, 16,
+     "the file ends before $EndElements",                                                                                                                                                                                                                      PETSC_FALSE},
+    {"duplicate_node.msh",                 G2_HEAD "$Nodes\n5\n1 0 0 0\n2 1 0 0\n3 0 1 0\n2 0 0 1\n5 1 1 1\n$EndNodes\n",                             PETSC_ERR_FILE_UNEXPECTED, 9,
+     "node 2 is defined twice (also on line 7)",                                                                                                                                                                                                               PETSC_FALSE},
+    {"degenerate.msh",                     G2_HEAD G2_NODES "$Elements\n1\n2 4 2 9 1 1 2 3 3\n$EndElements\n",                                        PETSC_ERR_FILE_UNEXPECTED, 14,
+     "degenerate tetrahedron: vertex 3 appears twice",                                                                                                                                                                                                         PETSC_FALSE},
+    {"not_a_number.msh",                   G2_HEAD "$Nodes\n1\n1 0 zero 0\n$EndNodes\n",                                                              PETSC_ERR_FILE_UNEXPECTED, 6,  "'zero' is not a number",                                                 PETSC_FALSE},
+    {"elements_first.msh",                 G2_HEAD "$Elements\n1\n1 2 0 1 2 3\n$EndElements\n",                                                       PETSC_ERR_FILE_UNEXPECTED, 4,  "$Elements before $Nodes",                                                PETSC_FALSE},
+    {"only_lines.msh",                     G2_HEAD G2_NODES "$Elements\n1\n1 1 0 1 2\n$EndElements\n",                                                PETSC_ERR_FILE_UNEXPECTED, 15,
+     "the file has no triangles or tetrahedra",                                                                                                                                                                                                                PETSC_FALSE},
+    {"hexahedron.msh",                     G2_HEAD G2_NODES "$Elements\n2\n" G2_TET1 "3 5 0 1 2 3 4 5 1 2 3\n$EndElements\n",                         PETSC_ERR_SUP,             15,
+     "element type 5 in a 3-D mesh: mfad reads tetrahedra only",                                                                                                                                                                                               PETSC_FALSE},
+    {"unknown_type.msh",                   G2_HEAD G2_NODES "$Elements\n1\n1 99 0 1 2 3\n$EndElements\n",                                             PETSC_ERR_SUP,             14, "element type 99 is not one mfad knows",
+     PETSC_FALSE                                                                                                                                                                                                                                                          },
+    {"binary.msh",                         "$MeshFormat\n2.2 1 8\n",                                                                                  PETSC_ERR_SUP,             2,  "binary Gmsh files are not read",                                         PETSC_FALSE},
+    {"version40.msh",                      "$MeshFormat\n4 0 8\n$EndMeshFormat\n",                                                                    PETSC_ERR_SUP,             2,  "MSH version '4' is not read",                                            PETSC_FALSE},
+    {"not_gmsh.msh",                       "solid cube\n",                                                                                            PETSC_ERR_FILE_UNEXPECTED, 1,  "'solid' where $MeshFormat was expected",                                 PETSC_FALSE},
+    {"unterminated_section.msh",           G2_HEAD "$PhysicalNames\n1\n3 9 \"solid\"\n",                                                              PETSC_ERR_FILE_UNEXPECTED, 6,
+     "the file ends inside section $PhysicalNames",                                                                                                                                                                                                            PETSC_FALSE},
+ /* three triangles on the edge of nodes 10 and 20 (a fin): read without the check, refused with it */
+    {"fin.msh",
+     G2_HEAD "$Nodes\n5\n10 0 0 0\n20 0 0 1\n30 1 0 0\n40 -1 0 0\n50 0 1 0\n$EndNodes\n$Elements\n3\n1 2 0 10 20 30\n2 2 0 20 10 40\n3 2 0 10 20 "
+             "50\n$EndElements\n",                                                                                                                    PETSC_ERR_FILE_UNEXPECTED, 16, "edge 10-20 is shared by 3 triangles (lines 14, 15, 16): not a manifold", PETSC_TRUE },
+ /* Gmsh 4.1 */
+    {"node_out_of_range41.msh",            G4_HEAD G4_NODES "$Elements\n1 2 1 2\n3 1 4 2\n1 1 2 3 4\n2 2 3 4 9\n$EndElements\n",                      PETSC_ERR_FILE_UNEXPECTED, 26,
+     "element 2 refers to node 9",                                                                                                                                                                                                                             PETSC_FALSE},
+    {"block_count_too_large41.msh",        G4_HEAD G4_NODES "$Elements\n1 3 1 3\n3 1 4 3\n1 1 2 3 4\n2 2 3 4 5\n$EndElements\n",                      PETSC_ERR_FILE_UNEXPECTED,
+     27,                                                                                                                                                                             "'$EndElements' where element of the block 3 of 3 was expected",          PETSC_FALSE},
+    {"header_count41.msh",                 G4_HEAD G4_NODES "$Elements\n1 3 1 3\n3 1 4 2\n1 1 2 3 4\n2 2 3 4 5\n$EndElements\n",                      PETSC_ERR_FILE_UNEXPECTED, 26,
+     "the element blocks hold 2 elements, the $Elements header announced 3",                                                                                                                                                                                   PETSC_FALSE},
+    {"node_tag_range41.msh",               G4_HEAD "$Nodes\n1 2 1 2\n3 1 0 2\n1\n3\n",                                                                PETSC_ERR_FILE_UNEXPECTED, 12,
+     "node tag 3 outside the header's range 1 to 2",                                                                                                                                                                                                           PETSC_FALSE},
+    {"truncated41.msh",                    G4_HEAD G4_NODES "$Elements\n1 2 1 2\n3 1 4 2\n1 1 2 3 4\n",                                               PETSC_ERR_FILE_UNEXPECTED, 25,
+     "the file ends before element of the block 2 of 2",                                                                                                                                                                                                       PETSC_FALSE},
+    {"wrong_dimension41.msh",              G4_HEAD G4_NODES "$Elements\n1 2 1 2\n2 1 4 2\n1 1 2 3 4\n2 2 3 4 5\n$EndElements\n",                      PETSC_ERR_FILE_UNEXPECTED, 24,
+     "element type 4 (of dimension 3) in a block of entity dimension 2",                                                                                                                                                                                       PETSC_FALSE},
+ /* a third tet on the face 2-3-4 (nodes 2 3 4 and a sixth): no volume mesh, refused without the option */
+    {"face_in_three_tets41.msh",
+     G4_HEAD "$Nodes\n1 6 1 6\n3 1 0 6\n1\n2\n3\n4\n5\n6\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n1 1 1\n1 1 0.9\n$EndNodes\n$Elements\n1 3 1 3\n3 1 4 3\n1 1 2 "
+             "3 4\n2 2 3 4 5\n3 2 3 4 6\n$EndElements\n",                                                                                             PETSC_ERR_FILE_UNEXPECTED, 29, "face 2-3-4 is shared by 3 tetrahedra (lines 27, 28, 29)",                PETSC_FALSE},
+ /* Medit */
+    {"vertex_out_of_range.mesh",           MD_VERTS "Tetrahedra\n2\n1 2 3 4 7\n2 3 4 6 8\nEnd\n",                                                     PETSC_ERR_FILE_UNEXPECTED, 13,
+     "tetrahedron 2 refers to vertex 6, the file has vertices 1 to 5",                                                                                                                                                                                         PETSC_FALSE},
+    {"count_too_large.mesh",               MD_VERTS "Tetrahedra\n3\n1 2 3 4 7\n2 3 4 5 8\nTriangles\n1\n1 2 3 5\nEnd\n",                              PETSC_ERR_FILE_UNEXPECTED, 14,
+     "'Triangles' where tetrahedron 3 of 3 was expected",                                                                                                                                                                                                      PETSC_FALSE},
+    {"count_too_small.mesh",               MD_VERTS "Tetrahedra\n1\n1 2 3 4 7\n2 3 4 5 8\nEnd\n",                                                     PETSC_ERR_FILE_UNEXPECTED, 13, "'2' where a keyword was expected",
+     PETSC_FALSE                                                                                                                                                                                                                                                          },
+    {"truncated.mesh",                     MD_VERTS "Tetrahedra\n2\n1 2 3 4 7\n",                                                                     PETSC_ERR_FILE_UNEXPECTED, 12, "the file ends before tetrahedron 2 of 2",                                PETSC_FALSE},
+    {"truncated_vertex.mesh",              "MeshVersionFormatted 1\nDimension 3\nVertices\n2\n0 0 0 1\n1 0",                                          PETSC_ERR_FILE_UNEXPECTED, 6,
+     "the file ends before z coordinate of a vertex",                                                                                                                                                                                                          PETSC_FALSE},
+    {"no_end.mesh",                        MD_VERTS "Tetrahedra\n2\n1 2 3 4 7\n2 3 4 5 8\n",                                                          PETSC_ERR_FILE_UNEXPECTED, 13, "the file ends before End",                                               PETSC_FALSE},
+    {"unknown_keyword.mesh",               MD_VERTS "Tetrahedrons\n2\n",                                                                              PETSC_ERR_FILE_UNEXPECTED, 10, "unknown keyword 'Tetrahedrons'",                                         PETSC_FALSE},
+    {"not_a_number.mesh",                  "MeshVersionFormatted 1\nDimension 3\nVertices\n1\n0 0 zero 1\n",                                          PETSC_ERR_FILE_UNEXPECTED, 5,  "'zero' is not a number",
+     PETSC_FALSE                                                                                                                                                                                                                                                          },
+    {"degenerate.mesh",                    MD_VERTS "Triangles\n1\n1 2 2 0\nEnd\n",                                                                   PETSC_ERR_FILE_UNEXPECTED, 12, "degenerate triangle: vertex 2 appears twice",
+     PETSC_FALSE                                                                                                                                                                                                                                                          },
+    {"hexahedra.mesh",                     MD_VERTS "Hexahedra\n1\n1 2 3 4 5 1 2 3 0\nEnd\n",                                                         PETSC_ERR_SUP,             10, "Hexahedra: mfad reads tetrahedra and triangles only",
+     PETSC_FALSE                                                                                                                                                                                                                                                          },
+    {"version.mesh",                       "MeshVersionFormatted 3\n",                                                                                PETSC_ERR_SUP,             1,  "MeshVersionFormatted 3",                                                 PETSC_FALSE},
+    {"not_medit.mesh",                     "OFF\n",                                                                                                   PETSC_ERR_FILE_UNEXPECTED, 1,  "'OFF' where MeshVersionFormatted was expected",                          PETSC_FALSE},
+    {"vertices_first.mesh",                "MeshVersionFormatted 1\nVertices\n",                                                                      PETSC_ERR_FILE_UNEXPECTED, 2,  "Vertices before Dimension",                                              PETSC_FALSE},
+    {"after_end.mesh",                     MD_VERTS "Tetrahedra\n1\n1 2 3 4 7\nEnd\n\n1\n",                                                           PETSC_ERR_FILE_UNEXPECTED, 15, "data after End",                                                         PETSC_FALSE},
+    {"face_in_three_tets.mesh",
+     "MeshVersionFormatted 2\nDimension 3\nVertices\n6\n0 0 0 1\n1 0 0 1\n0 1 0 1\n0 0 1 1\n1 1 1 2\n1 1 0.9 0\nTetrahedra 3\n1 2 3 4 0\n2 3 4 5 "
+     "0\n4 3 2 6 0\nEnd\n",                                                                                                                           PETSC_ERR_FILE_UNEXPECTED, 14, "face 2-3-4 is shared by 3 tetrahedra (lines 12, 13, 14)",                PETSC_FALSE},
+    {"fin.mesh",
+     "MeshVersionFormatted 1\nDimension\n3\nVertices 5\n0 0 0 0  0 0 1 0  1 0 0 0  -1 0 0 0  0 1 0 0\nTriangles 3\n1 2 3 0\n2 1 4 0\n1 2 5 0\nEnd\n", PETSC_ERR_FILE_UNEXPECTED, 9,  "edge 1-2 is shared by 3 triangles (lines 7, 8, 9)",                      PETSC_TRUE },
+ /* the committed ones (tests/meshes/bad/, also fuzz seeds) */
+    {"gmsh22_node_out_of_range.msh",       NULL,                                                                                                      PETSC_ERR_FILE_UNEXPECTED, 16, "element 3 refers to node 6",                                             PETSC_FALSE},
+    {"gmsh22_element_count_too_large.msh", NULL,                                                                                                      PETSC_ERR_FILE_UNEXPECTED, 17, "'$EndElements' where element 4 of 4 was expected",                       PETSC_FALSE},
+    {"gmsh22_truncated.msh",               NULL,                                                                                                      PETSC_ERR_FILE_UNEXPECTED, 15, "the file ends before element 3 of 3",                                    PETSC_FALSE},
+    {"gmsh22_fin_non_manifold.msh",        NULL,                                                                                                      PETSC_ERR_FILE_UNEXPECTED, 16, "edge 10-20 is shared by 3 triangles",                                    PETSC_TRUE },
+    {"gmsh41_node_out_of_range.msh",       NULL,                                                                                                      PETSC_ERR_FILE_UNEXPECTED, 26, "element 2 refers to node 9",                                             PETSC_FALSE},
+    {"gmsh41_element_count_too_large.msh", NULL,                                                                                                      PETSC_ERR_FILE_UNEXPECTED, 27, "'$EndElements' where element of the block 3 of 3 was expected",
+     PETSC_FALSE                                                                                                                                                                                                                                                          },
+    {"gmsh41_truncated.msh",               NULL,                                                                                                      PETSC_ERR_FILE_UNEXPECTED, 25, "the file ends before element of the block 2 of 2",                       PETSC_FALSE},
+    {"medit_vertex_out_of_range.mesh",     NULL,                                                                                                      PETSC_ERR_FILE_UNEXPECTED, 13, "tetrahedron 2 refers to vertex 6",                                       PETSC_FALSE},
+    {"medit_count_too_large.mesh",         NULL,                                                                                                      PETSC_ERR_FILE_UNEXPECTED, 14, "'Triangles' where tetrahedron 3 of 3 was expected",                      PETSC_FALSE},
+    {"medit_truncated.mesh",               NULL,                                                                                                      PETSC_ERR_FILE_UNEXPECTED, 12, "the file ends before tetrahedron 2 of 2",                                PETSC_FALSE},
+    {"medit_fin_non_manifold.mesh",        NULL,                                                                                                      PETSC_ERR_FILE_UNEXPECTED, 9,  "edge 1-2 is shared by 3 triangles (lines 7, 8, 9)",                      PETSC_TRUE },
 };
 
 /* One bad file: the same error (code, "<path>:<line>: <frag>") on every rank of WORLD, and from
@@ -175,7 +208,8 @@ static PetscErrorCode CheckBadFile(const BadFile *b)
     PetscCall(PetscPushErrorHandler(RecordError, NULL));
     ierr = MfadMeshRead(path, &m);
     PetscCall(PetscPopErrorHandler());
-    if (ierr != b->code || m) Fail("%s: MfadMeshRead error %d, expected %d, mesh %s (%s)", b->name, (int)ierr, (int)b->code, m ? "not NULL" : "NULL", err_msg);
+    if (ierr != b->code || m)
+      Fail("%s: MfadMeshRead error %d, expected %d, mesh %s (%s)", b->name, (int)ierr, (int)b->code, m ? "not NULL" : "NULL", err_msg);
     else if (strncmp(err_msg, where, strlen(where))) Fail("%s: MfadMeshRead message '%s' does not start with '%s'", b->name, err_msg, where);
     if (b->text) unlink(path);
   }
@@ -191,9 +225,13 @@ static PetscBool SameMesh(const char *what, MfadMesh a, MfadMesh b, PetscBool ta
   if (a->nvert != b->nvert || a->ncell != b->ncell || a->ncorner != b->ncorner) why = "sizes";
   else if (memcmp(a->coords, b->coords, sizeof(PetscReal) * 3 * a->nvert)) why = "coordinates";
   else if (memcmp(a->cells, b->cells, sizeof(PetscInt) * a->ncorner * a->ncell)) why = "cells";
-  else if (tags && (!a->cell_tags != !b->cell_tags || (a->cell_tags && memcmp(a->cell_tags, b->cell_tags, sizeof(PetscInt) * a->ncell)))) why = "cell tags";
-  else if (tags && (!a->vertex_tags != !b->vertex_tags || (a->vertex_tags && memcmp(a->vertex_tags, b->vertex_tags, sizeof(PetscInt) * a->nvert)))) why = "vertex tags";
-  if (why) Fail("%s: %s differ (%d/%d vertices, %d/%d cells of %d/%d corners)", what, why, (int)a->nvert, (int)b->nvert, (int)a->ncell, (int)b->ncell, (int)a->ncorner, (int)b->ncorner);
+  else if (tags && (!a->cell_tags != !b->cell_tags || (a->cell_tags && memcmp(a->cell_tags, b->cell_tags, sizeof(PetscInt) * a->ncell))))
+    why = "cell tags";
+  else if (tags && (!a->vertex_tags != !b->vertex_tags || (a->vertex_tags && memcmp(a->vertex_tags, b->vertex_tags, sizeof(PetscInt) * a->nvert))))
+    why = "vertex tags";
+  if (why)
+    Fail("%s: %s differ (%d/%d vertices, %d/%d cells of %d/%d corners)", what, why, (int)a->nvert, (int)b->nvert, (int)a->ncell, (int)b->ncell,
+         (int)a->ncorner, (int)b->ncorner);
   return (PetscBool)!why;
 }
 
@@ -208,7 +246,9 @@ static PetscErrorCode WriteMedit(MfadMesh m, const char name[], char path[PETSC_
     FILE *fp = fopen(path, "w");
     PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", path);
     fprintf(fp, "# written by test_readers_gmsh\nMeshVersionFormatted 2\n\nDIMENSION\n3\nvertices %d\n", (int)m->nvert);
-    for (PetscInt v = 0; v < m->nvert; v++) fprintf(fp, "%.17g %.17g\n  %.17g %d # vertex %d\n", m->coords[3 * v], m->coords[3 * v + 1], m->coords[3 * v + 2], m->vertex_tags ? (int)m->vertex_tags[v] : 0, (int)v + 1);
+    for (PetscInt v = 0; v < m->nvert; v++)
+      fprintf(fp, "%.17g %.17g\n  %.17g %d # vertex %d\n", m->coords[3 * v], m->coords[3 * v + 1], m->coords[3 * v + 2],
+              m->vertex_tags ? (int)m->vertex_tags[v] : 0, (int)v + 1);
     if (m->ncorner == 4) fprintf(fp, "Edges\n1\n1 2 0\nTriangles\n4\n1 2 3 0 1 2 4 0\n1 3 4 0 2 3 4 0\nCorners 1 1\n");
     fprintf(fp, "%s\n%d\n", m->ncorner == 4 ? "Tetrahedra" : "triangles", (int)m->ncell);
     for (PetscInt c = 0; c < m->ncell; c++) {
@@ -231,7 +271,8 @@ static PetscErrorCode WriteGmsh22(MfadMesh m, const char name[], char path[PETSC
     FILE *fp = fopen(path, "w");
     PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", path);
     fprintf(fp, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n1\n3 5 \"body\"\n$EndPhysicalNames\n$Nodes\n%d\n", (int)m->nvert);
-    for (PetscInt v = 0; v < m->nvert; v++) fprintf(fp, "%d %.17g %.17g %.17g\n", 10 * (int)v + 3, m->coords[3 * v], m->coords[3 * v + 1], m->coords[3 * v + 2]);
+    for (PetscInt v = 0; v < m->nvert; v++)
+      fprintf(fp, "%d %.17g %.17g %.17g\n", 10 * (int)v + 3, m->coords[3 * v], m->coords[3 * v + 1], m->coords[3 * v + 2]);
     fprintf(fp, "$EndNodes\n$Elements\n%d\n1 1 2 1 1 3 13\n2 15 2 1 1 3\n", (int)m->ncell + 2);
     for (PetscInt c = 0; c < m->ncell; c++) {
       fprintf(fp, "%d %d 2 5 1", (int)c + 3, m->ncorner == 4 ? 4 : 2);
@@ -323,7 +364,9 @@ static PetscErrorCode CompareWithPETSc(const char path[], PetscInt ncell)
   PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
   PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
   PetscCall(DMPlexGetConeSize(dm, cStart, &nc));
-  if (vEnd - vStart != m->nvert || cEnd - cStart != m->ncell || nc != m->ncorner) Fail("%s: PETSc reads %d vertices, %d cells of %d; mfad %d, %d of %d", path, (int)(vEnd - vStart), (int)(cEnd - cStart), (int)nc, (int)m->nvert, (int)m->ncell, (int)m->ncorner);
+  if (vEnd - vStart != m->nvert || cEnd - cStart != m->ncell || nc != m->ncorner)
+    Fail("%s: PETSc reads %d vertices, %d cells of %d; mfad %d, %d of %d", path, (int)(vEnd - vStart), (int)(cEnd - cStart), (int)nc, (int)m->nvert,
+         (int)m->ncell, (int)m->ncorner);
   else {
     PetscCall(PetscMalloc2(nc * (cEnd - cStart), &pcells, 3 * (vEnd - vStart), &pcoords));
     for (PetscInt c = cStart; c < cEnd; c++) {
@@ -391,14 +434,16 @@ static PetscErrorCode GoodFiles(const char dir[])
       if (rank == 0) {
         PetscCall(MfadMeshRead(path, &b));
         if (i == 0) (void)SameMesh(name[i], a, b, PETSC_TRUE);
-        else if (SameMesh(name[i], a, b, PETSC_FALSE) && (!b->cell_tags || !b->vertex_tags || b->cell_tags[0] || b->vertex_tags[0])) Fail("%s: references 0 not read as tags", name[i]);
+        else if (SameMesh(name[i], a, b, PETSC_FALSE) && (!b->cell_tags || !b->vertex_tags || b->cell_tags[0] || b->vertex_tags[0]))
+          Fail("%s: references 0 not read as tags", name[i]);
         PetscCall(MfadMeshDestroy(&b));
       }
       if (i == 2) {
         PetscCall(WriteGmsh22(a, "box22.msh", path));
         if (rank == 0) {
           PetscCall(MfadMeshRead(path, &b));
-          if (SameMesh("box22.msh", a, b, PETSC_FALSE) && (!b->cell_tags || b->cell_tags[0] != 5 || b->cell_tags[b->ncell - 1] != 5)) Fail("box22.msh: physical group 5 not read as the cell tags");
+          if (SameMesh("box22.msh", a, b, PETSC_FALSE) && (!b->cell_tags || b->cell_tags[0] != 5 || b->cell_tags[b->ncell - 1] != 5))
+            Fail("box22.msh: physical group 5 not read as the cell tags");
           PetscCall(MfadMeshDestroy(&b));
         }
       }
@@ -426,7 +471,6 @@ static PetscErrorCode GoodFiles(const char dir[])
 
 int main(int argc, char **argv)
 {
-
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));

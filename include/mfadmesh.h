@@ -65,13 +65,14 @@ PetscErrorCode MfadMeshReadOFF(const char path[], MfadMesh *mesh);
     @param[in]  path the base name (`mesh.1`) or its .node or .ele file
     @param[out] mesh the new mesh (MfadMeshDestroy() it) */
 PetscErrorCode MfadMeshReadTetGen(const char path[], MfadMesh *mesh);
-/** @brief Reads a Gmsh mesh (MSH 2.2 or 4.1, ASCII) into *mesh: the tets if the file has any,
+/** @brief Reads a Gmsh mesh (MSH 2.2 or 4.1, ASCII or binary) into *mesh: the tets if the file has any,
     else its triangles (boundary triangles, lines and points are checked and dropped; higher-order
     elements keep their corners); only the nodes of those cells become vertices, in the file's
     order. Physical groups (2.2: an element's first tag; 4.1: its entity's first physical tag)
     become cell_tags where the file has them. Every node reference, count and section end is
-    checked; binary files, MSH 1, 3 and 4.0, and meshes whose cells are quads, hexahedra, prisms
-    or pyramids are PETSC_ERR_SUP. Error messages name nodes by their tags.
+    checked; MSH 1, 3 and 4.0, binary files of data size other than 8 or in the other byte order,
+    and meshes whose cells are quads, hexahedra, prisms or pyramids are PETSC_ERR_SUP. Error
+    messages name nodes by their tags, and the file's lines (binary data included).
     @param[in]  path the .msh file
     @param[out] mesh the new mesh (MfadMeshDestroy() it) */
 PetscErrorCode MfadMeshReadGmsh(const char path[], MfadMesh *mesh);

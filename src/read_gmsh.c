@@ -1,23 +1,19 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* MfadMeshReadGmsh: Gmsh meshes, MSH 2.x and 4.1 ASCII. mfad reads them itself rather than
-   through DMPlexCreateGmsh(), which (PETSc 3.18) trusts the file: a node index out of range
-   crashes it on one rank and goes unnoticed on two. Here every count, tag and index is checked
+/* MfadMeshReadGmsh: Gmsh meshes, MSH 2.x and 4.1, ASCII (here) and binary (the records of
+   src/read_gmsh_binary.c). mfad reads them itself rather than through DMPlexCreateGmsh(), which
+   (PETSc 3.18) trusts the file: a node index out of range crashes it on one rank and goes
+   unnoticed on two. Here every count, tag and index is checked
    and an error names the file and line.
    The cells are the tets if the file has any, else the triangles (a tet mesh's boundary
    triangles, lines and points are checked and dropped); higher-order tets and triangles keep
    their corners. Only the nodes of the cells become vertices, in the file's order (Gmsh also
    lists the nodes of geometry points and high-order nodes); error messages name nodes by their
    tags. The physical group of a cell (2.x: its first tag; 4.1: its entity's first physical
-   tag) is its cell tag. Binary files are refused (PETSC_ERR_SUP). */
+   tag) is its cell tag. */
 #include <string.h>
-#include "mfadread.h"
+#include "read_gmsh.h"
 
-/* Gmsh's element types (gmsh/src/common/GmshDefines.h): nodes and dimension; `corners` 3 for
-   the triangle family, 4 for the tetrahedron family, 0 for the others (read, checked, dropped) */
-typedef struct {
-  int type, nodes, dim, corners;
-} MfadGmshType;
-
+/* Gmsh's element types (gmsh/src/common/GmshDefines.h): nodes, dimension, corners */
 static const MfadGmshType MfadGmshTypes[] = {
     {1,  2,   1, 0},
     {2,  3,   2, 3},
@@ -53,24 +49,7 @@ static const MfadGmshType MfadGmshTypes[] = {
     {92, 64,  3, 0},
     {93, 125, 3, 0},
 };
-#define MFAD_GMSH_MAX_NODES 125
-
-typedef struct {
-  MfadReadState *s;
-  MfadReader    *r;
-  int            v4;     /* 1: MSH 4.1, 0: MSH 2.x */
-  MfadArray      nodes;  /* PetscReal, 3 per node, in the file's order */
-  MfadArray      tags;   /* PetscInt, each node's tag */
-  MfadArray      nlines; /* PetscInt, each node's line */
-  PetscInt      *sorted; /* the tags ascending, and the node each belongs to */
-  PetscInt      *perm;
-  MfadArray      entities; /* 4.1: PetscInt triples (dimension, tag, first physical tag or 0) */
-  PetscBool      have_nodes, have_elements, have_entities;
-  PetscInt       maxdim;                   /* of the elements read, -1 before any */
-  PetscInt       odd_line[4], odd_type[4]; /* per dimension: the first element neither triangle nor tet */
-} MfadGmsh;
-
-static const MfadGmshType *MfadGmshTypeFind(PetscInt type)
+const MfadGmshType *MfadGmshTypeFind_Private(PetscInt type)
 {
   for (size_t i = 0; i < sizeof(MfadGmshTypes) / sizeof(MfadGmshTypes[0]); i++)
     if (MfadGmshTypes[i].type == type) return &MfadGmshTypes[i];
@@ -91,7 +70,7 @@ static PetscErrorCode MfadGmshRecord(MfadReader *r, const char sec[], const char
 }
 
 /* The line after a section's records: $End<sec>; anything else means the count was too small. */
-static PetscErrorCode MfadGmshSectionEnd(MfadReader *r, const char sec[], PetscInt n, const char what[])
+PetscErrorCode MfadGmshSectionEnd_Private(MfadReader *r, const char sec[], PetscInt n, const char what[])
 {
   char  end[64];
   char *tok;
@@ -137,24 +116,26 @@ static PetscErrorCode MfadGmshFormat(MfadGmsh *g)
   PetscCall(MfadReaderExpectLine_Private(r, "$MeshFormat", 0, 0));
   tok = MfadReaderToken_Private(r);
   PetscCheck(strcmp(tok, "$NOD") && strcmp(tok, "$NOE"), PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "%s:%" PetscInt_FMT ": Gmsh's version 1 format is not read (save as MSH 2.2 or 4.1 ASCII)", r->path, r->line);
+             "%s:%" PetscInt_FMT ": Gmsh's version 1 format is not read (save as MSH 2.2 or 4.1)", r->path, r->line);
   MfadReaderCheck(r, !strcmp(tok, "$MeshFormat"), "'%.40s' where $MeshFormat was expected (is this a Gmsh .msh file?)", tok);
   PetscCall(MfadReaderExpectEnd_Private(r, "$MeshFormat"));
   PetscCall(MfadReaderExpectLine_Private(r, "the format line (version, file type, data size)", 0, 0));
   version = MfadReaderToken_Private(r);
   PetscCall(MfadReaderInt_Private(r, "the file type (0 ASCII, 1 binary)", &filetype));
   PetscCall(MfadReaderInt_Private(r, "the data size", &datasize));
-  PetscCheck(filetype != 1, PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "%s:%" PetscInt_FMT ": binary Gmsh files are not read: save the mesh as ASCII (gmsh -format msh41 -bin 0, or Mesh.Binary = 0)", r->path,
-             r->line);
-  MfadReaderCheck(r, filetype == 0, "file type %" PetscInt_FMT " (0 ASCII, 1 binary)", filetype);
+  MfadReaderCheck(r, filetype == 0 || filetype == 1, "file type %" PetscInt_FMT " (0 ASCII, 1 binary)", filetype);
+  g->binary = filetype == 1;
+  /* binary records hold doubles and (4.1) size_t of data-size bytes: 8 */
+  PetscCheck(!g->binary || datasize == 8, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s:%" PetscInt_FMT ": binary data size %" PetscInt_FMT " (mfad reads 8)",
+             r->path, r->line, datasize);
   if (!strcmp(version, "4.1")) g->v4 = 1;
   else if (!strcmp(version, "2") || !strcmp(version, "2.0") || !strcmp(version, "2.1") || !strcmp(version, "2.2")) g->v4 = 0;
   else
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "%s:%" PetscInt_FMT ": MSH version '%.40s' is not read (mfad reads 2.2 and 4.1 ASCII)", r->path, r->line,
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "%s:%" PetscInt_FMT ": MSH version '%.40s' is not read (mfad reads 2.2 and 4.1)", r->path, r->line,
             version);
   PetscCall(MfadReaderExpectEnd_Private(r, "the format line"));
-  PetscCall(MfadGmshSectionEnd(r, "$MeshFormat", 1, "format line"));
+  if (g->binary) PetscCall(MfadGmshBinaryOne_Private(g));
+  PetscCall(MfadGmshSectionEnd_Private(r, "$MeshFormat", 1, "format line"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -196,11 +177,11 @@ static PetscErrorCode MfadGmshEntities(MfadGmsh *g)
       PetscCall(MfadReaderExpectEnd_Private(r, "an entity (more numbers than its counts say)"));
       PetscCall(MfadArrayPush_Private(&g->entities, e, 3));
     }
-  PetscCall(MfadGmshSectionEnd(r, "$Entities", n[0] + n[1] + n[2] + n[3], "entities"));
+  PetscCall(MfadGmshSectionEnd_Private(r, "$Entities", n[0] + n[1] + n[2] + n[3], "entities"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MfadGmshPushNode(MfadGmsh *g, PetscInt tag, const PetscReal x[3])
+PetscErrorCode MfadGmshPushNode_Private(MfadGmsh *g, PetscInt tag, const PetscReal x[3])
 {
   MfadReader *r = g->r;
 
@@ -253,7 +234,7 @@ static PetscErrorCode MfadGmshNodes(MfadGmsh *g)
       PetscCall(MfadGmshRecord(r, "$Nodes", "node", i, n, &tok));
       PetscCall(MfadReaderParseInt_Private(r, tok, "a node tag", &tag));
       PetscCall(MfadGmshCoordinates(r, NULL, x, 0));
-      PetscCall(MfadGmshPushNode(g, tag, x));
+      PetscCall(MfadGmshPushNode_Private(g, tag, x));
     }
     total = n;
   } else {
@@ -280,7 +261,7 @@ static PetscErrorCode MfadGmshNodes(MfadGmsh *g)
         PetscCall(MfadReaderExpectEnd_Private(r, "a node tag"));
         MfadReaderCheck(r, tag >= tmin && tag <= tmax, "node tag %" PetscInt_FMT " outside the header's range %" PetscInt_FMT " to %" PetscInt_FMT,
                         tag, tmin, tmax);
-        PetscCall(MfadGmshPushNode(g, tag, zero));
+        PetscCall(MfadGmshPushNode_Private(g, tag, zero));
       }
       for (PetscInt i = 0; i < nb; i++) {
         PetscReal *x = (PetscReal *)g->nodes.data + 3 * (first + i);
@@ -292,8 +273,15 @@ static PetscErrorCode MfadGmshNodes(MfadGmsh *g)
     }
     MfadReaderCheck(r, total == n, "the node blocks hold %" PetscInt_FMT " nodes, the $Nodes header announced %" PetscInt_FMT, total, n);
   }
-  PetscCall(MfadGmshSectionEnd(r, "$Nodes", total, "nodes"));
-  /* a look-up table: tags ascending with their node */
+  PetscCall(MfadGmshSectionEnd_Private(r, "$Nodes", total, "nodes"));
+  PetscCall(MfadGmshNodeTable_Private(g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The tags sorted, with their node, for the elements' look-ups; a tag defined twice is an error */
+PetscErrorCode MfadGmshNodeTable_Private(MfadGmsh *g)
+{
+  PetscFunctionBegin;
   PetscCall(PetscMalloc2(g->tags.n, &g->sorted, g->tags.n, &g->perm));
   for (size_t i = 0; i < g->tags.n; i++) {
     g->sorted[i] = ((const PetscInt *)g->tags.data)[i];
@@ -303,6 +291,7 @@ static PetscErrorCode MfadGmshNodes(MfadGmsh *g)
   for (size_t i = 1; i < g->tags.n; i++)
     if (g->sorted[i] == g->sorted[i - 1]) {
       const PetscInt *lines = (const PetscInt *)g->nlines.data, a = lines[g->perm[i - 1]], c = lines[g->perm[i]];
+      MfadReader     *r = g->r;
 
       r->line = PetscMax(a, c);
       MfadReaderCheck(r, PETSC_FALSE, "node %" PetscInt_FMT " is defined twice (also on line %" PetscInt_FMT ")", g->sorted[i], PetscMin(a, c));
@@ -310,19 +299,18 @@ static PetscErrorCode MfadGmshNodes(MfadGmsh *g)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The nodes of element `etag` of type t (its first token after what came before them), checked
-   to be defined; a triangle or tet (corners distinct) is kept with its physical tag. */
-static PetscErrorCode MfadGmshElement(MfadGmsh *g, PetscInt etag, const MfadGmshType *t, PetscInt phys)
+/* Element `etag` of type t on the nodes of tags node[], checked to be defined; a triangle or tet
+   (corners distinct) is kept with its physical tag and the line it ends on. */
+PetscErrorCode MfadGmshPushElement_Private(MfadGmsh *g, PetscInt etag, const MfadGmshType *t, PetscInt phys, const PetscInt node[])
 {
   MfadReader    *r = g->r;
   MfadReadState *s = g->s;
-  PetscInt       node[MFAD_GMSH_MAX_NODES], idx[4];
+  PetscInt       idx[4];
 
   PetscFunctionBegin;
   for (int k = 0; k < t->nodes; k++) {
     PetscInt loc = -1;
 
-    PetscCall(MfadReaderInt_Private(r, "a node of an element (fewer than its type has)", &node[k]));
     PetscCall(PetscFindInt(node[k], (PetscInt)g->tags.n, g->sorted, &loc));
     MfadReaderCheck(r, loc >= 0,
                     "element %" PetscInt_FMT " refers to node %" PetscInt_FMT ", which the $Nodes section does not define (%" PetscInt_FMT
@@ -330,7 +318,6 @@ static PetscErrorCode MfadGmshElement(MfadGmsh *g, PetscInt etag, const MfadGmsh
                     etag, node[k], (PetscInt)g->tags.n, g->tags.n ? g->sorted[0] : 0, g->tags.n ? g->sorted[g->tags.n - 1] : 0);
     if (k < 4) idx[k] = g->perm[loc];
   }
-  PetscCall(MfadReaderExpectEnd_Private(r, "an element (more nodes than its type has)"));
   g->maxdim = PetscMax(g->maxdim, t->dim);
   if (!t->corners) {
     if (!g->odd_line[t->dim]) g->odd_line[t->dim] = r->line, g->odd_type[t->dim] = t->type;
@@ -343,13 +330,35 @@ static PetscErrorCode MfadGmshElement(MfadGmsh *g, PetscInt etag, const MfadGmsh
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MfadGmshTypeGet(MfadReader *r, PetscInt type, const MfadGmshType **t)
+/* The node tags of element `etag` of type t, the rest of its line */
+static PetscErrorCode MfadGmshElement(MfadGmsh *g, PetscInt etag, const MfadGmshType *t, PetscInt phys)
+{
+  MfadReader *r = g->r;
+  PetscInt    node[MFAD_GMSH_MAX_NODES];
+
+  PetscFunctionBegin;
+  for (int k = 0; k < t->nodes; k++) PetscCall(MfadReaderInt_Private(r, "a node of an element (fewer than its type has)", &node[k]));
+  PetscCall(MfadReaderExpectEnd_Private(r, "an element (more nodes than its type has)"));
+  PetscCall(MfadGmshPushElement_Private(g, etag, t, phys, node));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadGmshTypeGet_Private(MfadReader *r, PetscInt type, const MfadGmshType **t)
 {
   PetscFunctionBegin;
-  *t = MfadGmshTypeFind(type);
+  *t = MfadGmshTypeFind_Private(type);
   PetscCheck(*t, PETSC_COMM_SELF, PETSC_ERR_SUP,
              "%s:%" PetscInt_FMT ": element type %" PetscInt_FMT " is not one mfad knows (Gmsh types 1-31, 92, 93)", r->path, r->line, type);
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscInt MfadGmshPhysical_Private(const MfadGmsh *g, PetscInt dim, PetscInt tag)
+{
+  const PetscInt *ent = (const PetscInt *)g->entities.data;
+
+  for (size_t e = 0; e < g->entities.n / 3; e++)
+    if (ent[3 * e] == dim && ent[3 * e + 1] == tag) return ent[3 * e + 2];
+  return 0;
 }
 
 /* "$Elements". 2.x: "tag type ntags tags... nodes..."; 4.1: blocks "dim entity type n", then
@@ -380,7 +389,7 @@ static PetscErrorCode MfadGmshElements(MfadGmsh *g)
       PetscCall(MfadGmshRecord(r, "$Elements", "element", i, n, &tok));
       PetscCall(MfadReaderParseInt_Private(r, tok, "an element tag", &etag));
       PetscCall(MfadReaderInt_Private(r, "an element type", &type));
-      PetscCall(MfadGmshTypeGet(r, type, &t));
+      PetscCall(MfadGmshTypeGet_Private(r, type, &t));
       PetscCall(MfadReaderInt_Private(r, "the number of tags", &ntags));
       MfadReaderCheck(r, ntags >= 0, "element %" PetscInt_FMT " has a negative number of tags %" PetscInt_FMT, etag, ntags);
       for (PetscInt k = 0; k < ntags; k++) {
@@ -394,7 +403,6 @@ static PetscErrorCode MfadGmshElements(MfadGmsh *g)
     for (PetscInt b = 0; b < nblocks; b++) {
       PetscInt            dim, etag, type, nb, phys = 0;
       const MfadGmshType *t;
-      const PetscInt     *ent = (const PetscInt *)g->entities.data;
 
       PetscCall(MfadGmshRecord(r, "$Elements", "element block", b, nblocks, &tok));
       PetscCall(MfadReaderParseInt_Private(r, tok, "an element block's entity dimension", &dim));
@@ -402,13 +410,12 @@ static PetscErrorCode MfadGmshElements(MfadGmsh *g)
       PetscCall(MfadReaderInt_Private(r, "an element block's element type", &type));
       PetscCall(MfadReaderCount_Private(r, "elements in a block", 4, &nb));
       PetscCall(MfadReaderExpectEnd_Private(r, "an element block header"));
-      PetscCall(MfadGmshTypeGet(r, type, &t));
+      PetscCall(MfadGmshTypeGet_Private(r, type, &t));
       MfadReaderCheck(r, dim == t->dim, "element type %" PetscInt_FMT " (of dimension %d) in a block of entity dimension %" PetscInt_FMT, type,
                       t->dim, dim);
       MfadReaderCheck(r, nb <= n - total, "the element blocks hold more than the %" PetscInt_FMT " elements the $Elements header announced", n);
       total += nb;
-      for (size_t e = 0; e < g->entities.n / 3; e++)
-        if (ent[3 * e] == dim && ent[3 * e + 1] == etag) phys = ent[3 * e + 2];
+      phys = MfadGmshPhysical_Private(g, dim, etag);
       for (PetscInt i = 0; i < nb; i++) {
         PetscCall(MfadGmshRecord(r, "$Elements", "element of the block", i, nb, &tok));
         PetscCall(MfadReaderParseInt_Private(r, tok, "an element tag", &etag));
@@ -417,7 +424,7 @@ static PetscErrorCode MfadGmshElements(MfadGmsh *g)
     }
     MfadReaderCheck(r, total == n, "the element blocks hold %" PetscInt_FMT " elements, the $Elements header announced %" PetscInt_FMT, total, n);
   }
-  PetscCall(MfadGmshSectionEnd(r, "$Elements", total, "elements"));
+  PetscCall(MfadGmshSectionEnd_Private(r, "$Elements", total, "elements"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -474,13 +481,14 @@ static PetscErrorCode MfadMeshReadGmsh_Parse(MfadGmsh *g, const char path[])
     tok = MfadReaderToken_Private(r);
     MfadReaderCheck(r, tok[0] == '$' && tok[1], "'%.40s' outside a section (a line like $Nodes was expected)", tok);
     PetscCall(MfadReaderExpectEnd_Private(r, "a section name"));
-    if (!strcmp(tok, "$Nodes")) PetscCall(MfadGmshNodes(g));
-    else if (!strcmp(tok, "$Elements")) PetscCall(MfadGmshElements(g));
-    else if (!strcmp(tok, "$Entities")) PetscCall(MfadGmshEntities(g));
+    if (!strcmp(tok, "$Nodes")) PetscCall(g->binary ? MfadGmshNodesBinary_Private(g) : MfadGmshNodes(g));
+    else if (!strcmp(tok, "$Elements")) PetscCall(g->binary ? MfadGmshElementsBinary_Private(g) : MfadGmshElements(g));
+    else if (!strcmp(tok, "$Entities")) PetscCall(g->binary ? MfadGmshEntitiesBinary_Private(g) : MfadGmshEntities(g));
     else {
       MfadReaderCheck(r, strncmp(tok, "$End", 4), "'%.40s' without its section", tok);
       MfadReaderCheck(r, strcmp(tok, "$MeshFormat"), "a second $MeshFormat");
-      PetscCall(MfadGmshSkipSection(r, tok));
+      if (g->binary && strcmp(tok, "$PhysicalNames")) PetscCall(MfadGmshSkipSectionBinary_Private(g, tok)); /* binary records */
+      else PetscCall(MfadGmshSkipSection(r, tok));
     }
   }
   PetscCall(MfadGmshFinish(g));

@@ -600,6 +600,28 @@ static PetscErrorCode GoodFiles(const char dir[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A fin read without the manifold check becomes a DM; its edge pairs are then an error on every
+   rank (the edge in 3 triangles is on one rank only) */
+static PetscErrorCode FinEdgePairs(void)
+{
+  char           path[PETSC_MAX_PATH_LEN];
+  DM             dm;
+  PetscInt       n;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/bad/gmsh22_fin_non_manifold.msh", meshdir));
+  PetscCall(MfadDMPlexCreateFromFile(PETSC_COMM_WORLD, path, &dm));
+  err_msg[0] = '\0';
+  PetscCall(PetscPushErrorHandler(RecordError, NULL));
+  ierr = MfadDMPlexGetElements(dm, MFAD_DMPLEX_EDGE_PAIRS, &n, NULL, NULL, NULL);
+  PetscCall(PetscPopErrorHandler());
+  if (ierr != PETSC_ERR_ARG_WRONG || !strstr(err_msg, "is shared by 3 triangles: the surface is not a manifold"))
+    Fail("edge pairs of a fin on %d ranks: error %d (%s)", (int)size, (int)ierr, err_msg);
+  PetscCall(DMDestroy(&dm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
@@ -615,6 +637,7 @@ int main(int argc, char **argv)
   for (size_t i = 0; i < sizeof(bad_binary) / sizeof(bad_binary[0]); i++)
     PetscCall(CheckBadFile(&bad_binary[i].b, bad_binary[i].bin, bad_binary[i].bad));
   PetscCall(GoodFiles(meshdir));
+  PetscCall(FinEdgePairs());
   PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
   if (rank == 0) rmdir(tmpdir);
   PetscCall(PetscFinalize());

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /**
   @file mfadmesh.h
-  @brief Meshes for mfad: file readers (OBJ, OFF, TetGen; Gmsh and PLY through DMPlex), DMPlex
+  @brief Meshes for mfad: file readers (OBJ, OFF, TetGen, Gmsh, Medit; PLY through DMPlex), DMPlex
          distribution and element sets, and VTK output of a solution.
 
   Readers are serial: one process reads a whole file into an MfadMesh (vertices, cells of one
@@ -26,8 +26,8 @@ struct _n_MfadMesh {
   PetscInt   ncorner;     /**< vertices per cell: 3 (triangles) or 4 (tets) */
   PetscReal *coords;      /**< nvert * dim coordinates */
   PetscInt  *cells;       /**< ncell * ncorner vertex ids in [0, nvert) */
-  PetscInt  *cell_tags;   /**< ncell region tags (TetGen attribute, Gmsh physical group), or NULL */
-  PetscInt  *vertex_tags; /**< nvert boundary markers (TetGen), or NULL */
+  PetscInt  *cell_tags;   /**< ncell region tags (TetGen attribute, Gmsh physical group, Medit reference), or NULL */
+  PetscInt  *vertex_tags; /**< nvert boundary markers (TetGen), references (Medit), or NULL */
 };
 
 /** @brief Allocates a mesh with room for nvert vertices and ncell cells (tags NULL). */
@@ -38,9 +38,9 @@ PetscErrorCode MfadMeshDestroy(MfadMesh *mesh);
    "<path>:<line>: <what was wrong>" for malformed content (truncated, counts that disagree
    with the data, non-numeric or non-finite numbers, indices out of range, a repeated vertex in a
    face or cell, an empty mesh); PETSC_ERR_SUP for format variants mfad does not read. '#'
-   comments, blank lines, CRLF line ends and lines of any length are fine. With the option
-   -mfad_mesh_check_manifold every reader also runs MfadMeshCheckManifold() (error lines then
-   name the cells' lines in the file). */
+   comments, blank lines, CRLF line ends and lines of any length are fine. A tet mesh with a face
+   in more than 2 tets is an error; with the option -mfad_mesh_check_manifold every reader also
+   runs MfadMeshCheckManifold() on surfaces (error lines name the cells' lines in the file). */
 
 /** @brief Reads a Wavefront OBJ surface into *mesh (3-D triangles).
     `v x y z [w]` (and `v x y z r g b`) and `f` records (v, v/t, v/t/n, v//n corners, negative
@@ -65,13 +65,32 @@ PetscErrorCode MfadMeshReadOFF(const char path[], MfadMesh *mesh);
     @param[in]  path the base name (`mesh.1`) or its .node or .ele file
     @param[out] mesh the new mesh (MfadMeshDestroy() it) */
 PetscErrorCode MfadMeshReadTetGen(const char path[], MfadMesh *mesh);
-/** @brief Reads a mesh with the reader its extension names (.obj, .off, .node or .ele, any
-    case); other extensions are PETSC_ERR_SUP (Gmsh and PLY files go through DMPlex). */
+/** @brief Reads a Gmsh mesh (MSH 2.2 or 4.1, ASCII or binary) into *mesh: the tets if the file has any,
+    else its triangles (boundary triangles, lines and points are checked and dropped; higher-order
+    elements keep their corners); only the nodes of those cells become vertices, in the file's
+    order. Physical groups (2.2: an element's first tag; 4.1: its entity's first physical tag)
+    become cell_tags where the file has them. Every node reference, count and section end is
+    checked; MSH 1, 3 and 4.0, binary files of data size other than 8 or in the other byte order,
+    and meshes whose cells are quads, hexahedra, prisms or pyramids are PETSC_ERR_SUP. Error
+    messages name nodes by their tags, and the file's lines (binary data included).
+    @param[in]  path the .msh file
+    @param[out] mesh the new mesh (MfadMeshDestroy() it) */
+PetscErrorCode MfadMeshReadGmsh(const char path[], MfadMesh *mesh);
+/** @brief Reads a Medit .mesh file (ASCII, MeshVersionFormatted 1 or 2, Dimension 3 or 2) into
+    *mesh: its Tetrahedra if it has any (Triangles, Edges and the other sections are checked and
+    dropped), else its Triangles. Keywords in any case, numbers free across lines, '#' comments.
+    Element references become cell_tags, vertex references vertex_tags. Hexahedra, prisms and
+    pyramids, and quadrilaterals without tets, are PETSC_ERR_SUP.
+    @param[in]  path the .mesh file
+    @param[out] mesh the new mesh (MfadMeshDestroy() it) */
+PetscErrorCode MfadMeshReadMedit(const char path[], MfadMesh *mesh);
+/** @brief Reads a mesh with the reader its extension names (.obj, .off, .node, .ele, .msh or
+    .mesh, any case); other extensions are PETSC_ERR_SUP (PLY files go through DMPlex). */
 PetscErrorCode MfadMeshRead(const char path[], MfadMesh *mesh);
 /** @brief Checks that the mesh is a manifold where it matters: no edge of a triangle surface
     in more than 2 triangles (what parameterisation and bending energies need), no face of a
     tet mesh in more than 2 tets. Use it after reading a surface for such energies; the
-    readers call it themselves only with -mfad_mesh_check_manifold.
+    readers call it themselves on tet meshes, and on surfaces with -mfad_mesh_check_manifold.
     @param[in] mesh the mesh
     @param[in] path a name for the error message (the file it came from), or NULL
     @return PETSC_ERR_ARG_WRONG "<path>: edge 3-7 is shared by 3 triangles (cells 1, 4, 9) ..."
@@ -126,9 +145,10 @@ PetscErrorCode MfadDMPlexCreateFromMesh(MPI_Comm comm, MfadMesh mesh, DM *dm);
     -petscpartitioner_type says otherwise. `overlap` 1 (cells sharing a vertex with a rank's own)
     gives every rank the whole star of what it owns, which edge pairs and vertex neighbours need. */
 PetscErrorCode MfadDMPlexDistribute(DM *dm, PetscInt overlap);
-/** @brief Reads a mesh into a distributed DMPlex (overlap 1): .msh (Gmsh), .ply and the other
-    formats of DMPlexCreateFromFile() through DMPlex; .obj, .off, .node, .ele through
-    MfadMeshRead() on rank 0. */
+/** @brief Reads a mesh into a distributed DMPlex (overlap 1): .obj, .off, .node, .ele, .msh
+    (Gmsh) and .mesh (Medit) through MfadMeshRead() on rank 0, .ply and the other formats of
+    DMPlexCreateFromFile() through DMPlex. A file rank 0 cannot read is an error on every rank,
+    with rank 0's code and message ("<path>:<line>: <what was wrong>"). */
 PetscErrorCode MfadDMPlexCreateFromFile(MPI_Comm comm, const char path[], DM *dm);
 /** @brief An energy on the DM's vertices: each rank owns the vertices its DM owns (point SF),
     numbered contiguously per rank as DMPlexGetVertexNumbering() numbers them. */

@@ -22,7 +22,7 @@ mkdir -p "$out/seeds" "$out/corpus" "$out/artifacts"
 "$cc" -g -O1 -std=gnu11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
   -I"$root/include" -I"$root/src" $(pkg-config --cflags petsc) $(mpicc --showme:compile) \
   "$root"/src/readfile.c "$root"/src/polytri.c "$root"/src/read_obj.c "$root"/src/read_off.c "$root"/src/read_tetgen.c \
-  "$root"/src/read.c "$root"/src/meshcheck.c "$root"/src/mesh.c "$root"/tests/fuzz/fuzz_readers.c \
+  "$root"/src/read_gmsh.c "$root"/src/read_gmsh_binary.c "$root"/src/read_medit.c "$root"/src/read.c "$root"/src/meshcheck.c "$root"/src/mesh.c "$root"/tests/fuzz/fuzz_readers.c \
   $(pkg-config --libs petsc) $(mpicc --showme:link) -lm -o "$out/fuzz_readers"
 
 # seeds in the input layout of tests/fuzz/fuzz_readers.h: a reader byte, then the file(s)
@@ -33,6 +33,8 @@ for f in "$m"/*.node; do
   { printf '\002'; cat "$f"; printf '\000'; cat "${f%.node}.ele"; } >"$out/seeds/$(basename "$f")"
 done
 { printf '\005'; cat "$m/fin.obj"; } >"$out/seeds/fin_checked.obj" # the manifold check on
+for f in "$m"/*.msh "$m"/bad/*.msh; do { printf '\014'; cat "$f"; } >"$out/seeds/$(basename "$f")"; done   # Gmsh, checked
+for f in "$m"/bad/*.mesh; do { printf '\015'; cat "$f"; } >"$out/seeds/$(basename "$f")"; done             # Medit, checked
 
 # Open MPI (PETSc initialises it) as root; one thread; the input size of small meshes
 # inputs are written to files: keep them in memory (/dev/shm), not on disk

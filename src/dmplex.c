@@ -96,21 +96,34 @@ static PetscErrorCode MfadMeshReadDMPlex_Private(const char path[], MfadMesh *me
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Rank 0 reads the file into an MfadMesh (MfadMeshRead() or, for PLY, DMPlex on PETSC_COMM_SELF);
-   a bad file stops every rank (the others would wait for rank 0 forever) */
+/* Rank 0 reads the file into an MfadMesh (MfadMeshRead() or, for PLY, DMPlex on PETSC_COMM_SELF).
+   A bad file stops every rank (the others would wait for rank 0 forever) with rank 0's error code
+   and message, so that "<path>:<line>: ..." reaches whoever reads any rank's error. */
 static PetscErrorCode MfadDMPlexCreateOnRank0_Private(MPI_Comm comm, const char path[], PetscBool ours, DM *dm)
 {
   PetscMPIInt    rank;
   MfadMesh       mesh = NULL;
   PetscErrorCode rerr = PETSC_SUCCESS;
-  int            failed;
+  int            code;
+  char           msg[1024] = "";
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) rerr = ours ? MfadMeshRead(path, &mesh) : MfadMeshReadDMPlex_Private(path, &mesh); /* the error handler has reported it */
-  failed = rerr != PETSC_SUCCESS;
-  PetscCallMPI(MPI_Bcast(&failed, 1, MPI_INT, 0, comm));
-  PetscCheck(!failed, comm, PETSC_ERR_FILE_READ, "MfadDMPlexCreateFromFile: rank 0 could not read '%s'", path);
+  if (rank == 0) {
+    rerr = ours ? MfadMeshRead(path, &mesh) : MfadMeshReadDMPlex_Private(path, &mesh); /* the error handler has reported it */
+    if (rerr) {
+      char *specific = NULL;
+
+      if (!PetscErrorMessage(rerr, NULL, &specific) && specific) PetscCall(PetscStrncpy(msg, specific, sizeof(msg)));
+    }
+  }
+  code = (int)rerr;
+  PetscCallMPI(MPI_Bcast(&code, 1, MPI_INT, 0, comm));
+  if (code) {
+    PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
+    msg[sizeof(msg) - 1] = '\0';
+    SETERRQ(comm, (PetscErrorCode)code, "MfadDMPlexCreateFromFile: rank 0 could not read '%s': %s", path, msg);
+  }
   PetscCall(MfadDMPlexCreateFromMesh(comm, mesh, dm));
   PetscCall(MfadMeshDestroy(&mesh));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -118,8 +131,11 @@ static PetscErrorCode MfadDMPlexCreateOnRank0_Private(MPI_Comm comm, const char 
 
 PetscErrorCode MfadDMPlexCreateFromFile(MPI_Comm comm, const char path[], DM *dm)
 {
-  const char *ours[] = {".obj", ".off", ".node", ".ele"};
-  PetscBool   exists, mine = PETSC_FALSE;
+  /* mfad's own readers check every index and count (DMPlexCreateGmsh() in PETSc 3.18 crashes on
+     a node index out of range): Gmsh and Medit files are read by them too */
+  const char *ours[] = {".obj", ".off", ".node", ".ele", ".msh", ".msh2", ".msh4", ".mesh"};
+  PetscBool   exists, mine = PETSC_FALSE, ply = PETSC_FALSE;
+  PetscMPIInt size;
   size_t      len;
 
   PetscFunctionBegin;
@@ -135,25 +151,11 @@ PetscErrorCode MfadDMPlexCreateFromFile(MPI_Comm comm, const char path[], DM *dm
     if (len >= l) PetscCall(PetscStrcasecmp(path + len - l, ours[i], &eq));
     mine = (PetscBool)(mine || eq);
   }
-  if (mine) {
-    PetscCall(MfadDMPlexCreateOnRank0_Private(comm, path, PETSC_TRUE, dm));
-  } else {
-    /* Gmsh files store 3 coordinates, but PETSc keeps as many as the cells' dimension unless
-       told: a surface in space needs all 3 (a user's -dm_plex_gmsh_spacedim wins) */
-    PetscBool given;
-    PetscBool      ply = PETSC_FALSE;
-    PetscMPIInt    size;
-    PetscErrorCode ierr;
-    PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_gmsh_spacedim", &given));
-    if (!given) PetscCall(PetscOptionsSetValue(NULL, "-dm_plex_gmsh_spacedim", "3"));
-    if (len >= 4) PetscCall(PetscStrcasecmp(path + len - 4, ".ply", &ply));
-    PetscCallMPI(MPI_Comm_size(comm, &size));
-    /* Gmsh, PLY, ExodusII ...; the option is cleared whether or not the file could be read */
-    if (ply && size > 1) ierr = MfadDMPlexCreateOnRank0_Private(comm, path, PETSC_FALSE, dm);
-    else ierr = DMPlexCreateFromFile(comm, path, "mfad mesh", PETSC_TRUE, dm);
-    if (!given) PetscCall(PetscOptionsClearValue(NULL, "-dm_plex_gmsh_spacedim"));
-    PetscCall(ierr);
-  }
+  if (len >= 4) PetscCall(PetscStrcasecmp(path + len - 4, ".ply", &ply));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  if (mine) PetscCall(MfadDMPlexCreateOnRank0_Private(comm, path, PETSC_TRUE, dm));
+  else if (ply && size > 1) PetscCall(MfadDMPlexCreateOnRank0_Private(comm, path, PETSC_FALSE, dm));
+  else PetscCall(DMPlexCreateFromFile(comm, path, "mfad mesh", PETSC_TRUE, dm)); /* PLY, ExodusII ... */
   PetscCall(MfadDMPlexDistribute(dm, 1));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

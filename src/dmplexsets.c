@@ -294,7 +294,7 @@ static PetscErrorCode MfadPlexHinge_Private(const MfadPlexCtx *P, PetscInt f, Pe
 
 static PetscErrorCode MfadPlexEdgePairs_Private(const MfadPlexCtx *P, PetscInt *nelem, PetscInt **conn, PetscReal **rest)
 {
-  PetscInt   eStart, eEnd, cStart, cEnd, pStart, pEnd, dim, n = 0, *glob;
+  PetscInt   eStart, eEnd, cStart, cEnd, pStart, pEnd, dim, n = 0, *glob, bad[5] = {0, 0, 0, 0, 0};
   PetscBool *owned;
 
   PetscFunctionBegin;
@@ -305,23 +305,40 @@ static PetscErrorCode MfadPlexEdgePairs_Private(const MfadPlexCtx *P, PetscInt *
   PetscCall(DMPlexGetChart(P->dm, &pStart, &pEnd));
   PetscCall(MfadDMPlexOwned_Private(P->dm, pStart, pEnd, &owned));
   PetscCall(MfadDMPlexGlobalSupportSize_Private(P->dm, eStart, eEnd, owned, pStart, &glob));
+  /* a split star (no overlap) or an edge in 3+ triangles stops every rank, not only the one that
+     holds it (the others would wait in the next collective call): the lowest such rank's finding
+     is every rank's message */
   for (PetscInt e = eStart; e < eEnd; e++) {
     PetscInt ns;
     if (!owned[e - pStart]) continue;
     PetscCall(DMPlexGetSupportSize(P->dm, e, &ns));
-    if (glob[e - eStart] != ns) {
+    if ((glob[e - eStart] != ns || ns > 2) && !bad[0]) {
       const PetscInt *cone;
       PetscCall(DMPlexGetCone(P->dm, e, &cone));
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "edge pairs: edge (vertices %" PetscInt_FMT " %" PetscInt_FMT ") has %" PetscInt_FMT " triangles but this rank holds %" PetscInt_FMT ": distribute with overlap 1 (MfadDMPlexDistribute(&dm, 1))",
-              MfadGlobalId_Private(P->num[cone[0] - P->vStart]), MfadGlobalId_Private(P->num[cone[1] - P->vStart]), glob[e - eStart], ns);
-    }
-    if (ns > 2) {
-      const PetscInt *cone;
-      PetscCall(DMPlexGetCone(P->dm, e, &cone));
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "edge pairs: edge (vertices %" PetscInt_FMT " %" PetscInt_FMT ") is shared by %" PetscInt_FMT " triangles: the surface is not a manifold", MfadGlobalId_Private(P->num[cone[0] - P->vStart]),
-              MfadGlobalId_Private(P->num[cone[1] - P->vStart]), ns);
+      bad[0] = glob[e - eStart] != ns ? 1 : 2;
+      bad[1] = MfadGlobalId_Private(P->num[cone[0] - P->vStart]);
+      bad[2] = MfadGlobalId_Private(P->num[cone[1] - P->vStart]);
+      bad[3] = glob[e - eStart];
+      bad[4] = ns;
     }
     n += ns == 2;
+  }
+  {
+    MPI_Comm    comm = PetscObjectComm((PetscObject)P->dm);
+    PetscMPIInt rank, size, mine, first;
+
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    mine = bad[0] ? rank : size;
+    PetscCall(MPIU_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm));
+    if (first < size) {
+      PetscCallMPI(MPI_Bcast(bad, 5, MPIU_INT, first, comm));
+      PetscCall(PetscFree(glob));
+      PetscCall(PetscFree(owned));
+      PetscCheck(bad[0] != 1, comm, PETSC_ERR_ARG_WRONG,
+                 "edge pairs: edge (vertices %" PetscInt_FMT " %" PetscInt_FMT ") has %" PetscInt_FMT " triangles but rank %d holds %" PetscInt_FMT ": distribute with overlap 1 (MfadDMPlexDistribute(&dm, 1))", bad[1], bad[2], bad[3], (int)first, bad[4]);
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "edge pairs: edge (vertices %" PetscInt_FMT " %" PetscInt_FMT ") is shared by %" PetscInt_FMT " triangles: the surface is not a manifold", bad[1], bad[2], bad[4]);
+    }
   }
   PetscCall(PetscMalloc1(4 * n, conn));
   PetscCall(PetscMalloc1(4 * n * P->cdim, rest));

@@ -20,7 +20,7 @@ static int MfadSideCompare(const void *a, const void *b)
 
 static PetscBool MfadSideSame(const MfadSide *x, const MfadSide *y) { return (PetscBool)(x->v[0] == y->v[0] && x->v[1] == y->v[1] && x->v[2] == y->v[2]); }
 
-PetscErrorCode MfadMeshCheckManifold_Private(MfadMesh mesh, const char path[], const PetscInt cell_line[], PetscInt base)
+PetscErrorCode MfadMeshCheckManifold_Private(MfadMesh mesh, const char path[], const PetscInt cell_line[], PetscInt base, const PetscInt vertex_id[])
 {
   const PetscInt nc = mesh->ncorner, ns = nc - 1; /* corners per cell, vertices per side */
   MfadSide      *side;
@@ -64,9 +64,11 @@ PetscErrorCode MfadMeshCheckManifold_Private(MfadMesh mesh, const char path[], c
   {
     const char *what = nc == 3 ? "edge" : "face", *cellname = nc == 3 ? "triangles" : "tetrahedra";
     char        name[96];
+    PetscInt    id[3];
 
-    if (nc == 3) PetscCall(PetscSNPrintf(name, sizeof(name), "%" PetscInt_FMT "-%" PetscInt_FMT, first.v[0] + base, first.v[1] + base));
-    else PetscCall(PetscSNPrintf(name, sizeof(name), "%" PetscInt_FMT "-%" PetscInt_FMT "-%" PetscInt_FMT, first.v[0] + base, first.v[1] + base, first.v[2] + base));
+    for (int k = 0; k < 3; k++) id[k] = first.v[k] < 0 ? -1 : vertex_id ? vertex_id[first.v[k]] : first.v[k] + base;
+    if (nc == 3) PetscCall(PetscSNPrintf(name, sizeof(name), "%" PetscInt_FMT "-%" PetscInt_FMT, id[0], id[1]));
+    else PetscCall(PetscSNPrintf(name, sizeof(name), "%" PetscInt_FMT "-%" PetscInt_FMT "-%" PetscInt_FMT, id[0], id[1], id[2]));
     if (cell_line)
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s:%" PetscInt_FMT ": %s %s is shared by %" PetscInt_FMT " %s (lines %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT "%s): not a manifold (at most 2)", path, cell_line[cells[2]], what, name, run, cellname,
               cell_line[cells[0]], cell_line[cells[1]], cell_line[cells[2]], run > 3 ? ", ..." : "");
@@ -79,6 +81,6 @@ PetscErrorCode MfadMeshCheckManifold(MfadMesh mesh, const char path[])
   PetscFunctionBegin;
   MfadValidPointer(mesh, 1);
   PetscCheck(mesh->ncorner == 3 || mesh->ncorner == 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadMeshCheckManifold: %" PetscInt_FMT " vertices per cell (3: triangles, 4: tets)", mesh->ncorner);
-  PetscCall(MfadMeshCheckManifold_Private(mesh, path, NULL, 0));
+  PetscCall(MfadMeshCheckManifold_Private(mesh, path, NULL, 0, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -63,6 +63,12 @@ typedef struct {
                              vertices defined further down) */
   MfadArray  vertex_tags; /* PetscInt, one per vertex, or empty */
   MfadArray  cell_tags;   /* PetscInt, one per cell, or empty */
+  MfadArray  tris;        /* Gmsh, Medit: PetscInt, 3 per triangle, while cells holds the tets; the
+                             cells of a file without tets (MfadReadStatePickCells_Private()) */
+  MfadArray  tri_lines;   /* PetscInt, the line of each triangle */
+  MfadArray  tri_tags;    /* PetscInt, one per triangle, or empty */
+  MfadArray  vertex_id;   /* PetscInt, the file's name of each vertex (Gmsh node tags) for error
+                             messages, or empty: vertex i is then named base + i */
   MfadMesh   mesh;        /* the result, destroyed when the parse failed */
 } MfadReadState;
 
@@ -70,10 +76,14 @@ PETSC_INTERN PetscErrorCode MfadReadStateInit_Private(MfadReadState *s, const ch
 PETSC_INTERN PetscErrorCode MfadReadStateFinish_Private(MfadReadState *s, PetscErrorCode ierr, MfadMesh *mesh);
 PETSC_INTERN PetscErrorCode MfadReadStatePushPolygon_Private(MfadReadState *s, MfadReader *r, PetscInt base);
 /* The readers' common ending: s's arrays into s->mesh; refuses an empty mesh (naming r's last
-   line); runs the manifold check when -mfad_mesh_check_manifold asks for it, naming vertices as
-   the file numbers them (from base). */
+   line); runs the manifold check on tet meshes, and on surfaces when -mfad_mesh_check_manifold
+   asks for it, naming vertices as the file numbers them (from base, or s->vertex_id). */
 PETSC_INTERN PetscErrorCode MfadReadStateToMesh_Private(MfadReadState *s, MfadReader *r, PetscInt ncorner, PetscInt base);
-/* MfadMeshCheckManifold() with the file's line of each cell (or NULL) and vertex numbering */
-PETSC_INTERN PetscErrorCode MfadMeshCheckManifold_Private(MfadMesh mesh, const char path[], const PetscInt cell_line[], PetscInt base);
+/* Gmsh, Medit: the cells are the tets if there are any (the triangles, a tet mesh's boundary, are
+   dropped), else the triangles; *ncorner 4 or 3 */
+PETSC_INTERN PetscErrorCode MfadReadStatePickCells_Private(MfadReadState *s, PetscInt *ncorner);
+/* MfadMeshCheckManifold() with the file's line of each cell (or NULL) and vertex numbering:
+   vertex_id[i] (or base + i where vertex_id is NULL) */
+PETSC_INTERN PetscErrorCode MfadMeshCheckManifold_Private(MfadMesh mesh, const char path[], const PetscInt cell_line[], PetscInt base, const PetscInt vertex_id[]);
 
 #endif /* MFADREAD_H */

@@ -244,6 +244,10 @@ PetscErrorCode MfadReadStateInit_Private(MfadReadState *s, const char path[], Mf
   s->polys.size       = sizeof(PetscInt);
   s->vertex_tags.size = sizeof(PetscInt);
   s->cell_tags.size   = sizeof(PetscInt);
+  s->tris.size        = sizeof(PetscInt);
+  s->tri_lines.size   = sizeof(PetscInt);
+  s->tri_tags.size    = sizeof(PetscInt);
+  s->vertex_id.size   = sizeof(PetscInt);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -260,6 +264,10 @@ PetscErrorCode MfadReadStateFinish_Private(MfadReadState *s, PetscErrorCode ierr
   PetscCall(MfadArrayDestroy_Private(&s->polys));
   PetscCall(MfadArrayDestroy_Private(&s->vertex_tags));
   PetscCall(MfadArrayDestroy_Private(&s->cell_tags));
+  PetscCall(MfadArrayDestroy_Private(&s->tris));
+  PetscCall(MfadArrayDestroy_Private(&s->tri_lines));
+  PetscCall(MfadArrayDestroy_Private(&s->tri_tags));
+  PetscCall(MfadArrayDestroy_Private(&s->vertex_id));
   if (ierr) PetscCall(MfadMeshDestroy(&s->mesh));
   PetscCall(ierr);
   *mesh = s->mesh;
@@ -343,6 +351,25 @@ PetscErrorCode MfadReadStateToMesh_Private(MfadReadState *s, MfadReader *r, Pets
     PetscCall(PetscMemcpy(m->cell_tags, s->cell_tags.data, m->ncell * sizeof(PetscInt)));
   }
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mfad_mesh_check_manifold", &check, NULL));
-  if (check) PetscCall(MfadMeshCheckManifold_Private(m, r->path, (const PetscInt *)s->lines.data, base));
+  /* a face in 3 tets is no volume mesh at all: tet meshes are always checked (a surface with an
+     edge in 3 triangles is fine for springs, so surfaces only on request) */
+  if (check || ncorner == 4) PetscCall(MfadMeshCheckManifold_Private(m, r->path, (const PetscInt *)s->lines.data, base, s->vertex_id.n ? (const PetscInt *)s->vertex_id.data : NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadReadStatePickCells_Private(MfadReadState *s, PetscInt *ncorner)
+{
+  PetscFunctionBegin;
+  if (s->cells.n) {
+    *ncorner = 4;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  *ncorner = 3;
+  { /* swap, so that Finish frees both */
+    MfadArray t;
+    t = s->cells, s->cells = s->tris, s->tris = t;
+    t = s->lines, s->lines = s->tri_lines, s->tri_lines = t;
+    t = s->cell_tags, s->cell_tags = s->tri_tags, s->tri_tags = t;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

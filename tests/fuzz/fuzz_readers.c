@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* libFuzzer target for the OBJ, OFF and TetGen readers (input layout: fuzz_readers.h). Built and
+/* libFuzzer target for the OBJ, OFF, TetGen, Gmsh and Medit readers (input layout: fuzz_readers.h). Built and
    run by scripts/fuzz.sh with clang -fsanitize=fuzzer,address,undefined; not by CMake (gcc has
    no libFuzzer). PETSc is initialised once, without its signal handlers (the sanitizers catch
    the crashes) and with its errors silenced: a reader's error is a clean outcome. */

@@ -2,9 +2,9 @@
 /* One fuzz input through the mesh readers, shared by the libFuzzer target (fuzz_readers.c,
    scripts/fuzz.sh) and the regression test that replays saved inputs (test_fuzz_regressions.c).
    Input layout: byte 0 picks the reader (bits 0-1: OBJ, OFF, TetGen named by its .node, TetGen
-   named by its .ele) and, with bit 2, the -mfad_mesh_check_manifold option; the rest is the
-   file. For TetGen the part before the first NUL byte is the .node file, the part after it the
-   .ele file. */
+   named by its .ele; with bit 3 set instead Gmsh, Medit, Gmsh, Medit) and, with bit 2, the
+   -mfad_mesh_check_manifold option; the rest is the file. For TetGen the part before the first
+   NUL byte is the .node file, the part after it the .ele file. */
 #ifndef MFAD_FUZZ_READERS_H
 #define MFAD_FUZZ_READERS_H
 
@@ -16,14 +16,17 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const FuzzFiles[4] = {"in.obj", "in.off", "in.node", "in.ele"};
+static const char *const FuzzFiles[6] = {"in.obj", "in.off", "in.node", "in.ele", "in.msh", "in.mesh"};
+
+/* the reader byte 0 picks: 0-3 as above, 4 Gmsh, 5 Medit */
+static int FuzzReader(uint8_t first) { return (first & 8) ? 4 + (first & 1) : first & 3; }
 
 /* removes the files FuzzReadersRun() wrote into dir, and dir */
 static void FuzzCleanup(const char dir[])
 {
   char path[4096];
 
-  for (int i = 0; i < 4; i++) {
+  for (int i = 0; i < 6; i++) {
     snprintf(path, sizeof(path), "%s/%s", dir, FuzzFiles[i]);
     unlink(path);
   }
@@ -69,9 +72,9 @@ static PetscErrorCode FuzzReadersRun(const char dir[], const uint8_t *data, size
   MfadMesh       mesh = NULL;
 
   if (size < 1) return 0;
-  which = data[0] & 3;
+  which = FuzzReader(data[0]);
   data++, size--;
-  if (which >= 2) {
+  if (which == 2 || which == 3) {
     const uint8_t *nul = (const uint8_t *)memchr(data, 0, size);
     size_t         n   = nul ? (size_t)(nul - data) : size;
 

@@ -39,11 +39,11 @@ int main(int argc, char **argv)
     fclose(fp);
     nfiles++;
     /* the input as saved, then its file through each reader */
-    for (int which = -1; which < 4; which++) {
+    for (int which = -1; which < 6; which++) {
       const uint8_t first = data[0];
 
       if (size < 1) break;
-      if (which >= 0) data[0] = (uint8_t)((first & ~3) | which);
+      if (which >= 0) data[0] = (uint8_t)((first & 4) | (which < 4 ? which : 8 | (which - 4))); /* FuzzReader() */
       if (FuzzReadersRun(dir, data, (size_t)size)) nerr++;
       else nok++;
       data[0] = first;

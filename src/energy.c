@@ -355,9 +355,9 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   PetscCall(PetscOptionsInt("-mfad_psd_project_steps", "SNES: project only in the first n Newton steps, then the exact Hessian (-1: always project)", "MfadEnergySetPSDProjectionSteps", psd_steps, &psd_steps, NULL));
   {
     /* read elsewhere (the first evaluation, MfadEnergyWriteVTU()); listed here for -help */
-    PetscBool flg = PETSC_FALSE;
-    PetscCall(PetscOptionsName("-mfad_view", "View the energy once, at its first evaluation (-mfad_view [ascii[:file[:format]]])", "MfadEnergyViewFromOptions", &flg));
-    PetscCall(PetscOptionsBool("-mfad_vtu_binary", "VTU output: raw binary arrays instead of ASCII", "MfadEnergyWriteVTU", flg, &flg, NULL));
+    PetscBool view, binary = PETSC_FALSE;
+    PetscCall(PetscOptionsName("-mfad_view", "View the energy once, at its first evaluation (-mfad_view [ascii[:file[:format]]])", "MfadEnergyViewFromOptions", &view));
+    PetscCall(PetscOptionsBool("-mfad_vtu_binary", "MfadEnergyWriteVTU: base64 binary arrays instead of ASCII", "MfadEnergyWriteVTU", binary, &binary, NULL));
   }
   PetscOptionsEnd();
   PetscCall(MfadEnergySetPSDProjection(E, psd, psd_eps));

@@ -34,112 +34,25 @@ static inline PetscReal GeomSurfaceHeight(GeomSurface s, PetscReal x, PetscReal 
 
 /* An nx x ny grid of squares over [x0, x0 + w] x [y0, y0 + h], each split into 2 triangles
    (counter-clockwise seen from +z), vertex (i, j) with id j (nx + 1) + i, at height f(x, y). */
-static inline PetscErrorCode GeomMeshGrid(PetscInt nx, PetscInt ny, PetscReal x0, PetscReal y0, PetscReal w, PetscReal h, GeomSurface s, MfadMesh *mesh)
-{
-  MfadMesh m;
-
-  PetscFunctionBegin;
-  PetscCheck(nx >= 1 && ny >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "grid %" PetscInt_FMT " x %" PetscInt_FMT ": need at least 1 x 1", nx, ny);
-  PetscCall(MfadMeshCreate(3, (nx + 1) * (ny + 1), 3, 2 * nx * ny, mesh));
-  m = *mesh;
-  for (PetscInt j = 0; j <= ny; j++)
-    for (PetscInt i = 0; i <= nx; i++) {
-      PetscReal *c = &m->coords[3 * (j * (nx + 1) + i)];
-      c[0]         = x0 + w * i / nx;
-      c[1]         = y0 + h * j / ny;
-      c[2]         = GeomSurfaceHeight(s, c[0], c[1]);
-    }
-  for (PetscInt j = 0; j < ny; j++)
-    for (PetscInt i = 0; i < nx; i++) {
-      const PetscInt v00 = j * (nx + 1) + i, v10 = v00 + 1, v01 = v00 + nx + 1, v11 = v01 + 1;
-      PetscInt      *t   = &m->cells[6 * (j * nx + i)];
-      /* alternate the diagonal (a "criss-cross" free of a preferred direction) */
-      if ((i + j) % 2 == 0) t[0] = v00, t[1] = v10, t[2] = v11, t[3] = v00, t[4] = v11, t[5] = v01;
-      else t[0] = v00, t[1] = v10, t[2] = v01, t[3] = v10, t[4] = v11, t[5] = v01;
-    }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PetscErrorCode GeomMeshGrid(PetscInt nx, PetscInt ny, PetscReal x0, PetscReal y0, PetscReal w, PetscReal h, GeomSurface s, MfadMesh *mesh);
 
 /* This rank's contiguous range [cstart, cend) of the mesh's cells and [vstart, vend) of its
    vertices (PETSC_DECIDE splits of both). */
-static inline PetscErrorCode GeomMeshRanges(MPI_Comm comm, MfadMesh m, PetscInt *cstart, PetscInt *cend, PetscInt *vstart, PetscInt *vend)
-{
-  PetscInt nc = PETSC_DECIDE, Nc = m->ncell, nv = PETSC_DECIDE, Nv = m->nvert;
-
-  PetscFunctionBegin;
-  PetscCall(PetscSplitOwnership(comm, &nc, &Nc));
-  PetscCall(PetscSplitOwnership(comm, &nv, &Nv));
-  PetscCallMPI(MPI_Scan(&nc, cend, 1, MPIU_INT, MPI_SUM, comm));
-  PetscCallMPI(MPI_Scan(&nv, vend, 1, MPIU_INT, MPI_SUM, comm));
-  *cstart = *cend - nc;
-  *vstart = *vend - nv;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PetscErrorCode GeomMeshRanges(MPI_Comm comm, MfadMesh m, PetscInt *cstart, PetscInt *cend, PetscInt *vstart, PetscInt *vend);
 
 /* onboundary[v] = 1 for the vertices on an edge used by one triangle only (the mesh's boundary),
    next[v] = the vertex after v along the boundary in the triangles' orientation (-1 inside) */
-static inline PetscErrorCode GeomMeshBoundary(MfadMesh m, PetscInt next[])
-{
-  PetscInt *key, *perm, ne = 3 * m->ncell;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc2(ne, &key, ne, &perm));
-  for (PetscInt v = 0; v < m->nvert; v++) next[v] = -1;
-  /* an undirected edge's key is min * nvert + max; an edge whose key appears once is a boundary edge */
-  for (PetscInt e = 0; e < ne; e++) {
-    const PetscInt a = m->cells[e], b = m->cells[3 * (e / 3) + (e % 3 + 1) % 3];
-    key[e]  = PetscMin(a, b) * m->nvert + PetscMax(a, b);
-    perm[e] = e;
-  }
-  PetscCall(PetscSortIntWithArray(ne, key, perm));
-  for (PetscInt e = 0; e < ne; e++) {
-    const PetscBool twin = (e > 0 && key[e - 1] == key[e]) || (e + 1 < ne && key[e + 1] == key[e]);
-    if (!twin) {
-      const PetscInt f = perm[e];
-      next[m->cells[f]] = m->cells[3 * (f / 3) + (f % 3 + 1) % 3];
-    }
-  }
-  PetscCall(PetscFree2(key, perm));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PetscErrorCode GeomMeshBoundary(MfadMesh m, PetscInt next[]);
 
 /* The connectivity of cells [cstart, cend) and their rest coordinates, element by element
    (the arrays MfadEnergyAddTermFromRest() takes); free both with PetscFree2() */
-static inline PetscErrorCode GeomMeshElements(MfadMesh m, PetscInt cstart, PetscInt cend, PetscInt **conn, PetscReal **rest)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc2(3 * (cend - cstart), conn, 9 * (cend - cstart), rest));
-  for (PetscInt c = cstart; c < cend; c++)
-    for (PetscInt a = 0; a < 3; a++) {
-      const PetscInt v = m->cells[3 * c + a];
-      (*conn)[3 * (c - cstart) + a] = v;
-      for (PetscInt d = 0; d < 3; d++) (*rest)[9 * (c - cstart) + 3 * a + d] = m->coords[3 * v + d];
-    }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PetscErrorCode GeomMeshElements(MfadMesh m, PetscInt cstart, PetscInt cend, PetscInt **conn, PetscReal **rest);
 
 /* A copy of the whole distributed vector X on every rank (for per-triangle measures of small
    meshes); restore with GeomRestoreAll() */
-static inline PetscErrorCode GeomGetAll(Vec X, Vec *Xall, const PetscScalar **x)
-{
-  VecScatter scatter;
+PetscErrorCode GeomGetAll(Vec X, Vec *Xall, const PetscScalar **x);
 
-  PetscFunctionBegin;
-  PetscCall(VecScatterCreateToAll(X, &scatter, Xall));
-  PetscCall(VecScatterBegin(scatter, X, *Xall, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(scatter, X, *Xall, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterDestroy(&scatter));
-  PetscCall(VecGetArrayRead(*Xall, x));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static inline PetscErrorCode GeomRestoreAll(Vec *Xall, const PetscScalar **x)
-{
-  PetscFunctionBegin;
-  PetscCall(VecRestoreArrayRead(*Xall, x));
-  PetscCall(VecDestroy(Xall));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PetscErrorCode GeomRestoreAll(Vec *Xall, const PetscScalar **x);
 
 /* The 2 x 2 map J = Ds Dm^{-1} of a planar image x (x0, y0, x1, y1, x2, y2) of the rest triangle r
    (3-D, 9 coordinates), Dm in an orthonormal frame of r's plane; returns the rest area */
@@ -155,8 +68,8 @@ static inline PetscReal GeomTriangleMap(const PetscReal r[9], const PetscReal x[
   b     = dot / a;
   d     = PetscSqrtReal(c2) / a; /* Dm = [a b; 0 d], Dm^{-1} = [1/a, -b/(a d); 0, 1/d] */
   Ds[0] = x[2] - x[0], Ds[1] = x[4] - x[0], Ds[2] = x[3] - x[1], Ds[3] = x[5] - x[1];
-  J[0]  = Ds[0] / a, J[1] = -Ds[0] * b / (a * d) + Ds[1] / d;
-  J[2]  = Ds[2] / a, J[3] = -Ds[2] * b / (a * d) + Ds[3] / d;
+  J[0] = Ds[0] / a, J[1] = -Ds[0] * b / (a * d) + Ds[1] / d;
+  J[2] = Ds[2] / a, J[3] = -Ds[2] * b / (a * d) + Ds[3] / d;
   return 0.5 * a * d;
 }
 
@@ -179,17 +92,7 @@ static inline PetscReal GeomRandom(unsigned long long *state)
 }
 
 /* X (owned vertices [vstart, vend), dof per vertex) = the mesh's first dof coordinates */
-static inline PetscErrorCode GeomSetCoordinates(MfadMesh m, PetscInt vstart, PetscInt vend, PetscInt dof, Vec X)
-{
-  PetscScalar *x;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArray(X, &x));
-  for (PetscInt v = vstart; v < vend; v++)
-    for (PetscInt d = 0; d < dof; d++) x[dof * (v - vstart) + d] = m->coords[3 * v + d];
-  PetscCall(VecRestoreArray(X, &x));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PetscErrorCode GeomSetCoordinates(MfadMesh m, PetscInt vstart, PetscInt vend, PetscInt dof, Vec X);
 
 /* How a problem is handed to a solver: an MfadEnergy through MfadEnergySetSNES()/MfadEnergySetTao()
    (GeomMinimize), or a composite objective through its own callbacks (bilaplacian.h) */
@@ -200,103 +103,20 @@ typedef PetscErrorCode (*GeomSetTaoFn)(void *ctx, Tao tao);
    its setter; Krylov defaults CG + Jacobi (the Hessians here are symmetric; the command line
    overrides them), `ksp_rtol` > 0 tightens CG. Returns the iterations and the converged reason
    (number and name) for the summary line. */
-static inline PetscErrorCode GeomMinimizeProblem(MPI_Comm comm, void *ctx, GeomSetSNESFn setsnes, GeomSetTaoFn settao, Vec X, PetscBool use_tao, PetscReal ksp_rtol, PetscInt *its,
-                                                 PetscInt *reason, const char **reason_name)
-{
-  PetscFunctionBeginUser;
-  *its         = 0;
-  *reason      = 0;
-  *reason_name = "";
-  if (use_tao) {
-    Tao                tao;
-    TaoConvergedReason r;
-    PetscCall(TaoCreate(comm, &tao));
-    PetscCall(TaoSetType(tao, TAONLS));
-    PetscCall(settao(ctx, tao));
-    PetscCall(TaoSetSolution(tao, X));
-    PetscCall(TaoSetFromOptions(tao));
-    PetscCall(TaoSolve(tao));
-    PetscCall(TaoGetIterationNumber(tao, its));
-    PetscCall(TaoGetConvergedReason(tao, &r));
-    *reason      = r;
-    *reason_name = TaoConvergedReasons[r];
-    PetscCall(TaoDestroy(&tao));
-  } else {
-    SNES                snes;
-    SNESConvergedReason r;
-    KSP                 ksp;
-    PC                  pc;
-    PetscCall(SNESCreate(comm, &snes));
-    PetscCall(setsnes(ctx, snes));
-    PetscCall(SNESGetKSP(snes, &ksp));
-    PetscCall(KSPSetType(ksp, KSPCG));
-    if (ksp_rtol > 0) PetscCall(KSPSetTolerances(ksp, ksp_rtol, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCJACOBI));
-    PetscCall(SNESSetFromOptions(snes));
-    PetscCall(SNESSolve(snes, NULL, X));
-    PetscCall(SNESGetIterationNumber(snes, its));
-    PetscCall(SNESGetConvergedReason(snes, &r));
-    *reason      = r;
-    *reason_name = SNESConvergedReasons[r];
-    PetscCall(SNESDestroy(&snes));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PetscErrorCode GeomMinimizeProblem(MPI_Comm comm, void *ctx, GeomSetSNESFn setsnes, GeomSetTaoFn settao, Vec X, PetscBool use_tao, PetscReal ksp_rtol,
+                                   PetscInt *its, PetscInt *reason, const char **reason_name);
 
-static inline PetscErrorCode GeomSetSNES_Energy(void *E, SNES snes)
-{
-  PetscFunctionBeginUser;
-  PetscCall(MfadEnergySetSNES((MfadEnergy)E, snes));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PetscErrorCode GeomSetSNES_Energy(void *E, SNES snes);
 
-static inline PetscErrorCode GeomSetTao_Energy(void *E, Tao tao)
-{
-  PetscFunctionBeginUser;
-  PetscCall(MfadEnergySetTao((MfadEnergy)E, tao));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PetscErrorCode GeomSetTao_Energy(void *E, Tao tao);
 
 /* Minimises the energy E from X in place (GeomMinimizeProblem() with mfad's own SNES/TAO glue) */
-static inline PetscErrorCode GeomMinimize(MPI_Comm comm, MfadEnergy E, Vec X, PetscBool use_tao, PetscReal ksp_rtol, PetscInt *its, PetscInt *reason, const char **reason_name)
-{
-  PetscFunctionBeginUser;
-  PetscCall(GeomMinimizeProblem(comm, E, GeomSetSNES_Energy, GeomSetTao_Energy, X, use_tao, ksp_rtol, its, reason, reason_name));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PetscErrorCode GeomMinimize(MPI_Comm comm, MfadEnergy E, Vec X, PetscBool use_tao, PetscReal ksp_rtol, PetscInt *its, PetscInt *reason,
+                            const char **reason_name);
 
 /* A triangle surface in 3-D read from a file, whole on the calling rank (the examples' meshes are
    small): .obj and .off by MfadMeshRead(), Gmsh (.msh), .ply and DMPlex's other formats through
    MfadDMPlexCreateFromFile() on PETSC_COMM_SELF; checked to be a manifold (MfadMeshCheckManifold()) */
-static inline PetscErrorCode GeomMeshRead(const char path[], MfadMesh *mesh)
-{
-  const size_t len = strlen(path);
-  const char  *ext = len > 4 ? path + len - 4 : path;
-
-  PetscFunctionBeginUser;
-  if (!strcasecmp(ext, ".obj") || !strcasecmp(ext, ".off")) PetscCall(MfadMeshRead(path, mesh));
-  else {
-    DM         dm;
-    PetscInt   nel, nv, vs, ve, *conn;
-    PetscReal *rest;
-    PetscCall(MfadDMPlexCreateFromFile(PETSC_COMM_SELF, path, &dm));
-    PetscCall(DMPlexGetDepthStratum(dm, 0, &vs, &ve));
-    PetscCall(MfadDMPlexGetElements(dm, MFAD_DMPLEX_CELLS, &nel, &nv, &conn, &rest));
-    PetscCheck(nv == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: need a triangle surface (cells of %" PetscInt_FMT " vertices)", path, nv);
-    PetscCall(MfadMeshCreate(3, ve - vs, 3, nel, mesh));
-    for (PetscInt e = 0; e < 3 * nel; e++) {
-      PetscCheck(conn[e] >= 0 && conn[e] < ve - vs, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: vertex id %" PetscInt_FMT " outside [0, %" PetscInt_FMT ")", path, conn[e], ve - vs);
-      (*mesh)->cells[e] = conn[e];
-      for (int d = 0; d < 3; d++) (*mesh)->coords[3 * conn[e] + d] = rest[3 * e + d];
-    }
-    PetscCall(PetscFree(conn));
-    PetscCall(PetscFree(rest));
-    PetscCall(DMDestroy(&dm));
-  }
-  PetscCheck((*mesh)->ncorner == 3 && (*mesh)->dim == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: need a triangle surface in 3-D (got %" PetscInt_FMT "-cornered cells in %" PetscInt_FMT "-D)", path, (*mesh)->ncorner, (*mesh)->dim);
-  PetscCall(MfadMeshCheckManifold(*mesh, path));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+PetscErrorCode GeomMeshRead(const char path[], MfadMesh *mesh);
 
 #endif /* GEOMMESH_H */

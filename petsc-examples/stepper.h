@@ -18,101 +18,17 @@ typedef struct {
    before its residual falls, and a step starting near its minimiser cannot reduce its residual
    1e8-fold: the objective's round-off hides a Newton step's decrease once |grad E| is ~1e-7 of
    the load, where a backtracking line search fails. */
-static PetscErrorCode SolverCreate(MfadEnergy E, PetscBool use_tao, PetscReal atol, Vec X, Solver *S)
-{
-  MPI_Comm comm;
+PetscErrorCode SolverCreate(MfadEnergy E, PetscBool use_tao, PetscReal atol, Vec X, Solver *S);
 
-  PetscFunctionBeginUser;
-  PetscCall(MfadEnergyGetComm(E, &comm));
-  S->snes = NULL;
-  S->tao  = NULL;
-  if (use_tao) {
-    PetscCall(TaoCreate(comm, &S->tao));
-    PetscCall(TaoSetType(S->tao, TAONLS)); /* default: Newton line search, the method exact HVPs are for */
-    PetscCall(MfadEnergySetTao(E, S->tao));
-    PetscCall(TaoSetSolution(S->tao, X));
-    PetscCall(TaoSetFromOptions(S->tao));
-  } else {
-    KSP ksp;
-    PC  pc;
+PetscErrorCode SolverSolve(Solver *S, Vec X, PetscInt *its, PetscInt *reason, const char **reason_name);
 
-    PetscCall(SNESCreate(comm, &S->snes));
-    PetscCall(MfadEnergySetSNES(E, S->snes));
-    /* defaults, overridden by -ksp_type, -pc_type: the Hessian is symmetric, and positive definite
-       along the path for these loads (the mass term helps in dynamics); Jacobi uses the shell's
-       exact diagonal */
-    PetscCall(SNESGetKSP(S->snes, &ksp));
-    PetscCall(KSPSetType(ksp, KSPCG));
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCJACOBI));
-    if (atol > 0) PetscCall(SNESSetTolerances(S->snes, atol, PETSC_DEFAULT, 1e-14, PETSC_DEFAULT, PETSC_DEFAULT));
-    PetscCall(SNESSetFromOptions(S->snes));
-  }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode SolverSolve(Solver *S, Vec X, PetscInt *its, PetscInt *reason, const char **reason_name)
-{
-  PetscFunctionBeginUser;
-  if (S->tao) {
-    TaoConvergedReason r;
-    PetscCall(TaoSolve(S->tao));
-    PetscCall(TaoGetIterationNumber(S->tao, its));
-    PetscCall(TaoGetConvergedReason(S->tao, &r));
-    *reason      = r;
-    *reason_name = TaoConvergedReasons[r];
-  } else {
-    SNESConvergedReason r;
-    PetscCall(SNESSolve(S->snes, NULL, X));
-    PetscCall(SNESGetIterationNumber(S->snes, its));
-    PetscCall(SNESGetConvergedReason(S->snes, &r));
-    *reason      = r;
-    *reason_name = SNESConvergedReasons[r];
-  }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode SolverDestroy(Solver *S)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SNESDestroy(&S->snes));
-  PetscCall(TaoDestroy(&S->tao));
-  PetscFunctionReturn(0);
-}
+PetscErrorCode SolverDestroy(Solver *S);
 
 /* Before a step, on the n owned vertices (3 dofs each): xold = x_n, xpred = x_n + dt v_n, the
    inertia term's parameters (m / dt^2, xpred) set, X = xpred with the fixed values kept. */
-static PetscErrorCode ImplicitEulerPredict(MfadEnergy E, PetscInt inertia, PetscInt n, const PetscReal mass[], PetscReal dt, const PetscReal vel[], Vec X, PetscReal xold[],
-                                           PetscReal xpred[], PetscReal iparam[])
-{
-  PetscScalar *x;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArray(X, &x));
-  for (PetscInt l = 0; l < n; l++) {
-    iparam[4 * l] = mass[l] / (dt * dt);
-    for (int d = 0; d < 3; d++) {
-      xold[3 * l + d]       = PetscRealPart(x[3 * l + d]);
-      xpred[3 * l + d]      = xold[3 * l + d] + dt * vel[3 * l + d];
-      iparam[4 * l + 1 + d] = xpred[3 * l + d];
-      x[3 * l + d]          = xpred[3 * l + d];
-    }
-  }
-  PetscCall(VecRestoreArray(X, &x));
-  PetscCall(MfadEnergySetTermParams(E, inertia, iparam));
-  PetscCall(MfadEnergyApplyFixedValues(E, X));
-  PetscFunctionReturn(0);
-}
+PetscErrorCode ImplicitEulerPredict(MfadEnergy E, PetscInt inertia, PetscInt n, const PetscReal mass[], PetscReal dt, const PetscReal vel[], Vec X,
+                                    PetscReal xold[], PetscReal xpred[], PetscReal iparam[]);
 
 /* After a step: v_{n+1} = (x_{n+1} - x_n) / dt. */
-static PetscErrorCode ImplicitEulerVelocity(PetscInt n, PetscReal dt, Vec X, const PetscReal xold[], PetscReal vel[])
-{
-  const PetscScalar *x;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(X, &x));
-  for (PetscInt i = 0; i < 3 * n; i++) vel[i] = (PetscRealPart(x[i]) - xold[i]) / dt;
-  PetscCall(VecRestoreArrayRead(X, &x));
-  PetscFunctionReturn(0);
-}
+PetscErrorCode ImplicitEulerVelocity(PetscInt n, PetscReal dt, Vec X, const PetscReal xold[], PetscReal vel[]);
 #endif

@@ -252,7 +252,7 @@ int main(int argc, char **argv)
   FrameSurface       s;
   MfadEnergy         E;
   Vec                X, mass, Xall;
-  PetscInt           grid = 16, n = 4, cstart = 0, cend = 0, vstart = 0, vend = 0, nel = 0, *conn, its = 0, reason = 0, nsing = 0, nedges, seed = 1, max_it = 500;
+  PetscInt           grid = 16, n = 4, cstart = 0, cend = 0, nel = 0, *conn, its = 0, reason = 0, nsing = 0, nedges, seed = 1, max_it = 500;
   PetscReal         *params, *index, energy, area = 0, mu = 0, shift = -1, shift_used = 0, rtol = 1e-8, isum = 0, bsum = 0;
   GeomSurface        surface = GEOM_CAP;
   FramesProblem      problem = FRAMES_BOUNDARY;
@@ -290,7 +290,7 @@ int main(int argc, char **argv)
 
   /* the energy's "vertices" are the faces, owned in contiguous ranges; each interior edge is an
      element on the rank that owns its first face */
-  PetscCall(GeomMeshRanges(comm, m, &cstart, &cend, &vstart, &vend));
+  PetscCall(MfadMeshGetCellRange(comm, m, &cstart, &cend)); /* the faces are the unknowns' "vertices" */
   PetscCall(MfadEnergyCreate(comm, 2, cend - cstart, m->ncell, &E));
   PetscCall(PetscMalloc3(2 * s.nedge, &conn, 3 * s.nedge, &params, m->nvert, &index));
   /* cotan weights are negative across an edge whose opposite angles sum to more than pi (a

@@ -135,6 +135,13 @@ frames_disk) # frames, disk, boundary-aligned: interior and boundary index sums 
   ok "euler = 1" "a == 1" "$(field "$l" euler)"
   ok "index_sum = $isum" "abs(a - b) < 1e-9" "$(field "$l" index_sum)" "$isum"
   ok "boundary_index_sum = $bsum" "abs(a - b) < 1e-9" "$(field "$l" boundary_index_sum)" "$bsum" ;;
+frames_chi) # frames on any surface: interior + boundary index sums = chi (Poincare-Hopf with boundary)
+  chi=$1 maxit=$2
+  shift 2
+  l=$(run "$np" "$@"); echo "$l"
+  converged "$l" "$maxit"
+  ok "euler = $chi" "a == b" "$(field "$l" euler)" "$chi"
+  ok "index_sum + boundary_index_sum = $chi" "abs(a + b - c) < 1e-9" "$(field "$l" index_sum)" "$(field "$l" boundary_index_sum)" "$chi" ;;
 frames_eigen) # frames, global problem: energy_per_area (the smallest eigenvalue) = <value> to 1e-9
   value=$1
   shift

@@ -10,16 +10,29 @@ static const char help[] =
     "  -n <16>                 grid squares per side (2 n^2 triangles)\n"
     "  -surface <cap>          plane | cap (sphere of radius 2) | hat (Gaussian bump)\n"
     "  -barrier <0>            weight of an added flip_barrier_tri term (-A log det J)\n"
-    "  -use_tao                minimise with TAO (default -tao_type nls) instead of SNES\n"
+    "  -gatol <1e-8>           converged when |grad E| <= gatol sqrt(area): E scales with the area and\n"
+    "                          the map with its square root, so the test means the same on every mesh\n"
+    "                          and at every scale (sets -snes_atol, or -tao_gatol, unless given; the\n"
+    "                          relative and step tests are off by default: -snes_rtol 0 -snes_stol 0,\n"
+    "                          -tao_grtol 0 -tao_gttol 0)\n"
+    "  -use_tao                minimise with TAO (default -tao_type nls -tao_ls_type armijo, whose\n"
+    "                          backtracking treats a flipped triangle's +inf as too long a step)\n"
     "  -o <file.vtu>           write the parameterisation (z = 0) with the gradient norm\n"
-    "The Tutte solve takes -tutte_ksp_* and -tutte_pc_* options. Defaults for the Newton solve:\n"
-    "-mfad_hessian cached -mfad_psd_project abs (projected Newton: symmetric Dirichlet is not\n"
-    "convex; with -mfad_hessian given, the exact Hessian unless -mfad_psd_project is given too),\n"
-    "-ksp_type cg -pc_type jacobi; every SNES/KSP/PC/TAO and mfad option applies.\n"
+    "The Tutte solve takes -tutte_ksp_* and -tutte_pc_* options. Defaults for the Newton solve (each\n"
+    "one only where the command line does not give it): -mfad_hessian aij -mfad_psd_project abs\n"
+    "(projected Newton: symmetric Dirichlet is not convex; with -mfad_hessian given, the exact Hessian\n"
+    "unless -mfad_psd_project is given too); for an assembled Hessian and no -ksp_type/-pc_type given, a\n"
+    "sparse Cholesky factorisation, -ksp_type preonly -pc_type cholesky -pc_factor_mat_solver_type\n"
+    "cholmod (1 rank) or mumps (several), whichever PETSc has (else PETSc's own on 1 rank, CG + GAMG\n"
+    "on several); TAO's the same with the -tao_nls_ prefix. Other Hessian forms: -ksp_type cg\n"
+    "-pc_type jacobi. -snes_max_it 200, -tao_max_it 200. Every SNES/KSP/PC/TAO and mfad option applies.\n"
+    "Rigid motions are pinned: the first vertex (translation) and the y of the vertex farthest from it,\n"
+    "after turning the start so that the two lie on a line of constant y (rotation).\n"
     "The last line is a summary: vertices, triangles, area (of the surface), energy (symmetric\n"
     "Dirichlet), energy_per_area (4 for an isometry, larger with distortion), max_sigma_ratio (the\n"
     "largest s1/s2 of a triangle's map, 1 for a conformal one), flipped (triangles with det J <= 0),\n"
-    "residual (|grad E| at the end / at the Tutte embedding), iterations and the converged reason.\n\n";
+    "residual (|grad E| / sqrt(area) at the end, what -gatol bounds), iterations and the converged\n"
+    "reason. A solve that did not converge (reason < 0) prints it on stderr and exits with status 1.\n\n";
 
 #include <mfadpetsc.h>
 #include <string.h>
@@ -154,18 +167,262 @@ static PetscErrorCode Measure(MPI_Comm comm, MfadMesh m, PetscInt cstart, PetscI
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Sets option `name` to `value` unless the command line (or an earlier default) gave it */
+static PetscErrorCode DefaultOption(const char name[], const char value[])
+{
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsHasName(NULL, NULL, name, &set));
+  if (!set) PetscCall(PetscOptionsSetValue(NULL, name, value));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The Newton solve's defaults, as options so that the command line overrides each one: an
+   assembled, projected Hessian factored by a sparse Cholesky (CG + Jacobi on the projected Hessian
+   stalls on real meshes: 10,000 iterations at the first step of a 10k-vertex scan), and a gradient
+   test in absolute terms, |grad E| <= gatol sqrt(area) (a test relative to the Tutte start's
+   gradient, which varies by orders of magnitude between meshes, does not say how close E is). */
+static PetscErrorCode SetSolverDefaults(MPI_Comm comm, PetscBool use_tao, PetscReal atol)
+{
+  char        hessian[64] = "";
+  char        value[64];
+  PetscBool   set, ksp, pc;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));
+  if (!set) {
+    PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "aij"));
+    PetscCall(DefaultOption("-mfad_psd_project", "abs"));
+  }
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-mfad_hessian", hessian, sizeof hessian, NULL));
+  { /* SNES's KSP, or TAO NLS's (prefix tao_nls_) */
+    const char *pre = use_tao ? "-tao_nls_" : "-";
+    char        name[64];
+    PetscCall(PetscSNPrintf(name, sizeof name, "%sksp_type", pre));
+    PetscCall(PetscOptionsHasName(NULL, NULL, name, &ksp));
+    PetscCall(PetscSNPrintf(name, sizeof name, "%spc_type", pre));
+    PetscCall(PetscOptionsHasName(NULL, NULL, name, &pc));
+    if (!ksp && !pc && !strcmp(hessian, "aij")) { /* else the user's choice, or nothing to factor */
+      const char *solver = NULL, *ktype = "preonly", *ptype = "cholesky";
+#if defined(PETSC_HAVE_MUMPS)
+      solver = MATSOLVERMUMPS; /* LDL^T: its inertia tells an exact Hessian that is not positive definite */
+#endif
+#if defined(PETSC_HAVE_SUITESPARSE)
+      if (!solver && size == 1) solver = MATSOLVERCHOLMOD;
+#endif
+      if (!solver && size == 1) solver = MATSOLVERPETSC;
+      if (!solver) ktype = "cg", ptype = "gamg"; /* no parallel Cholesky in this PETSc */
+      PetscCall(PetscSNPrintf(name, sizeof name, "%sksp_type", pre));
+      PetscCall(PetscOptionsSetValue(NULL, name, ktype));
+      PetscCall(PetscSNPrintf(name, sizeof name, "%spc_type", pre));
+      PetscCall(PetscOptionsSetValue(NULL, name, ptype));
+      if (solver) {
+        PetscCall(PetscSNPrintf(name, sizeof name, "%spc_factor_mat_solver_type", pre));
+        PetscCall(DefaultOption(name, solver));
+      }
+      if (solver && !strcmp(solver, MATSOLVERMUMPS)) { /* the inertia on several ranks needs it */
+        PetscCall(PetscSNPrintf(name, sizeof name, "%smat_mumps_icntl_13", pre));
+        PetscCall(DefaultOption(name, "1"));
+      }
+      if (solver && !strcmp(solver, MATSOLVERPETSC)) { /* nested dissection: the natural order fills in */
+        PetscCall(PetscSNPrintf(name, sizeof name, "%spc_factor_mat_ordering_type", pre));
+        PetscCall(DefaultOption(name, MATORDERINGND));
+      }
+    }
+  }
+  PetscCall(PetscSNPrintf(value, sizeof value, "%.17g", (double)atol));
+  if (!use_tao) {
+    PetscCall(DefaultOption("-snes_atol", value));
+    PetscCall(DefaultOption("-snes_rtol", "0"));
+    PetscCall(DefaultOption("-snes_stol", "0"));
+    PetscCall(DefaultOption("-snes_max_it", "200"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(DefaultOption("-tao_gatol", value));
+  PetscCall(DefaultOption("-tao_grtol", "0"));
+  PetscCall(DefaultOption("-tao_gttol", "0"));
+  PetscCall(DefaultOption("-tao_max_it", "200"));
+  PetscCall(DefaultOption("-tao_ls_type", "armijo"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Exact Newton where the exact Hessian is positive definite, projected Newton elsewhere (-exact_newton).
+   Projected Newton alone converges linearly near the minimum (the per-element projection changes
+   the Hessian there too: |g| falls by ~0.88 a step on spot_patch) and stalls where the energy's
+   decrease sinks below its round-off. An exact step is tried when the last step reduced |g| by
+   less than half, or the last exact step went through; the factorisation's inertia (MUMPS's LDL^T)
+   says whether the exact Hessian is positive definite, and if not the projected one is assembled
+   and factored instead for this step, so every step is a descent direction. */
+typedef struct {
+  MfadEnergy        E;
+  MfadPSDProjection psd; /* the projection to fall back to */
+  PetscReal         eps;
+  Mat               H;      /* the assembled Hessian the solver factors */
+  Vec               X;      /* the solver's iterate */
+  PetscBool         active; /* MUMPS Cholesky on an assembled projected Hessian: the inertia is there */
+  PetscBool         exact;  /* this step uses the exact Hessian */
+  PetscReal         gprev;  /* |g| at the start of the previous step */
+  PetscInt          nexact; /* steps taken with the exact Hessian */
+} Adapt;
+
+static PetscErrorCode AdaptStep(Adapt *a, PetscInt step, PetscReal gnorm)
+{
+  PetscFunctionBegin;
+  if (!a->active) PetscFunctionReturn(PETSC_SUCCESS);
+  a->exact = (PetscBool)(step > 0 && (a->exact || gnorm > 0.5 * a->gprev));
+  a->gprev = gnorm;
+  PetscCall(MfadEnergySetPSDProjection(a->E, a->exact ? MFAD_PSD_NONE : a->psd, a->eps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode AdaptUpdateSNES(SNES snes, PetscInt step)
+{
+  Adapt    *a;
+  PetscReal gnorm;
+
+  PetscFunctionBegin;
+  PetscCall(SNESGetApplicationContext(snes, &a));
+  PetscCall(SNESGetFunctionNorm(snes, &gnorm));
+  PetscCall(AdaptStep(a, step, gnorm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode AdaptUpdateTao(Tao tao, PetscInt step, void *ctx)
+{
+  PetscReal gnorm;
+
+  PetscFunctionBegin;
+  PetscCall(TaoGetSolutionStatus(tao, NULL, NULL, &gnorm, NULL, NULL, NULL));
+  PetscCall(AdaptStep((Adapt *)ctx, step, gnorm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Before each linear solve: factor, and if the exact Hessian has a negative pivot,
+   project, re-assemble and re-factor */
+static PetscErrorCode AdaptPreSolve(KSP ksp, Vec b, Vec x, void *ctx)
+{
+  Adapt   *a = (Adapt *)ctx;
+  PC       pc;
+  Mat      F;
+  PetscInt nneg;
+
+  PetscFunctionBegin;
+  (void)b, (void)x;
+  if (!a->active || !a->exact) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCFactorGetMatrix(pc, &F));
+  PetscCall(MatGetInertia(F, &nneg, NULL, NULL)); /* negative pivots of LDL^T: negative eigenvalues */
+  if (nneg == 0) {
+    a->nexact++;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscInfo(ksp, "param: the exact Hessian has %" PetscInt_FMT " negative eigenvalues: projected\n", nneg));
+  a->exact = PETSC_FALSE;
+  PetscCall(MfadEnergySetPSDProjection(a->E, a->psd, a->eps));
+  PetscCall(MfadEnergyComputeHessian(a->E, a->X, a->H));
+  PetscCall(KSPSetUp(ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether `ksp` factors with MUMPS's Cholesky (LDL^T, whose inertia is known) an assembled
+   Hessian that is projected by default: then exact steps can be tried */
+static PetscErrorCode AdaptSetUp(Adapt *a, KSP ksp, Mat H, Vec X, PetscBool exact_newton)
+{
+  PC             pc;
+  PetscBool      chol, aij;
+  MatSolverType  type = NULL;
+
+  PetscFunctionBegin;
+  a->H = H, a->X = X, a->active = PETSC_FALSE;
+  PetscCall(MfadEnergyGetPSDProjection(a->E, &a->psd, &a->eps));
+  if (!exact_newton || a->psd == MFAD_PSD_NONE) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)H, MATAIJ, &aij));
+  if (!aij) PetscCall(PetscObjectTypeCompareAny((PetscObject)H, &aij, MATSEQAIJ, MATMPIAIJ, ""));
+  if (chol) PetscCall(PCFactorGetMatSolverType(pc, &type));
+  a->active = (PetscBool)(chol && aij && type && !strcmp(type, MATSOLVERMUMPS));
+  if (a->active) PetscCall(KSPSetPreSolve(ksp, AdaptPreSolve, a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Minimises E from X in place with SNES (newtonls) or TAO (nls), the defaults of
+   SetSolverDefaults() in the options database */
+static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, Vec X, PetscBool use_tao, PetscBool exact_newton, PetscInt *its, PetscInt *nexact, PetscInt *reason, const char **reason_name)
+{
+  Adapt a;
+  KSP   ksp;
+  Mat   H;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&a, sizeof a));
+  a.E = E;
+  if (use_tao) {
+    Tao                tao;
+    TaoConvergedReason r;
+    PetscCall(TaoCreate(comm, &tao));
+    PetscCall(TaoSetType(tao, TAONLS));
+    PetscCall(MfadEnergySetTao(E, tao));
+    PetscCall(TaoSetSolution(tao, X));
+    PetscCall(TaoSetFromOptions(tao));
+    PetscCall(TaoGetKSP(tao, &ksp));
+    PetscCall(TaoGetHessian(tao, &H, NULL, NULL, NULL));
+    if (ksp) {
+      PetscCall(KSPSetFromOptions(ksp)); /* the PC's type before the first solve */
+      PetscCall(AdaptSetUp(&a, ksp, H, X, exact_newton));
+    }
+    if (a.active) PetscCall(TaoSetUpdate(tao, AdaptUpdateTao, &a));
+    PetscCall(TaoSolve(tao));
+    PetscCall(TaoGetIterationNumber(tao, its));
+    PetscCall(TaoGetConvergedReason(tao, &r));
+    *reason      = r;
+    *reason_name = TaoConvergedReasons[r];
+    PetscCall(TaoDestroy(&tao));
+  } else {
+    SNES                snes;
+    SNESConvergedReason r;
+    PC                  pc;
+    PetscCall(SNESCreate(comm, &snes));
+    PetscCall(MfadEnergySetSNES(E, snes));
+    PetscCall(SNESGetKSP(snes, &ksp));
+    PetscCall(KSPSetType(ksp, KSPCG)); /* for the Hessian forms that are not assembled */
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCJACOBI));
+    PetscCall(SNESSetFromOptions(snes));
+    PetscCall(SNESGetJacobian(snes, &H, NULL, NULL, NULL));
+    PetscCall(AdaptSetUp(&a, ksp, H, X, exact_newton));
+    if (a.active) {
+      PetscCall(SNESSetApplicationContext(snes, &a));
+      PetscCall(SNESSetUpdate(snes, AdaptUpdateSNES));
+    }
+    PetscCall(SNESSolve(snes, NULL, X));
+    PetscCall(SNESGetIterationNumber(snes, its));
+    PetscCall(SNESGetConvergedReason(snes, &r));
+    *reason      = r;
+    *reason_name = SNESConvergedReasons[r];
+    PetscCall(SNESDestroy(&snes));
+  }
+  if (a.active) PetscCall(MfadEnergySetPSDProjection(E, a.psd, a.eps));
+  *nexact = a.nexact;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Comm       comm;
   MfadMesh       m;
   MfadEnergy     E;
   Vec            U, G;
-  PetscInt       n = 16, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, its, reason, flipped, term, flipped0;
-  PetscReal     *rest, barrier = 0, area, uarea, ratio, energy, gnorm, gnorm0, ratio0;
+  PetscInt       n = 16, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, its = 0, nexact = 0, reason = 0, flipped, term, flipped0;
+  PetscReal     *rest, barrier = 0, gatol = 1e-8, area, uarea, ratio, energy, gnorm, ratio0;
   GeomSurface    surface = GEOM_CAP;
-  PetscBool      use_tao = PETSC_FALSE, write = PETSC_FALSE, set, file;
+  PetscBool      exact_newton = PETSC_TRUE, use_tao = PETSC_FALSE, write = PETSC_FALSE, file;
   char           out[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
-  const char    *reason_name;
+  const char    *reason_name = "";
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
@@ -174,19 +431,14 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-n", "grid squares per side", NULL, n, &n, NULL));
   PetscCall(PetscOptionsEnum("-surface", "surface the grid is lifted to", NULL, GeomSurfaces, (PetscEnum)surface, (PetscEnum *)&surface, NULL));
   PetscCall(PetscOptionsReal("-barrier", "weight of an added flip barrier term", NULL, barrier, &barrier, NULL));
+  PetscCall(PetscOptionsReal("-gatol", "converged when |grad E| <= gatol sqrt(area)", NULL, gatol, &gatol, NULL));
+  PetscCall(PetscOptionsBool("-exact_newton", "exact Newton steps where the exact Hessian is positive definite", NULL, exact_newton, &exact_newton, NULL));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
   PetscCall(PetscOptionsString("-o", "write the parameterisation (.vtu)", NULL, out, out, sizeof out, &write));
   PetscOptionsEnd();
+  PetscCheck(gatol >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-gatol %g must be >= 0", (double)gatol);
   PetscCheck(barrier >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-barrier %g must be >= 0", (double)barrier);
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
-  /* projected Newton unless the user picks a Hessian form (then the exact one unless projected) */
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));
-  if (!set) {
-    PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "cached"));
-    PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_psd_project", &set));
-    if (!set) PetscCall(PetscOptionsSetValue(NULL, "-mfad_psd_project", "abs"));
-  }
-
   if (file) { /* every rank reads the (small) file; the triangles are then split as for the grid */
     const size_t len = strlen(path);
     if (len > 4 && !strcmp(path + len - 4, ".off")) PetscCall(MfadMeshReadOFF(path, &m));
@@ -195,6 +447,15 @@ int main(int argc, char **argv)
     PetscCall(MfadMeshCheckManifold(m, path));
   } else PetscCall(GeomMeshGrid(n, n, -1, -1, 2, 2, surface, &m));
   PetscCall(GeomMeshRanges(comm, m, &cstart, &cend, &vstart, &vend));
+  area = 0; /* every rank holds the whole mesh */
+  for (PetscInt c = 0; c < m->ncell; c++) {
+    PetscReal e[2][3], n[3];
+    for (int a = 0; a < 2; a++)
+      for (int d = 0; d < 3; d++) e[a][d] = m->coords[3 * m->cells[3 * c + a + 1] + d] - m->coords[3 * m->cells[3 * c] + d];
+    n[0] = e[0][1] * e[1][2] - e[0][2] * e[1][1], n[1] = e[0][2] * e[1][0] - e[0][0] * e[1][2], n[2] = e[0][0] * e[1][1] - e[0][1] * e[1][0];
+    area += 0.5 * PetscSqrtReal(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  }
+  PetscCall(SetSolverDefaults(comm, use_tao, gatol * PetscSqrtReal(area)));
   PetscCall(MfadEnergyCreate(comm, 2, vend - vstart, m->nvert, &E));
   PetscCall(GeomMeshElements(m, cstart, cend, &conn, &rest));
   PetscCall(MfadEnergyAddTermFromRest(E, MFAD_KERNEL(symmetric_dirichlet), cend - cstart, conn, rest, NULL, 1.0, &term));
@@ -202,8 +463,10 @@ int main(int argc, char **argv)
   PetscCall(MfadEnergySetFromOptions(E));
 
   /* Tutte, then scaled about the origin to the surface's area (the isometric size) and mirrored
-     if the surface's triangles turn clockwise; the free boundary leaves rigid motions free: fix the
-     first vertex (translation) and let the PSD projection's epsilon hold the rotation */
+     if the surface's triangles turn clockwise. The free boundary leaves rigid motions free (the
+     Hessian singular): fix the first vertex (translation) and the y of the vertex k farthest from
+     it, after turning the start about vertex 0 so that y_k = y_0; every minimiser, turned about
+     vertex 0 to put k on that line, satisfies this, so the energy's minimum is unchanged. */
   PetscCall(MfadEnergyCreateVecs(E, &U, &G));
   PetscCall(TutteEmbedding(comm, m, cstart, cend, vstart, vend, U));
   PetscCall(Measure(comm, m, cstart, cend, U, &area, &uarea, &ratio0, &flipped0));
@@ -215,25 +478,36 @@ int main(int argc, char **argv)
   }
   PetscCall(VecScale(U, PetscSqrtReal(area / PetscAbsReal(uarea))));
   {
-    const PetscInt dofs[2] = {0, 1};
-    PetscReal      vals[2] = {0, 0};
-    PetscMPIInt    rank;
-    PetscCallMPI(MPI_Comm_rank(comm, &rank));
-    if (rank == 0) {
-      const PetscScalar *u;
-      PetscCall(VecGetArrayRead(U, &u));
-      vals[0] = PetscRealPart(u[0]), vals[1] = PetscRealPart(u[1]);
-      PetscCall(VecRestoreArrayRead(U, &u));
+    Vec                Uall;
+    const PetscScalar *ua;
+    PetscScalar       *u;
+    PetscInt           k = 0, dofs[3] = {0, 1, 0};
+    PetscReal          o[2], c, sn, r = 0, vals[3];
+    PetscMPIInt        rank;
+    PetscCall(GeomGetAll(U, &Uall, &ua)); /* the same on every rank, so the same k */
+    o[0] = PetscRealPart(ua[0]), o[1] = PetscRealPart(ua[1]);
+    for (PetscInt v = 1; v < m->nvert; v++) {
+      const PetscReal d = PetscSqr(PetscRealPart(ua[2 * v]) - o[0]) + PetscSqr(PetscRealPart(ua[2 * v + 1]) - o[1]);
+      if (d > r) r = d, k = v;
     }
-    PetscCall(MfadEnergySetFixedDofs(E, rank == 0 ? 2 : 0, dofs, vals));
+    PetscCheck(r > 0, comm, PETSC_ERR_PLIB, "param: the Tutte embedding puts every vertex at vertex 0");
+    r = PetscSqrtReal(r), c = (PetscRealPart(ua[2 * k]) - o[0]) / r, sn = (PetscRealPart(ua[2 * k + 1]) - o[1]) / r;
+    PetscCall(GeomRestoreAll(&Uall, &ua));
+    PetscCall(VecGetArray(U, &u));
+    for (PetscInt v = 0; v < vend - vstart; v++) { /* turn by minus the angle of (u_k - u_0) */
+      const PetscReal x = PetscRealPart(u[2 * v]) - o[0], y = PetscRealPart(u[2 * v + 1]) - o[1];
+      u[2 * v] = o[0] + c * x + sn * y, u[2 * v + 1] = o[1] - sn * x + c * y;
+    }
+    PetscCall(VecRestoreArray(U, &u));
+    dofs[2] = 2 * k + 1, vals[0] = o[0], vals[1] = o[1], vals[2] = o[1];
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    PetscCall(MfadEnergySetFixedDofs(E, rank == 0 ? 3 : 0, dofs, vals));
   }
   PetscCall(Measure(comm, m, cstart, cend, U, &area, &uarea, &ratio0, &flipped0));
   PetscCheck(flipped0 == 0, comm, PETSC_ERR_PLIB, "param: the Tutte embedding has %" PetscInt_FMT " flipped triangles", flipped0);
-  PetscCall(MfadEnergyComputeGradient(E, U, G));
-  PetscCall(VecNorm(G, NORM_2, &gnorm0));
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
 
-  PetscCall(GeomMinimize(comm, E, U, use_tao, 0, &its, &reason, &reason_name));
+  PetscCall(Minimize(comm, E, U, use_tao, exact_newton, &its, &nexact, &reason, &reason_name));
 
   PetscCall(MfadEnergyComputeObjective(E, U, &energy));
   PetscCall(MfadEnergyComputeGradient(E, U, G));
@@ -251,15 +525,16 @@ int main(int argc, char **argv)
   if (write) PetscCall(MfadEnergyWriteVTU(E, term, U, NULL, out));
   PetscCall(PetscPrintf(comm,
                         "param: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT " area %.12e energy %.12e energy_per_area %.12e max_sigma_ratio %.6e"
-                        " tutte_sigma_ratio %.6e flipped %" PetscInt_FMT " residual %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n",
+                        " tutte_sigma_ratio %.6e flipped %" PetscInt_FMT " residual %.3e iterations %" PetscInt_FMT " exact_steps %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n",
                         m->nvert, m->ncell, (double)area, (double)energy, (double)(energy / area), (double)ratio, (double)ratio0, flipped,
-                        (double)(gnorm0 > 0 ? gnorm / gnorm0 : gnorm), its, reason, reason_name));
+                        (double)(gnorm / PetscSqrtReal(area)), its, nexact, reason, reason_name));
 
   PetscCall(PetscFree2(conn, rest));
   PetscCall(VecDestroy(&U));
   PetscCall(VecDestroy(&G));
   PetscCall(MfadEnergyDestroy(&E));
   PetscCall(MfadMeshDestroy(&m));
+  if (reason <= 0) PetscCall(PetscFPrintf(comm, PETSC_STDERR, "param: %s did not converge: %s (reason %" PetscInt_FMT ")\n", use_tao ? "TAO" : "SNES", reason_name, reason));
   PetscCall(PetscFinalize());
-  return 0;
+  return reason > 0 ? 0 : 1;
 }

@@ -14,7 +14,11 @@ static const char help[] =
     "                          the map with its square root, so the test means the same on every mesh\n"
     "                          and at every scale (sets -snes_atol, or -tao_gatol, unless given; the\n"
     "                          relative and step tests are off by default: -snes_rtol 0 -snes_stol 0,\n"
-    "                          -tao_grtol 0 -tao_gttol 0)\n"
+    "                          -tao_grtol 0 -tao_gttol 0). Converged runs agree in energy to 1e-10\n"
+    "                          relative (measured: 1e-13 and better on 1k-50k-vertex scans)\n"
+    "  -exact_newton <true>    exact Newton steps where the exact Hessian is positive definite (the\n"
+    "                          inertia of MUMPS's or PETSc's Cholesky), projected ones elsewhere:\n"
+    "                          quadratic convergence at the end instead of linear\n"
     "  -use_tao                minimise with TAO (default -tao_type nls -tao_ls_type armijo, whose\n"
     "                          backtracking treats a flipped triangle's +inf as too long a step)\n"
     "  -o <file.vtu>           write the parameterisation (z = 0) with the gradient norm\n"
@@ -23,16 +27,19 @@ static const char help[] =
     "(projected Newton: symmetric Dirichlet is not convex; with -mfad_hessian given, the exact Hessian\n"
     "unless -mfad_psd_project is given too); for an assembled Hessian and no -ksp_type/-pc_type given, a\n"
     "sparse Cholesky factorisation, -ksp_type preonly -pc_type cholesky -pc_factor_mat_solver_type\n"
-    "cholmod (1 rank) or mumps (several), whichever PETSc has (else PETSc's own on 1 rank, CG + GAMG\n"
-    "on several); TAO's the same with the -tao_nls_ prefix. Other Hessian forms: -ksp_type cg\n"
-    "-pc_type jacobi. -snes_max_it 200, -tao_max_it 200. Every SNES/KSP/PC/TAO and mfad option applies.\n"
+    "mumps (-mat_mumps_icntl_13 1), else cholmod on 1 rank, else PETSc's own on 1 rank (with\n"
+    "-pc_factor_mat_ordering_type nd), else CG + GAMG; TAO's the same with the -tao_nls_ prefix.\n"
+    "Other Hessian forms: -ksp_type cg -pc_type jacobi. -snes_max_it 200, -tao_max_it 200. Every\n"
+    "SNES/KSP/PC/TAO and mfad option applies.\n"
+    "SNES's line search starts at 0.9 of the step where the first triangle would flip (if below 1).\n"
     "Rigid motions are pinned: the first vertex (translation) and the y of the vertex farthest from it,\n"
     "after turning the start so that the two lie on a line of constant y (rotation).\n"
     "The last line is a summary: vertices, triangles, area (of the surface), energy (symmetric\n"
     "Dirichlet), energy_per_area (4 for an isometry, larger with distortion), max_sigma_ratio (the\n"
     "largest s1/s2 of a triangle's map, 1 for a conformal one), flipped (triangles with det J <= 0),\n"
-    "residual (|grad E| / sqrt(area) at the end, what -gatol bounds), iterations and the converged\n"
-    "reason. A solve that did not converge (reason < 0) prints it on stderr and exits with status 1.\n\n";
+    "residual (|grad E| / sqrt(area) at the end, what -gatol bounds), iterations, exact_steps (those\n"
+    "with the exact Hessian) and the converged reason. A solve that did not converge (reason < 0)\n"
+    "prints the reason on stderr and exits with status 1.\n\n";
 
 #include <mfadpetsc.h>
 #include <string.h>
@@ -75,7 +82,8 @@ static PetscErrorCode TutteEmbedding(MPI_Comm comm, MfadMesh m, PetscInt cstart,
   {
     PetscInt c = 0;
     for (PetscInt v = 0; v < m->nvert; v++) c += next[v] >= 0;
-    PetscCheck(c == nb, comm, PETSC_ERR_ARG_WRONG, "param: %" PetscInt_FMT " boundary vertices, one loop of %" PetscInt_FMT ": the surface is not a disk", c, nb);
+    PetscCheck(c == nb, comm, PETSC_ERR_ARG_WRONG,
+               "param: %" PetscInt_FMT " boundary vertices, one loop of %" PetscInt_FMT ": the surface is not a disk", c, nb);
   }
 
   PetscCall(MatCreateAIJ(comm, vend - vstart, vend - vstart, m->nvert, m->nvert, 8, NULL, 8, NULL, &L));
@@ -135,12 +143,13 @@ static PetscErrorCode TutteEmbedding(MPI_Comm comm, MfadMesh m, PetscInt cstart,
 
 /* Per-triangle measures of the map U of cells [cstart, cend), summed over the ranks: rest area,
    parameter-space signed area, max s1/s2 (+inf if flipped), flipped count */
-static PetscErrorCode Measure(MPI_Comm comm, MfadMesh m, PetscInt cstart, PetscInt cend, Vec U, PetscReal *area, PetscReal *uarea, PetscReal *ratio, PetscInt *flipped)
+static PetscErrorCode Measure(MPI_Comm comm, MfadMesh m, PetscInt cstart, PetscInt cend, Vec U, PetscReal *area, PetscReal *uarea, PetscReal *ratio,
+                              PetscInt *flipped)
 {
   Vec                Uall;
   const PetscScalar *u;
   PetscReal          loc[2] = {0, 0}, rmax = 1;
-  PetscInt           nf     = 0;
+  PetscInt           nf = 0;
 
   PetscFunctionBegin;
   PetscCall(GeomGetAll(U, &Uall, &u));
@@ -249,30 +258,110 @@ static PetscErrorCode SetSolverDefaults(MPI_Comm comm, PetscBool use_tao, PetscR
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Exact Newton where the exact Hessian is positive definite, projected Newton elsewhere (-exact_newton).
-   Projected Newton alone converges linearly near the minimum (the per-element projection changes
-   the Hessian there too: |g| falls by ~0.88 a step on spot_patch) and stalls where the energy's
-   decrease sinks below its round-off. An exact step is tried when the last step reduced |g| by
-   less than half, or the last exact step went through; the factorisation's inertia (MUMPS's LDL^T)
-   says whether the exact Hessian is positive definite, and if not the projected one is assembled
-   and factored instead for this step, so every step is a descent direction. */
+/* The line search's first step stops short of the first flip (Smith & Schaefer 2015, section 4):
+   along x + t d every triangle's parameter-space area is a quadratic in t, a flip its first
+   positive root; the step starts at 0.9 of the smallest over all triangles (if below 1).
+   Backtracking from a full step that flips cuts it by 10 at a time (the +inf stands as a huge
+   energy), so without this the steps crawl: |g| fell by 0.9 a step for 28 steps on spot_jitter. */
+typedef struct {
+  MPI_Comm comm;
+  MfadMesh m;
+  PetscInt cstart, cend;
+} FlipCheck;
+
+static PetscErrorCode MaxStep(FlipCheck *fc, Vec X, Vec D, PetscReal *tmax)
+{
+  Vec                Xall, Dall;
+  const PetscScalar *x, *d;
+  PetscReal          t = PETSC_INFINITY;
+
+  PetscFunctionBegin;
+  PetscCall(GeomGetAll(X, &Xall, &x));
+  PetscCall(GeomGetAll(D, &Dall, &d));
+  for (PetscInt c = fc->cstart; c < fc->cend; c++) {
+    const PetscInt *v = &fc->m->cells[3 * c];
+    PetscReal       ex[2][2], ed[2][2], a, b, q, r[2];
+    for (int k = 0; k < 2; k++)
+      for (int j = 0; j < 2; j++) {
+        ex[k][j] = PetscRealPart(x[2 * v[k + 1] + j] - x[2 * v[0] + j]);
+        ed[k][j] = PetscRealPart(d[2 * v[k + 1] + j] - d[2 * v[0] + j]);
+      }
+    /* area(t) = q + b t + a t^2, normalised so that q > 0 (the triangle is not flipped now) */
+    q = ex[0][0] * ex[1][1] - ex[0][1] * ex[1][0];
+    b = ex[0][0] * ed[1][1] - ex[0][1] * ed[1][0] + ed[0][0] * ex[1][1] - ed[0][1] * ex[1][0];
+    a = ed[0][0] * ed[1][1] - ed[0][1] * ed[1][0];
+    if (q < 0) q = -q, b = -b, a = -a;
+    if (PetscAbsReal(a) <= 1e-14 * (PetscAbsReal(b) + q)) { /* linear */
+      if (b < 0) t = PetscMin(t, -q / b);
+      continue;
+    }
+    {
+      const PetscReal disc = b * b - 4 * a * q;
+      if (disc < 0) continue;
+      /* roots without cancellation: r = 2q / (-b -+ sqrt(disc)) and its partner */
+      const PetscReal s = b < 0 ? -b + PetscSqrtReal(disc) : -b - PetscSqrtReal(disc);
+      r[0]              = s != 0 ? 2 * q / s : PETSC_INFINITY;
+      r[1]              = s / (2 * a);
+      for (int k = 0; k < 2; k++)
+        if (r[k] > 0) t = PetscMin(t, r[k]);
+    }
+  }
+  PetscCall(GeomRestoreAll(&Xall, &x));
+  PetscCall(GeomRestoreAll(&Dall, &d));
+  PetscCall(MPIU_Allreduce(&t, tmax, 1, MPIU_REAL, MPIU_MIN, fc->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SNES's step is X - lambda Y */
+static PetscErrorCode FlipPreCheck(SNESLineSearch ls, Vec X, Vec Y, PetscBool *changed, void *ctx)
+{
+  PetscReal t;
+  Vec       D;
+
+  PetscFunctionBegin;
+  (void)ls;
+  PetscCall(VecDuplicate(Y, &D));
+  PetscCall(VecAXPBY(D, -1, 0, Y));
+  PetscCall(MaxStep((FlipCheck *)ctx, X, D, &t));
+  PetscCall(VecDestroy(&D));
+  *changed = PETSC_FALSE;
+  if (t < 1 / 0.9) {
+    PetscCall(PetscInfo(ls, "param: the first flip at step %g: step scaled to %g\n", (double)t, (double)(0.9 * t)));
+    PetscCall(VecScale(Y, 0.9 * t));
+    *changed = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Exact Newton where the exact Hessian is positive definite, projected Newton elsewhere
+   (-exact_newton). Projected Newton alone converges linearly near the minimum (the per-element
+   projection changes the Hessian there too: |g| falls by ~0.88 a step on spot_patch) and stalls
+   where the energy's decrease sinks below its round-off. An exact step is tried when the last
+   step reduced |g| by less than a factor 4 (slower than quadratic), or the last exact step went
+   through; the factorisation's inertia says whether the exact Hessian is positive definite, and
+   if not the projected one is assembled and factored instead for this step, so every step is a
+   descent direction. A failed try waits 1, 2, 4 ... steps before the next. */
 typedef struct {
   MfadEnergy        E;
   MfadPSDProjection psd; /* the projection to fall back to */
   PetscReal         eps;
-  Mat               H;      /* the assembled Hessian the solver factors */
-  Vec               X;      /* the solver's iterate */
-  PetscBool         active; /* MUMPS Cholesky on an assembled projected Hessian: the inertia is there */
-  PetscBool         exact;  /* this step uses the exact Hessian */
-  PetscReal         gprev;  /* |g| at the start of the previous step */
-  PetscInt          nexact; /* steps taken with the exact Hessian */
+  Mat               H;             /* the assembled Hessian the solver factors */
+  Vec               X;             /* the solver's iterate */
+  PetscBool         active;        /* MUMPS Cholesky on an assembled projected Hessian: the inertia is there */
+  PetscBool         exact;         /* this step uses the exact Hessian */
+  PetscReal         gprev;         /* |g| at the start of the previous step */
+  PetscInt          nexact;        /* steps taken with the exact Hessian */
+  PetscInt          skip, backoff; /* after a failed try, the next one waits 1, 2, 4 ... steps */
 } Adapt;
 
 static PetscErrorCode AdaptStep(Adapt *a, PetscInt step, PetscReal gnorm)
 {
   PetscFunctionBegin;
   if (!a->active) PetscFunctionReturn(PETSC_SUCCESS);
-  a->exact = (PetscBool)(step > 0 && (a->exact || gnorm > 0.5 * a->gprev));
+  if (step == 0) a->exact = PETSC_FALSE, a->skip = 0, a->backoff = 1;
+  else if (a->exact) a->backoff = 1; /* the last exact step went through: stay exact */
+  else if (a->skip > 0) a->skip--;
+  else a->exact = (PetscBool)(gnorm > 0.25 * a->gprev); /* slower than quadratic: try exact */
   a->gprev = gnorm;
   PetscCall(MfadEnergySetPSDProjection(a->E, a->exact ? MFAD_PSD_NONE : a->psd, a->eps));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -321,20 +410,21 @@ static PetscErrorCode AdaptPreSolve(KSP ksp, Vec b, Vec x, void *ctx)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscInfo(ksp, "param: the exact Hessian has %" PetscInt_FMT " negative eigenvalues: projected\n", nneg));
-  a->exact = PETSC_FALSE;
+  a->exact = PETSC_FALSE, a->skip = a->backoff, a->backoff *= 2;
   PetscCall(MfadEnergySetPSDProjection(a->E, a->psd, a->eps));
   PetscCall(MfadEnergyComputeHessian(a->E, a->X, a->H));
   PetscCall(KSPSetUp(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether `ksp` factors with MUMPS's Cholesky (LDL^T, whose inertia is known) an assembled
-   Hessian that is projected by default: then exact steps can be tried */
+/* Whether `ksp` factors with MUMPS's or PETSc's Cholesky (whose inertia is known; CHOLMOD stops
+   with an error on a matrix that is not positive definite) an assembled Hessian that is projected
+   by default: then exact steps can be tried */
 static PetscErrorCode AdaptSetUp(Adapt *a, KSP ksp, Mat H, Vec X, PetscBool exact_newton)
 {
-  PC             pc;
-  PetscBool      chol, aij;
-  MatSolverType  type = NULL;
+  PC            pc;
+  PetscBool     chol, aij;
+  MatSolverType type = NULL;
 
   PetscFunctionBegin;
   a->H = H, a->X = X, a->active = PETSC_FALSE;
@@ -345,14 +435,15 @@ static PetscErrorCode AdaptSetUp(Adapt *a, KSP ksp, Mat H, Vec X, PetscBool exac
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)H, MATAIJ, &aij));
   if (!aij) PetscCall(PetscObjectTypeCompareAny((PetscObject)H, &aij, MATSEQAIJ, MATMPIAIJ, ""));
   if (chol) PetscCall(PCFactorGetMatSolverType(pc, &type));
-  a->active = (PetscBool)(chol && aij && type && !strcmp(type, MATSOLVERMUMPS));
+  a->active = (PetscBool)(chol && aij && type && (!strcmp(type, MATSOLVERMUMPS) || !strcmp(type, MATSOLVERPETSC)));
   if (a->active) PetscCall(KSPSetPreSolve(ksp, AdaptPreSolve, a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Minimises E from X in place with SNES (newtonls) or TAO (nls), the defaults of
    SetSolverDefaults() in the options database */
-static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, Vec X, PetscBool use_tao, PetscBool exact_newton, PetscInt *its, PetscInt *nexact, PetscInt *reason, const char **reason_name)
+static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, FlipCheck *fc, Vec X, PetscBool use_tao, PetscBool exact_newton, PetscInt *its,
+                               PetscInt *nexact, PetscInt *reason, const char **reason_name)
 {
   Adapt a;
   KSP   ksp;
@@ -393,6 +484,11 @@ static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, Vec X, PetscBool use
     PetscCall(KSPGetPC(ksp, &pc));
     PetscCall(PCSetType(pc, PCJACOBI));
     PetscCall(SNESSetFromOptions(snes));
+    {
+      SNESLineSearch ls;
+      PetscCall(SNESGetLineSearch(snes, &ls));
+      PetscCall(SNESLineSearchSetPreCheck(ls, FlipPreCheck, fc));
+    }
     PetscCall(SNESGetJacobian(snes, &H, NULL, NULL, NULL));
     PetscCall(AdaptSetUp(&a, ksp, H, X, exact_newton));
     if (a.active) {
@@ -413,16 +509,16 @@ static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, Vec X, PetscBool use
 
 int main(int argc, char **argv)
 {
-  MPI_Comm       comm;
-  MfadMesh       m;
-  MfadEnergy     E;
-  Vec            U, G;
-  PetscInt       n = 16, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, its = 0, nexact = 0, reason = 0, flipped, term, flipped0;
-  PetscReal     *rest, barrier = 0, gatol = 1e-8, area, uarea, ratio, energy, gnorm, ratio0;
-  GeomSurface    surface = GEOM_CAP;
-  PetscBool      exact_newton = PETSC_TRUE, use_tao = PETSC_FALSE, write = PETSC_FALSE, file;
-  char           out[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
-  const char    *reason_name = "";
+  MPI_Comm    comm;
+  MfadMesh    m;
+  MfadEnergy  E;
+  Vec         U, G;
+  PetscInt    n = 16, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, its = 0, nexact = 0, reason = 0, flipped, term, flipped0;
+  PetscReal  *rest, barrier = 0, gatol = 1e-8, area, uarea, ratio, energy, gnorm, ratio0;
+  GeomSurface surface      = GEOM_CAP;
+  PetscBool   exact_newton = PETSC_TRUE, use_tao = PETSC_FALSE, write = PETSC_FALSE, file;
+  char        out[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
+  const char *reason_name = "";
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
@@ -432,7 +528,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEnum("-surface", "surface the grid is lifted to", NULL, GeomSurfaces, (PetscEnum)surface, (PetscEnum *)&surface, NULL));
   PetscCall(PetscOptionsReal("-barrier", "weight of an added flip barrier term", NULL, barrier, &barrier, NULL));
   PetscCall(PetscOptionsReal("-gatol", "converged when |grad E| <= gatol sqrt(area)", NULL, gatol, &gatol, NULL));
-  PetscCall(PetscOptionsBool("-exact_newton", "exact Newton steps where the exact Hessian is positive definite", NULL, exact_newton, &exact_newton, NULL));
+  PetscCall(
+      PetscOptionsBool("-exact_newton", "exact Newton steps where the exact Hessian is positive definite", NULL, exact_newton, &exact_newton, NULL));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
   PetscCall(PetscOptionsString("-o", "write the parameterisation (.vtu)", NULL, out, out, sizeof out, &write));
   PetscOptionsEnd();
@@ -443,7 +540,8 @@ int main(int argc, char **argv)
     const size_t len = strlen(path);
     if (len > 4 && !strcmp(path + len - 4, ".off")) PetscCall(MfadMeshReadOFF(path, &m));
     else PetscCall(MfadMeshReadOBJ(path, &m));
-    PetscCheck(m->ncorner == 3 && m->dim == 3, comm, PETSC_ERR_ARG_WRONG, "param: %s: need a triangle surface in 3-D (got %" PetscInt_FMT "-cornered cells in %" PetscInt_FMT "-D)", path, m->ncorner, m->dim);
+    PetscCheck(m->ncorner == 3 && m->dim == 3, comm, PETSC_ERR_ARG_WRONG,
+               "param: %s: need a triangle surface in 3-D (got %" PetscInt_FMT "-cornered cells in %" PetscInt_FMT "-D)", path, m->ncorner, m->dim);
     PetscCall(MfadMeshCheckManifold(m, path));
   } else PetscCall(GeomMeshGrid(n, n, -1, -1, 2, 2, surface, &m));
   PetscCall(GeomMeshRanges(comm, m, &cstart, &cend, &vstart, &vend));
@@ -507,14 +605,17 @@ int main(int argc, char **argv)
   PetscCheck(flipped0 == 0, comm, PETSC_ERR_PLIB, "param: the Tutte embedding has %" PetscInt_FMT " flipped triangles", flipped0);
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
 
-  PetscCall(Minimize(comm, E, U, use_tao, exact_newton, &its, &nexact, &reason, &reason_name));
+  {
+    FlipCheck fc = {comm, m, cstart, cend};
+    PetscCall(Minimize(comm, E, &fc, U, use_tao, exact_newton, &its, &nexact, &reason, &reason_name));
+  }
 
   PetscCall(MfadEnergyComputeObjective(E, U, &energy));
   PetscCall(MfadEnergyComputeGradient(E, U, G));
   PetscCall(VecNorm(G, NORM_2, &gnorm));
   PetscCall(Measure(comm, m, cstart, cend, U, &area, &uarea, &ratio, &flipped));
   if (barrier > 0) { /* report symmetric Dirichlet alone: the barrier's share is not distortion */
-    PetscReal eb;
+    PetscReal  eb;
     MfadEnergy Es;
     PetscCall(MfadEnergyCreate(comm, 2, vend - vstart, m->nvert, &Es));
     PetscCall(MfadEnergyAddTermFromRest(Es, MFAD_KERNEL(symmetric_dirichlet), cend - cstart, conn, rest, NULL, 1.0, NULL));
@@ -524,8 +625,10 @@ int main(int argc, char **argv)
   }
   if (write) PetscCall(MfadEnergyWriteVTU(E, term, U, NULL, out));
   PetscCall(PetscPrintf(comm,
-                        "param: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT " area %.12e energy %.12e energy_per_area %.12e max_sigma_ratio %.6e"
-                        " tutte_sigma_ratio %.6e flipped %" PetscInt_FMT " residual %.3e iterations %" PetscInt_FMT " exact_steps %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n",
+                        "param: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT
+                        " area %.12e energy %.12e energy_per_area %.12e max_sigma_ratio %.6e"
+                        " tutte_sigma_ratio %.6e flipped %" PetscInt_FMT " residual %.3e iterations %" PetscInt_FMT " exact_steps %" PetscInt_FMT
+                        " reason %" PetscInt_FMT " %s\n",
                         m->nvert, m->ncell, (double)area, (double)energy, (double)(energy / area), (double)ratio, (double)ratio0, flipped,
                         (double)(gnorm / PetscSqrtReal(area)), its, nexact, reason, reason_name));
 
@@ -534,7 +637,9 @@ int main(int argc, char **argv)
   PetscCall(VecDestroy(&G));
   PetscCall(MfadEnergyDestroy(&E));
   PetscCall(MfadMeshDestroy(&m));
-  if (reason <= 0) PetscCall(PetscFPrintf(comm, PETSC_STDERR, "param: %s did not converge: %s (reason %" PetscInt_FMT ")\n", use_tao ? "TAO" : "SNES", reason_name, reason));
+  if (reason <= 0)
+    PetscCall(PetscFPrintf(comm, PETSC_STDERR, "param: %s did not converge: %s (reason %" PetscInt_FMT ")\n", use_tao ? "TAO" : "SNES", reason_name,
+                           reason));
   PetscCall(PetscFinalize());
   return reason > 0 ? 0 : 1;
 }

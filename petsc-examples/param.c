@@ -347,7 +347,7 @@ typedef struct {
   PetscReal         eps;
   Mat               H;             /* the assembled Hessian the solver factors */
   Vec               X;             /* the solver's iterate */
-  PetscBool         active;        /* MUMPS Cholesky on an assembled projected Hessian: the inertia is there */
+  PetscBool         active;        /* a Cholesky with inertia of a projected Hessian: exact steps tried */
   PetscBool         exact;         /* this step uses the exact Hessian */
   PetscReal         gprev;         /* |g| at the start of the previous step */
   PetscInt          nexact;        /* steps taken with the exact Hessian */
@@ -423,7 +423,7 @@ static PetscErrorCode AdaptPreSolve(KSP ksp, Vec b, Vec x, void *ctx)
 static PetscErrorCode AdaptSetUp(Adapt *a, KSP ksp, Mat H, Vec X, PetscBool exact_newton)
 {
   PC            pc;
-  PetscBool     chol, aij;
+  PetscBool     chol, shell;
   MatSolverType type = NULL;
 
   PetscFunctionBegin;
@@ -432,10 +432,9 @@ static PetscErrorCode AdaptSetUp(Adapt *a, KSP ksp, Mat H, Vec X, PetscBool exac
   if (!exact_newton || a->psd == MFAD_PSD_NONE) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
-  PetscCall(PetscObjectBaseTypeCompare((PetscObject)H, MATAIJ, &aij));
-  if (!aij) PetscCall(PetscObjectTypeCompareAny((PetscObject)H, &aij, MATSEQAIJ, MATMPIAIJ, ""));
+  PetscCall(PetscObjectTypeCompare((PetscObject)H, MATSHELL, &shell));
   if (chol) PetscCall(PCFactorGetMatSolverType(pc, &type));
-  a->active = (PetscBool)(chol && aij && type && (!strcmp(type, MATSOLVERMUMPS) || !strcmp(type, MATSOLVERPETSC)));
+  a->active = (PetscBool)(chol && !shell && type && (!strcmp(type, MATSOLVERMUMPS) || !strcmp(type, MATSOLVERPETSC)));
   if (a->active) PetscCall(KSPSetPreSolve(ksp, AdaptPreSolve, a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -27,8 +27,8 @@ static const char help[] =
     "(projected Newton: symmetric Dirichlet is not convex; with -mfad_hessian given, the exact Hessian\n"
     "unless -mfad_psd_project is given too); for an assembled Hessian and no -ksp_type/-pc_type given, a\n"
     "sparse Cholesky factorisation, -ksp_type preonly -pc_type cholesky -pc_factor_mat_solver_type\n"
-    "mumps (-mat_mumps_icntl_13 1), else cholmod on 1 rank, else PETSc's own on 1 rank (with\n"
-    "-pc_factor_mat_ordering_type nd), else CG + GAMG; TAO's the same with the -tao_nls_ prefix.\n"
+    "mumps (-mat_mumps_icntl_13 1), else PETSc's own on 1 rank (with -pc_factor_mat_ordering_type\n"
+    "nd), else CG + GAMG; TAO's the same with the -tao_nls_ prefix.\n"
     "Other Hessian forms: -ksp_type cg -pc_type jacobi. -snes_max_it 200, -tao_max_it 200. Every\n"
     "SNES/KSP/PC/TAO and mfad option applies.\n"
     "SNES's line search starts at 0.9 of the step where the first triangle would flip (if below 1).\n"
@@ -219,11 +219,8 @@ static PetscErrorCode SetSolverDefaults(MPI_Comm comm, PetscBool use_tao, PetscR
 #if defined(PETSC_HAVE_MUMPS)
       solver = MATSOLVERMUMPS; /* LDL^T: its inertia tells an exact Hessian that is not positive definite */
 #endif
-#if defined(PETSC_HAVE_SUITESPARSE)
-      if (!solver && size == 1) solver = MATSOLVERCHOLMOD;
-#endif
-      if (!solver && size == 1) solver = MATSOLVERPETSC;
-      if (!solver) ktype = "cg", ptype = "gamg"; /* no parallel Cholesky in this PETSc */
+      if (!solver && size == 1) solver = MATSOLVERPETSC; /* also has the inertia (CHOLMOD stops on an indefinite matrix) */
+      if (!solver) ktype = "cg", ptype = "gamg";         /* no parallel Cholesky in this PETSc */
       PetscCall(PetscSNPrintf(name, sizeof name, "%sksp_type", pre));
       PetscCall(PetscOptionsSetValue(NULL, name, ktype));
       PetscCall(PetscSNPrintf(name, sizeof name, "%spc_type", pre));

@@ -10,16 +10,39 @@ static const char help[] =
     "  -n <16>                 grid squares per side (2 n^2 triangles)\n"
     "  -surface <cap>          plane | cap (sphere of radius 2) | hat (Gaussian bump)\n"
     "  -barrier <0>            weight of an added flip_barrier_tri term (-A log det J)\n"
-    "  -use_tao                minimise with TAO (default -tao_type nls) instead of SNES\n"
+    "  -gatol <1e-8>           converged when |grad E| <= gatol sqrt(area): E scales with the area and\n"
+    "                          the map with its square root, so the test means the same on every mesh\n"
+    "                          and at every scale (sets -snes_atol, or -tao_gatol, unless given; the\n"
+    "                          relative and step tests are off by default: -snes_rtol 0 -snes_stol 0,\n"
+    "                          -tao_grtol 0 -tao_gttol 0). Converged runs agree in energy to 1e-10\n"
+    "                          relative (measured: 1e-13 and better on 1k-50k-vertex scans)\n"
+    "  -exact_newton <true>    exact Newton steps where the exact Hessian is positive definite (the\n"
+    "                          inertia of MUMPS's or PETSc's Cholesky), projected ones elsewhere:\n"
+    "                          quadratic convergence at the end instead of linear\n"
+    "  -use_tao                minimise with TAO (default -tao_type nls -tao_ls_type armijo, whose\n"
+    "                          backtracking treats a flipped triangle's +inf as too long a step;\n"
+    "                          -tao_ls_armijo_memory_size 4: non-monotone, so that round-off in E\n"
+    "                          near the minimum does not stop it)\n"
     "  -o <file.vtu>           write the parameterisation (z = 0) with the gradient norm\n"
-    "The Tutte solve takes -tutte_ksp_* and -tutte_pc_* options. Defaults for the Newton solve:\n"
-    "-mfad_hessian cached -mfad_psd_project abs (projected Newton: symmetric Dirichlet is not\n"
-    "convex; with -mfad_hessian given, the exact Hessian unless -mfad_psd_project is given too),\n"
-    "-ksp_type cg -pc_type jacobi; every SNES/KSP/PC/TAO and mfad option applies.\n"
+    "The Tutte solve takes -tutte_ksp_* and -tutte_pc_* options. Defaults for the Newton solve (each\n"
+    "one only where the command line does not give it): -mfad_hessian aij -mfad_psd_project abs\n"
+    "(projected Newton: symmetric Dirichlet is not convex; with -mfad_hessian given, the exact Hessian\n"
+    "unless -mfad_psd_project is given too); for an assembled Hessian and no -ksp_type/-pc_type given, a\n"
+    "sparse Cholesky factorisation, -ksp_type preonly -pc_type cholesky -pc_factor_mat_solver_type\n"
+    "mumps (-mat_mumps_icntl_13 1), else PETSc's own on 1 rank (with -pc_factor_mat_ordering_type\n"
+    "nd), else CG + GAMG; TAO's the same with the -tao_nls_ prefix.\n"
+    "Other Hessian forms: -ksp_type cg -pc_type jacobi. -snes_max_it 200, -tao_max_it 200. Every\n"
+    "SNES/KSP/PC/TAO and mfad option applies.\n"
+    "SNES's line search (-snes_linesearch_type shell: backtracking on E, a step within E's round-off\n"
+    "taken if it lowers |grad E|) starts at 0.9 of the step where the first triangle would flip.\n"
+    "Rigid motions are pinned: the first vertex (translation) and the y of the vertex farthest from it,\n"
+    "after turning the start so that the two lie on a line of constant y (rotation).\n"
     "The last line is a summary: vertices, triangles, area (of the surface), energy (symmetric\n"
     "Dirichlet), energy_per_area (4 for an isometry, larger with distortion), max_sigma_ratio (the\n"
     "largest s1/s2 of a triangle's map, 1 for a conformal one), flipped (triangles with det J <= 0),\n"
-    "residual (|grad E| at the end / at the Tutte embedding), iterations and the converged reason.\n\n";
+    "residual (|grad E| / sqrt(area) at the end, what -gatol bounds), iterations, exact_steps (those\n"
+    "with the exact Hessian) and the converged reason. A solve that did not converge (reason < 0)\n"
+    "prints the reason on stderr and exits with status 1.\n\n";
 
 #include <mfadpetsc.h>
 #include <string.h>
@@ -62,7 +85,8 @@ static PetscErrorCode TutteEmbedding(MPI_Comm comm, MfadMesh m, PetscInt cstart,
   {
     PetscInt c = 0;
     for (PetscInt v = 0; v < m->nvert; v++) c += next[v] >= 0;
-    PetscCheck(c == nb, comm, PETSC_ERR_ARG_WRONG, "param: %" PetscInt_FMT " boundary vertices, one loop of %" PetscInt_FMT ": the surface is not a disk", c, nb);
+    PetscCheck(c == nb, comm, PETSC_ERR_ARG_WRONG,
+               "param: %" PetscInt_FMT " boundary vertices, one loop of %" PetscInt_FMT ": the surface is not a disk", c, nb);
   }
 
   PetscCall(MatCreateAIJ(comm, vend - vstart, vend - vstart, m->nvert, m->nvert, 8, NULL, 8, NULL, &L));
@@ -122,12 +146,13 @@ static PetscErrorCode TutteEmbedding(MPI_Comm comm, MfadMesh m, PetscInt cstart,
 
 /* Per-triangle measures of the map U of cells [cstart, cend), summed over the ranks: rest area,
    parameter-space signed area, max s1/s2 (+inf if flipped), flipped count */
-static PetscErrorCode Measure(MPI_Comm comm, MfadMesh m, PetscInt cstart, PetscInt cend, Vec U, PetscReal *area, PetscReal *uarea, PetscReal *ratio, PetscInt *flipped)
+static PetscErrorCode Measure(MPI_Comm comm, MfadMesh m, PetscInt cstart, PetscInt cend, Vec U, PetscReal *area, PetscReal *uarea, PetscReal *ratio,
+                              PetscInt *flipped)
 {
   Vec                Uall;
   const PetscScalar *u;
   PetscReal          loc[2] = {0, 0}, rmax = 1;
-  PetscInt           nf     = 0;
+  PetscInt           nf = 0;
 
   PetscFunctionBegin;
   PetscCall(GeomGetAll(U, &Uall, &u));
@@ -154,18 +179,406 @@ static PetscErrorCode Measure(MPI_Comm comm, MfadMesh m, PetscInt cstart, PetscI
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Sets option `name` to `value` unless the command line (or an earlier default) gave it */
+static PetscErrorCode DefaultOption(const char name[], const char value[])
+{
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsHasName(NULL, NULL, name, &set));
+  if (!set) PetscCall(PetscOptionsSetValue(NULL, name, value));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The Newton solve's defaults, as options so that the command line overrides each one: an
+   assembled, projected Hessian factored by a sparse Cholesky (CG + Jacobi on the projected Hessian
+   stalls on real meshes: 10,000 iterations at the first step of a 10k-vertex scan), and a gradient
+   test in absolute terms, |grad E| <= gatol sqrt(area) (a test relative to the Tutte start's
+   gradient, which varies by orders of magnitude between meshes, does not say how close E is). */
+static PetscErrorCode SetSolverDefaults(MPI_Comm comm, PetscBool use_tao, PetscReal atol)
+{
+  char        hessian[64] = "";
+  char        value[64];
+  PetscBool   set, ksp, pc;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));
+  if (!set) {
+    PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "aij"));
+    PetscCall(DefaultOption("-mfad_psd_project", "abs"));
+  }
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-mfad_hessian", hessian, sizeof hessian, NULL));
+  { /* SNES's KSP, or TAO NLS's (prefix tao_nls_) */
+    const char *pre = use_tao ? "-tao_nls_" : "-";
+    char        name[64];
+    PetscCall(PetscSNPrintf(name, sizeof name, "%sksp_type", pre));
+    PetscCall(PetscOptionsHasName(NULL, NULL, name, &ksp));
+    PetscCall(PetscSNPrintf(name, sizeof name, "%spc_type", pre));
+    PetscCall(PetscOptionsHasName(NULL, NULL, name, &pc));
+    if (!ksp && !pc && !strcmp(hessian, "aij")) { /* else the user's choice, or nothing to factor */
+      const char *solver = NULL, *ktype = "preonly", *ptype = "cholesky";
+#if defined(PETSC_HAVE_MUMPS)
+      solver = MATSOLVERMUMPS; /* LDL^T: its inertia tells an exact Hessian that is not positive definite */
+#endif
+      if (!solver && size == 1) solver = MATSOLVERPETSC; /* also has the inertia (CHOLMOD stops on an indefinite matrix) */
+      if (!solver) ktype = "cg", ptype = "gamg";         /* no parallel Cholesky in this PETSc */
+      PetscCall(PetscSNPrintf(name, sizeof name, "%sksp_type", pre));
+      PetscCall(PetscOptionsSetValue(NULL, name, ktype));
+      PetscCall(PetscSNPrintf(name, sizeof name, "%spc_type", pre));
+      PetscCall(PetscOptionsSetValue(NULL, name, ptype));
+      if (solver) {
+        PetscCall(PetscSNPrintf(name, sizeof name, "%spc_factor_mat_solver_type", pre));
+        PetscCall(DefaultOption(name, solver));
+      }
+      if (solver && !strcmp(solver, MATSOLVERMUMPS)) { /* the inertia on several ranks needs it */
+        PetscCall(PetscSNPrintf(name, sizeof name, "%smat_mumps_icntl_13", pre));
+        PetscCall(DefaultOption(name, "1"));
+      }
+      if (solver && !strcmp(solver, MATSOLVERPETSC)) { /* nested dissection: the natural order fills in */
+        PetscCall(PetscSNPrintf(name, sizeof name, "%spc_factor_mat_ordering_type", pre));
+        PetscCall(DefaultOption(name, MATORDERINGND));
+      }
+    }
+  }
+  PetscCall(PetscSNPrintf(value, sizeof value, "%.17g", (double)atol));
+  if (!use_tao) {
+    PetscCall(DefaultOption("-snes_atol", value));
+    PetscCall(DefaultOption("-snes_rtol", "0"));
+    PetscCall(DefaultOption("-snes_stol", "0"));
+    PetscCall(DefaultOption("-snes_max_it", "200"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(DefaultOption("-tao_gatol", value));
+  PetscCall(DefaultOption("-tao_grtol", "0"));
+  PetscCall(DefaultOption("-tao_gttol", "0"));
+  PetscCall(DefaultOption("-tao_max_it", "200"));
+  PetscCall(DefaultOption("-tao_ls_type", "armijo"));
+  /* non-monotone: measured against the largest of the last 4 energies, so that a step within E's
+     round-off of the last is not refused near the minimum (see EnergyLineSearch()) */
+  PetscCall(DefaultOption("-tao_ls_armijo_memory_size", "4"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The line search's first step stops short of the first flip (Smith & Schaefer 2015, section 4):
+   along x + t d every triangle's parameter-space area is a quadratic in t, a flip its first
+   positive root; the step starts at 0.9 of the smallest over all triangles (if below 1).
+   Backtracking from a full step that flips cuts it by 10 at a time (the +inf stands as a huge
+   energy), so without this the steps crawl: |g| fell by 0.9 a step for 28 steps on spot_jitter. */
+typedef struct {
+  MPI_Comm comm;
+  MfadMesh m;
+  PetscInt cstart, cend;
+} FlipCheck;
+
+static PetscErrorCode MaxStep(FlipCheck *fc, Vec X, Vec D, PetscReal *tmax)
+{
+  Vec                Xall, Dall;
+  const PetscScalar *x, *d;
+  PetscReal          t = PETSC_INFINITY;
+
+  PetscFunctionBegin;
+  PetscCall(GeomGetAll(X, &Xall, &x));
+  PetscCall(GeomGetAll(D, &Dall, &d));
+  for (PetscInt c = fc->cstart; c < fc->cend; c++) {
+    const PetscInt *v = &fc->m->cells[3 * c];
+    PetscReal       ex[2][2], ed[2][2], a, b, q, r[2];
+    for (int k = 0; k < 2; k++)
+      for (int j = 0; j < 2; j++) {
+        ex[k][j] = PetscRealPart(x[2 * v[k + 1] + j] - x[2 * v[0] + j]);
+        ed[k][j] = PetscRealPart(d[2 * v[k + 1] + j] - d[2 * v[0] + j]);
+      }
+    /* area(t) = q + b t + a t^2, normalised so that q > 0 (the triangle is not flipped now) */
+    q = ex[0][0] * ex[1][1] - ex[0][1] * ex[1][0];
+    b = ex[0][0] * ed[1][1] - ex[0][1] * ed[1][0] + ed[0][0] * ex[1][1] - ed[0][1] * ex[1][0];
+    a = ed[0][0] * ed[1][1] - ed[0][1] * ed[1][0];
+    if (q < 0) q = -q, b = -b, a = -a;
+    if (PetscAbsReal(a) <= 1e-14 * (PetscAbsReal(b) + q)) { /* linear */
+      if (b < 0) t = PetscMin(t, -q / b);
+      continue;
+    }
+    {
+      const PetscReal disc = b * b - 4 * a * q;
+      if (disc < 0) continue;
+      /* roots without cancellation: r = 2q / (-b -+ sqrt(disc)) and its partner */
+      const PetscReal s = b < 0 ? -b + PetscSqrtReal(disc) : -b - PetscSqrtReal(disc);
+      r[0]              = s != 0 ? 2 * q / s : PETSC_INFINITY;
+      r[1]              = s / (2 * a);
+      for (int k = 0; k < 2; k++)
+        if (r[k] > 0) t = PetscMin(t, r[k]);
+    }
+  }
+  PetscCall(GeomRestoreAll(&Xall, &x));
+  PetscCall(GeomRestoreAll(&Dall, &d));
+  PetscCall(MPIU_Allreduce(&t, tmax, 1, MPIU_REAL, MPIU_MIN, fc->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SNES's step is X - lambda Y */
+static PetscErrorCode FlipPreCheck(SNESLineSearch ls, Vec X, Vec Y, PetscBool *changed, void *ctx)
+{
+  PetscReal t;
+  Vec       D;
+
+  PetscFunctionBegin;
+  (void)ls;
+  PetscCall(VecDuplicate(Y, &D));
+  PetscCall(VecAXPBY(D, -1, 0, Y));
+  PetscCall(MaxStep((FlipCheck *)ctx, X, D, &t));
+  PetscCall(VecDestroy(&D));
+  *changed = PETSC_FALSE;
+  if (t < 1 / 0.9) {
+    PetscCall(PetscInfo(ls, "param: the first flip at step %g: step scaled to %g\n", (double)t, (double)(0.9 * t)));
+    PetscCall(VecScale(Y, 0.9 * t));
+    *changed = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SNES's line search: backtracking on the energy (Armijo, halving) from the step FlipPreCheck()
+   leaves, with a round-off allowance. Near the minimum an exact Newton step lowers E by less than
+   E's own round-off (seen at |g| = 1.2e-7 sqrt(area) on a 30k-vertex scan, E = 2.2e6), where a test
+   on E alone (PETSc's bt) fails; a step that raises E by no more than round-off (1e3 eps |E|) and
+   lowers |g| is then taken (Hager & Zhang's approximate Wolfe condition). */
+static PetscErrorCode EnergyLineSearch(SNESLineSearch ls, void *ctx)
+{
+  SNES        snes;
+  Vec         X, F, Y, W, G;
+  PetscReal   f0, f, slope, lambda = 1, fnorm, gnorm = 0, xnorm, ynorm;
+  PetscBool   changed, have_g = PETSC_FALSE, ok = PETSC_FALSE;
+  PetscScalar dot;
+
+  PetscFunctionBegin;
+  (void)ctx;
+  PetscCall(SNESLineSearchGetSNES(ls, &snes));
+  PetscCall(SNESLineSearchGetVecs(ls, &X, &F, &Y, &W, &G));
+  PetscCall(SNESLineSearchGetNorms(ls, NULL, &fnorm, NULL));
+  PetscCall(SNESLineSearchPreCheck(ls, X, Y, &changed));
+  PetscCall(SNESComputeObjective(snes, X, &f0));
+  PetscCall(VecDot(F, Y, &dot));
+  slope = -PetscRealPart(dot); /* dE/dlambda of E(X - lambda Y) at 0 */
+  if (!(slope < 0)) {
+    PetscCall(PetscInfo(ls, "param: not a descent direction (slope %g)\n", (double)slope));
+    PetscCall(SNESLineSearchSetReason(ls, SNES_LINESEARCH_FAILED_REDUCT));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (int it = 0; it < 50 && !ok; it++, lambda *= 0.5) {
+    PetscCall(VecWAXPY(W, -lambda, Y, X));
+    PetscCall(SNESComputeObjective(snes, W, &f)); /* an invalid element: a huge value, never taken */
+    if (f <= f0 + 1e-4 * lambda * slope) ok = PETSC_TRUE;
+    else if (f <= f0 + 1e3 * PETSC_MACHINE_EPSILON * PetscAbsReal(f0)) {
+      PetscCall(SNESComputeFunction(snes, W, G));
+      PetscCall(VecNorm(G, NORM_2, &gnorm));
+      have_g = ok = (PetscBool)(gnorm < fnorm);
+    }
+    if (ok) break;
+  }
+  if (!ok) {
+    PetscCall(PetscInfo(ls, "param: no step lowers E (or, within round-off, |g|)\n"));
+    PetscCall(SNESLineSearchSetReason(ls, SNES_LINESEARCH_FAILED_REDUCT));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(VecCopy(W, X));
+  if (have_g) PetscCall(VecCopy(G, F));
+  else {
+    PetscCall(SNESComputeFunction(snes, X, F));
+    PetscCall(VecNorm(F, NORM_2, &gnorm));
+  }
+  PetscCall(VecNorm(X, NORM_2, &xnorm));
+  PetscCall(VecNorm(Y, NORM_2, &ynorm));
+  PetscCall(SNESLineSearchSetLambda(ls, lambda));
+  PetscCall(SNESLineSearchSetNorms(ls, xnorm, gnorm, lambda * ynorm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Exact Newton where the exact Hessian is positive definite, projected Newton elsewhere
+   (-exact_newton). Projected Newton alone converges linearly near the minimum (the per-element
+   projection changes the Hessian there too: |g| falls by ~0.88 a step on spot_patch) and stalls
+   where the energy's decrease sinks below its round-off. An exact step is tried when the last
+   step reduced |g| by less than a factor 4 (slower than quadratic), or the last exact step went
+   through; the factorisation's inertia says whether the exact Hessian is positive definite, and
+   if not the projected one is assembled and factored instead for this step, so every step is a
+   descent direction. A failed try waits 1, 2, 4, 4 ... steps before the next (at most 4: on a
+   30k-vertex scan, unbounded doubling left 15 projected steps at |g| ratio 0.42 before the exact
+   ones that finished it). */
+typedef struct {
+  MfadEnergy        E;
+  MfadPSDProjection psd; /* the projection to fall back to */
+  PetscReal         eps;
+  Mat               H;             /* the assembled Hessian the solver factors */
+  Vec               X;             /* the solver's iterate */
+  PetscBool         active;        /* a Cholesky with inertia of a projected Hessian: exact steps tried */
+  PetscBool         exact;         /* this step uses the exact Hessian */
+  PetscReal         gprev;         /* |g| at the start of the previous step */
+  PetscInt          nexact;        /* steps taken with the exact Hessian */
+  PetscInt          skip, backoff; /* after a failed try, the next one waits 1, 2, 4, 4 ... steps */
+} Adapt;
+
+static PetscErrorCode AdaptStep(Adapt *a, PetscInt step, PetscReal gnorm)
+{
+  PetscFunctionBegin;
+  if (!a->active) PetscFunctionReturn(PETSC_SUCCESS);
+  if (step == 0) a->exact = PETSC_FALSE, a->skip = 0, a->backoff = 1;
+  else if (a->exact) a->backoff = 1; /* the last exact step went through: stay exact */
+  else if (a->skip > 0) a->skip--;
+  else a->exact = (PetscBool)(gnorm > 0.25 * a->gprev); /* slower than quadratic: try exact */
+  a->gprev = gnorm;
+  PetscCall(MfadEnergySetPSDProjection(a->E, a->exact ? MFAD_PSD_NONE : a->psd, a->eps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode AdaptUpdateSNES(SNES snes, PetscInt step)
+{
+  Adapt    *a;
+  PetscReal gnorm;
+
+  PetscFunctionBegin;
+  PetscCall(SNESGetApplicationContext(snes, &a));
+  PetscCall(SNESGetFunctionNorm(snes, &gnorm));
+  PetscCall(AdaptStep(a, step, gnorm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode AdaptUpdateTao(Tao tao, PetscInt step, void *ctx)
+{
+  PetscReal gnorm;
+
+  PetscFunctionBegin;
+  PetscCall(TaoGetSolutionStatus(tao, NULL, NULL, &gnorm, NULL, NULL, NULL));
+  PetscCall(AdaptStep((Adapt *)ctx, step, gnorm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Before each linear solve: factor, and if the exact Hessian has a negative pivot,
+   project, re-assemble and re-factor */
+static PetscErrorCode AdaptPreSolve(KSP ksp, Vec b, Vec x, void *ctx)
+{
+  Adapt   *a = (Adapt *)ctx;
+  PC       pc;
+  Mat      F;
+  PetscInt nneg;
+
+  PetscFunctionBegin;
+  (void)b, (void)x;
+  if (!a->active || !a->exact) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCFactorGetMatrix(pc, &F));
+  PetscCall(MatGetInertia(F, &nneg, NULL, NULL)); /* negative pivots of LDL^T: negative eigenvalues */
+  if (nneg == 0) {
+    a->nexact++;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscInfo(ksp, "param: the exact Hessian has %" PetscInt_FMT " negative eigenvalues: projected\n", nneg));
+  a->exact = PETSC_FALSE, a->skip = a->backoff, a->backoff = PetscMin(2 * a->backoff, 4);
+  PetscCall(MfadEnergySetPSDProjection(a->E, a->psd, a->eps));
+  PetscCall(MfadEnergyComputeHessian(a->E, a->X, a->H));
+  PetscCall(KSPSetUp(ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether `ksp` factors with MUMPS's or PETSc's Cholesky (whose inertia is known; CHOLMOD stops
+   with an error on a matrix that is not positive definite) an assembled Hessian that is projected
+   by default: then exact steps can be tried */
+static PetscErrorCode AdaptSetUp(Adapt *a, KSP ksp, Mat H, Vec X, PetscBool exact_newton)
+{
+  PC            pc;
+  PetscBool     chol, shell;
+  MatSolverType type = NULL;
+
+  PetscFunctionBegin;
+  a->H = H, a->X = X, a->active = PETSC_FALSE;
+  PetscCall(MfadEnergyGetPSDProjection(a->E, &a->psd, &a->eps));
+  if (!exact_newton || a->psd == MFAD_PSD_NONE) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
+  PetscCall(PetscObjectTypeCompare((PetscObject)H, MATSHELL, &shell));
+  if (chol) PetscCall(PCFactorGetMatSolverType(pc, &type));
+  a->active = (PetscBool)(chol && !shell && type && (!strcmp(type, MATSOLVERMUMPS) || !strcmp(type, MATSOLVERPETSC)));
+  if (a->active) PetscCall(KSPSetPreSolve(ksp, AdaptPreSolve, a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Minimises E from X in place with SNES (newtonls) or TAO (nls), the defaults of
+   SetSolverDefaults() in the options database */
+static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, FlipCheck *fc, Vec X, PetscBool use_tao, PetscBool exact_newton, PetscInt *its,
+                               PetscInt *nexact, PetscInt *reason, const char **reason_name)
+{
+  Adapt a;
+  KSP   ksp;
+  Mat   H;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&a, sizeof a));
+  a.E = E;
+  if (use_tao) {
+    Tao                tao;
+    TaoConvergedReason r;
+    PetscCall(TaoCreate(comm, &tao));
+    PetscCall(TaoSetType(tao, TAONLS));
+    PetscCall(MfadEnergySetTao(E, tao));
+    PetscCall(TaoSetSolution(tao, X));
+    PetscCall(TaoSetFromOptions(tao));
+    PetscCall(TaoGetKSP(tao, &ksp));
+    PetscCall(TaoGetHessian(tao, &H, NULL, NULL, NULL));
+    if (ksp) {
+      PetscCall(KSPSetFromOptions(ksp)); /* the PC's type before the first solve */
+      PetscCall(AdaptSetUp(&a, ksp, H, X, exact_newton));
+    }
+    if (a.active) PetscCall(TaoSetUpdate(tao, AdaptUpdateTao, &a));
+    PetscCall(TaoSolve(tao));
+    PetscCall(TaoGetIterationNumber(tao, its));
+    PetscCall(TaoGetConvergedReason(tao, &r));
+    *reason      = r;
+    *reason_name = TaoConvergedReasons[r];
+    PetscCall(TaoDestroy(&tao));
+  } else {
+    SNES                snes;
+    SNESConvergedReason r;
+    SNESLineSearch      ls;
+    PC                  pc;
+    PetscCall(SNESCreate(comm, &snes));
+    PetscCall(MfadEnergySetSNES(E, snes));
+    PetscCall(SNESGetKSP(snes, &ksp));
+    PetscCall(KSPSetType(ksp, KSPCG)); /* for the Hessian forms that are not assembled */
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCJACOBI));
+    PetscCall(SNESGetLineSearch(snes, &ls));
+    PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHSHELL)); /* -snes_linesearch_type overrides it */
+    PetscCall(SNESLineSearchShellSetUserFunc(ls, EnergyLineSearch, NULL));
+    PetscCall(SNESSetFromOptions(snes));
+    PetscCall(SNESLineSearchSetPreCheck(ls, FlipPreCheck, fc));
+    PetscCall(SNESGetJacobian(snes, &H, NULL, NULL, NULL));
+    PetscCall(AdaptSetUp(&a, ksp, H, X, exact_newton));
+    if (a.active) {
+      PetscCall(SNESSetApplicationContext(snes, &a));
+      PetscCall(SNESSetUpdate(snes, AdaptUpdateSNES));
+    }
+    PetscCall(SNESSolve(snes, NULL, X));
+    PetscCall(SNESGetIterationNumber(snes, its));
+    PetscCall(SNESGetConvergedReason(snes, &r));
+    *reason      = r;
+    *reason_name = SNESConvergedReasons[r];
+    PetscCall(SNESDestroy(&snes));
+  }
+  if (a.active) PetscCall(MfadEnergySetPSDProjection(E, a.psd, a.eps));
+  *nexact = a.nexact;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
-  MPI_Comm       comm;
-  MfadMesh       m;
-  MfadEnergy     E;
-  Vec            U, G;
-  PetscInt       n = 16, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, its, reason, flipped, term, flipped0;
-  PetscReal     *rest, barrier = 0, area, uarea, ratio, energy, gnorm, gnorm0, ratio0;
-  GeomSurface    surface = GEOM_CAP;
-  PetscBool      use_tao = PETSC_FALSE, write = PETSC_FALSE, set, file;
-  char           out[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
-  const char    *reason_name;
+  MPI_Comm    comm;
+  MfadMesh    m;
+  MfadEnergy  E;
+  Vec         U, G;
+  PetscInt    n = 16, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, its = 0, nexact = 0, reason = 0, flipped, term, flipped0;
+  PetscReal  *rest, barrier = 0, gatol = 1e-8, area, uarea, ratio, energy, gnorm, ratio0;
+  GeomSurface surface      = GEOM_CAP;
+  PetscBool   exact_newton = PETSC_TRUE, use_tao = PETSC_FALSE, write = PETSC_FALSE, file;
+  char        out[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
+  const char *reason_name = "";
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
@@ -174,27 +587,33 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-n", "grid squares per side", NULL, n, &n, NULL));
   PetscCall(PetscOptionsEnum("-surface", "surface the grid is lifted to", NULL, GeomSurfaces, (PetscEnum)surface, (PetscEnum *)&surface, NULL));
   PetscCall(PetscOptionsReal("-barrier", "weight of an added flip barrier term", NULL, barrier, &barrier, NULL));
+  PetscCall(PetscOptionsReal("-gatol", "converged when |grad E| <= gatol sqrt(area)", NULL, gatol, &gatol, NULL));
+  PetscCall(
+      PetscOptionsBool("-exact_newton", "exact Newton steps where the exact Hessian is positive definite", NULL, exact_newton, &exact_newton, NULL));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
   PetscCall(PetscOptionsString("-o", "write the parameterisation (.vtu)", NULL, out, out, sizeof out, &write));
   PetscOptionsEnd();
+  PetscCheck(gatol >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-gatol %g must be >= 0", (double)gatol);
   PetscCheck(barrier >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-barrier %g must be >= 0", (double)barrier);
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
-  /* projected Newton unless the user picks a Hessian form (then the exact one unless projected) */
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));
-  if (!set) {
-    PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "cached"));
-    PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_psd_project", &set));
-    if (!set) PetscCall(PetscOptionsSetValue(NULL, "-mfad_psd_project", "abs"));
-  }
-
   if (file) { /* every rank reads the (small) file; the triangles are then split as for the grid */
     const size_t len = strlen(path);
     if (len > 4 && !strcmp(path + len - 4, ".off")) PetscCall(MfadMeshReadOFF(path, &m));
     else PetscCall(MfadMeshReadOBJ(path, &m));
-    PetscCheck(m->ncorner == 3 && m->dim == 3, comm, PETSC_ERR_ARG_WRONG, "param: %s: need a triangle surface in 3-D (got %" PetscInt_FMT "-cornered cells in %" PetscInt_FMT "-D)", path, m->ncorner, m->dim);
+    PetscCheck(m->ncorner == 3 && m->dim == 3, comm, PETSC_ERR_ARG_WRONG,
+               "param: %s: need a triangle surface in 3-D (got %" PetscInt_FMT "-cornered cells in %" PetscInt_FMT "-D)", path, m->ncorner, m->dim);
     PetscCall(MfadMeshCheckManifold(m, path));
   } else PetscCall(GeomMeshGrid(n, n, -1, -1, 2, 2, surface, &m));
   PetscCall(GeomMeshRanges(comm, m, &cstart, &cend, &vstart, &vend));
+  area = 0; /* every rank holds the whole mesh */
+  for (PetscInt c = 0; c < m->ncell; c++) {
+    PetscReal e[2][3], n[3];
+    for (int a = 0; a < 2; a++)
+      for (int d = 0; d < 3; d++) e[a][d] = m->coords[3 * m->cells[3 * c + a + 1] + d] - m->coords[3 * m->cells[3 * c] + d];
+    n[0] = e[0][1] * e[1][2] - e[0][2] * e[1][1], n[1] = e[0][2] * e[1][0] - e[0][0] * e[1][2], n[2] = e[0][0] * e[1][1] - e[0][1] * e[1][0];
+    area += 0.5 * PetscSqrtReal(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  }
+  PetscCall(SetSolverDefaults(comm, use_tao, gatol * PetscSqrtReal(area)));
   PetscCall(MfadEnergyCreate(comm, 2, vend - vstart, m->nvert, &E));
   PetscCall(GeomMeshElements(m, cstart, cend, &conn, &rest));
   PetscCall(MfadEnergyAddTermFromRest(E, MFAD_KERNEL(symmetric_dirichlet), cend - cstart, conn, rest, NULL, 1.0, &term));
@@ -202,8 +621,10 @@ int main(int argc, char **argv)
   PetscCall(MfadEnergySetFromOptions(E));
 
   /* Tutte, then scaled about the origin to the surface's area (the isometric size) and mirrored
-     if the surface's triangles turn clockwise; the free boundary leaves rigid motions free: fix the
-     first vertex (translation) and let the PSD projection's epsilon hold the rotation */
+     if the surface's triangles turn clockwise. The free boundary leaves rigid motions free (the
+     Hessian singular): fix the first vertex (translation) and the y of the vertex k farthest from
+     it, after turning the start about vertex 0 so that y_k = y_0; every minimiser, turned about
+     vertex 0 to put k on that line, satisfies this, so the energy's minimum is unchanged. */
   PetscCall(MfadEnergyCreateVecs(E, &U, &G));
   PetscCall(TutteEmbedding(comm, m, cstart, cend, vstart, vend, U));
   PetscCall(Measure(comm, m, cstart, cend, U, &area, &uarea, &ratio0, &flipped0));
@@ -215,32 +636,46 @@ int main(int argc, char **argv)
   }
   PetscCall(VecScale(U, PetscSqrtReal(area / PetscAbsReal(uarea))));
   {
-    const PetscInt dofs[2] = {0, 1};
-    PetscReal      vals[2] = {0, 0};
-    PetscMPIInt    rank;
-    PetscCallMPI(MPI_Comm_rank(comm, &rank));
-    if (rank == 0) {
-      const PetscScalar *u;
-      PetscCall(VecGetArrayRead(U, &u));
-      vals[0] = PetscRealPart(u[0]), vals[1] = PetscRealPart(u[1]);
-      PetscCall(VecRestoreArrayRead(U, &u));
+    Vec                Uall;
+    const PetscScalar *ua;
+    PetscScalar       *u;
+    PetscInt           k = 0, dofs[3] = {0, 1, 0};
+    PetscReal          o[2], c, sn, r = 0, vals[3];
+    PetscMPIInt        rank;
+    PetscCall(GeomGetAll(U, &Uall, &ua)); /* the same on every rank, so the same k */
+    o[0] = PetscRealPart(ua[0]), o[1] = PetscRealPart(ua[1]);
+    for (PetscInt v = 1; v < m->nvert; v++) {
+      const PetscReal d = PetscSqr(PetscRealPart(ua[2 * v]) - o[0]) + PetscSqr(PetscRealPart(ua[2 * v + 1]) - o[1]);
+      if (d > r) r = d, k = v;
     }
-    PetscCall(MfadEnergySetFixedDofs(E, rank == 0 ? 2 : 0, dofs, vals));
+    PetscCheck(r > 0, comm, PETSC_ERR_PLIB, "param: the Tutte embedding puts every vertex at vertex 0");
+    r = PetscSqrtReal(r), c = (PetscRealPart(ua[2 * k]) - o[0]) / r, sn = (PetscRealPart(ua[2 * k + 1]) - o[1]) / r;
+    PetscCall(GeomRestoreAll(&Uall, &ua));
+    PetscCall(VecGetArray(U, &u));
+    for (PetscInt v = 0; v < vend - vstart; v++) { /* turn by minus the angle of (u_k - u_0) */
+      const PetscReal x = PetscRealPart(u[2 * v]) - o[0], y = PetscRealPart(u[2 * v + 1]) - o[1];
+      u[2 * v] = o[0] + c * x + sn * y, u[2 * v + 1] = o[1] - sn * x + c * y;
+    }
+    PetscCall(VecRestoreArray(U, &u));
+    dofs[2] = 2 * k + 1, vals[0] = o[0], vals[1] = o[1], vals[2] = o[1];
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    PetscCall(MfadEnergySetFixedDofs(E, rank == 0 ? 3 : 0, dofs, vals));
   }
   PetscCall(Measure(comm, m, cstart, cend, U, &area, &uarea, &ratio0, &flipped0));
   PetscCheck(flipped0 == 0, comm, PETSC_ERR_PLIB, "param: the Tutte embedding has %" PetscInt_FMT " flipped triangles", flipped0);
-  PetscCall(MfadEnergyComputeGradient(E, U, G));
-  PetscCall(VecNorm(G, NORM_2, &gnorm0));
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
 
-  PetscCall(GeomMinimize(comm, E, U, use_tao, 0, &its, &reason, &reason_name));
+  {
+    FlipCheck fc = {comm, m, cstart, cend};
+    PetscCall(Minimize(comm, E, &fc, U, use_tao, exact_newton, &its, &nexact, &reason, &reason_name));
+  }
 
   PetscCall(MfadEnergyComputeObjective(E, U, &energy));
   PetscCall(MfadEnergyComputeGradient(E, U, G));
   PetscCall(VecNorm(G, NORM_2, &gnorm));
   PetscCall(Measure(comm, m, cstart, cend, U, &area, &uarea, &ratio, &flipped));
   if (barrier > 0) { /* report symmetric Dirichlet alone: the barrier's share is not distortion */
-    PetscReal eb;
+    PetscReal  eb;
     MfadEnergy Es;
     PetscCall(MfadEnergyCreate(comm, 2, vend - vstart, m->nvert, &Es));
     PetscCall(MfadEnergyAddTermFromRest(Es, MFAD_KERNEL(symmetric_dirichlet), cend - cstart, conn, rest, NULL, 1.0, NULL));
@@ -250,16 +685,21 @@ int main(int argc, char **argv)
   }
   if (write) PetscCall(MfadEnergyWriteVTU(E, term, U, NULL, out));
   PetscCall(PetscPrintf(comm,
-                        "param: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT " area %.12e energy %.12e energy_per_area %.12e max_sigma_ratio %.6e"
-                        " tutte_sigma_ratio %.6e flipped %" PetscInt_FMT " residual %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n",
+                        "param: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT
+                        " area %.12e energy %.12e energy_per_area %.12e max_sigma_ratio %.6e"
+                        " tutte_sigma_ratio %.6e flipped %" PetscInt_FMT " residual %.3e iterations %" PetscInt_FMT " exact_steps %" PetscInt_FMT
+                        " reason %" PetscInt_FMT " %s\n",
                         m->nvert, m->ncell, (double)area, (double)energy, (double)(energy / area), (double)ratio, (double)ratio0, flipped,
-                        (double)(gnorm0 > 0 ? gnorm / gnorm0 : gnorm), its, reason, reason_name));
+                        (double)(gnorm / PetscSqrtReal(area)), its, nexact, reason, reason_name));
 
   PetscCall(PetscFree2(conn, rest));
   PetscCall(VecDestroy(&U));
   PetscCall(VecDestroy(&G));
   PetscCall(MfadEnergyDestroy(&E));
   PetscCall(MfadMeshDestroy(&m));
+  if (reason <= 0)
+    PetscCall(PetscFPrintf(comm, PETSC_STDERR, "param: %s did not converge: %s (reason %" PetscInt_FMT ")\n", use_tao ? "TAO" : "SNES", reason_name,
+                           reason));
   PetscCall(PetscFinalize());
-  return 0;
+  return reason > 0 ? 0 : 1;
 }

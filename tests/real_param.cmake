@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# param (petsc-examples/param.c) with its DEFAULT solver on the real disks of tests/meshes (Spot's
+# patch, 1,279 vertices, and the same patch jittered: slivers down to 1.2 degrees, 619 negative
+# cotangent weights), checked by tests/real_param.sh. Every converged run must show:
+#  - no flipped triangle (the line search never accepts a step into +inf);
+#  - energy_per_area >= 4: symmetric Dirichlet of a triangle is A (s1^2 + s2^2 + s1^-2 + s2^-2) >= 4 A;
+#  - residual = |grad E| / sqrt(area) <= 1e-8, the default -gatol (what "converged" means).
+# Two converged runs (SNES vs TAO, 1 vs 2 ranks, Cholesky vs CG) must reach the same energy to 1e-10
+# relative. Why that holds: near the minimum E - E* ~ g^T H^-1 g / 2 with |g| <= 1e-8 sqrt(area),
+# and the last (exact Newton) step takes |g| well below that; measured, the energies agree in all
+# 13 printed digits here and on 10k-50k-vertex scans, so 1e-10 leaves room for round-off only.
+if(NOT MFAD_BUILD_EXAMPLES)
+  return()
+endif()
+
+# mfad_real_param_test(<name> <nranks> <check> [<check arguments>] [OPTIONS <program options>])
+function(mfad_real_param_test name nranks check)
+  cmake_parse_arguments(ARG "" "" "OPTIONS" ${ARGN})
+  add_test(NAME ${name}
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/real_param.sh ${check} $<TARGET_FILE:param> ${nranks} ${MFAD_MPIEXEC} ${MFAD_MPIEXEC_FLAGS}
+            -- ${ARG_UNPARSED_ARGUMENTS} ${ARG_OPTIONS})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "${MFAD_MPI_ENV};OMP_NUM_THREADS=1" LABELS "example;mpi" PROCESSORS ${nranks} TIMEOUT 300)
+endfunction()
+
+set(_patch ${CMAKE_CURRENT_SOURCE_DIR}/meshes/spot_patch.obj)
+set(_jitter ${CMAKE_CURRENT_SOURCE_DIR}/meshes/spot_jitter.obj)
+# the defaults, 1 and 2 ranks (MUMPS's Cholesky where PETSc has it; 15 Newton steps on the jitter)
+mfad_real_param_test(real_param_patch 1 disk OPTIONS -mesh ${_patch})
+mfad_real_param_test(real_param_jitter 1 disk OPTIONS -mesh ${_jitter})
+mfad_real_param_test(real_param_patch_ranks 2 ranks OPTIONS -mesh ${_patch})
+mfad_real_param_test(real_param_jitter_ranks 2 ranks OPTIONS -mesh ${_jitter})
+# SNES vs TAO (nls, armijo line search through the flipped triangles' +inf) on the same defaults
+mfad_real_param_test(real_param_patch_tao 1 agree -use_tao -- OPTIONS -mesh ${_patch})
+mfad_real_param_test(real_param_jitter_tao 1 agree -use_tao -- OPTIONS -mesh ${_jitter})
+mfad_real_param_test(real_param_jitter_tao_np2 2 agree -use_tao -- OPTIONS -mesh ${_jitter})
+# another linear solver reaches the same minimum: PETSc's own Cholesky (1 rank; the fallback where
+# PETSc has no MUMPS)
+mfad_real_param_test(real_param_jitter_petsc_cholesky 1 agree -pc_factor_mat_solver_type petsc -pc_factor_mat_ordering_type nd -- OPTIONS -mesh ${_jitter})
+# projected Newton only (-exact_newton false): linear convergence, 154 steps measured, ending where
+# E's decrease is below its round-off (the line search's round-off allowance takes it to -gatol)
+mfad_real_param_test(real_param_jitter_projected 1 agree -exact_newton false -- OPTIONS -mesh ${_jitter})
+# a solve cut short (one Newton step) exits non-zero with the reason on stderr, SNES and TAO
+mfad_real_param_test(real_param_fails 1 fails OPTIONS -mesh ${_jitter} -snes_max_it 1)
+mfad_real_param_test(real_param_fails_tao 2 fails OPTIONS -mesh ${_jitter} -use_tao -tao_max_it 1)

@@ -573,8 +573,8 @@ int main(int argc, char **argv)
   MfadMesh    m;
   MfadEnergy  E;
   Vec         U, G;
-  PetscInt    n = 16, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, its = 0, nexact = 0, reason = 0, flipped, term, flipped0;
-  PetscReal  *rest, barrier = 0, gatol = 1e-8, area, uarea, ratio, energy, gnorm, ratio0;
+  PetscInt    n = 16, cstart = 0, cend = 0, vstart = 0, vend = 0, its = 0, nexact = 0, reason = 0, flipped, term, flipped0;
+  PetscReal   barrier = 0, gatol = 1e-8, area, uarea, ratio, energy, gnorm, ratio0;
   GeomSurface surface      = GEOM_CAP;
   PetscBool   exact_newton = PETSC_TRUE, use_tao = PETSC_FALSE, write = PETSC_FALSE, file;
   char        out[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
@@ -597,14 +597,11 @@ int main(int argc, char **argv)
   PetscCheck(barrier >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-barrier %g must be >= 0", (double)barrier);
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
   if (file) { /* every rank reads the (small) file; the triangles are then split as for the grid */
-    const size_t len = strlen(path);
-    if (len > 4 && !strcmp(path + len - 4, ".off")) PetscCall(MfadMeshReadOFF(path, &m));
-    else PetscCall(MfadMeshReadOBJ(path, &m));
+    PetscCall(MfadMeshRead(path, &m)); /* .obj, .off, .msh, .mesh, ... by extension */
     PetscCheck(m->ncorner == 3 && m->dim == 3, comm, PETSC_ERR_ARG_WRONG,
                "param: %s: need a triangle surface in 3-D (got %" PetscInt_FMT "-cornered cells in %" PetscInt_FMT "-D)", path, m->ncorner, m->dim);
     PetscCall(MfadMeshCheckManifold(m, path));
   } else PetscCall(GeomMeshGrid(n, n, -1, -1, 2, 2, surface, &m));
-  PetscCall(GeomMeshRanges(comm, m, &cstart, &cend, &vstart, &vend));
   area = 0; /* every rank holds the whole mesh */
   for (PetscInt c = 0; c < m->ncell; c++) {
     PetscReal e[2][3], n[3];
@@ -614,10 +611,11 @@ int main(int argc, char **argv)
     area += 0.5 * PetscSqrtReal(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
   }
   PetscCall(SetSolverDefaults(comm, use_tao, gatol * PetscSqrtReal(area)));
-  PetscCall(MfadEnergyCreate(comm, 2, vend - vstart, m->nvert, &E));
-  PetscCall(GeomMeshElements(m, cstart, cend, &conn, &rest));
-  PetscCall(MfadEnergyAddTermFromRest(E, MFAD_KERNEL(symmetric_dirichlet), cend - cstart, conn, rest, NULL, 1.0, &term));
-  if (barrier > 0) PetscCall(MfadEnergyAddTermFromRest(E, MFAD_KERNEL(flip_barrier_tri), cend - cstart, conn, rest, NULL, barrier, NULL));
+  PetscCall(MfadEnergyCreateFromMesh(comm, m, 2, &E));
+  PetscCall(MfadEnergyGetOwnershipRange(E, &vstart, &vend));
+  PetscCall(MfadMeshGetCellRange(comm, m, &cstart, &cend));
+  PetscCall(MfadEnergyAddTermFromMesh(E, m, MFAD_KERNEL(symmetric_dirichlet), NULL, 1.0, &term));
+  if (barrier > 0) PetscCall(MfadEnergyAddTermFromMesh(E, m, MFAD_KERNEL(flip_barrier_tri), NULL, barrier, NULL));
   PetscCall(MfadEnergySetFromOptions(E));
 
   /* Tutte, then scaled about the origin to the surface's area (the isometric size) and mirrored
@@ -677,8 +675,8 @@ int main(int argc, char **argv)
   if (barrier > 0) { /* report symmetric Dirichlet alone: the barrier's share is not distortion */
     PetscReal  eb;
     MfadEnergy Es;
-    PetscCall(MfadEnergyCreate(comm, 2, vend - vstart, m->nvert, &Es));
-    PetscCall(MfadEnergyAddTermFromRest(Es, MFAD_KERNEL(symmetric_dirichlet), cend - cstart, conn, rest, NULL, 1.0, NULL));
+    PetscCall(MfadEnergyCreateFromMesh(comm, m, 2, &Es));
+    PetscCall(MfadEnergyAddTermFromMesh(Es, m, MFAD_KERNEL(symmetric_dirichlet), NULL, 1.0, NULL));
     PetscCall(MfadEnergyComputeObjective(Es, U, &eb));
     energy = eb;
     PetscCall(MfadEnergyDestroy(&Es));
@@ -692,7 +690,6 @@ int main(int argc, char **argv)
                         m->nvert, m->ncell, (double)area, (double)energy, (double)(energy / area), (double)ratio, (double)ratio0, flipped,
                         (double)(gnorm / PetscSqrtReal(area)), its, nexact, reason, reason_name));
 
-  PetscCall(PetscFree2(conn, rest));
   PetscCall(VecDestroy(&U));
   PetscCall(VecDestroy(&G));
   PetscCall(MfadEnergyDestroy(&E));

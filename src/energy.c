@@ -269,6 +269,7 @@ PetscErrorCode MfadEnergySetNumThreads(MfadEnergy E, PetscInt nthreads)
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
   PetscCheck(nthreads >= 0, E->comm, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergySetNumThreads: %" PetscInt_FMT " threads", nthreads);
+  if (nthreads != E->nthreads) PetscCall(PetscArrayzero(E->threads, MFAD_SITE_COUNT)); /* measure the new count afresh */
   E->nthreads = nthreads;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -314,7 +314,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   psd_steps  = E->psd_steps;
   PetscOptionsBegin(E->comm, E->prefix, "mfad energy options", "MfadEnergy");
   PetscCall(PetscOptionsEnum("-mfad_backend", "Where element loops run", "MfadEnergySetBackend", MfadBackends, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
-  PetscCall(PetscOptionsInt("-mfad_num_threads", "OpenMP threads of element loops (0: OpenMP default)", "MfadEnergySetNumThreads", nthreads, &nthreads, NULL));
+  PetscCall(PetscOptionsInt("-mfad_num_threads", "OpenMP threads of element loops (0: OpenMP's count where measured faster, docs/threads.md)", "MfadEnergySetNumThreads", nthreads, &nthreads, NULL));
   PetscCall(PetscOptionsInt("-mfad_block_size", "Consecutive elements per coloured block", "MfadEnergySetFromOptions", block_size, &block_size, NULL));
   PetscCall(PetscOptionsEList("-mfad_scatter", "Race-free scatter: coloured blocks (deterministic) or atomics (comparison)", "MfadEnergySetFromOptions", scatters, 2, scatters[scatter], &scatter, NULL));
   PetscCall(PetscOptionsBool("-mfad_reorder", "Sort elements by their first local vertex for locality", "MfadEnergySetFromOptions", reorder, &reorder, NULL));

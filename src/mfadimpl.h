@@ -18,6 +18,7 @@ typedef enum { MFAD_SITE_HESSIANS = MFAD_OP_COUNT, MFAD_SITE_CACHED_HVP, MFAD_SI
 /* measured seconds per element of one site on one thread (sec[0]) and on all (sec[1]; 0: not yet) */
 typedef struct {
   double sec[2];
+  int    warm; /* one-thread runs so far, up to 2: the first (cold caches, first touch) is not timed */
   int    calls, interval, probe;
 } MfadThreadChoice;
 

@@ -130,7 +130,8 @@ PetscErrorCode MfadEnergyComputeHessianCache(MfadEnergy E, Vec X)
        into its own part of the cache: one parallel region per build, chunks handed out
        dynamically so that a thread slowed by another process does not hold the others up */
     const PetscScalar *x;
-    PetscInt           nc = 0, c = 0, *poff;
+    PetscInt           nc = 0, c = 0;
+    PetscCount        *poff; /* where each term's packed Hessians start */
     int               *ct, *cb, *start, maxb = 1;
     double            *value;
 
@@ -150,7 +151,7 @@ PetscErrorCode MfadEnergyComputeHessianCache(MfadEnergy E, Vec X)
     PetscCall(PetscMalloc2((size_t)nt * (maxb + 1), &start, (size_t)nt * maxb, &value));
     poff[0] = 0;
     for (PetscInt t = 0; t < E->nterms; t++) {
-      poff[t + 1] = poff[t] + (PetscInt)MfadTermCacheSize_Private(&E->terms[t]);
+      poff[t + 1] = poff[t] + MfadTermCacheSize_Private(&E->terms[t]);
       for (int b0 = 0; b0 < E->terms[t].nblocks; b0 = MfadChunkEnd_Private(&E->terms[t], b0), c++) {
         ct[c] = (int)t;
         cb[c] = b0;

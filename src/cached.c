@@ -7,8 +7,12 @@
    the common element shapes get compile-time sizes so that the small loops unroll. */
 #include "mfadimpl.h"
 #include "cuda/mfadcuda.h"
+#include <mfad/psd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
-#define MFAD_CHUNK_ELEMENTS 4096 /* full Hessians of a chunk: 4.7 MB at N = 12, cache-sized */
+#define MFAD_CHUNK_ELEMENTS 1024 /* full Hessians of a chunk: 1.2 MB at N = 12 per thread, cache-sized */
 #define MFAD_MAX_N          24
 
 #define MFAD_ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -40,20 +44,28 @@ static PetscErrorCode MfadEnergyCacheAlloc_Private(MfadEnergy E)
     }
   }
   PetscCall(PetscMalloc1(n, &E->cache));
-  PetscCall(PetscMalloc1(nchunk, &E->chunk));
   E->ncache = n;
   E->nchunk = (PetscInt)nchunk;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* room for the chunks of nt threads */
+static PetscErrorCode MfadEnergyChunkAlloc_Private(MfadEnergy E, int nt)
+{
+  PetscFunctionBegin;
+  if (E->chunk && E->chunk_threads >= nt) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree(E->chunk));
+  PetscCall(PetscMalloc1((size_t)E->nchunk * nt, &E->chunk));
+  E->chunk_threads = nt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* packed <- the upper triangle of ne full N x N Hessians, symmetrised (AD gives H_ij and H_ji by
    different operation orders: equal to round-off, not bitwise) */
-static void MfadPack_Private(int N, PetscInt ne, const double *H, double *P, int nt)
+static void MfadPack_Private(int N, PetscInt ne, const double *H, double *P)
 {
   const PetscCount PN = MfadPackedSize_Private(N);
 
-  (void)nt;
-#pragma omp parallel for schedule(static) num_threads(nt) if (ne > 256)
   for (PetscInt e = 0; e < ne; e++) {
     const double *He = H + (size_t)e * N * N;
     double       *Pe = P + (size_t)e * PN;
@@ -86,8 +98,9 @@ PetscErrorCode MfadEnergyUnpackCache_Private(MfadEnergy E, double *H)
 PetscErrorCode MfadEnergyComputeHessianCache(MfadEnergy E, Vec X)
 {
   MfadHessianKey key;
-  const int      nt = E ? MfadEnergyThreads_Private(E) : 1;
-  double        *P;
+  PetscCount     nelem = 0;
+  double        *P, t0;
+  int            nt;
 
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
@@ -102,33 +115,72 @@ PetscErrorCode MfadEnergyComputeHessianCache(MfadEnergy E, Vec X)
   PetscCall(MfadEnergyCacheAlloc_Private(E));
   E->cache_key.valid = PETSC_FALSE;
   PetscCall(PetscLogEventBegin(MFAD_ElementHessianEvent, 0, 0, 0, 0));
+  for (PetscInt t = 0; t < E->nterms; t++) nelem += E->terms[t].nelem;
   P = E->cache;
   if (MfadHessianKeyEqual_Private(&key, &E->hess_key)) { /* assembled at this point already */
     const double *H = E->hess;
-    for (PetscInt t = 0; t < E->nterms; t++) {
+    for (PetscInt t = 0; t < E->nterms; t++) { /* a copy, memory-bound: one thread */
       const int N = E->terms[t].k->nvert * E->terms[t].k->dof;
-      MfadPack_Private(N, E->terms[t].nelem, H, P, nt);
+      MfadPack_Private(N, E->terms[t].nelem, H, P);
       H += E->terms[t].nelem * N * N;
       P += MfadTermCacheSize_Private(&E->terms[t]);
     }
   } else {
+    /* Chunks of whole blocks (every term's, in order), each computed and packed by one thread
+       into its own part of the cache: one parallel region per build, chunks handed out
+       dynamically so that a thread slowed by another process does not hold the others up */
     const PetscScalar *x;
-    PetscCall(MfadEnergyGlobalToLocal_Private(E, X));
-    PetscCall(MfadEnergyHessianWork_Private(E));
-    PetscCall(VecGetArrayRead(E->xloc, &x));
-    for (PetscInt t = 0; t < E->nterms; t++) {
-      const MfadTerm  *term = &E->terms[t];
-      const int        N    = term->k->nvert * term->k->dof;
-      const PetscCount PN   = MfadPackedSize_Private(N);
-      for (int b0 = 0, b1; b0 < term->nblocks; b0 = b1) {
-        b1 = MfadChunkEnd_Private(term, b0);
-        PetscCall(MfadTermElementHessians_Private(E, term, b0, b1, x, E->chunk));
-        MfadPack_Private(N, term->block_start[b1] - term->block_start[b0], E->chunk, P + term->block_start[b0] * PN, nt);
+    PetscInt           nc = 0, c = 0;
+    PetscCount        *poff; /* where each term's packed Hessians start */
+    int               *ct, *cb, *start, maxb = 1;
+    double            *value;
+
+    for (PetscInt t = 0; t < E->nterms; t++)
+      for (int b0 = 0, b1; b0 < E->terms[t].nblocks; b0 = b1, nc++) {
+        b1   = MfadChunkEnd_Private(&E->terms[t], b0);
+        maxb = PetscMax(maxb, b1 - b0);
       }
-      if (term->flops_known) PetscCall(PetscLogFlops(term->flops[MFAD_MODE_HESSIAN] * term->nelem));
-      P += MfadTermCacheSize_Private(term);
+    for (PetscInt t = 0; t < E->nterms; t++) {
+      const int N = E->terms[t].k->nvert * E->terms[t].k->dof;
+      PetscCheck(E->psd == MFAD_PSD_NONE || N <= MFAD_PSD_MAX_N, PETSC_COMM_SELF, PETSC_ERR_SUP, "term '%s': PSD projection supports elements of at most %d unknowns, not %d", E->terms[t].name, MFAD_PSD_MAX_N, N);
     }
+    nt = MfadThreadsBegin_Private(E, MFAD_SITE_HESSIANS, nelem, &t0);
+    nt = (int)PetscMin((PetscInt)nt, PetscMax(nc, 1));
+    PetscCall(MfadEnergyChunkAlloc_Private(E, nt));
+    PetscCall(PetscMalloc3(nc + 1, &ct, nc + 1, &cb, E->nterms + 1, &poff));
+    PetscCall(PetscMalloc2((size_t)nt * (maxb + 1), &start, (size_t)nt * maxb, &value));
+    poff[0] = 0;
+    for (PetscInt t = 0; t < E->nterms; t++) {
+      poff[t + 1] = poff[t] + MfadTermCacheSize_Private(&E->terms[t]);
+      for (int b0 = 0; b0 < E->terms[t].nblocks; b0 = MfadChunkEnd_Private(&E->terms[t], b0), c++) {
+        ct[c] = (int)t;
+        cb[c] = b0;
+      }
+    }
+    PetscCall(MfadEnergyGlobalToLocal_Private(E, X));
+    PetscCall(VecGetArrayRead(E->xloc, &x));
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
+    for (PetscInt i = 0; i < nc; i++) {
+#ifdef _OPENMP
+      const int tid = omp_get_thread_num();
+#else
+      const int tid = 0;
+#endif
+      const MfadTerm  *term = &E->terms[ct[i]];
+      const int        N    = term->k->nvert * term->k->dof, b0 = cb[i];
+      const int        b1   = i + 1 < nc && ct[i + 1] == ct[i] ? cb[i + 1] : term->nblocks;
+      const PetscCount PN   = MfadPackedSize_Private(N);
+      double          *H    = E->chunk + (size_t)tid * E->nchunk;
+
+      MfadTermElementHessiansRange_Private(E, term, b0, b1, x, H, 1, start + (size_t)tid * (maxb + 1), value + (size_t)tid * maxb);
+      MfadPack_Private(N, term->block_start[b1] - term->block_start[b0], H, P + poff[ct[i]] + term->block_start[b0] * PN);
+    }
+    MfadThreadsEnd_Private(E, MFAD_SITE_HESSIANS, nt, nelem, t0);
     PetscCall(VecRestoreArrayRead(E->xloc, &x));
+    for (PetscInt t = 0; t < E->nterms; t++)
+      if (E->terms[t].flops_known) PetscCall(PetscLogFlops(E->terms[t].flops[MFAD_MODE_HESSIAN] * E->terms[t].nelem));
+    PetscCall(PetscFree2(start, value));
+    PetscCall(PetscFree3(ct, cb, poff));
   }
   PetscCall(PetscLogEventEnd(MFAD_ElementHessianEvent, 0, 0, 0, 0));
   E->cache_key = key;
@@ -144,7 +196,7 @@ PetscErrorCode MfadEnergyComputeHessianCache(MfadEnergy E, Vec X)
 #define MFAD_CACHED_COLOURED(term, nt, ...) \
   do { \
     (void)(nt); \
-    MFAD_CPRAGMA(parallel num_threads(nt) if ((term)->parallel)) for (int col_ = 0; col_ < (term)->ncolors; col_++) \
+    MFAD_CPRAGMA(parallel num_threads(nt) if ((term)->parallel && (nt) > 1)) for (int col_ = 0; col_ < (term)->ncolors; col_++) \
     { \
       MFAD_CPRAGMA(for schedule(static)) for (int bi_ = (term)->color_start[col_]; bi_ < (term)->color_start[col_ + 1]; bi_++) \
       { \
@@ -223,7 +275,9 @@ PetscErrorCode MfadEnergyCachedHessianProduct(MfadEnergy E, Vec X, Vec V, Vec Y)
 {
   const double *P;
   PetscScalar  *y, *v;
-  const int     nt = E ? MfadEnergyThreads_Private(E) : 1;
+  PetscCount    nelem = 0;
+  double        t0;
+  int           nt;
 
   PetscFunctionBegin;
   PetscCall(MfadEnergyComputeHessianCache(E, X));
@@ -244,6 +298,8 @@ PetscErrorCode MfadEnergyCachedHessianProduct(MfadEnergy E, Vec X, Vec V, Vec Y)
   PetscCall(VecZeroEntries(E->yloc));
   PetscCall(VecGetArray(E->yloc, &y));
   P = E->cache;
+  for (PetscInt t = 0; t < E->nterms; t++) nelem += E->terms[t].nelem;
+  nt = MfadThreadsBegin_Private(E, MFAD_SITE_CACHED_HVP, nelem, &t0);
   for (PetscInt t = 0; t < E->nterms; t++) {
     const MfadTerm *term = &E->terms[t];
     const int       N    = term->k->nvert * term->k->dof;
@@ -251,6 +307,7 @@ PetscErrorCode MfadEnergyCachedHessianProduct(MfadEnergy E, Vec X, Vec V, Vec Y)
     PetscCall(PetscLogFlops(2.0 * N * N * term->nelem));
     P += MfadTermCacheSize_Private(term);
   }
+  MfadThreadsEnd_Private(E, MFAD_SITE_CACHED_HVP, nt, nelem, t0);
   PetscCall(VecRestoreArray(E->yloc, &y));
   PetscCall(VecRestoreArray(E->vloc, &v));
   PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_IDENTITY, V));
@@ -265,7 +322,9 @@ PetscErrorCode MfadEnergyCachedHessianDiagonal(MfadEnergy E, Vec X, Vec D)
 {
   const double *P;
   PetscScalar  *y;
-  const int     nt = E ? MfadEnergyThreads_Private(E) : 1;
+  PetscCount    nelem = 0;
+  double        t0;
+  int           nt;
 
   PetscFunctionBegin;
   PetscCall(MfadEnergyComputeHessianCache(E, X));
@@ -278,6 +337,8 @@ PetscErrorCode MfadEnergyCachedHessianDiagonal(MfadEnergy E, Vec X, Vec D)
   PetscCall(VecZeroEntries(E->yloc));
   PetscCall(VecGetArray(E->yloc, &y));
   P = E->cache;
+  for (PetscInt t = 0; t < E->nterms; t++) nelem += E->terms[t].nelem;
+  nt = MfadThreadsBegin_Private(E, MFAD_SITE_CACHED_DIAGONAL, nelem, &t0);
   for (PetscInt t = 0; t < E->nterms; t++) {
     const MfadTerm *term = &E->terms[t];
     const int       nv = term->k->nvert, dof = term->k->dof, N = nv * dof;
@@ -286,6 +347,7 @@ PetscErrorCode MfadEnergyCachedHessianDiagonal(MfadEnergy E, Vec X, Vec D)
                          for (int a = 0; a < nv; a++) for (int d = 0; d < dof; d++) y[(size_t)c[a] * dof + d] += Pe[MfadPackedDiag(N, a * dof + d)]);
     P += MfadTermCacheSize_Private(term);
   }
+  MfadThreadsEnd_Private(E, MFAD_SITE_CACHED_DIAGONAL, nt, nelem, t0);
   PetscCall(VecRestoreArray(E->yloc, &y));
   PetscCall(MfadEnergyLocalToGlobal_Private(E, D, MFAD_FIXED_ONE, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -295,7 +357,9 @@ PetscErrorCode MfadEnergyCachedHessianBlockDiagonal(MfadEnergy E, Vec X, PetscSc
 {
   const double *P;
   double       *B;
-  const int     nt = E ? MfadEnergyThreads_Private(E) : 1;
+  PetscCount    nelem = 0;
+  double        t0;
+  int           nt;
 
   PetscFunctionBegin;
   PetscCall(MfadEnergyComputeHessianCache(E, X));
@@ -308,6 +372,8 @@ PetscErrorCode MfadEnergyCachedHessianBlockDiagonal(MfadEnergy E, Vec X, PetscSc
   B = E->blockloc;
   PetscCall(PetscArrayzero(B, (size_t)E->nlocal * E->dof * E->dof));
   P = E->cache;
+  for (PetscInt t = 0; t < E->nterms; t++) nelem += E->terms[t].nelem;
+  nt = MfadThreadsBegin_Private(E, MFAD_SITE_CACHED_BLOCKDIAG, nelem, &t0);
   for (PetscInt t = 0; t < E->nterms; t++) {
     const MfadTerm *term = &E->terms[t];
     const int       nv = term->k->nvert, dof = term->k->dof, N = nv * dof;
@@ -320,6 +386,7 @@ PetscErrorCode MfadEnergyCachedHessianBlockDiagonal(MfadEnergy E, Vec X, PetscSc
                          });
     P += MfadTermCacheSize_Private(term);
   }
+  MfadThreadsEnd_Private(E, MFAD_SITE_CACHED_BLOCKDIAG, nt, nelem, t0);
   PetscCall(MfadEnergyBlocksLocalToGlobal_Private(E, blocks));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -3,6 +3,9 @@
    scatter (reverse add), fixed rows. */
 #include "mfadimpl.h"
 #include "cuda/mfadcuda.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 PetscErrorCode MfadEnergyCheckVec_Private(MfadEnergy E, Vec X, int arg, const char *what)
 {
@@ -55,7 +58,80 @@ PetscErrorCode MfadEnergyGlobalToLocal_Private(MfadEnergy E, Vec X)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The element loop of a term over all its elements, in loop order */
+/* ------------------------------------------------------------------ threads (docs/threads.md)
+   A thread count asked for (MfadEnergySetNumThreads, -mfad_num_threads) is used as asked. The
+   default (OpenMP's count) is used only where it is measured to pay: each site (operation) is
+   timed per element on one thread (its second run: the first touches cold memory) and on all,
+   the faster runs, and the slower is timed again
+   every `interval` calls, so that a core another process takes (or frees) is noticed. A probe of
+   the slower costs (slow / fast - 1) calls' time: the interval keeps that under 1/20 of the time
+   (on a busy 2-core machine a threaded loop measured 10-100x slower than one thread: a barrier per
+   colour waits for a descheduled thread). Below MFAD_THREADS_MIN_ELEMENTS a loop runs on the
+   calling thread: there a fork-join gains microseconds on an idle machine and can cost a
+   scheduler time slice (milliseconds) on a busy one. Results are bitwise the same for any count. */
+#define MFAD_THREADS_MIN_ELEMENTS 16384
+#define MFAD_THREADS_PROBE_MIN    4
+#define MFAD_THREADS_PROBE_MAX    (1 << 20)
+#define MFAD_THREADS_PROBE_BUDGET 20 /* calls per unit of probe loss: 5% */
+
+static double MfadWallTime_Private(void)
+{
+#ifdef _OPENMP
+  return omp_get_wtime();
+#else
+  return 0.0;
+#endif
+}
+
+/* Threads for a loop of `nelem` elements at `site`; t0 is passed on to MfadThreadsEnd_Private */
+int MfadThreadsBegin_Private(MfadEnergy E, int site, PetscCount nelem, double *t0)
+{
+  const int         nt = MfadEnergyThreads_Private(E);
+  MfadThreadChoice *c  = &E->threads[site];
+  int               use;
+
+  *t0 = -1.0;
+  if (nt <= 1 || nelem < MFAD_THREADS_MIN_ELEMENTS) return 1;
+  if (E->nthreads > 0) return nt;
+  if (!c->interval) c->interval = MFAD_THREADS_PROBE_MIN;
+  if (c->warm < 2) use = 1;
+  else if (c->sec[1] <= 0.0) {
+    use      = nt;
+    c->probe = 1;
+  } else {
+    const int best = c->sec[1] < c->sec[0] ? nt : 1;
+    c->probe       = ++c->calls >= c->interval;
+    if (c->probe) c->calls = 0;
+    use = c->probe ? (best > 1 ? 1 : nt) : best;
+  }
+  *t0 = MfadWallTime_Private();
+  return use;
+}
+
+void MfadThreadsEnd_Private(MfadEnergy E, int site, int nt, PetscCount nelem, double t0)
+{
+  MfadThreadChoice *c = &E->threads[site];
+  const int         i = nt > 1;
+  double            s;
+
+  if (t0 < 0.0) return;
+  s = (MfadWallTime_Private() - t0) / (double)nelem;
+  if (c->warm < 2) { /* the first run warms the caches; the second is timed */
+    if (c->warm++) c->sec[0] = s;
+    return;
+  }
+  /* the loop in use: smoothed; a probe or a first time: replaces */
+  c->sec[i] = c->probe || c->sec[i] <= 0.0 ? s : 0.5 * (c->sec[i] + s);
+  if (c->probe) {
+    const double loss  = PetscMax(c->sec[0], c->sec[1]) / PetscMin(c->sec[0], c->sec[1]) - 1.0;
+    const int    taken = i == (c->sec[1] < c->sec[0]); /* the probed count is now the faster */
+    c->interval        = taken ? MFAD_THREADS_PROBE_MIN : (int)PetscMin(PetscMax(2.0 * c->interval, MFAD_THREADS_PROBE_BUDGET * loss), (double)MFAD_THREADS_PROBE_MAX);
+    c->probe           = 0;
+  }
+}
+
+/* The element loop of a term over all its elements, in loop order, on one thread (callers that
+   thread it set L->nthreads and L->parallel) */
 void MfadTermLoop_Private(MfadEnergy E, const MfadTerm *term, const double *x, const double *v, double *y, MfadLoop *L)
 {
   L->nelem        = (int)term->nelem;
@@ -72,8 +148,8 @@ void MfadTermLoop_Private(MfadEnergy E, const MfadTerm *term, const double *x, c
   L->color_start  = term->color_start;
   L->color_blocks = term->color_blocks;
   L->atomic       = E->atomic;
-  L->nthreads     = (int)E->nthreads;
-  L->parallel     = term->parallel;
+  L->nthreads     = 1;
+  L->parallel     = 0;
 }
 
 /* Runs operation `op` of every term; `value` (if not NULL) receives this rank's energy. */
@@ -81,15 +157,22 @@ static PetscErrorCode MfadEnergyRunTerms_Private(MfadEnergy E, MfadOp op, const 
 {
   static const MfadMode mode[MFAD_OP_COUNT] = {MFAD_MODE_VALUE, MFAD_MODE_GRADIENT, MFAD_MODE_HVP, MFAD_MODE_HESSIAN, MFAD_MODE_HESSIAN};
   PetscReal             sum             = 0.0;
+  PetscCount            nelem           = 0;
+  double                t0;
+  int                   nt;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(MFAD_ElementsEvent, 0, 0, 0, 0));
+  for (PetscInt t = 0; t < E->nterms; t++) nelem += E->terms[t].nelem;
+  nt = MfadThreadsBegin_Private(E, (int)op, nelem, &t0);
   for (PetscInt t = 0; t < E->nterms; t++) {
     MfadTerm  *term = &E->terms[t];
     MfadKernel k    = term->k;
     MfadLoop   L;
     if (!term->nelem) continue;
     MfadTermLoop_Private(E, term, x, v, y, &L);
+    L.nthreads = nt;
+    L.parallel = nt > 1 && term->parallel;
     switch (op) {
     case MFAD_OP_VALUE:
       k->cpu_value(&L);
@@ -120,6 +203,7 @@ static PetscErrorCode MfadEnergyRunTerms_Private(MfadEnergy E, MfadOp op, const 
     }
     PetscCall(PetscLogFlops(term->flops[mode[op]] * term->nelem));
   }
+  MfadThreadsEnd_Private(E, (int)op, nt, nelem, t0);
   if (value) *value = sum;
   PetscCall(PetscLogEventEnd(MFAD_ElementsEvent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -269,6 +269,7 @@ PetscErrorCode MfadEnergySetNumThreads(MfadEnergy E, PetscInt nthreads)
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
   PetscCheck(nthreads >= 0, E->comm, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergySetNumThreads: %" PetscInt_FMT " threads", nthreads);
+  if (nthreads != E->nthreads) PetscCall(PetscArrayzero(E->threads, MFAD_SITE_COUNT)); /* measure the new count afresh */
   E->nthreads = nthreads;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -345,7 +346,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   PetscCall(MfadEnergyOptionsRequireValues_Private(E));
   PetscOptionsBegin(E->comm, E->prefix, "mfad energy options", "MfadEnergy");
   PetscCall(PetscOptionsEnum("-mfad_backend", "Where element loops run", "MfadEnergySetBackend", MfadBackends, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
-  PetscCall(PetscOptionsInt("-mfad_num_threads", "OpenMP threads of element loops (0: OpenMP default)", "MfadEnergySetNumThreads", nthreads, &nthreads, NULL));
+  PetscCall(PetscOptionsInt("-mfad_num_threads", "OpenMP threads of element loops (0: OpenMP's count where measured faster, docs/threads.md)", "MfadEnergySetNumThreads", nthreads, &nthreads, NULL));
   PetscCall(PetscOptionsInt("-mfad_block_size", "Consecutive elements per coloured block", "MfadEnergySetFromOptions", block_size, &block_size, NULL));
   PetscCall(PetscOptionsEList("-mfad_scatter", "Race-free scatter: coloured blocks (deterministic) or atomics (comparison)", "MfadEnergySetFromOptions", scatters, 2, scatters[scatter], &scatter, NULL));
   PetscCall(PetscOptionsBool("-mfad_reorder", "Sort elements by their first local vertex for locality", "MfadEnergySetFromOptions", reorder, &reorder, NULL));

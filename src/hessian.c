@@ -57,33 +57,48 @@ PetscBool MfadHessianKeyEqual_Private(const MfadHessianKey *a, const MfadHessian
 }
 
 /* H <- the weighted (and projected) N x N Hessians of the elements of blocks [b0, b1) of `term`,
-   element by element from the first element of block b0; x is the local point. */
-PetscErrorCode MfadTermElementHessians_Private(MfadEnergy E, const MfadTerm *term, int b0, int b1, const double *x, double *H)
+   element by element from the first element of block b0; x is the local point; nt threads
+   (1: the calling thread, also inside a parallel region); start and value hold b1 - b0 + 1 block
+   offsets and b1 - b0 block energies. Checked by the caller: N <= MFAD_PSD_MAX_N if projecting. */
+void MfadTermElementHessiansRange_Private(MfadEnergy E, const MfadTerm *term, int b0, int b1, const double *x, double *H, int nt, int *start, double *value)
 {
-  MfadLoop       L;
-  const int      N = term->k->nvert * term->k->dof, e0 = term->block_start[b0], ne = term->block_start[b1] - e0;
-  const int      psd = (int)E->psd;
-  const double   eps = E->psd_eps;
-  const int      nt  = MfadEnergyThreads_Private(E);
+  MfadLoop     L;
+  const int    N = term->k->nvert * term->k->dof, e0 = term->block_start[b0], ne = term->block_start[b1] - e0;
+  const int    psd = (int)E->psd;
+  const double eps = E->psd_eps;
 
-  PetscFunctionBegin;
-  PetscCheck(b1 - b0 <= E->nchunk_blocks, PETSC_COMM_SELF, PETSC_ERR_PLIB, "chunk of %d blocks exceeds the %" PetscInt_FMT " prepared", b1 - b0, E->nchunk_blocks);
   MfadTermLoop_Private(E, term, x, NULL, H, &L);
   /* a loop over the blocks [b0, b1) alone: element arrays shifted to e0, block offsets rebased */
-  for (int b = b0; b <= b1; b++) E->chunk_start[b - b0] = term->block_start[b] - e0;
+  for (int b = b0; b <= b1; b++) start[b - b0] = term->block_start[b] - e0;
   L.nelem       = ne;
   L.conn        = term->conn + (size_t)e0 * term->k->nvert;
   L.params      = term->k->nparam ? term->params + (size_t)e0 * term->k->nparam : NULL;
   L.nblocks     = b1 - b0;
-  L.block_start = E->chunk_start;
-  L.block_value = E->chunk_value;
+  L.block_start = start;
+  L.block_value = value;
+  L.nthreads    = nt;
+  L.parallel    = nt > 1;
   term->k->cpu_hessian(&L);
   if (psd != MFAD_PSD_NONE) {
-    PetscCheck(N <= MFAD_PSD_MAX_N, PETSC_COMM_SELF, PETSC_ERR_SUP, "term '%s': PSD projection supports elements of at most %d unknowns, not %d", term->name, MFAD_PSD_MAX_N, N);
-    (void)nt;
-#pragma omp parallel for schedule(static) num_threads(nt) if (ne > 64)
+#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
     for (int e = 0; e < ne; e++) (void)mfad_psd_project(N, H + (size_t)e * N * N, psd, eps);
   }
+}
+
+/* The same for assembly, threads chosen by MfadThreadsBegin_Private */
+PetscErrorCode MfadTermElementHessians_Private(MfadEnergy E, const MfadTerm *term, int b0, int b1, const double *x, double *H)
+{
+  const int N  = term->k->nvert * term->k->dof;
+  const int ne = term->block_start[b1] - term->block_start[b0];
+  double    t0;
+  int       nt;
+
+  PetscFunctionBegin;
+  PetscCheck(b1 - b0 <= E->nchunk_blocks, PETSC_COMM_SELF, PETSC_ERR_PLIB, "chunk of %d blocks exceeds the %" PetscInt_FMT " prepared", b1 - b0, E->nchunk_blocks);
+  PetscCheck(E->psd == MFAD_PSD_NONE || N <= MFAD_PSD_MAX_N, PETSC_COMM_SELF, PETSC_ERR_SUP, "term '%s': PSD projection supports elements of at most %d unknowns, not %d", term->name, MFAD_PSD_MAX_N, N);
+  nt = MfadThreadsBegin_Private(E, MFAD_SITE_HESSIANS, ne, &t0);
+  MfadTermElementHessiansRange_Private(E, term, b0, b1, x, H, nt, E->chunk_start, E->chunk_value);
+  MfadThreadsEnd_Private(E, MFAD_SITE_HESSIANS, nt, ne, t0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

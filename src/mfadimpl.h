@@ -13,6 +13,15 @@
 
 typedef enum { MFAD_OP_VALUE, MFAD_OP_GRADIENT, MFAD_OP_HVP, MFAD_OP_DIAGONAL, MFAD_OP_BLOCKDIAG, MFAD_OP_COUNT } MfadOp;
 
+/* Threaded element loops, by operation (src/compute.c, docs/threads.md): the MfadOp ones, then these */
+typedef enum { MFAD_SITE_HESSIANS = MFAD_OP_COUNT, MFAD_SITE_CACHED_HVP, MFAD_SITE_CACHED_DIAGONAL, MFAD_SITE_CACHED_BLOCKDIAG, MFAD_SITE_COUNT } MfadThreadSite;
+/* measured seconds per element of one site on one thread (sec[0]) and on all (sec[1]; 0: not yet) */
+typedef struct {
+  double sec[2];
+  int    warm; /* one-thread runs so far, up to 2: the first (cold caches, first touch) is not timed */
+  int    calls, interval, probe;
+} MfadThreadChoice;
+
 /* Identifies the point and the settings that explicit element Hessians were computed for. */
 typedef struct {
   PetscBool         valid;
@@ -91,11 +100,13 @@ struct _p_MfadEnergy {
   PetscCount        ncache;
   MfadHessianKey    cache_key;
   double           *chunk;        /* full element Hessians of a few blocks, while the cache is built */
-  PetscInt          nchunk;       /* elements that fit in chunk */
+  PetscInt          nchunk;       /* doubles of one thread's chunk (the largest chunk's full Hessians) */
+  int               chunk_threads; /* threads chunk has room for */
   int              *chunk_start;  /* block offsets of one chunk, rebased to its first element */
   double           *chunk_value;  /* block energies of one chunk (unused) */
   PetscInt          nchunk_blocks;
   void             *cuda;         /* the CUDA backend's device state (src/cuda/cudaimpl.h), or NULL */
+  MfadThreadChoice  threads[MFAD_SITE_COUNT]; /* default thread count: which loops threads pay for */
 };
 
 PETSC_INTERN PetscClassId  MFAD_CLASSID;
@@ -114,12 +125,15 @@ PETSC_INTERN PetscErrorCode MfadEnergyGlobalToLocal_Private(MfadEnergy E, Vec X)
 PETSC_INTERN PetscErrorCode MfadEnergyLocalToGlobal_Private(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X);
 PETSC_INTERN PetscErrorCode MfadEnergyBlocksLocalToGlobal_Private(MfadEnergy E, PetscScalar blocks[]);
 PETSC_INTERN void           MfadTermLoop_Private(MfadEnergy E, const MfadTerm *term, const double *x, const double *v, double *y, MfadLoop *L);
+PETSC_INTERN int            MfadThreadsBegin_Private(MfadEnergy E, int site, PetscCount nelem, double *t0);
+PETSC_INTERN void           MfadThreadsEnd_Private(MfadEnergy E, int site, int nt, PetscCount nelem, double t0);
 
 /* src/hessian.c: element Hessians for assembly and the cache */
 PETSC_INTERN PetscLogEvent  MFAD_ElementHessianEvent, MFAD_AssembleEvent, MFAD_CachedMultEvent;
 PETSC_INTERN PetscErrorCode MfadEnergyHessianKey_Private(MfadEnergy E, Vec X, MfadHessianKey *key);
 PETSC_INTERN PetscBool      MfadHessianKeyEqual_Private(const MfadHessianKey *a, const MfadHessianKey *b);
 PETSC_INTERN PetscErrorCode MfadTermElementHessians_Private(MfadEnergy E, const MfadTerm *term, int b0, int b1, const double *x, double *H);
+PETSC_INTERN void           MfadTermElementHessiansRange_Private(MfadEnergy E, const MfadTerm *term, int b0, int b1, const double *x, double *H, int nt, int *start, double *value);
 PETSC_INTERN PetscErrorCode MfadEnergyResetHessians_Private(MfadEnergy E);
 PETSC_INTERN PetscCount     MfadPackedSize_Private(int N);
 PETSC_INTERN int            MfadEnergyThreads_Private(MfadEnergy E);

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Threads change no bit of any result (docs/threads.md): every operation on a spring grid big
+   enough to be threaded (26k springs, above the library's serial-below threshold of 16,384
+   elements) on 1 thread, on 2, and with the default count, which switches between the two as it
+   measures them (many calls, so both are taken). */
+#include "testutil.h"
+#include <string.h>
+
+static TestGrid grid;
+
+/* every operation's result at X in one array: energy, gradient, HVP, diagonal, cached HVP,
+   vertex blocks, cached vertex blocks */
+static PetscInt ResultSize(PetscInt n) { return 1 + 4 * n + 6 * n; }
+
+static void Results(MfadEnergy E, Vec X, Vec V, PetscScalar *r)
+{
+  Vec                Y;
+  PetscInt           n;
+  const PetscScalar *y;
+  PetscReal          f;
+
+  TestCall(VecGetLocalSize(X, &n));
+  TestCall(VecDuplicate(X, &Y));
+  TestCall(MfadEnergyComputeObjectiveGradient(E, X, &f, Y));
+  r[0] = f;
+  r += 1;
+  for (int op = 0; op < 4; op++) {
+    switch (op) {
+    case 0:
+      TestCall(MfadEnergyComputeObjectiveGradient(E, X, &f, Y));
+      break;
+    case 1:
+      TestCall(MfadEnergyComputeHessianProduct(E, X, V, Y));
+      break;
+    case 2:
+      TestCall(MfadEnergyComputeHessianDiagonal(E, X, Y));
+      break;
+    case 3:
+      TestCall(MfadEnergyCachedHessianProduct(E, X, V, Y));
+      break;
+    }
+    TestCall(VecGetArrayRead(Y, &y));
+    memcpy(r, y, n * sizeof(PetscScalar));
+    TestCall(VecRestoreArrayRead(Y, &y));
+    r += n;
+  }
+  TestCall(MfadEnergyComputeHessianBlockDiagonal(E, X, r));
+  r += 3 * n;
+  TestCall(MfadEnergyCachedHessianBlockDiagonal(E, X, r));
+  TestCall(VecDestroy(&Y));
+}
+
+static void Check(const char *psd)
+{
+  MfadEnergy   E;
+  Vec          X, V;
+  PetscInt     n, m;
+  PetscScalar *r1, *r;
+  const char  *threads[] = {"1", "2", "0"};
+
+  TestCall(TestGridCreate(16, 16, 16, &grid));
+  ck_assert_msg(grid.nelem > 16384, "the grid must be big enough to be threaded: %d springs", (int)grid.nelem);
+  TestCall(TestGridEnergy(PETSC_COMM_SELF, &grid, &E));
+  TestCall(MfadEnergyCreateVecs(E, &X, &V));
+  TestCall(TestGridPoint(&grid, 0.3, 7, X)); /* compressed springs too: the projection acts */
+  TestCall(TestGridPoint(&grid, 1.0, 11, V));
+  TestCall(VecAXPY(V, -1.0, X));
+  TestCall(VecGetLocalSize(X, &n));
+  m = ResultSize(n);
+  TestCall(PetscMalloc2(m, &r1, m, &r));
+  TestCall(PetscOptionsSetValue(NULL, "-mfad_block_size", "64")); /* many blocks per colour */
+  TestCall(PetscOptionsSetValue(NULL, "-mfad_psd_project", psd));
+  for (int t = 0; t < 3; t++) {
+    TestCall(PetscOptionsSetValue(NULL, "-mfad_num_threads", threads[t]));
+    TestCall(MfadEnergySetFromOptions(E));
+    /* the default count measures one thread, then two, then probes: 12 calls take both */
+    for (int rep = 0; rep < (t == 2 ? 12 : 1); rep++) {
+      TestCall(VecScale(X, 1.0)); /* a new state: the cached Hessians are rebuilt */
+      Results(E, X, V, t == 0 ? r1 : r);
+      if (t > 0) ck_assert_msg(memcmp(r1, r, m * sizeof(PetscScalar)) == 0, "-mfad_num_threads %s (call %d, -mfad_psd_project %s): results differ from 1 thread", threads[t], rep, psd);
+    }
+  }
+  TestCall(PetscOptionsClearValue(NULL, "-mfad_block_size"));
+  TestCall(PetscOptionsClearValue(NULL, "-mfad_psd_project"));
+  TestCall(PetscOptionsClearValue(NULL, "-mfad_num_threads"));
+  TestCall(PetscFree2(r1, r));
+  TestCall(VecDestroy(&X));
+  TestCall(VecDestroy(&V));
+  TestCall(MfadEnergyDestroy(&E));
+  TestCall(TestGridDestroy(&grid));
+}
+
+START_TEST(results_are_bitwise_identical_for_1_2_and_default_threads)
+{
+  Check("none");
+}
+END_TEST
+
+START_TEST(projected_results_are_bitwise_identical_for_1_2_and_default_threads)
+{
+  Check("clamp");
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+  Suite   *s  = suite_create("threads");
+  TCase   *tc = tcase_create("threads");
+  SRunner *sr;
+  int      nfail;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, results_are_bitwise_identical_for_1_2_and_default_threads);
+  tcase_add_test(tc, projected_results_are_bitwise_identical_for_1_2_and_default_threads);
+  suite_add_tcase(s, tc);
+  sr = srunner_create(s);
+  srunner_set_fork_status(sr, CK_NOFORK); /* MPI is not fork-safe */
+  srunner_run_all(sr, CK_NORMAL);
+  nfail = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  PetscCall(PetscFinalize());
+  return nfail ? 1 : 0;
+}

@@ -310,7 +310,7 @@ static PetscErrorCode MfadEnergyOptionsRequireValues_Private(MfadEnergy E)
 {
   static const char *const opts[][2] = {
     {"-mfad_backend",           "cpu|cuda"                                      },
-    {"-mfad_num_threads",       "an integer >= 0 (0: OpenMP default)"           },
+    {"-mfad_num_threads",       "an integer >= 0 (0: as measured faster)"       },
     {"-mfad_block_size",        "an integer >= 1"                               },
     {"-mfad_scatter",           "colour|atomic"                                 },
     {"-mfad_psd_project",       "none|clamp|abs"                                },

@@ -672,27 +672,11 @@ int main(int argc, char **argv)
   PetscCheck(!set || naxes == 3, comm, PETSC_ERR_ARG_WRONG, "-axes needs 3 values, got %" PetscInt_FMT, naxes);
   PetscCheck(axes[0] > 0 && axes[1] > 0 && axes[2] > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-axes %g,%g,%g must be > 0", (double)axes[0],
              (double)axes[1], (double)axes[2]);
+  PetscCheck(reweight >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-start_reweight %" PetscInt_FMT " must be >= 0", reweight);
   PetscCheck(barrier >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-barrier %g must be >= 0", (double)barrier);
   PetscCheck(penalty > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-penalty %g must be > 0 (it fixes the radial directions)", (double)penalty);
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
   PetscCheck(!write_input || out_input[0], comm, PETSC_ERR_ARG_WRONG, "-o_input needs a file name");
-  /* Newton-CG on the exact Hessian (the fused shell product) preconditioned by the Cholesky factor
-     of the PSD-projected Hessian (assembled; the projection acts on the preconditioning matrix
-     only): its first CG step is a projected Newton step, always a descent direction however
-     indefinite the exact Hessian far from the minimiser, and near it CG reaches the exact Newton
-     step (quadratic convergence, where projected Newton alone is linear) */
-  {
-    const char *defaults[3][2] = {
-      {"-mfad_hessian",      "shell"},
-      {"-mfad_pmat",         "aij"  },
-      {"-mfad_psd_project", "abs"  }
-    };
-    for (int k = 0; k < 3; k++) {
-      PetscCall(PetscOptionsHasName(NULL, NULL, defaults[k][0], &set));
-      if (!set) PetscCall(PetscOptionsSetValue(NULL, defaults[k][0], defaults[k][1]));
-    }
-  }
-
   if (file) { /* every rank reads the (small) file; the triangles are then split in ranges */
     const size_t len = strlen(path);
     if (len > 4 && !strcmp(path + len - 4, ".off")) PetscCall(MfadMeshReadOFF(path, &m));
@@ -713,6 +697,22 @@ int main(int argc, char **argv)
   PetscCall(SphereAdjDestroy(&adj));
   PetscCall(SphereGauge(m, u, (PetscBool)(start == SPHERE_START_RADIAL), &pinb, &area));
 
+  /* Newton-CG on the exact Hessian (the fused shell product) preconditioned by the Cholesky factor
+     of the PSD-projected Hessian (assembled; the projection acts on the preconditioning matrix
+     only): its first CG step is a projected Newton step, always a descent direction however
+     indefinite the exact Hessian far from the minimiser, and near it CG reaches the exact Newton
+     step (quadratic convergence, where projected Newton alone is linear) */
+  {
+    const char *defaults[3][2] = {
+      {"-mfad_hessian",      "shell"},
+      {"-mfad_pmat",         "aij"  },
+      {"-mfad_psd_project", "abs"  }
+    };
+    for (int k = 0; k < 3; k++) {
+      PetscCall(PetscOptionsHasName(NULL, NULL, defaults[k][0], &set));
+      if (!set) PetscCall(PetscOptionsSetValue(NULL, defaults[k][0], defaults[k][1]));
+    }
+  }
   PetscCall(GeomMeshRanges(comm, m, &cstart, &cend, &vstart, &vend));
   PetscCall(GeomMeshElements(m, cstart, cend, &conn, &rest));
   PetscCall(MfadEnergyCreate(comm, 3, vend - vstart, m->nvert, &E));

@@ -755,8 +755,15 @@ int main(int argc, char **argv)
              " triangles flip under the radial projection (covered area %g); -start tutte (the default) needs no star shape",
              file ? path : "the generated mesh", (double)c[0], (double)c[1], (double)c[2], flipped0, (double)covered0);
   PetscCheck(flipped0 == 0, comm, PETSC_ERR_FP, "sphere: the Tutte start of %s has %" PetscInt_FMT " flipped triangles (round-off; stereographic scale %g)", file ? path : "the generated mesh", flipped0, (double)s);
-  if (start == SPHERE_START_TUTTE) PetscCall(PetscPrintf(comm, "sphere: start tutte flipped %" PetscInt_FMT " covered_area %.15f energy_per_area %.6e reweighting_rounds %" PetscInt_FMT " stereographic_scale %.3e doublings %" PetscInt_FMT "\n", flipped0, (double)covered0, (double)(start_energy / area), rounds, (double)s, doublings));
-  else PetscCall(PetscPrintf(comm, "sphere: start radial flipped %" PetscInt_FMT " covered_area %.15f\n", flipped0, (double)covered0));
+  {
+    PetscReal mindet = PETSC_MAX_REAL; /* the energies are +inf below det[u0, u1, u2] = 1e-14: a start that thin cannot be improved */
+    for (PetscInt t = 0; t < m->ncell; t++) mindet = PetscMin(mindet, SphereDet(u[m->cells[3 * t]], u[m->cells[3 * t + 1]], u[m->cells[3 * t + 2]]));
+    if (start == SPHERE_START_TUTTE)
+      PetscCall(PetscPrintf(comm,
+                            "sphere: start tutte flipped %" PetscInt_FMT " covered_area %.15f min_det %.3e energy_per_area %.6e reweighting_rounds %" PetscInt_FMT " stereographic_scale %.3e doublings %" PetscInt_FMT "\n",
+                            flipped0, (double)covered0, (double)mindet, (double)(start_energy / area), rounds, (double)s, doublings));
+    else PetscCall(PetscPrintf(comm, "sphere: start radial flipped %" PetscInt_FMT " covered_area %.15f min_det %.3e\n", flipped0, (double)covered0, (double)mindet));
+  }
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
 
   if (use_tao) { /* a trust region by default: the exact Hessian is indefinite away from the minimiser */

@@ -35,9 +35,11 @@ static const char help[] =
     "  -start <tutte>          tutte | radial (the initial map; radial needs a star-shaped surface)\n"
     "  -start_reweight <8>     area reweighting rounds of the Tutte start (0: mean-value weights only)\n"
     "  -start_reweight_exponent <0.5>  each round multiplies an edge's weight by rho^(exponent / 2)\n"
+    "  -start_pole <0>         the vertex the Tutte start puts at the north pole\n"
     "  -barrier <0.01>         weight of the sphere_flip_barrier term (0: the +inf wall only)\n"
     "  -penalty <1>            k of the radial sphere_penalty term (per vertex, times its rest area share)\n"
     "  -retract <true>         retract to the sphere after every SNES step\n"
+    "  -step_filter <true>     shorten each Newton step to 0.8 of the first flip before the line search\n"
     "  -use_tao                minimise with TAO (default -tao_type ntr; no retraction) instead of SNES\n"
     "  -o <file.vtu>           write the spherical mesh, with the displacement from the start\n"
     "  -o_input <file.vtu>     write the input surface (centred, scaled; rotated like the start with -start radial)\n"
@@ -335,9 +337,9 @@ static PetscReal SphereStartEnergy(MfadMesh m, PetscReal (*u)[3])
    The weights are mean-value (near harmonic, so the map is near conformal): far less area distortion
    than uniform weights. The linear solve (sparse LU, options prefix start_) is repeated on every
    rank, identically. */
-static PetscErrorCode SphereStartTutte(MPI_Comm comm, MfadMesh m, const SphereAdj *adj, PetscInt reweight, PetscReal exponent, PetscReal (*u)[3], PetscReal *scale, PetscInt *doublings, PetscInt *rounds, PetscReal *energy)
+static PetscErrorCode SphereStartTutte(MPI_Comm comm, MfadMesh m, const SphereAdj *adj, PetscInt v0, PetscInt reweight, PetscReal exponent, PetscReal (*u)[3], PetscReal *scale, PetscInt *doublings, PetscInt *rounds, PetscReal *energy)
 {
-  const PetscInt   nv = m->nvert, nc = m->ncell, v0 = 0, k0 = adj->off[v0 + 1] - adj->off[v0];
+  const PetscInt   nv = m->nvert, nc = m->ncell, k0 = adj->off[v0 + 1] - adj->off[v0];
   const PetscReal *x  = m->coords;
   PetscInt        *link, *id, *nnz, n = 0;
   PetscReal       *w, *rho, *ang, (*p)[2], (*ubest)[3], angsum = 0, star = 0, total = 0, phi = 0, best = PETSC_INFINITY;
@@ -633,6 +635,64 @@ static PetscErrorCode SphereRetractTR(SNES snes, Vec X, Vec Y, Vec W, PetscBool 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The step filter of Smith & Schaefer 2015 (sec. 4.1, "Bijective parameterization with free
+   boundaries"): before the line search, the Newton step is shortened to 0.8 of the first t in (0, 1]
+   at which a triangle of X - t Y flips (det[y0, y1, y2] = 0; the retraction does not change that
+   sign). Without it the backtracking search, which cuts an infinite trial by at most 10, crawls on a
+   badly distorted start (Cheburashka: steps of 1e-3). The first zero of each triangle's cubic is
+   found by sampling 16 points and bisecting the first sign change; the line search still backs off
+   where this misses one. */
+typedef struct {
+  MfadMesh m;
+  PetscInt cstart, cend;
+} SphereFilter;
+
+static PetscErrorCode SphereStepFilter(SNESLineSearch ls, Vec X, Vec Y, PetscBool *changed, void *ctx)
+{
+  SphereFilter      *f = (SphereFilter *)ctx;
+  Vec                Xall, Yall;
+  const PetscScalar *x, *y;
+  PetscReal          tmin = 1, tglob;
+  MPI_Comm           comm;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectGetComm((PetscObject)ls, &comm));
+  PetscCall(GeomGetAll(X, &Xall, &x));
+  PetscCall(GeomGetAll(Y, &Yall, &y));
+  for (PetscInt c = f->cstart; c < f->cend; c++) {
+    PetscReal a[3][3], b[3][3];
+    for (int k = 0; k < 3; k++)
+      for (int e = 0; e < 3; e++) a[k][e] = PetscRealPart(x[3 * f->m->cells[3 * c + k] + e]), b[k][e] = -PetscRealPart(y[3 * f->m->cells[3 * c + k] + e]);
+    for (int i = 1; i <= 16; i++) {
+      const PetscReal t = i / 16.0;
+      PetscReal       p[3][3], lo, hi;
+      for (int k = 0; k < 3; k++)
+        for (int e = 0; e < 3; e++) p[k][e] = a[k][e] + t * b[k][e];
+      if (t >= tmin) break;
+      if (SphereDet(p[0], p[1], p[2]) > 0) continue;
+      lo = (i - 1) / 16.0, hi = t;
+      for (int it = 0; it < 30; it++) {
+        const PetscReal mid = 0.5 * (lo + hi);
+        for (int k = 0; k < 3; k++)
+          for (int e = 0; e < 3; e++) p[k][e] = a[k][e] + mid * b[k][e];
+        if (SphereDet(p[0], p[1], p[2]) > 0) lo = mid;
+        else hi = mid;
+      }
+      tmin = PetscMin(tmin, lo);
+      break;
+    }
+  }
+  PetscCall(GeomRestoreAll(&Xall, &x));
+  PetscCall(GeomRestoreAll(&Yall, &y));
+  PetscCall(MPIU_Allreduce(&tmin, &tglob, 1, MPIU_REAL, MPIU_MIN, comm));
+  *changed = PETSC_FALSE;
+  if (tglob < 1) {
+    PetscCall(VecScale(Y, 0.8 * tglob));
+    *changed = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Comm   comm;
@@ -640,12 +700,12 @@ int main(int argc, char **argv)
   MfadEnergy E, Ed;
   Vec        X, X0;
   SphereAdj  adj;
-  PetscInt   n = 8, doublings = 0, reweight = 8, rounds = 0, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, *pconn, its = 0, reason = 0, flipped, flipped0, term, naxes = 3, pinb = -1;
+  PetscInt   n = 8, doublings = 0, reweight = 8, pole = 0, rounds = 0, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, *pconn, its = 0, reason = 0, flipped, flipped0, term, naxes = 3, pinb = -1;
   PetscReal *rest, *pparam, barrier = 0.01, penalty = 1, axes[3] = {1.5, 1, 0.6}, area = 0, energy, covered, covered0, norm_error, move,
                             c[3] = {0, 0, 0}, s = 0, exponent = 0.5, start_energy = 0;
   SphereShape     shape = SPHERE_SHAPE_ELLIPSOID;
   SphereStartType start = SPHERE_START_TUTTE;
-  PetscBool       use_tao = PETSC_FALSE, retract = PETSC_TRUE, write = PETSC_FALSE, write_input = PETSC_FALSE, set, file, turned;
+  PetscBool       use_tao = PETSC_FALSE, retract = PETSC_TRUE, filter = PETSC_TRUE, write = PETSC_FALSE, write_input = PETSC_FALSE, set, file, turned;
   char        out[PETSC_MAX_PATH_LEN] = "", out_input[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
   const char *reason_name = "";
   PetscReal(*u)[3];
@@ -660,11 +720,13 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEnum("-shape", "shape of the generated mesh", NULL, SphereShapes, (PetscEnum)shape, (PetscEnum *)&shape, NULL));
   PetscCall(PetscOptionsRealArray("-axes", "semi-axes of the ellipsoid", NULL, axes, &naxes, &set));
   PetscCall(PetscOptionsEnum("-start", "the initial map onto the sphere", NULL, SphereStartTypes, (PetscEnum)start, (PetscEnum *)&start, NULL));
+  PetscCall(PetscOptionsInt("-start_pole", "the vertex the Tutte start puts at the north pole", NULL, pole, &pole, NULL));
   PetscCall(PetscOptionsInt("-start_reweight", "area reweighting rounds of the Tutte start", NULL, reweight, &reweight, NULL));
   PetscCall(PetscOptionsReal("-start_reweight_exponent", "exponent of the area reweighting", NULL, exponent, &exponent, NULL));
   PetscCall(PetscOptionsReal("-barrier", "weight of the sphere_flip_barrier term", NULL, barrier, &barrier, NULL));
   PetscCall(PetscOptionsReal("-penalty", "k of the radial sphere_penalty term", NULL, penalty, &penalty, NULL));
   PetscCall(PetscOptionsBool("-retract", "retract to the sphere after every line search", NULL, retract, &retract, NULL));
+  PetscCall(PetscOptionsBool("-step_filter", "shorten each Newton step to 0.8 of the first flip before the line search", NULL, filter, &filter, NULL));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
   PetscCall(PetscOptionsString("-o", "write the spherical mesh (.vtu)", NULL, out, out, sizeof out, &write));
   PetscCall(PetscOptionsString("-o_input", "write the input surface (.vtu)", NULL, out_input, out_input, sizeof out_input, &write_input));
@@ -672,6 +734,7 @@ int main(int argc, char **argv)
   PetscCheck(!set || naxes == 3, comm, PETSC_ERR_ARG_WRONG, "-axes needs 3 values, got %" PetscInt_FMT, naxes);
   PetscCheck(axes[0] > 0 && axes[1] > 0 && axes[2] > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-axes %g,%g,%g must be > 0", (double)axes[0],
              (double)axes[1], (double)axes[2]);
+  PetscCheck(pole >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-start_pole %" PetscInt_FMT " must be >= 0", pole);
   PetscCheck(reweight >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-start_reweight %" PetscInt_FMT " must be >= 0", reweight);
   PetscCheck(barrier >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-barrier %g must be >= 0", (double)barrier);
   PetscCheck(penalty > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-penalty %g must be > 0 (it fixes the radial directions)", (double)penalty);
@@ -691,9 +754,10 @@ int main(int argc, char **argv)
     PetscCall(SphereAdjDestroy(&adj));
     PetscCall(SphereMeshCheckGenusZero(comm, m, file ? path : "the generated mesh", &adj));
   }
+  PetscCheck(pole < m->nvert, comm, PETSC_ERR_ARG_OUTOFRANGE, "-start_pole %" PetscInt_FMT " must be below the number of vertices, %" PetscInt_FMT, pole, m->nvert);
   PetscCall(PetscMalloc1(m->nvert, &u));
   if (start == SPHERE_START_RADIAL) PetscCall(SphereStartRadial(comm, m, u));
-  else PetscCall(SphereStartTutte(comm, m, &adj, reweight, exponent, u, &s, &doublings, &rounds, &start_energy));
+  else PetscCall(SphereStartTutte(comm, m, &adj, pole, reweight, exponent, u, &s, &doublings, &rounds, &start_energy));
   PetscCall(SphereAdjDestroy(&adj));
   PetscCall(SphereGauge(m, u, (PetscBool)(start == SPHERE_START_RADIAL), &pinb, &area));
 
@@ -776,6 +840,7 @@ int main(int argc, char **argv)
     KSP                 ksp;
     PC                  pc;
     PetscBool           tr;
+    SphereFilter        sf = {m, cstart, cend};
     PetscCall(SNESCreate(comm, &snes));
     PetscCall(MfadEnergySetSNES(E, snes));
     /* finer meshes need more Newton-CG steps (34, 49, 50 at -n 12, 16, 24): more than SNES's 50 */
@@ -799,10 +864,11 @@ int main(int argc, char **argv)
     PetscCall(SNESSetFromOptions(snes));
     PetscCall(PetscObjectTypeCompare((PetscObject)snes, SNESNEWTONTR, &tr));
     if (retract && tr) PetscCall(SNESNewtonTRSetPostCheck(snes, SphereRetractTR, NULL));
-    else if (retract) {
+    else if (!tr) {
       SNESLineSearch ls;
       PetscCall(SNESGetLineSearch(snes, &ls));
-      PetscCall(SNESLineSearchSetPostCheck(ls, SphereRetract, NULL));
+      if (retract) PetscCall(SNESLineSearchSetPostCheck(ls, SphereRetract, NULL));
+      if (filter) PetscCall(SNESLineSearchSetPreCheck(ls, SphereStepFilter, &sf));
     }
     PetscCall(SNESSolve(snes, NULL, X));
     PetscCall(SNESGetIterationNumber(snes, &its));

@@ -414,17 +414,17 @@ static PetscErrorCode SphereStartTutte(MPI_Comm comm, MfadMesh m, const SphereAd
     PetscInt  nwrong = 0, nflip = 1, dbl;
     PetscCall(MatZeroEntries(A));
     for (int e = 0; e < 2; e++) PetscCall(VecSet(b[e], 0));
-    for (PetscInt v = 0; v < nv; v++) { /* sum_j w_vj (p_v - p_j) = 0, the link's p_j on the right */
+    for (PetscInt v = 0; v < nv; v++) { /* p_v - sum_j l_vj p_j = 0, l_vj = w_vj / sum_j w_vj (rows of 1: reweighted weights may be tiny), the link's p_j on the right */
       PetscReal d = 0;
       if (id[v] < 0) continue;
+      for (PetscInt k = adj->off[v]; k < adj->off[v + 1]; k++) d += w[k];
       for (PetscInt k = adj->off[v]; k < adj->off[v + 1]; k++) {
         const PetscInt j = adj->nbr[k];
-        d += w[k];
-        if (id[j] >= 0) PetscCall(MatSetValue(A, id[v], id[j], -w[k], INSERT_VALUES));
+        if (id[j] >= 0) PetscCall(MatSetValue(A, id[v], id[j], -w[k] / d, INSERT_VALUES));
         else
-          for (int e = 0; e < 2; e++) PetscCall(VecSetValue(b[e], id[v], w[k] * p[j][e], ADD_VALUES));
+          for (int e = 0; e < 2; e++) PetscCall(VecSetValue(b[e], id[v], w[k] / d * p[j][e], ADD_VALUES));
       }
-      PetscCall(MatSetValue(A, id[v], id[v], d, INSERT_VALUES));
+      PetscCall(MatSetValue(A, id[v], id[v], 1.0, INSERT_VALUES));
     }
     PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));

@@ -193,27 +193,32 @@ mfad_geom_test(example_frames_test_jacobian frames 2 jacobian OPTIONS -grid 3 -s
 # leave the energy unbounded below)
 mfad_geom_test(example_frames_closed_boundary frames 1 frames_fails "needs a surface with boundary" OPTIONS -mesh ${PROJECT_SOURCE_DIR}/tests/meshes/cube.obj -problem boundary)
 mfad_geom_test(example_frames_cotan_negative frames 2 frames_fails "not Delaunay" OPTIONS -grid 8 -surface hat -weights cotan)
-# sphere (spherical parameterisation of a closed genus-0 surface).
+# sphere (spherical parameterisation of a closed genus-0 surface; real meshes in tests/real_sphere.cmake).
 # (a) The sum of the signed solid angles of a closed oriented surface's triangles seen from the
 # origin is 4 pi times the map's degree (Gauss), whatever the solver did; with no flipped triangle
 # a map of a sphere onto the sphere covers it exactly once, so covered_area = 1 up to the round-off
 # of ~10^3 atan2 terms (~1e-13): 1e-10. (b) Every step ends with the retraction y / |y| (and the
 # fixed vertices lie on the sphere exactly), so | |y| - 1 | is a few ulps: 1e-12. energy_per_area
-# >= 4 because x + 1/x >= 2 for each squared singular value. Iterations: 19 measured (default
-# ellipsoid, Newton-CG with the exact Hessian), 3 for the cube; 30 and 10 allowed.
+# >= 4 because x + 1/x >= 2 for each squared singular value. Iterations from the default Tutte
+# start (Newton-CG on the exact Hessian, preconditioned by the projected one): 9 measured (default
+# ellipsoid), 6 for the cube, 10 for the bumpy shape; 30, 10 and 40 allowed.
 mfad_geom_test(example_sphere sphere 1 sphere 30)
 mfad_geom_test(example_sphere_np2 sphere 2 sphere 30)
 mfad_geom_test(example_sphere_cube sphere 1 sphere 10 OPTIONS -mesh ${PROJECT_SOURCE_DIR}/tests/meshes/cube.obj)
 mfad_geom_test(example_sphere_cube_np2 sphere 2 sphere 10 OPTIONS -mesh ${PROJECT_SOURCE_DIR}/tests/meshes/cube.obj)
 mfad_geom_test(example_sphere_bumpy_np2 sphere 2 sphere 40 OPTIONS -shape bumpy)
+# the radial start (-start radial) on a star-shaped surface, to the same checks
+mfad_geom_test(example_sphere_radial_np2 sphere 2 sphere 40 OPTIONS -start radial)
 # (c) A round sphere mesh (vertices on the unit sphere) is its own radial projection, and its rest
 # copy is scaled to its own chord area (factor 1): every triangle's map is a rotation, where
 # |J|^2 + |J^+|^2 = 4, the global minimum of the distortion (x + 1/x >= 2 per squared singular
-# value). Without the barrier (whose gradient is not zero there) the start is the minimiser: the
-# energy is 4 x area to round-off (1e-12 relative) and no vertex moves (the gradient is round-off,
-# ~1e-15, so Newton's step is of that size: 1e-12).
-mfad_geom_test(example_sphere_round sphere 1 sphere_round OPTIONS -shape sphere -barrier 0)
-mfad_geom_test(example_sphere_round_np2 sphere 2 sphere_round OPTIONS -shape sphere -barrier 0 -n 5)
+# value). Without the barrier (whose gradient is not zero there) the radial start is the minimiser:
+# the energy is 4 x area to round-off (1e-12 relative) and no vertex moves (the gradient is
+# round-off, ~1e-15, so Newton's step is of that size: 1e-12). The gradient at the start is that
+# round-off, so a relative tolerance can never be met (and the example does not converge on a short
+# step, stol 0): -snes_atol 1e-12, a thousand times the round-off.
+mfad_geom_test(example_sphere_round sphere 1 sphere_round OPTIONS -shape sphere -barrier 0 -start radial -snes_atol 1e-12)
+mfad_geom_test(example_sphere_round_np2 sphere 2 sphere_round OPTIONS -shape sphere -barrier 0 -n 5 -start radial -snes_atol 1e-12)
 # (d) 1 and 2 ranks reach the same minimiser: energies to 1e-9 (both end at |g| <= 1e-8 |g0|)
 mfad_geom_test(example_sphere_ranks sphere 2 ranks energy)
 # The constraint by retraction does not bias the minimiser: TAO's trust region without any
@@ -222,15 +227,18 @@ mfad_geom_test(example_sphere_ranks sphere 2 ranks energy)
 # radial part of the gradient at vertex v is 4 k_v (|y|^2 - 1) |y| ~ 8 k_v (|y| - 1), k_v >= 0.0139
 # (the smallest third of a vertex's rest triangle areas on the default mesh), and TAO stops at
 # |g| <= grtol |f| = 1e-8 x 52 (PETSc 3.26; gatol 1e-8 with 3.18): | |y| - 1 | <= 5.2e-7 / 0.11
-# = 4.7e-6, checked <= 1e-5 (measured 5e-12 with 3.18, 2.9e-8 with 3.26).
+# = 4.7e-6, checked <= 1e-5.
 mfad_geom_test(example_sphere_tao sphere 1 sphere_tao)
-# (e) The exact Hessian (fused shell products) against PETSc's finite-difference Jacobian of the
-# gradient at every Newton step, barrier and fixed dofs included, 2 ranks (measured 6e-8 to 1e-7,
-# the one-sided difference's truncation; 1e-5 as for the other examples).
-mfad_geom_test(example_sphere_test_jacobian sphere 2 jacobian OPTIONS -n 2 -mfad_hessian shell)
-# Bad input is refused with a message: a surface that is not star-shaped about its vertex centroid
-# (the radial projection would flip triangles: tests/meshes/cube_dent.off), and an open one.
-mfad_geom_test(example_sphere_not_star_shaped sphere 1 sphere_refused "is not star-shaped about its vertex centroid" OPTIONS -mesh ${PROJECT_SOURCE_DIR}/tests/meshes/cube_dent.off)
+# (e) The exact Hessian (fused shell products, also as the preconditioning matrix: no projection,
+# no preconditioner) against PETSc's finite-difference Jacobian of the gradient at every Newton step,
+# barrier and fixed dofs included, 2 ranks (measured 6e-8 to 1e-7, the one-sided difference's
+# truncation; 1e-5 as for the other examples).
+mfad_geom_test(example_sphere_test_jacobian sphere 2 jacobian OPTIONS -n 2 -mfad_hessian shell -mfad_pmat shell -mfad_psd_project none -pc_type none)
+# (f) A surface that is not star-shaped about its vertex centroid (tests/meshes/cube_dent.off: the
+# radial projection flips triangles) is mapped from the Tutte start like any other, to the checks
+# of (a) and (b); -start radial refuses it with a message, and an open surface is refused.
+mfad_geom_test(example_sphere_cube_dent sphere 1 sphere 20 OPTIONS -mesh ${PROJECT_SOURCE_DIR}/tests/meshes/cube_dent.off)
+mfad_geom_test(example_sphere_not_star_shaped sphere 1 sphere_refused "is not star-shaped about its vertex centroid" OPTIONS -mesh ${PROJECT_SOURCE_DIR}/tests/meshes/cube_dent.off -start radial)
 mfad_geom_test(example_sphere_open_mesh sphere 1 sphere_refused "a closed surface is needed" OPTIONS -mesh ${PROJECT_SOURCE_DIR}/petsc-examples/meshes/cap.obj)
 
 # -mfad_psd_project_steps (projected, then exact Newton; shell/snes.c), on the elastic bar under 400 g

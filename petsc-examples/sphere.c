@@ -701,8 +701,8 @@ int main(int argc, char **argv)
   MfadEnergy E, Ed;
   Vec        X, X0;
   SphereAdj  adj;
-  PetscInt   n = 8, doublings = 0, reweight = 8, pole = 0, rounds = 0, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, *pconn, its = 0, reason = 0, flipped, flipped0, term, naxes = 3, pinb = -1;
-  PetscReal *rest, *pparam, barrier = 0.01, penalty = 1, axes[3] = {1.5, 1, 0.6}, area = 0, energy, covered, covered0, norm_error, move,
+  PetscInt   n = 8, doublings = 0, reweight = 8, pole = 0, rounds = 0, cstart = 0, cend = 0, vstart = 0, vend = 0, *pconn, its = 0, reason = 0, flipped, flipped0, term, naxes = 3, pinb = -1;
+  PetscReal *pparam, barrier = 0.01, penalty = 1, axes[3] = {1.5, 1, 0.6}, area = 0, energy, covered, covered0, norm_error, move,
                             c[3] = {0, 0, 0}, s = 0, exponent = 0.5, start_energy = 0;
   SphereShape     shape = SPHERE_SHAPE_ELLIPSOID;
   SphereStartType start = SPHERE_START_TUTTE;
@@ -778,11 +778,11 @@ int main(int argc, char **argv)
       if (!set) PetscCall(PetscOptionsSetValue(NULL, defaults[k][0], defaults[k][1]));
     }
   }
-  PetscCall(GeomMeshRanges(comm, m, &cstart, &cend, &vstart, &vend));
-  PetscCall(GeomMeshElements(m, cstart, cend, &conn, &rest));
-  PetscCall(MfadEnergyCreate(comm, 3, vend - vstart, m->nvert, &E));
-  PetscCall(MfadEnergyAddTermFromRest(E, MFAD_KERNEL(sphere_symmetric_dirichlet), cend - cstart, conn, rest, NULL, 1.0, &term));
-  if (barrier > 0) PetscCall(MfadEnergyAddTermFromRest(E, MFAD_KERNEL(sphere_flip_barrier), cend - cstart, conn, rest, NULL, barrier, NULL));
+  PetscCall(MfadEnergyCreateFromMesh(comm, m, 3, &E));
+  PetscCall(MfadEnergyGetOwnershipRange(E, &vstart, &vend));
+  PetscCall(MfadMeshGetCellRange(comm, m, &cstart, &cend));
+  PetscCall(MfadEnergyAddTermFromMesh(E, m, MFAD_KERNEL(sphere_symmetric_dirichlet), NULL, 1.0, &term));
+  if (barrier > 0) PetscCall(MfadEnergyAddTermFromMesh(E, m, MFAD_KERNEL(sphere_flip_barrier), NULL, barrier, NULL));
   /* the radial penalty k (|y|^2 - 1)^2 on each owned vertex, k = penalty x its share of the area
      (a third of its triangles'): its radial stiffness 8 k then scales like the distortion's */
   PetscCall(PetscMalloc2(vend - vstart, &pconn, 2 * (vend - vstart), &pparam));
@@ -810,7 +810,7 @@ int main(int argc, char **argv)
   }
   PetscCall(VecDuplicate(X, &X0));
   if (write_input) { /* X0 holds the input for a moment */
-    PetscCall(GeomSetCoordinates(m, vstart, vend, 3, X0));
+    PetscCall(MfadEnergyCopyCoordinatesFromMesh(E, m, X0));
     PetscCall(MfadEnergyWriteVTU(E, term, X0, NULL, out_input));
   }
   PetscCall(VecCopy(X, X0));
@@ -882,8 +882,8 @@ int main(int argc, char **argv)
   }
 
   /* the distortion alone: the barrier's and the penalty's shares are not distortion */
-  PetscCall(MfadEnergyCreate(comm, 3, vend - vstart, m->nvert, &Ed));
-  PetscCall(MfadEnergyAddTermFromRest(Ed, MFAD_KERNEL(sphere_symmetric_dirichlet), cend - cstart, conn, rest, NULL, 1.0, NULL));
+  PetscCall(MfadEnergyCreateFromMesh(comm, m, 3, &Ed));
+  PetscCall(MfadEnergyAddTermFromMesh(Ed, m, MFAD_KERNEL(sphere_symmetric_dirichlet), NULL, 1.0, NULL));
   PetscCall(MfadEnergyComputeObjective(Ed, X, &energy));
   PetscCall(MfadEnergyDestroy(&Ed));
   PetscCall(SphereMeasure(comm, m, cstart, cend, X, X0, &flipped, &covered, &norm_error, &move));
@@ -895,7 +895,6 @@ int main(int argc, char **argv)
                         m->nvert, m->ncell, (double)area, (double)energy, (double)(energy / area), (double)norm_error, flipped, (double)covered,
                         (double)move, its, reason, reason_name));
 
-  PetscCall(PetscFree2(conn, rest));
   PetscCall(PetscFree2(pconn, pparam));
   PetscCall(PetscFree(u));
   PetscCall(VecDestroy(&X));

@@ -355,10 +355,11 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   PetscCall(PetscOptionsReal("-mfad_psd_epsilon", "Smallest eigenvalue left by the PSD projection", "MfadEnergySetPSDProjection", psd_eps, &psd_eps, NULL));
   PetscCall(PetscOptionsInt("-mfad_psd_project_steps", "SNES: project only in the first n Newton steps, then the exact Hessian (-1: always project)", "MfadEnergySetPSDProjectionSteps", psd_steps, &psd_steps, NULL));
   {
-    /* read elsewhere (the first evaluation, MfadEnergyWriteVTU()); listed here for -help */
-    PetscBool view, binary = PETSC_FALSE;
+    /* read elsewhere (the first evaluation, MfadEnergyWriteVTU(), the mesh readers); listed here for -help */
+    PetscBool view, binary = PETSC_FALSE, manifold = PETSC_FALSE;
     PetscCall(PetscOptionsName("-mfad_view", "View the energy once, at its first evaluation (-mfad_view [ascii[:file[:format]]])", "MfadEnergyViewFromOptions", &view));
     PetscCall(PetscOptionsBool("-mfad_vtu_binary", "MfadEnergyWriteVTU: base64 binary arrays instead of ASCII", "MfadEnergyWriteVTU", binary, &binary, NULL));
+    PetscCall(PetscOptionsBool("-mfad_mesh_check_manifold", "Mesh readers: refuse a surface with an edge in more than 2 triangles (tet meshes are always checked)", "MfadMeshCheckManifold", manifold, &manifold, NULL));
   }
   PetscOptionsEnd();
   PetscCall(MfadEnergySetPSDProjection(E, psd, psd_eps));

@@ -3,7 +3,6 @@
    library (petsc-examples/CMakeLists.txt). */
 #include "bilaplacian.h"
 
-/* u <- Z L W L Z v (t, u work: v may be neither) */
 PetscErrorCode BilapProduct_Private(Bilap b, Vec v, Vec u)
 {
   PetscFunctionBeginUser;
@@ -38,9 +37,6 @@ PetscErrorCode BilapMatGetDiagonal_Private(Mat H, Vec d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The diagonal of lambda Z L W L Z (column norms of W^1/2 L, squared) and, when asked, that matrix
-   plus H_E assembled. L = H_D is assembled once (D is quadratic: any point) and converted to AIJ,
-   whatever -mat_type made it, for PETSc's products. */
 PetscErrorCode BilapSetUp_Private(Bilap b)
 {
   Mat                L, HE;
@@ -90,10 +86,6 @@ PetscErrorCode BilapSetUp_Private(Bilap b)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Creates the bilaplacian problem: D the Dirichlet energy alone (weight 1, no fixed dofs), E the
-   other terms with the fixed dofs (nfix global dof ids, any rank may name any, as given to
-   MfadEnergySetFixedDofs(E)), w the row weights (1/m_v at interior vertices' dofs, 0 at boundary
-   ones). Reads -bilap_hessian and -bilap_pmat <shell|aij>. */
 PetscErrorCode BilapCreate(MfadEnergy D, MfadEnergy E, PetscReal lambda, Vec w, PetscInt nfix, const PetscInt fixdofs[], Bilap *bilap)
 {
   Bilap    b;
@@ -151,7 +143,6 @@ PetscErrorCode BilapDestroy(Bilap *bilap)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* B at X (fixed values in place) and t = W g, g = L x */
 PetscErrorCode BilapEnergy_Private(Bilap b, Vec X, PetscReal *B)
 {
   PetscScalar gtg;
@@ -166,7 +157,6 @@ PetscErrorCode BilapEnergy_Private(Bilap b, Vec X, PetscReal *B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* F(X) = E(X) + lambda B(X); Bpart (may be NULL) gets B(X) */
 PetscErrorCode BilapComputeObjective(Bilap b, Vec X, PetscReal *f, PetscReal *Bpart)
 {
   PetscReal B = 0, e = 0;
@@ -179,7 +169,6 @@ PetscErrorCode BilapComputeObjective(Bilap b, Vec X, PetscReal *f, PetscReal *Bp
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* f (may be NULL) and G = grad E + lambda Z L W g */
 PetscErrorCode BilapComputeObjectiveGradient(Bilap b, Vec X, PetscReal *f, Vec G)
 {
   PetscReal B = 0, e = 0;
@@ -194,7 +183,6 @@ PetscErrorCode BilapComputeObjectiveGradient(Bilap b, Vec X, PetscReal *f, Vec G
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The operator and preconditioning matrix the options ask for (new references) */
 PetscErrorCode BilapCreateJacobians_Private(Bilap b, Mat *J, Mat *P)
 {
   Mat      S = NULL;
@@ -259,8 +247,6 @@ PetscErrorCode BilapTaoObjectiveGradient_Private(Tao tao, Vec X, PetscReal *f, V
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* TAO's Newton methods choose a factorisation (ILU, block Jacobi) when they create their KSP, which
-   a shell cannot give: Jacobi then, unless -pc_type (with the PC's prefix) was given */
 PetscErrorCode BilapTaoHessian_Private(Tao tao, Vec X, Mat J, Mat P, void *ctx)
 {
   Bilap       b = (Bilap)ctx;
@@ -282,8 +268,6 @@ PetscErrorCode BilapTaoHessian_Private(Tao tao, Vec X, Mat J, Mat P, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Wires the problem into a SNES (GeomSetSNESFn): function = gradient, objective = F, Jacobian =
-   -bilap_hessian, preconditioning matrix = -bilap_pmat */
 PetscErrorCode BilapSetSNES(void *ctx, SNES snes)
 {
   Bilap b = (Bilap)ctx;
@@ -302,7 +286,6 @@ PetscErrorCode BilapSetSNES(void *ctx, SNES snes)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Wires the problem into a TAO (GeomSetTaoFn): objective, gradient, Hessian as for SNES */
 PetscErrorCode BilapSetTao(void *ctx, Tao tao)
 {
   Bilap b = (Bilap)ctx;

@@ -3,13 +3,6 @@
    library (petsc-examples/CMakeLists.txt). */
 #include "elasticmesh.h"
 
-/* Reads `path`, makes E (the material `kname` with Lame constants `material` on the cells) and
-   returns this rank's n owned vertices from vstart of N, the number of cells, the rest positions
-   (3n), lumped masses (rho V / 4 of every tet to each of its vertices, summed across ranks by a Vec
-   assembly), the vertices to clamp (coordinate `axis` within `band` times the mesh's extent along it
-   of its smallest value: a band, since a curved mesh has a single vertex of smallest x) and the tip
-   (the same at the largest value).
-   Free rest, mass, clamp, tip with PetscFree4(). */
 PetscErrorCode MeshEnergyCreate(MPI_Comm comm, const char path[], const char kname[], const PetscReal material[], PetscReal rho, PetscInt axis,
                                 PetscReal band, MfadEnergy *E, PetscInt *N, PetscInt *n, PetscInt *vstart, PetscInt *ncell, PetscReal **rest,
                                 PetscReal **mass, PetscBool **clamp, PetscBool **tip)

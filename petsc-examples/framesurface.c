@@ -11,8 +11,6 @@ static int FrameHalfEdgeCompare(const void *x, const void *y)
   return a->f < b->f ? -1 : (a->f > b->f);
 }
 
-/* Builds the surface of a triangle mesh. Errors name the face (degenerate), the edge (shared by
-   more than two faces, or by two faces of opposite orientation). */
 PetscErrorCode FrameSurfaceCreate(MfadMesh m, FrameSurface *s)
 {
   FrameHalfEdge *he;

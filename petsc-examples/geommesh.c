@@ -3,8 +3,6 @@
    library (petsc-examples/CMakeLists.txt). */
 #include "geommesh.h"
 
-/* An nx x ny grid of squares over [x0, x0 + w] x [y0, y0 + h], each split into 2 triangles
-   (counter-clockwise seen from +z), vertex (i, j) with id j (nx + 1) + i, at height f(x, y). */
 PetscErrorCode GeomMeshGrid(PetscInt nx, PetscInt ny, PetscReal x0, PetscReal y0, PetscReal w, PetscReal h, GeomSurface s, MfadMesh *mesh)
 {
   MfadMesh m;
@@ -32,8 +30,6 @@ PetscErrorCode GeomMeshGrid(PetscInt nx, PetscInt ny, PetscReal x0, PetscReal y0
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* This rank's contiguous range [cstart, cend) of the mesh's cells and [vstart, vend) of its
-   vertices (PETSC_DECIDE splits of both). */
 PetscErrorCode GeomMeshRanges(MPI_Comm comm, MfadMesh m, PetscInt *cstart, PetscInt *cend, PetscInt *vstart, PetscInt *vend)
 {
   PetscInt nc = PETSC_DECIDE, Nc = m->ncell, nv = PETSC_DECIDE, Nv = m->nvert;
@@ -48,8 +44,6 @@ PetscErrorCode GeomMeshRanges(MPI_Comm comm, MfadMesh m, PetscInt *cstart, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* onboundary[v] = 1 for the vertices on an edge used by one triangle only (the mesh's boundary),
-   next[v] = the vertex after v along the boundary in the triangles' orientation (-1 inside) */
 PetscErrorCode GeomMeshBoundary(MfadMesh m, PetscInt next[])
 {
   PetscInt *key, *perm, ne = 3 * m->ncell;
@@ -75,8 +69,6 @@ PetscErrorCode GeomMeshBoundary(MfadMesh m, PetscInt next[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The connectivity of cells [cstart, cend) and their rest coordinates, element by element
-   (the arrays MfadEnergyAddTermFromRest() takes); free both with PetscFree2() */
 PetscErrorCode GeomMeshElements(MfadMesh m, PetscInt cstart, PetscInt cend, PetscInt **conn, PetscReal **rest)
 {
   PetscFunctionBegin;
@@ -90,8 +82,6 @@ PetscErrorCode GeomMeshElements(MfadMesh m, PetscInt cstart, PetscInt cend, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A copy of the whole distributed vector X on every rank (for per-triangle measures of small
-   meshes); restore with GeomRestoreAll() */
 PetscErrorCode GeomGetAll(Vec X, Vec *Xall, const PetscScalar **x)
 {
   VecScatter scatter;
@@ -113,7 +103,6 @@ PetscErrorCode GeomRestoreAll(Vec *Xall, const PetscScalar **x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* X (owned vertices [vstart, vend), dof per vertex) = the mesh's first dof coordinates */
 PetscErrorCode GeomSetCoordinates(MfadMesh m, PetscInt vstart, PetscInt vend, PetscInt dof, Vec X)
 {
   PetscScalar *x;
@@ -126,10 +115,6 @@ PetscErrorCode GeomSetCoordinates(MfadMesh m, PetscInt vstart, PetscInt vend, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Minimises the problem `ctx` from X in place: TAO (nls) with -use_tao, else SNES, each wired by
-   its setter; Krylov defaults CG + Jacobi (the Hessians here are symmetric; the command line
-   overrides them), `ksp_rtol` > 0 tightens CG. Returns the iterations and the converged reason
-   (number and name) for the summary line. */
 PetscErrorCode GeomMinimizeProblem(MPI_Comm comm, void *ctx, GeomSetSNESFn setsnes, GeomSetTaoFn settao, Vec X, PetscBool use_tao, PetscReal ksp_rtol,
                                    PetscInt *its, PetscInt *reason, const char **reason_name)
 {
@@ -188,7 +173,6 @@ PetscErrorCode GeomSetTao_Energy(void *E, Tao tao)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Minimises the energy E from X in place (GeomMinimizeProblem() with mfad's own SNES/TAO glue) */
 PetscErrorCode GeomMinimize(MPI_Comm comm, MfadEnergy E, Vec X, PetscBool use_tao, PetscReal ksp_rtol, PetscInt *its, PetscInt *reason,
                             const char **reason_name)
 {
@@ -197,9 +181,6 @@ PetscErrorCode GeomMinimize(MPI_Comm comm, MfadEnergy E, Vec X, PetscBool use_ta
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A triangle surface in 3-D read from a file, whole on the calling rank (the examples' meshes are
-   small): .obj and .off by MfadMeshRead(), Gmsh (.msh), .ply and DMPlex's other formats through
-   MfadDMPlexCreateFromFile() on PETSC_COMM_SELF; checked to be a manifold (MfadMeshCheckManifold()) */
 PetscErrorCode GeomMeshRead(const char path[], MfadMesh *mesh)
 {
   const size_t len = strlen(path);

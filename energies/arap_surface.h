@@ -3,10 +3,26 @@
    each vertex's cell an unknown (Sorkine & Alexa 2007, "As-rigid-as-possible surface modeling",
    SGP, eq. 3, with the cotangent weights of Chao et al. 2010 split per triangle):
      E = sum_{edges (a, b) of the triangle} c_ab ( |d_ab - R(u_a) e_ab|^2 + |d_ab - R(u_b) e_ab|^2 ),
-   d_ab = x_b - x_a the current edge, e_ab the rest one, c_ab = cot(theta)/2 with theta the rest
-   angle opposite the edge. Summed over the triangles, sum_i sum_{j in N(i)} w_ij |d_ij - R_i e_ij|^2
-   with w_ij = (cot alpha_ij + cot beta_ij)/2 is Sorkine & Alexa's energy exactly: each cell's
-   rotation R_i is shared by all triangles around vertex i, which is what resists bending.
+   d_ab = x_b - x_a the current edge, e_ab the rest one, c_ab >= 0 the triangle's share of the edge's
+   weight. Summed over the triangles, sum_i sum_{j in N(i)} w_ij |d_ij - R_i e_ij|^2 with w_ij the sum
+   of the c_ab of the triangles on the edge: Sorkine & Alexa's energy; each cell's rotation R_i is
+   shared by all triangles around vertex i, which is what resists bending.
+   Weights. Sorkine & Alexa's cotangent weight w_ij = (cot alpha_ij + cot beta_ij)/2
+   = sin(alpha + beta) / (2 sin alpha sin beta) is negative across an edge whose opposite angles sum
+   to more than pi (a non-Delaunay edge, common in real meshes: 269 of Spot's edges). Then E is no
+   longer a sum of non-negative squares: it takes negative values, and its minimum with rigidly
+   moved handles is no longer the rigid motion (measured on real meshes: energies down to -121.6,
+   cells turned by 130-180 degrees). The rest set-up here therefore clamps per triangle:
+   c_ab = max(cot theta, 0)/2, theta the rest angle opposite (a, b) ("clamped cotangent" weights,
+   chosen as the smallest change that a single triangle can make to keep its energy a sum of
+   non-negative squares; intrinsic-Delaunay cotangents would need a retriangulation). Consequences: every term is
+   a non-negative weight times a square, so E >= 0 on every mesh and E = 0 exactly at rigid motions;
+   a triangle has at most one angle >= pi/2, so it keeps two positive weights and the weighted edge
+   graph is connected wherever the mesh is; c_ab is Sorkine & Alexa's weight exactly on meshes
+   without obtuse angles (elsewhere it drops the obtuse triangle's negative share). Callers wanting
+   other weights (uniform, raw cotangents of a Delaunay mesh) pass their own c_ab >= 0 as
+   parameters (MfadEnergyAddTerm(), as petsc-examples/arap_surface.c -weights does); a c_ab < 0
+   voids E >= 0.
    Why rotations as unknowns: the best R_i (a 3 x 3 polar factor of a one-ring sum) couples a
    whole one-ring, which no fixed-size element can eliminate; as unknowns, Newton on (x, u) finds
    the stationary points that local-global iterations approach linearly.
@@ -14,10 +30,8 @@
      R(u) e = e + 2 / (1 + |u|^2) (u x e + u (u . e) - |u|^2 e),
    rational, exact, smooth for every u, reaching every rotation by less than pi (R(0) = I).
    Vertices (6, dof 3): the triangle's 3 corners, then the Gibbs vectors of their 3 cells (the
-   "rotation nodes", one per mesh vertex, shared by every triangle around it). E >= 0 for
-   c_ab >= 0 (acute rest triangles; an obtuse angle makes one c negative, as in the cotangent
-   Laplacian, which stays positive semi-definite when summed); E = 0 for a rigid motion x = Q xbar + t
-   with every u the Gibbs vector of Q.
+   "rotation nodes", one per mesh vertex, shared by every triangle around it). E = 0 for a rigid
+   motion x = Q xbar + t with every u the Gibbs vector of Q.
    Parameters per element (12): e_01, e_12, e_20 (rest edges, 9), c_01, c_12, c_20.
    Rest set-up from the 3 corners (rest coordinates of the rotation nodes are ignored). */
 #if defined(MFAD_ENERGY_META)
@@ -27,7 +41,7 @@
 #define MFAD_ENERGY_PARAMS        12
 #define MFAD_ENERGY_REST_DIM      3
 #define MFAD_ENERGY_MATERIAL      0
-#define MFAD_ENERGY_DESCRIPTION   "sum_ab c_ab (|d_ab - R(u_a) e_ab|^2 + |d_ab - R(u_b) e_ab|^2), R Cayley of Gibbs u; params e (9), cot/2 (3)"
+#define MFAD_ENERGY_DESCRIPTION   "sum_ab c_ab (|d_ab - R(u_a) e_ab|^2 + |d_ab - R(u_b) e_ab|^2), R Cayley of Gibbs u; params e (9), c >= 0 (3, rest set-up: max(cot, 0)/2)"
 static int mfad_energy_rest(const double *r, const double *m, double *p)
 {
   double e[3][3], l2[3], c[3], a2 = 0;
@@ -41,11 +55,11 @@ static int mfad_energy_rest(const double *r, const double *m, double *p)
   if (!(a2 > 1e-24 * (l2[0] + l2[1] + l2[2]) * (l2[0] + l2[1] + l2[2]))) return 1;
   for (int k = 0; k < 3; k++) {
     /* the angle opposite edge k is at vertex k + 2, between -e_{k+1} and e_{k+2}:
-       cot = (-e_{k+1} . e_{k+2}) / (2 area) */
+       cot = (-e_{k+1} . e_{k+2}) / (2 area), clamped at 0 (an obtuse angle) to keep E >= 0 */
     double dot = 0;
     for (int d = 0; d < 3; d++) dot -= e[(k + 1) % 3][d] * e[(k + 2) % 3][d];
     for (int d = 0; d < 3; d++) p[3 * k + d] = e[k][d];
-    p[9 + k] = 0.5 * dot / sqrt(a2);
+    p[9 + k] = dot > 0 ? 0.5 * dot / sqrt(a2) : 0.0;
   }
   return 0;
 }

@@ -20,10 +20,17 @@ static const char help[] =
     "                            (-dx, -dy, -dz))\n"
     "  -angle <90> -dx <2L/pi - L> -dy <2L/pi> -dz <0> -axis <0,0,1>  the handles' motion (degrees,\n"
     "                            lengths); the default bends the axis into a quarter circle of its length\n"
+    "  -weights <cotan_clamped>  edge weights w_ij of the energy sum_i sum_j w_ij |x_j - x_i - R_i (xbar_j - xbar_i)|^2:\n"
+    "                            cotan_clamped: each triangle's share max(cot theta, 0)/2 of its rest angle theta\n"
+    "                            opposite the edge (Sorkine & Alexa's (cot a + cot b)/2 wherever no angle is\n"
+    "                            obtuse; never negative, so E >= 0 on any mesh and, with rigidly moved handles,\n"
+    "                            the rigid motion is the minimum, E = 0); uniform: w = 1; cotan: (cot a + cot b)/2\n"
+    "                            unclamped, refused (an error naming the edge) where negative, i.e. across a\n"
+    "                            non-Delaunay edge, where E could go below 0 and the answer be wrong\n"
     "  -load_steps <1>           move the handles in this many equal steps, solving after each\n"
     "  -local_global <0>         also run this many iterations of Sorkine & Alexa's local-global\n"
     "                            algorithm (closed-form local step, sparse LU global step; 1 rank) from the\n"
-    "                            same start and report how far its result is from Newton's\n"
+    "                            same start (same weights) and report how far its result is from Newton's\n"
     "  -use_tao                  minimise with TAO (default -tao_type nls) instead of SNES\n"
     "  -o <file.vtu>             write the deformed surface with its displacement\n"
     "Defaults: -mfad_hessian cached -mfad_psd_project abs -mfad_psd_project_steps 10 (ARAP is not\n"
@@ -31,14 +38,17 @@ static const char help[] =
     "minimum, the exact Hessian after them quadratic convergence near it, and an exact step meeting\n"
     "negative curvature sends the next 10 back to the projection; -mfad_psd_project_steps -1:\n"
     "projected throughout; with -mfad_hessian given, that form throughout, exact unless\n"
-    "-mfad_psd_project is given too; TAO: projected throughout), -snes_max_it 200, -ksp_type cg\n"
+    "-mfad_psd_project is given too; TAO: projected throughout), -snes_max_it 200, -snes_rtol 1e-12\n"
+    "(Newton's last steps are quadratic: an answer to round-off for about 2 steps more), -ksp_type cg\n"
     "-pc_type jacobi; every SNES/KSP/PC/TAO and mfad option applies.\n"
-    "The last line is a summary: vertices, triangles, energy, rigid_deviation and\n"
+    "The last line is a summary: vertices, triangles, weights and negative_cotan (the edges whose\n"
+    "cotangent weight (cot a + cot b)/2 is negative: non-Delaunay edges), energy, rigid_deviation and\n"
     "rotation_deviation (the largest distance of a vertex from the left handle's rigid motion of its\n"
     "rest place, and of a cell's rotation from that motion's, |R - Q|_F: both 0 when the handles\n"
     "move rigidly together), length_ratio (deformed over rest edge length, summed), residual,\n"
     "iterations (Newton, all load steps), reason; with -local_global also lg_iterations, lg_energy\n"
-    "and lg_deviation (largest distance between the two results' vertices).\n\n";
+    "and lg_deviation (largest distance between the two results' vertices).\n"
+    "Exits non-zero, the reason on stderr, when a solve did not converge.\n\n";
 
 #include <mfadpetsc.h>
 #include <mfad/psd.h>
@@ -48,6 +58,8 @@ MFAD_KERNEL_DECLARE(arap_surface);
 
 typedef enum { HANDLES_BEND, HANDLES_TWIST, HANDLES_RIGID } Handles;
 static const char *const HandlesTypes[] = {"bend", "twist", "rigid", "Handles", "HANDLES_", NULL};
+typedef enum { WEIGHTS_COTAN_CLAMPED, WEIGHTS_UNIFORM, WEIGHTS_COTAN } Weights;
+static const char *const WeightsTypes[] = {"cotan_clamped", "uniform", "cotan", "Weights", "WEIGHTS_", NULL};
 
 /* a rigid motion x = Q (X - c) + c + t */
 typedef struct {
@@ -186,7 +198,7 @@ static void BestRotation(const PetscReal T[9], PetscReal R[9])
 }
 
 /* S (9 per vertex, vertices [vs, ve) only) += sum over the cells' edges of w e d^T, both directions
-   (cell i: e = xbar_j - xbar_i, d = x_j - x_i), w the edge's cot/2 in each triangle; x and xbar
+   (cell i: e = xbar_j - xbar_i, d = x_j - x_i), w the triangle's share of the edge weight; x and xbar
    3 per mesh vertex, x with stride `stride` */
 static void CellCovariances(MfadMesh m, const PetscReal *w, const PetscScalar *x, PetscInt stride, PetscInt vs, PetscInt ve, PetscReal *S)
 {
@@ -202,36 +214,79 @@ static void CellCovariances(MfadMesh m, const PetscReal *w, const PetscScalar *x
     }
 }
 
-/* w[3 c + k]: cot/2 of the rest angle opposite edge (k, k + 1) of triangle c */
-static void CotanWeights(MfadMesh m, PetscReal *w)
+/* a triangle side (k, k + 1) of triangle c, by its vertices lo < hi, for matching the two sides of an edge */
+typedef struct {
+  PetscInt lo, hi, side;
+} Side;
+
+static int SideCompare(const void *a, const void *b)
 {
+  const Side *p = (const Side *)a, *q = (const Side *)b;
+  if (p->lo != q->lo) return p->lo < q->lo ? -1 : 1;
+  if (p->hi != q->hi) return p->hi < q->hi ? -1 : 1;
+  return 0;
+}
+
+/* w[3 c + k]: triangle c's share of the weight of its side (k, k + 1), the edge weight split evenly
+   between the edge's triangles (1 or 2; only the sum enters the energy, and an even split keeps
+   every triangle's share >= 0). Edge weights, from the rest angles theta opposite the edge in its
+   triangles: cotan_clamped sum max(cot theta, 0)/2, uniform 1, cotan sum cot theta/2 (an error if
+   negative beyond round-off). *nneg: edges whose sum cot theta/2 is negative. */
+static PetscErrorCode EdgeWeights(MfadMesh m, Weights type, PetscReal *w, PetscInt *nneg)
+{
+  const PetscInt ns = 3 * m->ncell;
+  Side          *side;
+  PetscReal     *h;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(ns, &side, ns, &h));
   for (PetscInt c = 0; c < m->ncell; c++)
     for (int k = 0; k < 3; k++) {
-      const PetscReal *p = &m->coords[3 * m->cells[3 * c + k]], *q = &m->coords[3 * m->cells[3 * c + (k + 1) % 3]], *o = &m->coords[3 * m->cells[3 * c + (k + 2) % 3]];
+      const PetscInt   i = m->cells[3 * c + k], j = m->cells[3 * c + (k + 1) % 3];
+      const PetscReal *p = &m->coords[3 * i], *q = &m->coords[3 * j], *o = &m->coords[3 * m->cells[3 * c + (k + 2) % 3]];
       PetscReal        a[3], bb[3], dot = 0, cr = 0;
       for (int d = 0; d < 3; d++) a[d] = p[d] - o[d], bb[d] = q[d] - o[d], dot += a[d] * bb[d];
       for (int d = 0; d < 3; d++) cr += PetscSqr(a[(d + 1) % 3] * bb[(d + 2) % 3] - a[(d + 2) % 3] * bb[(d + 1) % 3]);
-      w[3 * c + k] = 0.5 * dot / PetscSqrtReal(cr);
+      PetscCheck(cr > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "arap_surface: triangle %" PetscInt_FMT " (vertices %" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT ") has no area", c, m->cells[3 * c], m->cells[3 * c + 1], m->cells[3 * c + 2]);
+      h[3 * c + k]       = 0.5 * dot / PetscSqrtReal(cr); /* cot theta / 2 */
+      side[3 * c + k].lo = PetscMin(i, j), side[3 * c + k].hi = PetscMax(i, j), side[3 * c + k].side = 3 * c + k;
     }
+  qsort(side, (size_t)ns, sizeof(Side), SideCompare);
+  *nneg = 0;
+  for (PetscInt s = 0, t; s < ns; s = t) {
+    PetscReal cot = 0, clamped = 0, we = 1;
+    for (t = s; t < ns && side[t].lo == side[s].lo && side[t].hi == side[s].hi; t++) cot += h[side[t].side], clamped += PetscMax(h[side[t].side], 0);
+    if (cot < 0) (*nneg)++;
+    if (type == WEIGHTS_COTAN) {
+      /* 1e-12: round-off of a cotangent of a right angle (0 exactly in exact arithmetic) */
+      PetscCheck(cot > -1e-12, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+                 "arap_surface: -weights cotan: the edge %" PetscInt_FMT "-%" PetscInt_FMT " (vertex ids from 0) has cotangent weight %g < 0 (its opposite angles sum to more than pi: not Delaunay), which lets the energy go below 0; use -weights cotan_clamped or uniform",
+                 side[s].lo, side[s].hi, (double)cot);
+      we = PetscMax(cot, 0);
+    } else if (type == WEIGHTS_COTAN_CLAMPED) we = clamped;
+    for (PetscInt r = s; r < t; r++) w[side[r].side] = we / (PetscReal)(t - s);
+  }
+  PetscCall(PetscFree2(side, h));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Sorkine & Alexa's local-global iterations, written from their paper and independent of mfad's
    derivatives (1 rank): local step R_i the best rotation of the rest edges e_ij onto the current
    d_ij, weights w_ij (Horn's quaternion method); global step the sparse solve of sum_j 2 w_ij (x_i - x_j) =
-   sum_j w_ij (R_i + R_j)(xbar_i - xbar_j) over the free vertices, the handles at x's values.
+   sum_j w_ij (R_i + R_j)(xbar_i - xbar_j) over the free vertices, the handles at x's values; w the
+   triangles' shares of the edge weights (EdgeWeights()), as in the energy.
    x (3 per vertex) holds the start and receives the result, u the rotations' Gibbs vectors. */
-static PetscErrorCode LocalGlobal(MfadMesh m, const HandleSet *h, PetscInt maxits, PetscReal *x, PetscReal *u, PetscInt *its)
+static PetscErrorCode LocalGlobal(MfadMesh m, const HandleSet *h, const PetscReal *w, PetscInt maxits, PetscReal *x, PetscReal *u, PetscInt *its)
 {
   const PetscInt nv = m->nvert;
   Mat            A, A0;
   KSP            ksp;
   Vec            b, y, xf, r;
   PetscInt      *rows, nrow = 0;
-  PetscReal     *R, *S, *w, change = PETSC_MAX_REAL;
+  PetscReal     *R, *S, change = PETSC_MAX_REAL;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc4(9 * nv, &R, 9 * nv, &S, 3 * m->ncell, &w, nv, &rows));
-  CotanWeights(m, w);
+  PetscCall(PetscMalloc3(9 * nv, &R, 9 * nv, &S, nv, &rows));
   PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, nv, nv, 8, NULL, &A0));
   PetscCall(MatSetOption(A0, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
   for (PetscInt c = 0; c < m->ncell; c++)
@@ -303,7 +358,7 @@ static PetscErrorCode LocalGlobal(MfadMesh m, const HandleSet *h, PetscInt maxit
   PetscCall(VecDestroy(&y));
   PetscCall(VecDestroy(&xf));
   PetscCall(VecDestroy(&r));
-  PetscCall(PetscFree4(R, S, w, rows));
+  PetscCall(PetscFree3(R, S, rows));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -313,9 +368,10 @@ int main(int argc, char **argv)
   MfadMesh    m;
   MfadEnergy  E;
   Vec         X, X0, G;
-  PetscInt    nx = 24, nt = 16, steps = 1, lgmax = 0, lgits = 0, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, its = 0, reason = 0, term, n = 3;
-  PetscReal  *rest, L = 4, energy, gnorm, gnorm0, loc[4] = {0, 0, 0, 0}, sum[2], dev[2], lgenergy = 0, lgdev = 0;
+  PetscInt    nx = 24, nt = 16, steps = 1, lgmax = 0, lgits = 0, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, its = 0, reason = 0, term, n = 3, nneg = 0;
+  PetscReal  *params, *w, L = 4, energy, gnorm, gnorm0, loc[4] = {0, 0, 0, 0}, sum[2], dev[2], lgenergy = 0, lgdev = 0;
   HandleSet   h;
+  Weights     weights = WEIGHTS_COTAN_CLAMPED;
   PetscBool   use_tao = PETSC_FALSE, write = PETSC_FALSE, file = PETSC_FALSE, set, bandset;
   char        out[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
   const char *reason_name = "";
@@ -335,6 +391,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEnum("-handles", "how the handles move", NULL, HandlesTypes, (PetscEnum)h.type, (PetscEnum *)&h.type, NULL));
   PetscCall(PetscOptionsReal("-angle", "turn of the handles [degrees]", NULL, h.angle, &h.angle, NULL));
   PetscCall(PetscOptionsRealArray("-axis", "turn axis of -handles rigid", NULL, h.axis, &n, NULL));
+  PetscCall(PetscOptionsEnum("-weights", "edge weights", NULL, WeightsTypes, (PetscEnum)weights, (PetscEnum *)&weights, NULL));
   PetscCall(PetscOptionsInt("-load_steps", "handle motion in this many steps", NULL, steps, &steps, NULL));
   PetscCall(PetscOptionsInt("-local_global", "local-global iterations to compare with (1 rank)", NULL, lgmax, &lgmax, NULL));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
@@ -352,6 +409,10 @@ int main(int argc, char **argv)
      far from the minimum it needs more steps than SNES's default 50 on the default bend */
   PetscCall(PetscOptionsHasName(NULL, NULL, "-snes_max_it", &set));
   if (!set) PetscCall(PetscOptionsSetValue(NULL, "-snes_max_it", "200"));
+  /* Newton is quadratic near the minimum: 1e-12 costs about 2 steps more than SNES's 1e-8 and gives
+     the answer to round-off (Spot, rigid handles: vertices 2e-15 from the rigid motion, not 7e-6) */
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-snes_rtol", &set));
+  if (!set) PetscCall(PetscOptionsSetValue(NULL, "-snes_rtol", "1e-12"));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-tao_max_it", &set));
   if (!set) PetscCall(PetscOptionsSetValue(NULL, "-tao_max_it", "200"));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));
@@ -401,16 +462,19 @@ int main(int argc, char **argv)
      both, so each rotation lives with its vertex) */
   PetscCall(GeomMeshRanges(comm, m, &cstart, &cend, &vstart, &vend));
   PetscCall(MfadEnergyCreate(comm, 3, 2 * (vend - vstart), 2 * m->nvert, &E));
-  PetscCall(PetscMalloc2(6 * (cend - cstart), &conn, 18 * (cend - cstart), &rest));
-  PetscCall(PetscArrayzero(rest, 18 * (cend - cstart)));
+  /* the weights from the whole mesh (every rank holds it; an edge's two triangles may live on two
+     ranks), then each owned triangle's parameters: rest edges e_k = xbar_{k+1} - xbar_k and weights */
+  PetscCall(PetscMalloc3(6 * (cend - cstart), &conn, 12 * (cend - cstart), &params, 3 * m->ncell, &w));
+  PetscCall(EdgeWeights(m, weights, w, &nneg));
   for (PetscInt c = cstart; c < cend; c++)
     for (int a = 0; a < 3; a++) {
-      const PetscInt v = m->cells[3 * c + a];
+      const PetscInt v = m->cells[3 * c + a], vn = m->cells[3 * c + (a + 1) % 3];
       conn[6 * (c - cstart) + a]     = 2 * v;
       conn[6 * (c - cstart) + 3 + a] = 2 * v + 1;
-      for (int d = 0; d < 3; d++) rest[18 * (c - cstart) + 3 * a + d] = m->coords[3 * v + d];
+      for (int d = 0; d < 3; d++) params[12 * (c - cstart) + 3 * a + d] = m->coords[3 * vn + d] - m->coords[3 * v + d];
+      params[12 * (c - cstart) + 9 + a] = w[3 * c + a];
     }
-  PetscCall(MfadEnergyAddTermFromRest(E, MFAD_KERNEL(arap_surface), cend - cstart, conn, rest, NULL, 1.0, &term));
+  PetscCall(MfadEnergyAddTerm(E, MFAD_KERNEL(arap_surface), cend - cstart, conn, params, 1.0, &term));
   PetscCall(MfadEnergySetFromOptions(E));
 
   /* start: the rest shape, rotations 0 (R = I) */
@@ -487,7 +551,7 @@ int main(int argc, char **argv)
       HandleMotion(&h, h.side[v], 1.0, &M);
       MotionApply(&M, &m->coords[3 * v], &xl[3 * v]);
     }
-    PetscCall(LocalGlobal(m, &h, lgmax, xl, ul, &lgits));
+    PetscCall(LocalGlobal(m, &h, w, lgmax, xl, ul, &lgits));
     PetscCall(VecDuplicate(X, &Y));
     PetscCall(VecGetArray(Y, &y));
     PetscCall(VecGetArray(X, &x));
@@ -505,20 +569,21 @@ int main(int argc, char **argv)
 
   if (write) PetscCall(MfadEnergyWriteVTU(E, term, X, X0, out));
   PetscCall(PetscPrintf(comm,
-                        "arap_surface: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT " energy %.12e rigid_deviation %.3e rotation_deviation %.3e length_ratio %.12e"
+                        "arap_surface: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT " weights %s negative_cotan %" PetscInt_FMT " energy %.12e rigid_deviation %.3e rotation_deviation %.3e length_ratio %.12e"
                         " residual %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s",
-                        m->nvert, m->ncell, (double)energy, (double)dev[0], (double)dev[1], (double)(sum[0] / sum[1]), (double)(gnorm0 > 0 ? gnorm / gnorm0 : gnorm), its,
+                        m->nvert, m->ncell, WeightsTypes[weights], nneg, (double)energy, (double)dev[0], (double)dev[1], (double)(sum[0] / sum[1]), (double)(gnorm0 > 0 ? gnorm / gnorm0 : gnorm), its,
                         reason, reason_name));
   if (lgmax) PetscCall(PetscPrintf(comm, " lg_iterations %" PetscInt_FMT " lg_energy %.12e lg_deviation %.3e", lgits, (double)lgenergy, (double)lgdev));
   PetscCall(PetscPrintf(comm, "\n"));
+  if (reason < 0) PetscCall(PetscFPrintf(comm, PETSC_STDERR, "arap_surface: %s did not converge: %s\n", use_tao ? "TAO" : "SNES", reason_name));
 
   PetscCall(PetscFree(h.side));
-  PetscCall(PetscFree2(conn, rest));
+  PetscCall(PetscFree3(conn, params, w));
   PetscCall(VecDestroy(&X));
   PetscCall(VecDestroy(&X0));
   PetscCall(VecDestroy(&G));
   PetscCall(MfadEnergyDestroy(&E));
   PetscCall(MfadMeshDestroy(&m));
   PetscCall(PetscFinalize());
-  return 0;
+  return reason < 0 ? 1 : 0; /* a solve that did not converge is a failure */
 }

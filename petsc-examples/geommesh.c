@@ -69,19 +69,6 @@ PetscErrorCode GeomMeshBoundary(MfadMesh m, PetscInt next[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode GeomMeshElements(MfadMesh m, PetscInt cstart, PetscInt cend, PetscInt **conn, PetscReal **rest)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc2(3 * (cend - cstart), conn, 9 * (cend - cstart), rest));
-  for (PetscInt c = cstart; c < cend; c++)
-    for (PetscInt a = 0; a < 3; a++) {
-      const PetscInt v              = m->cells[3 * c + a];
-      (*conn)[3 * (c - cstart) + a] = v;
-      for (PetscInt d = 0; d < 3; d++) (*rest)[9 * (c - cstart) + 3 * a + d] = m->coords[3 * v + d];
-    }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode GeomGetAll(Vec X, Vec *Xall, const PetscScalar **x)
 {
   VecScatter scatter;
@@ -100,18 +87,6 @@ PetscErrorCode GeomRestoreAll(Vec *Xall, const PetscScalar **x)
   PetscFunctionBegin;
   PetscCall(VecRestoreArrayRead(*Xall, x));
   PetscCall(VecDestroy(Xall));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode GeomSetCoordinates(MfadMesh m, PetscInt vstart, PetscInt vend, PetscInt dof, Vec X)
-{
-  PetscScalar *x;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArray(X, &x));
-  for (PetscInt v = vstart; v < vend; v++)
-    for (PetscInt d = 0; d < dof; d++) x[dof * (v - vstart) + d] = m->coords[3 * v + d];
-  PetscCall(VecRestoreArray(X, &x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -44,9 +44,6 @@ PetscErrorCode GeomMeshRanges(MPI_Comm comm, MfadMesh m, PetscInt *cstart, Petsc
    next[v] = the vertex after v along the boundary in the triangles' orientation (-1 inside) */
 PetscErrorCode GeomMeshBoundary(MfadMesh m, PetscInt next[]);
 
-/* The connectivity of cells [cstart, cend) and their rest coordinates, element by element
-   (the arrays MfadEnergyAddTermFromRest() takes); free both with PetscFree2() */
-PetscErrorCode GeomMeshElements(MfadMesh m, PetscInt cstart, PetscInt cend, PetscInt **conn, PetscReal **rest);
 
 /* A copy of the whole distributed vector X on every rank (for per-triangle measures of small
    meshes); restore with GeomRestoreAll() */
@@ -91,8 +88,6 @@ static inline PetscReal GeomRandom(unsigned long long *state)
   return 2.0 * (PetscReal)(*state >> 11) / 9007199254740992.0 - 1.0;
 }
 
-/* X (owned vertices [vstart, vend), dof per vertex) = the mesh's first dof coordinates */
-PetscErrorCode GeomSetCoordinates(MfadMesh m, PetscInt vstart, PetscInt vend, PetscInt dof, Vec X);
 
 /* How a problem is handed to a solver: an MfadEnergy through MfadEnergySetSNES()/MfadEnergySetTao()
    (GeomMinimize), or a composite objective through its own callbacks (bilaplacian.h) */

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# mfad_add_energy(<target> <name> [HEADER <file>] [BUILTIN] [NO_CUDA] [COMPILE_OPTIONS <opt>...])
+# mfad_add_energy(<target> <name> [HEADER <file>] [BUILTIN] [NO_CUDA] [ROLL_HESSIAN_ROWS] [COMPILE_OPTIONS <opt>...])
+#   ROLL_HESSIAN_ROWS keeps Hessian mode's rows as loops on the host (energies of many unknowns:
+#   a fraction of the compile time, see include/mfad/ad.h)
 #   Compiles energy <name> (header <file>, default energies/<name>.h beside the caller) into
 #   <target>: value, gradient, fused HVP and element Hessian on the CPU, as MfadKernel_<name>;
 #   when CUDA is enabled, the same header is also compiled by nvcc into <target> (the kernel's
@@ -9,7 +11,7 @@
 #   N = 16 take minutes at -O1 and seconds at -O0); NO_CUDA skips the nvcc compile.
 set(MFAD_ENERGY_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
 function(mfad_add_energy target name)
-  cmake_parse_arguments(ARG "BUILTIN;NO_CUDA" "HEADER" "COMPILE_OPTIONS" ${ARGN})
+  cmake_parse_arguments(ARG "BUILTIN;NO_CUDA;ROLL_HESSIAN_ROWS" "HEADER" "COMPILE_OPTIONS" ${ARGN})
   if(NOT ARG_COMPILE_OPTIONS)
     set(ARG_COMPILE_OPTIONS -O3 -fno-math-errno)
   endif()
@@ -20,7 +22,12 @@ function(mfad_add_energy target name)
   if(NOT EXISTS ${header})
     message(FATAL_ERROR "mfad_add_energy(${name}): no header ${header}")
   endif()
-  set(src "#define MFAD_ENERGY_NAME   ${name}\n#define MFAD_ENERGY_HEADER \"${header}\"\n#include <mfad/instantiate.h>\n")
+  set(src "#define MFAD_ENERGY_NAME   ${name}\n#define MFAD_ENERGY_HEADER \"${header}\"\n")
+  if(ARG_ROLL_HESSIAN_ROWS)
+    # in the source itself: source properties set here would not reach a target of another directory
+    string(APPEND src "#define MFAD_ROLL_HESSIAN_ROWS 1\n")
+  endif()
+  string(APPEND src "#include <mfad/instantiate.h>\n")
   file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}.c CONTENT "${src}")
   target_sources(${target} PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}.c)
   # element code is compute-bound: full optimisation whatever the build type

@@ -50,7 +50,7 @@
 #define MFAD_HD
 #define MFAD_RESTRICT __restrict
 #define MFAD_UNROLL   _Pragma("GCC unroll 16")
-/* MFAD_ROLL_HESSIAN_ROWS (mfad_add_energy(... COMPILE_OPTIONS -DMFAD_ROLL_HESSIAN_ROWS)): Hessian
+/* MFAD_ROLL_HESSIAN_ROWS (mfad_add_energy(... ROLL_HESSIAN_ROWS)): Hessian
    mode's rows as loops, for energies of many unknowns. arap_surface (18): gcc -O3 took 140 s with
    unrolled rows and 24 s rolled, and its element Hessians ran no slower rolled (0.59 s against
    0.61 s of MfadElemHessian in the arap_surface example) */

@@ -66,7 +66,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-o", "write the deformed bar (.vtu)", NULL, out, out, sizeof out, &write));
   PetscOptionsEnd();
   PetscCheck(L > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-L %g must be > 0", (double)L);
-  PetscCheck(handles != HANDLES_STRETCH || L + dx > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-handles stretch -dx %g: the bar's length L + dx must stay > 0", (double)dx);
+  PetscCheck(handles != HANDLES_STRETCH || L + dx > 0, comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-handles stretch -dx %g: the bar's length L + dx must stay > 0", (double)dx);
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
   /* projected Newton unless the user picks a Hessian form (then the exact one unless projected) */
   PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));
@@ -87,7 +88,7 @@ int main(int argc, char **argv)
      fixed dof; naming only owned ones names each once) */
   PetscCall(PetscMalloc2(4 * (ny + 1), &fix, 4 * (ny + 1), &fixval));
   for (PetscInt v = vstart; v < vend; v++) {
-    const PetscInt  i = v % (nx + 1);
+    const PetscInt   i  = v % (nx + 1);
     const PetscReal *Xr = &m->coords[3 * v], c0[2] = {0, 0}, t[2] = {dx, dy}, cr[2] = {L, 0.5}, zero[2] = {0, 0};
     PetscReal        x[2];
     if (i != 0 && i != nx) continue;
@@ -122,10 +123,11 @@ int main(int argc, char **argv)
     const PetscScalar *xa;
     PetscCall(VecGetArrayRead(X, &x));
     for (PetscInt v = vstart; v < vend; v++) {
-      PetscReal y[2] = {m->coords[3 * v], m->coords[3 * v + 1]};
-      const PetscInt i = v % (nx + 1);
+      PetscReal      y[2] = {m->coords[3 * v], m->coords[3 * v + 1]};
+      const PetscInt i    = v % (nx + 1);
       if (handles == HANDLES_RIGID) Rigid(angle, c0, t, &m->coords[3 * v], y);
-      loc[0] = PetscMax(loc[0], PetscSqrtReal(PetscSqr(PetscRealPart(x[2 * (v - vstart)]) - y[0]) + PetscSqr(PetscRealPart(x[2 * (v - vstart) + 1]) - y[1])));
+      loc[0] = PetscMax(loc[0],
+                        PetscSqrtReal(PetscSqr(PetscRealPart(x[2 * (v - vstart)]) - y[0]) + PetscSqr(PetscRealPart(x[2 * (v - vstart) + 1]) - y[1])));
       if (i == nx) loc[1] += PetscRealPart(x[2 * (v - vstart)]);
       if (i == 0) loc[1] -= PetscRealPart(x[2 * (v - vstart)]);
     }
@@ -149,7 +151,8 @@ int main(int argc, char **argv)
   }
   if (write) PetscCall(MfadEnergyWriteVTU(E, term, X, X0, out));
   PetscCall(PetscPrintf(comm,
-                        "arap: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT " area %.12e energy %.12e rigid_deviation %.3e stretch_x %.12e flipped %" PetscInt_FMT
+                        "arap: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT
+                        " area %.12e energy %.12e rigid_deviation %.3e stretch_x %.12e flipped %" PetscInt_FMT
                         " residual %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n",
                         m->nvert, m->ncell, (double)sum[3], (double)energy, (double)dev, (double)(sum[1] / ((ny + 1) * L)), flipped,
                         (double)(gnorm0 > 0 ? gnorm / gnorm0 : gnorm), its, reason, reason_name));

@@ -103,7 +103,8 @@ static PetscErrorCode RotationGibbs(const PetscReal R[9], PetscReal u[3])
 {
   const PetscReal d = 1 + R[0] + R[4] + R[8];
   PetscFunctionBeginUser;
-  PetscCheck(d > 1e-8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "arap_surface: a rotation by (nearly) pi has no Gibbs vector (1 + trace %g)", (double)d);
+  PetscCheck(d > 1e-8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "arap_surface: a rotation by (nearly) pi has no Gibbs vector (1 + trace %g)",
+             (double)d);
   u[0] = (R[7] - R[5]) / d, u[1] = (R[2] - R[6]) / d, u[2] = (R[3] - R[1]) / d;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -115,7 +116,8 @@ static PetscErrorCode TubeMesh(PetscInt nx, PetscInt nt, PetscReal L, PetscReal 
   MfadMesh m;
 
   PetscFunctionBeginUser;
-  PetscCheck(nx >= 1 && nt >= 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "tube %" PetscInt_FMT " x %" PetscInt_FMT ": need nx >= 1 and nt >= 3", nx, nt);
+  PetscCheck(nx >= 1 && nt >= 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "tube %" PetscInt_FMT " x %" PetscInt_FMT ": need nx >= 1 and nt >= 3",
+             nx, nt);
   PetscCall(MfadMeshCreate(3, (nx + 1) * nt, 3, 2 * nx * nt, mesh));
   m = *mesh;
   for (PetscInt i = 0; i <= nx; i++)
@@ -126,7 +128,7 @@ static PetscErrorCode TubeMesh(PetscInt nx, PetscInt nt, PetscReal L, PetscReal 
   for (PetscInt i = 0; i < nx; i++)
     for (PetscInt j = 0; j < nt; j++) {
       const PetscInt v00 = i * nt + j, v01 = i * nt + (j + 1) % nt, v10 = v00 + nt, v11 = v01 + nt;
-      PetscInt      *t   = &m->cells[6 * (i * nt + j)];
+      PetscInt      *t = &m->cells[6 * (i * nt + j)];
       if ((i + j) % 2 == 0) t[0] = v00, t[1] = v01, t[2] = v11, t[3] = v00, t[4] = v11, t[5] = v10;
       else t[0] = v00, t[1] = v01, t[2] = v10, t[3] = v10, t[4] = v01, t[5] = v11;
     }
@@ -184,10 +186,11 @@ static PetscErrorCode HandlesFix(MfadEnergy E, MfadMesh m, const HandleSet *h, P
    always a rotation, never a reflection */
 static void BestRotation(const PetscReal T[9], PetscReal R[9])
 {
-  double N[16] = {T[0] + T[4] + T[8], T[5] - T[7], T[6] - T[2], T[1] - T[3], T[5] - T[7], T[0] - T[4] - T[8], T[1] + T[3], T[6] + T[2],
-                  T[6] - T[2], T[1] + T[3], -T[0] + T[4] - T[8], T[5] + T[7], T[1] - T[3], T[6] + T[2], T[5] + T[7], -T[0] - T[4] + T[8]};
+  double N[16] = {T[0] + T[4] + T[8], T[5] - T[7], T[6] - T[2], T[1] - T[3],        T[5] - T[7],         T[0] - T[4] - T[8],
+                  T[1] + T[3],        T[6] + T[2], T[6] - T[2], T[1] + T[3],        -T[0] + T[4] - T[8], T[5] + T[7],
+                  T[1] - T[3],        T[6] + T[2], T[5] + T[7], -T[0] - T[4] + T[8]};
   double V[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, w, a, b, c;
-  int    top = 0;
+  int    top   = 0;
   (void)mfad_sym_eig_jacobi(4, N, V);
   for (int k = 1; k < 4; k++)
     if (N[5 * k] > N[5 * top]) top = k;
@@ -209,7 +212,9 @@ static void CellCovariances(MfadMesh m, const PetscReal *w, const PetscScalar *x
         const PetscInt a = s ? j : i, bq = s ? i : j;
         if (a < vs || a >= ve) continue;
         for (int p = 0; p < 3; p++)
-          for (int q = 0; q < 3; q++) S[9 * (a - vs) + 3 * p + q] += w[3 * c + k] * (m->coords[3 * bq + p] - m->coords[3 * a + p]) * PetscRealPart(x[stride * bq + q] - x[stride * a + q]);
+          for (int q = 0; q < 3; q++)
+            S[9 * (a - vs) + 3 * p + q] +=
+                w[3 * c + k] * (m->coords[3 * bq + p] - m->coords[3 * a + p]) * PetscRealPart(x[stride * bq + q] - x[stride * a + q]);
       }
     }
 }
@@ -247,7 +252,9 @@ static PetscErrorCode EdgeWeights(MfadMesh m, Weights type, PetscReal *w, PetscI
       PetscReal        a[3], bb[3], dot = 0, cr = 0;
       for (int d = 0; d < 3; d++) a[d] = p[d] - o[d], bb[d] = q[d] - o[d], dot += a[d] * bb[d];
       for (int d = 0; d < 3; d++) cr += PetscSqr(a[(d + 1) % 3] * bb[(d + 2) % 3] - a[(d + 2) % 3] * bb[(d + 1) % 3]);
-      PetscCheck(cr > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "arap_surface: triangle %" PetscInt_FMT " (vertices %" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT ") has no area", c, m->cells[3 * c], m->cells[3 * c + 1], m->cells[3 * c + 2]);
+      PetscCheck(cr > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+                 "arap_surface: triangle %" PetscInt_FMT " (vertices %" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT ") has no area", c,
+                 m->cells[3 * c], m->cells[3 * c + 1], m->cells[3 * c + 2]);
       h[3 * c + k]       = 0.5 * dot / PetscSqrtReal(cr); /* cot theta / 2 */
       side[3 * c + k].lo = PetscMin(i, j), side[3 * c + k].hi = PetscMax(i, j), side[3 * c + k].side = 3 * c + k;
     }
@@ -260,7 +267,9 @@ static PetscErrorCode EdgeWeights(MfadMesh m, Weights type, PetscReal *w, PetscI
     if (type == WEIGHTS_COTAN) {
       /* 1e-12: round-off of a cotangent of a right angle (0 exactly in exact arithmetic) */
       PetscCheck(cot > -1e-12, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-                 "arap_surface: -weights cotan: the edge %" PetscInt_FMT "-%" PetscInt_FMT " (vertex ids from 0) has cotangent weight %g < 0 (its opposite angles sum to more than pi: not Delaunay), which lets the energy go below 0; use -weights cotan_clamped or uniform",
+                 "arap_surface: -weights cotan: the edge %" PetscInt_FMT "-%" PetscInt_FMT
+                 " (vertex ids from 0) has cotangent weight %g < 0 (its opposite angles sum to more than pi: not Delaunay), which lets the energy go "
+                 "below 0; use -weights cotan_clamped or uniform",
                  side[s].lo, side[s].hi, (double)cot);
       we = PetscMax(cot, 0);
     } else if (type == WEIGHTS_COTAN_CLAMPED) we = clamped;
@@ -346,7 +355,8 @@ static PetscErrorCode LocalGlobal(MfadMesh m, const HandleSet *h, const PetscRea
       PetscCall(VecAssemblyEnd(b));
       PetscCall(KSPSolve(ksp, b, y));
       PetscCall(VecGetArray(y, &xx));
-      for (PetscInt v = 0; v < nv; v++) change = PetscMax(change, PetscAbsReal(PetscRealPart(xx[v]) - x[3 * v + d])), x[3 * v + d] = PetscRealPart(xx[v]);
+      for (PetscInt v = 0; v < nv; v++)
+        change = PetscMax(change, PetscAbsReal(PetscRealPart(xx[v]) - x[3 * v + d])), x[3 * v + d] = PetscRealPart(xx[v]);
       PetscCall(VecRestoreArray(y, &xx));
     }
   }
@@ -364,11 +374,12 @@ static PetscErrorCode LocalGlobal(MfadMesh m, const HandleSet *h, const PetscRea
 
 int main(int argc, char **argv)
 {
-  MPI_Comm    comm;
-  MfadMesh    m;
-  MfadEnergy  E;
-  Vec         X, X0, G;
-  PetscInt    nx = 24, nt = 16, steps = 1, lgmax = 0, lgits = 0, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, its = 0, reason = 0, term, n = 3, nneg = 0;
+  MPI_Comm   comm;
+  MfadMesh   m;
+  MfadEnergy E;
+  Vec        X, X0, G;
+  PetscInt   nx = 24, nt = 16, steps = 1, lgmax = 0, lgits = 0, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, its = 0, reason = 0, term, n = 3,
+           nneg = 0;
   PetscReal  *params, *w, L = 4, energy, gnorm, gnorm0, loc[4] = {0, 0, 0, 0}, sum[2], dev[2], lgenergy = 0, lgdev = 0;
   HandleSet   h;
   Weights     weights = WEIGHTS_COTAN_CLAMPED;
@@ -398,7 +409,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-o", "write the deformed surface (.vtu)", NULL, out, out, sizeof out, &write));
   PetscOptionsEnd();
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
-  PetscCheck(steps >= 1 && lgmax >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-load_steps %" PetscInt_FMT " must be >= 1, -local_global %" PetscInt_FMT " >= 0", steps, lgmax);
+  PetscCheck(steps >= 1 && lgmax >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-load_steps %" PetscInt_FMT " must be >= 1, -local_global %" PetscInt_FMT " >= 0", steps, lgmax);
   PetscCheck(!lgmax || size == 1, comm, PETSC_ERR_SUP, "-local_global runs on 1 rank (it is a serial reference), not %d", size);
   {
     const PetscReal a = PetscSqrtReal(PetscSqr(h.axis[0]) + PetscSqr(h.axis[1]) + PetscSqr(h.axis[2]));
@@ -434,8 +446,8 @@ int main(int argc, char **argv)
   if (!bandset) h.band = file ? 0.05 * (h.hi - h.lo) : 0.5 * L / nx;
   {
     const PetscReal len = h.hi - h.lo;
-    h.move[0] = h.type == HANDLES_BEND ? 2 * len / PETSC_PI - len : 0; /* a quarter circle of the axis' length */
-    h.move[1] = h.type == HANDLES_BEND ? 2 * len / PETSC_PI : 0;
+    h.move[0]           = h.type == HANDLES_BEND ? 2 * len / PETSC_PI - len : 0; /* a quarter circle of the axis' length */
+    h.move[1]           = h.type == HANDLES_BEND ? 2 * len / PETSC_PI : 0;
     PetscOptionsBegin(comm, NULL, "ARAP surface deformation options", NULL);
     PetscCall(PetscOptionsReal("-dx", "move of the handles along x", NULL, h.move[0], &h.move[0], NULL));
     PetscCall(PetscOptionsReal("-dy", "move of the handles along y", NULL, h.move[1], &h.move[1], NULL));
@@ -453,7 +465,8 @@ int main(int argc, char **argv)
       cnt[h.side[v]] += 1;
       for (int d = 0; d < 3; d++) h.centre[h.side[v]][d] += m->coords[3 * v + d];
     }
-    PetscCheck(cnt[0] > 0 && cnt[1] > 0, comm, PETSC_ERR_ARG_WRONG, "arap_surface: -band %g leaves a handle empty (%g left, %g right vertices)", (double)h.band, (double)cnt[0], (double)cnt[1]);
+    PetscCheck(cnt[0] > 0 && cnt[1] > 0, comm, PETSC_ERR_ARG_WRONG, "arap_surface: -band %g leaves a handle empty (%g left, %g right vertices)",
+               (double)h.band, (double)cnt[0], (double)cnt[1]);
     for (int s = 0; s < 2; s++)
       for (int d = 0; d < 3; d++) h.centre[s][d] /= cnt[s];
   }
@@ -529,7 +542,8 @@ int main(int argc, char **argv)
       for (int k = 0; k < 3; k++) {
         const PetscInt a = m->cells[3 * c + k], b = m->cells[3 * c + (k + 1) % 3];
         PetscReal      l = 0, l0 = 0;
-        for (int d = 0; d < 3; d++) l += PetscSqr(PetscRealPart(xa[6 * b + d] - xa[6 * a + d])), l0 += PetscSqr(m->coords[3 * b + d] - m->coords[3 * a + d]);
+        for (int d = 0; d < 3; d++)
+          l += PetscSqr(PetscRealPart(xa[6 * b + d] - xa[6 * a + d])), l0 += PetscSqr(m->coords[3 * b + d] - m->coords[3 * a + d]);
         loc[2] += PetscSqrtReal(l), loc[3] += PetscSqrtReal(l0);
       }
     PetscCall(GeomRestoreAll(&Xall, &xa));
@@ -557,7 +571,8 @@ int main(int argc, char **argv)
     PetscCall(VecGetArray(X, &x));
     for (PetscInt v = 0; v < m->nvert; v++) {
       PetscReal d2 = 0;
-      for (int d = 0; d < 3; d++) y[6 * v + d] = xl[3 * v + d], y[6 * v + 3 + d] = ul[3 * v + d], d2 += PetscSqr(PetscRealPart(x[6 * v + d]) - xl[3 * v + d]);
+      for (int d = 0; d < 3; d++)
+        y[6 * v + d] = xl[3 * v + d], y[6 * v + 3 + d] = ul[3 * v + d], d2 += PetscSqr(PetscRealPart(x[6 * v + d]) - xl[3 * v + d]);
       lgdev = PetscMax(lgdev, PetscSqrtReal(d2));
     }
     PetscCall(VecRestoreArray(X, &x));
@@ -569,11 +584,13 @@ int main(int argc, char **argv)
 
   if (write) PetscCall(MfadEnergyWriteVTU(E, term, X, X0, out));
   PetscCall(PetscPrintf(comm,
-                        "arap_surface: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT " weights %s negative_cotan %" PetscInt_FMT " energy %.12e rigid_deviation %.3e rotation_deviation %.3e length_ratio %.12e"
+                        "arap_surface: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT " weights %s negative_cotan %" PetscInt_FMT
+                        " energy %.12e rigid_deviation %.3e rotation_deviation %.3e length_ratio %.12e"
                         " residual %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s",
-                        m->nvert, m->ncell, WeightsTypes[weights], nneg, (double)energy, (double)dev[0], (double)dev[1], (double)(sum[0] / sum[1]), (double)(gnorm0 > 0 ? gnorm / gnorm0 : gnorm), its,
-                        reason, reason_name));
-  if (lgmax) PetscCall(PetscPrintf(comm, " lg_iterations %" PetscInt_FMT " lg_energy %.12e lg_deviation %.3e", lgits, (double)lgenergy, (double)lgdev));
+                        m->nvert, m->ncell, WeightsTypes[weights], nneg, (double)energy, (double)dev[0], (double)dev[1], (double)(sum[0] / sum[1]),
+                        (double)(gnorm0 > 0 ? gnorm / gnorm0 : gnorm), its, reason, reason_name));
+  if (lgmax)
+    PetscCall(PetscPrintf(comm, " lg_iterations %" PetscInt_FMT " lg_energy %.12e lg_deviation %.3e", lgits, (double)lgenergy, (double)lgdev));
   PetscCall(PetscPrintf(comm, "\n"));
   if (reason < 0) PetscCall(PetscFPrintf(comm, PETSC_STDERR, "arap_surface: %s did not converge: %s\n", use_tao ? "TAO" : "SNES", reason_name));
 

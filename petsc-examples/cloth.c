@@ -96,7 +96,8 @@ static void AddElement(const Sheet *s, PetscInt nv, const PetscInt v[], PetscInt
    (e0, e1, o0, o1), faces (e0, e1, o0) and (e1, e0, o1) with the triangles' own orientation: the
    diagonal of each square, its bottom edge (j > 0) and its left edge (i > 0). Returns the
    membrane and inertia terms' indices. */
-static PetscErrorCode BuildEnergy(MfadEnergy E, const Sheet *s, PetscInt vstart, PetscInt vend, PetscReal mass[], PetscInt *membrane, PetscInt *inertia)
+static PetscErrorCode BuildEnergy(MfadEnergy E, const Sheet *s, PetscInt vstart, PetscInt vend, PetscReal mass[], PetscInt *membrane,
+                                  PetscInt *inertia)
 {
   MfadKernel kmem, kbend, kspring, kgrav, kin;
   PetscInt   ntri = 0, nhinge = 0, nspring = 0, nfix = 0, *tconn, *hconn, *sconn, *vconn, *fixed;
@@ -108,8 +109,8 @@ static PetscErrorCode BuildEnergy(MfadEnergy E, const Sheet *s, PetscInt vstart,
   PetscCall(MfadKernelFind("mass_spring", &kspring));
   PetscCall(MfadKernelFind("gravity", &kgrav));
   PetscCall(MfadKernelFind("inertia", &kin));
-  PetscCall(PetscMalloc6(6 * (vend - vstart), &tconn, 18 * (vend - vstart), &trest, 12 * (vend - vstart), &hconn, 36 * (vend - vstart), &hrest, 4 * (vend - vstart), &sconn,
-                         12 * (vend - vstart), &srest));
+  PetscCall(PetscMalloc6(6 * (vend - vstart), &tconn, 18 * (vend - vstart), &trest, 12 * (vend - vstart), &hconn, 36 * (vend - vstart), &hrest,
+                         4 * (vend - vstart), &sconn, 12 * (vend - vstart), &srest));
   for (PetscInt v = vstart; v < vend; v++) {
     const PetscInt i = v % (s->nx + 1), j = v / (s->nx + 1);
     if (i < s->nx && j < s->ny) {
@@ -181,8 +182,8 @@ static PetscErrorCode BuildEnergy(MfadEnergy E, const Sheet *s, PetscInt vstart,
 
 /* Summed over ranks: [0] sum m u_z, [1] sum m v_z, [2] 1/2 v^T M v, [3] sum m, [4] the inertia
    term's value, [5] sum of u_z over the row j = ny, [6] its vertex count; [7] min u_z (separately) */
-static PetscErrorCode Measure(MPI_Comm comm, const Sheet *s, PetscInt vstart, PetscInt n, const PetscScalar x[], const PetscReal vel[], const PetscReal xpred[],
-                              const PetscReal mass[], PetscReal sum[8])
+static PetscErrorCode Measure(MPI_Comm comm, const Sheet *s, PetscInt vstart, PetscInt n, const PetscScalar x[], const PetscReal vel[],
+                              const PetscReal xpred[], const PetscReal mass[], PetscReal sum[8])
 {
   PetscReal local[7] = {0}, lmin = PETSC_MAX_REAL;
 
@@ -209,8 +210,8 @@ static PetscErrorCode Measure(MPI_Comm comm, const Sheet *s, PetscInt vstart, Pe
 int main(int argc, char **argv)
 {
   MPI_Comm       comm;
-  Sheet          s = {20, 20, 20, 1.0, 0, 0.2, 1000, 0.3, 1e-4, 0, -9.81, 0.01, PIN_CORNERS, PETSC_FALSE, PETSC_FALSE};
-  PetscBool      write = PETSC_FALSE;
+  Sheet          s                       = {20, 20, 20, 1.0, 0, 0.2, 1000, 0.3, 1e-4, 0, -9.81, 0.01, PIN_CORNERS, PETSC_FALSE, PETSC_FALSE};
+  PetscBool      write                   = PETSC_FALSE;
   char           out[PETSC_MAX_PATH_LEN] = "";
   PetscInt       N, n = PETSC_DECIDE, vstart, its = 0, reason = 1, membrane, inertia, pin = PIN_CORNERS, nsteps;
   PetscReal     *mass, *vel, *xpred, *xold, *iparam, energy, sum[8], gnorm0, gnorm, residual = 0;
@@ -242,14 +243,20 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsHasName(NULL, NULL, "-mesh", &meshopt));
   PetscOptionsEnd();
   /* the pins, the hinges and the row measurements are the grid's: no read sheet (yet) */
-  PetscCheck(!meshopt, comm, PETSC_ERR_SUP, "cloth simulates the generated -nx x -ny sheet only; -mesh is not supported (elastic, smooth, param, arap_surface, frames and sphere read meshes)");
+  PetscCheck(!meshopt, comm, PETSC_ERR_SUP,
+             "cloth simulates the generated -nx x -ny sheet only; -mesh is not supported (elastic, smooth, param, arap_surface, frames and sphere "
+             "read meshes)");
   s.pin = (PinType)pin;
   PetscCheck(s.nx >= 1 && s.ny >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-nx %" PetscInt_FMT " and -ny %" PetscInt_FMT " must be >= 1", s.nx, s.ny);
-  PetscCheck(s.L > 0 && s.rho > 0 && s.stretch > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-L %g, -rho %g and -stretch %g must be > 0", (double)s.L, (double)s.rho, (double)s.stretch);
+  PetscCheck(s.L > 0 && s.rho > 0 && s.stretch > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-L %g, -rho %g and -stretch %g must be > 0", (double)s.L,
+             (double)s.rho, (double)s.stretch);
   PetscCheck(s.nu > -1 && s.nu < 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-nu %g must be in (-1, 1) (plane stress)", (double)s.nu);
-  PetscCheck(s.bend >= 0 && s.springs >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-bend %g and -bend_springs %g must be >= 0", (double)s.bend, (double)s.springs);
-  PetscCheck(s.steps >= 0 && s.dt > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_steps %" PetscInt_FMT " must be >= 0 and -dt %g > 0", s.steps, (double)s.dt);
-  PetscCheck(s.steps > 0 || s.pin != PIN_NONE, comm, PETSC_ERR_ARG_INCOMP, "-pin none leaves statics without a minimiser (the sheet falls): use -ts_steps");
+  PetscCheck(s.bend >= 0 && s.springs >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-bend %g and -bend_springs %g must be >= 0", (double)s.bend,
+             (double)s.springs);
+  PetscCheck(s.steps >= 0 && s.dt > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_steps %" PetscInt_FMT " must be >= 0 and -dt %g > 0", s.steps,
+             (double)s.dt);
+  PetscCheck(s.steps > 0 || s.pin != PIN_NONE, comm, PETSC_ERR_ARG_INCOMP,
+             "-pin none leaves statics without a minimiser (the sheet falls): use -ts_steps");
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
   s.h = s.L / s.nx;
 
@@ -305,21 +312,24 @@ int main(int argc, char **argv)
     PetscCall(VecRestoreArray(X, &x));
     energy -= sum[4];
     if (s.steps > 0)
-      PetscCall(PetscPrintf(comm,
-                            "cloth: step %" PetscInt_FMT " time %.6e energy %.12e kinetic %.12e com_displacement %.12e com_velocity %.12e sag %.12e residual %.3e iterations %" PetscInt_FMT
-                            " reason %" PetscInt_FMT " %s\n",
-                            step, (double)(step * s.dt), (double)energy, (double)sum[2], (double)(sum[0] / sum[3]), (double)(sum[1] / sum[3]), (double)sum[7], (double)(gnorm / gnorm0), sits,
-                            sreason, sname));
+      PetscCall(PetscPrintf(
+          comm,
+          "cloth: step %" PetscInt_FMT
+          " time %.6e energy %.12e kinetic %.12e com_displacement %.12e com_velocity %.12e sag %.12e residual %.3e iterations %" PetscInt_FMT
+          " reason %" PetscInt_FMT " %s\n",
+          step, (double)(step * s.dt), (double)energy, (double)sum[2], (double)(sum[0] / sum[3]), (double)(sum[1] / sum[3]), (double)sum[7],
+          (double)(gnorm / gnorm0), sits, sreason, sname));
   }
   PetscCall(PetscTime(&t1));
 
   if (write) PetscCall(MfadEnergyWriteVTU(E, membrane, X, X0, out));
   PetscCall(PetscPrintf(comm, "cloth: solve %.3f s\n", (double)(t1 - t0)));
   PetscCall(PetscPrintf(comm,
-                        "cloth: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT " hinges %" PetscInt_FMT " energy %.12e kinetic %.12e com_displacement %.12e com_velocity %.12e"
+                        "cloth: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT " hinges %" PetscInt_FMT
+                        " energy %.12e kinetic %.12e com_displacement %.12e com_velocity %.12e"
                         " sag %.12e bottom_displacement %.12e residual %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n",
-                        N, 2 * s.nx * s.ny, 3 * s.nx * s.ny - s.nx - s.ny, (double)energy, (double)sum[2], (double)(sum[0] / sum[3]), (double)(sum[1] / sum[3]), (double)sum[7],
-                        (double)(sum[5] / sum[6]), (double)residual, its, reason, reason_name));
+                        N, 2 * s.nx * s.ny, 3 * s.nx * s.ny - s.nx - s.ny, (double)energy, (double)sum[2], (double)(sum[0] / sum[3]),
+                        (double)(sum[1] / sum[3]), (double)sum[7], (double)(sum[5] / sum[6]), (double)residual, its, reason, reason_name));
 
   PetscCall(SolverDestroy(&S));
   PetscCall(VecDestroy(&X));

@@ -59,9 +59,9 @@ static PetscErrorCode BarMeshCreate(const Grid *g, MfadMesh *mesh)
   PetscCall(MfadMeshCreateBox(g->n, g->n, g->m, lo, hi, mesh));
   for (PetscInt v = 0; v < (*mesh)->nvert; v++) {
     PetscReal *x = &(*mesh)->coords[3 * v], t = x[2];
-    x[2]         = x[1];
-    x[1]         = x[0];
-    x[0]         = t;
+    x[2] = x[1];
+    x[1] = x[0];
+    x[0] = t;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -70,8 +70,9 @@ static PetscErrorCode BarMeshCreate(const Grid *g, MfadMesh *mesh)
    library's whole-mesh calls) and, per owned vertex, what MeshEnergyCreate() gives for a read
    mesh: rest position, lumped mass (rho V / 4 of every tet to each of its vertices), clamp (face
    x = 0) and tip (face x = L) flags. Free rest, mass, clamp, tip with PetscFree4(). */
-static PetscErrorCode BarEnergyCreate(MPI_Comm comm, const Grid *g, const char kname[], const PetscReal material[], PetscReal rho, MfadEnergy *E, PetscInt *N, PetscInt *n,
-                                      PetscInt *vstart, PetscInt *ncell, PetscReal **rest, PetscReal **mass, PetscBool **clamp, PetscBool **tip)
+static PetscErrorCode BarEnergyCreate(MPI_Comm comm, const Grid *g, const char kname[], const PetscReal material[], PetscReal rho, MfadEnergy *E,
+                                      PetscInt *N, PetscInt *n, PetscInt *vstart, PetscInt *ncell, PetscReal **rest, PetscReal **mass,
+                                      PetscBool **clamp, PetscBool **tip)
 {
   MfadMesh   mesh;
   MfadKernel solid;
@@ -94,7 +95,9 @@ static PetscErrorCode BarEnergyCreate(MPI_Comm comm, const Grid *g, const char k
     PetscReal       d[3][3], vol;
     for (int a = 0; a < 3; a++)
       for (int b = 0; b < 3; b++) d[a][b] = mesh->coords[3 * t[a + 1] + b] - mesh->coords[3 * t[0] + b];
-    vol = PetscAbsReal(d[0][0] * (d[1][1] * d[2][2] - d[1][2] * d[2][1]) - d[0][1] * (d[1][0] * d[2][2] - d[1][2] * d[2][0]) + d[0][2] * (d[1][0] * d[2][1] - d[1][1] * d[2][0])) / 6;
+    vol = PetscAbsReal(d[0][0] * (d[1][1] * d[2][2] - d[1][2] * d[2][1]) - d[0][1] * (d[1][0] * d[2][2] - d[1][2] * d[2][0]) +
+                       d[0][2] * (d[1][0] * d[2][1] - d[1][1] * d[2][0])) /
+          6;
     for (int a = 0; a < 4; a++)
       if (t[a] >= *vstart && t[a] < *vstart + *n) (*mass)[t[a] - *vstart] += rho * vol / 4;
   }
@@ -121,8 +124,8 @@ static const char *const Materials[] = {"neohookean", "stable_neohookean", "stvk
    gravity, for dynamics the inertia term (its index in *inertia, parameters m / dt^2 and x_pred
    set per step), and the clamp of the vertices flagged in clamp[] (with -clamp). force[] receives
    each owned vertex's gravity force. */
-static PetscErrorCode AddLoads(MfadEnergy E, PetscInt vstart, PetscInt n, const PetscReal Xr[], const PetscReal mass[], const PetscBool clamp[], const Problem *P,
-                               PetscReal force[], PetscInt *inertia)
+static PetscErrorCode AddLoads(MfadEnergy E, PetscInt vstart, PetscInt n, const PetscReal Xr[], const PetscReal mass[], const PetscBool clamp[],
+                               const Problem *P, PetscReal force[], PetscInt *inertia)
 {
   MfadKernel gravity;
   PetscInt   nfix = 0, *gconn, *fixed;
@@ -172,8 +175,8 @@ static PetscErrorCode AddLoads(MfadEnergy E, PetscInt vstart, PetscInt n, const 
    over the free end face, [3] its vertex count, [4] sum m u_z, [5] sum m v_z, [6] 1/2 v^T M v,
    [7] sum m, [8] the inertia term's value (dynamics), from x, v and x_pred (owned vertices). */
 #define NMEASURE 9
-static PetscErrorCode Measure(MPI_Comm comm, PetscInt n, const PetscReal rest[], const PetscBool tip[], const PetscScalar x[], const PetscReal vel[], const PetscReal xpred[],
-                              const PetscReal force[], const PetscReal mass[], PetscReal dt, PetscReal sum[NMEASURE])
+static PetscErrorCode Measure(MPI_Comm comm, PetscInt n, const PetscReal rest[], const PetscBool tip[], const PetscScalar x[], const PetscReal vel[],
+                              const PetscReal xpred[], const PetscReal force[], const PetscReal mass[], PetscReal dt, PetscReal sum[NMEASURE])
 {
   PetscReal local[NMEASURE] = {0};
 
@@ -218,26 +221,30 @@ static PetscErrorCode CheckClamp(MPI_Comm comm, PetscInt n, const PetscReal rest
     }
   }
   PetscCall(MPIU_Allreduce(s, S, 10, MPIU_REAL, MPIU_SUM, comm));
-  PetscCheck(S[0] >= 3, comm, PETSC_ERR_ARG_WRONG, "elastic%s%s: %g clamped vertices cannot hold the body in statics (3 not on one line are needed): widen -clamp_band or use -ts_steps", path ? " -mesh " : "", path ? path : "", (double)S[0]);
+  PetscCheck(S[0] >= 3, comm, PETSC_ERR_ARG_WRONG,
+             "elastic%s%s: %g clamped vertices cannot hold the body in statics (3 not on one line are needed): widen -clamp_band or use -ts_steps",
+             path ? " -mesh " : "", path ? path : "", (double)S[0]);
   for (int a = 0; a < 3; a++) mean[a] = S[1 + a] / S[0];
   for (int a = 0, k = 4; a < 3; a++)
     for (int b = a; b < 3; b++, k++) C[a][b] = C[b][a] = S[k] / S[0] - mean[a] * mean[b];
   tr = C[0][0] + C[1][1] + C[2][2];
   m2 = C[0][0] * C[1][1] - C[0][1] * C[0][1] + C[0][0] * C[2][2] - C[0][2] * C[0][2] + C[1][1] * C[2][2] - C[1][2] * C[1][2];
-  PetscCheck(m2 > 1e-10 * tr * tr, comm, PETSC_ERR_ARG_WRONG, "elastic%s%s: the %g clamped vertices lie on one line and cannot hold the body in statics: widen -clamp_band or use -ts_steps", path ? " -mesh " : "", path ? path : "", (double)S[0]);
+  PetscCheck(m2 > 1e-10 * tr * tr, comm, PETSC_ERR_ARG_WRONG,
+             "elastic%s%s: the %g clamped vertices lie on one line and cannot hold the body in statics: widen -clamp_band or use -ts_steps",
+             path ? " -mesh " : "", path ? path : "", (double)S[0]);
   PetscFunctionReturn(0);
 }
 
 int main(int argc, char **argv)
 {
   MPI_Comm       comm;
-  Grid           g = {4, 16, 0.005};
-  Problem        P = {1e5, 0.3, 1000, -9.81, 0.01, 0, 0, PETSC_TRUE, PETSC_FALSE};
+  Grid           g     = {4, 16, 0.005};
+  Problem        P     = {1e5, 0.3, 1000, -9.81, 0.01, 0, 0, PETSC_TRUE, PETSC_FALSE};
   PetscBool      write = PETSC_FALSE, readmesh = PETSC_FALSE, *clamp, *tip;
   PetscReal      band = 0.05;
   PetscBool      gridopt[3], bandopt, axisopt;
-  PetscInt       axis = 0;
-  const char    *Axes[] = {"x", "y", "z"};
+  PetscInt       axis                    = 0;
+  const char    *Axes[]                  = {"x", "y", "z"};
   char           out[PETSC_MAX_PATH_LEN] = "", meshpath[PETSC_MAX_PATH_LEN] = "", kname[64];
   PetscInt       N, n = PETSC_DECIDE, vstart, ncell, its = 0, inertia, reason = 1;
   PetscReal     *force, *mass, *rest, material[2], *vel = NULL, *xpred = NULL, *iparam = NULL, energy, sum[NMEASURE], gnorm0, gnorm, residual = 0;
@@ -257,14 +264,17 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-nu", "Poisson's ratio", NULL, P.nu, &P.nu, NULL));
   PetscCall(PetscOptionsReal("-rho", "density [kg/m^3]", NULL, P.rho, &P.rho, NULL));
   PetscCall(PetscOptionsReal("-g", "gravity along z [m/s^2]", NULL, P.grav, &P.grav, NULL));
-  PetscCall(PetscOptionsEList("-material", "hyperelastic material", NULL, Materials, (PetscInt)(sizeof(Materials) / sizeof(Materials[0])), Materials[P.material], &P.material, NULL));
+  PetscCall(PetscOptionsEList("-material", "hyperelastic material", NULL, Materials, (PetscInt)(sizeof(Materials) / sizeof(Materials[0])),
+                              Materials[P.material], &P.material, NULL));
   PetscCall(PetscOptionsInt("-ts_steps", "implicit-Euler time steps (0: statics)", NULL, P.steps, &P.steps, NULL));
   PetscCall(PetscOptionsReal("-dt", "time step [s]", NULL, P.dt, &P.dt, NULL));
   PetscCall(PetscOptionsBool("-clamp", "clamp the face x = 0", NULL, P.clamp, &P.clamp, NULL));
   PetscCall(PetscOptionsReal("-clamp_band", "with -mesh: clamped band's thickness, a fraction of the x extent", NULL, band, &band, &bandopt));
-  PetscCall(PetscOptionsEList("-clamp_axis", "with -mesh: the axis of the clamp (smallest values) and the tip (largest)", NULL, Axes, 3, Axes[axis], &axis, &axisopt));
+  PetscCall(PetscOptionsEList("-clamp_axis", "with -mesh: the axis of the clamp (smallest values) and the tip (largest)", NULL, Axes, 3, Axes[axis],
+                              &axis, &axisopt));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of solving with SNES", NULL, P.use_tao, &P.use_tao, NULL));
-  PetscCall(PetscOptionsString("-mesh", "a tet mesh file (TetGen .node/.ele, Gmsh .msh, ...) instead of the generated bar", NULL, meshpath, meshpath, sizeof meshpath, &readmesh));
+  PetscCall(PetscOptionsString("-mesh", "a tet mesh file (TetGen .node/.ele, Gmsh .msh, ...) instead of the generated bar", NULL, meshpath, meshpath,
+                               sizeof meshpath, &readmesh));
   PetscCall(PetscOptionsString("-o", "write the solution as an ASCII VTK unstructured grid (.vtu)", NULL, out, out, sizeof out, &write));
   PetscOptionsEnd();
   PetscCheck(g.n >= 1 && g.m >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-n %" PetscInt_FMT " and -m %" PetscInt_FMT " must be >= 1", g.n, g.m);
@@ -274,13 +284,16 @@ int main(int argc, char **argv)
   PetscCheck(P.rho >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-rho %g must be >= 0", (double)P.rho);
   PetscCheck(P.steps >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_steps %" PetscInt_FMT " must be >= 0", P.steps);
   PetscCheck(P.dt > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-dt %g must be > 0", (double)P.dt);
-  PetscCheck(P.steps > 0 || P.clamp, comm, PETSC_ERR_ARG_INCOMP, "-clamp false leaves statics without a minimiser (a free body falls): use -ts_steps");
+  PetscCheck(P.steps > 0 || P.clamp, comm, PETSC_ERR_ARG_INCOMP,
+             "-clamp false leaves statics without a minimiser (a free body falls): use -ts_steps");
   PetscCheck(P.steps == 0 || P.rho > 0, comm, PETSC_ERR_ARG_INCOMP, "-ts_steps needs mass: -rho %g must be > 0", (double)P.rho);
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
   PetscCheck(!readmesh || meshpath[0], comm, PETSC_ERR_ARG_WRONG, "-mesh needs a file name");
   PetscCheck(band >= 0 && band < 0.5, comm, PETSC_ERR_ARG_OUTOFRANGE, "-clamp_band %g must be in [0, 0.5)", (double)band);
-  PetscCheck(!readmesh || !(gridopt[0] || gridopt[1] || gridopt[2]), comm, PETSC_ERR_ARG_INCOMP, "-n, -m and -h describe the generated bar: they mean nothing with -mesh");
-  PetscCheck(readmesh || !(bandopt || axisopt), comm, PETSC_ERR_ARG_INCOMP, "-clamp_band and -clamp_axis are for -mesh: the generated bar clamps its face x = 0");
+  PetscCheck(!readmesh || !(gridopt[0] || gridopt[1] || gridopt[2]), comm, PETSC_ERR_ARG_INCOMP,
+             "-n, -m and -h describe the generated bar: they mean nothing with -mesh");
+  PetscCheck(readmesh || !(bandopt || axisopt), comm, PETSC_ERR_ARG_INCOMP,
+             "-clamp_band and -clamp_axis are for -mesh: the generated bar clamps its face x = 0");
 
   /* the material: kernel <name>_tet with the Lame constants of (E, nu) */
   PetscCall(PetscSNPrintf(kname, sizeof kname, "%s_tet", Materials[P.material]));
@@ -288,7 +301,8 @@ int main(int argc, char **argv)
   material[1] = P.young * P.nu / ((1 + P.nu) * (1 - 2 * P.nu));
 
   PetscCall(PetscTime(&ts0));
-  if (readmesh) PetscCall(MeshEnergyCreate(comm, meshpath, kname, material, P.rho, axis, band, &E, &N, &n, &vstart, &ncell, &rest, &mass, &clamp, &tip));
+  if (readmesh)
+    PetscCall(MeshEnergyCreate(comm, meshpath, kname, material, P.rho, axis, band, &E, &N, &n, &vstart, &ncell, &rest, &mass, &clamp, &tip));
   else PetscCall(BarEnergyCreate(comm, &g, kname, material, P.rho, &E, &N, &n, &vstart, &ncell, &rest, &mass, &clamp, &tip));
   if (P.clamp && P.steps == 0) PetscCall(CheckClamp(comm, n, rest, clamp, readmesh ? meshpath : NULL));
   PetscCall(PetscMalloc1(3 * n, &force));
@@ -341,10 +355,12 @@ int main(int argc, char **argv)
       PetscCall(Measure(comm, n, rest, tip, x, vel, xpred, force, mass, P.dt, sum));
       PetscCall(VecRestoreArray(X, &x));
       PetscCall(PetscPrintf(comm,
-                            "elastic: step %" PetscInt_FMT " time %.6e energy %.12e kinetic %.12e com_displacement %.12e com_velocity %.12e tip_displacement %.12e"
+                            "elastic: step %" PetscInt_FMT
+                            " time %.6e energy %.12e kinetic %.12e com_displacement %.12e com_velocity %.12e tip_displacement %.12e"
                             " residual %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n",
-                            step, (double)(step * P.dt), (double)(energy - sum[8]), (double)sum[6], (double)(sum[4] / sum[7]), (double)(sum[5] / sum[7]),
-                            (double)(sum[2] / sum[3]), (double)(gnorm0 > 0 ? gnorm / gnorm0 : gnorm), sits, sreason, sname));
+                            step, (double)(step * P.dt), (double)(energy - sum[8]), (double)sum[6], (double)(sum[4] / sum[7]),
+                            (double)(sum[5] / sum[7]), (double)(sum[2] / sum[3]), (double)(gnorm0 > 0 ? gnorm / gnorm0 : gnorm), sits, sreason,
+                            sname));
     }
     PetscCall(PetscFree(xold));
   }
@@ -372,9 +388,10 @@ int main(int argc, char **argv)
                         " energy %.12e elastic %.12e work %.12e tip_displacement %.12e",
                         N, ncell, Materials[P.material], (double)energy, (double)(energy + sum[0]), (double)sum[1], (double)(sum[2] / sum[3])));
   if (P.steps)
-    PetscCall(PetscPrintf(comm, " steps %" PetscInt_FMT " time %.6e kinetic %.12e com_displacement %.12e com_velocity %.12e", P.steps, (double)(P.steps * P.dt),
-                          (double)sum[6], (double)(sum[4] / sum[7]), (double)(sum[5] / sum[7])));
-  PetscCall(PetscPrintf(comm, " residual %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n", (double)residual, its, reason, reason_name));
+    PetscCall(PetscPrintf(comm, " steps %" PetscInt_FMT " time %.6e kinetic %.12e com_displacement %.12e com_velocity %.12e", P.steps,
+                          (double)(P.steps * P.dt), (double)sum[6], (double)(sum[4] / sum[7]), (double)(sum[5] / sum[7])));
+  PetscCall(
+      PetscPrintf(comm, " residual %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n", (double)residual, its, reason, reason_name));
 
   PetscCall(SolverDestroy(&S));
   PetscCall(VecDestroy(&X));

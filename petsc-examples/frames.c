@@ -95,7 +95,9 @@ static PetscErrorCode MassDot(Vec mass, Vec x, Vec y, Vec work, PetscReal *dot)
 
 /* The smallest eigenpair of H x = mu M x (H the energy's Hessian, M the face areas per dof) by
    inverse iteration on H + shift M from a seeded random start, normalised to x^T M x = area. */
-static PetscErrorCode InversePower(MfadEnergy E, Vec mass, PetscReal area, PetscInt seed, PetscReal shift, PetscReal rtol, PetscInt max_it, PetscBool monitor, Vec X, PetscReal *mu, PetscReal *shift_used, PetscInt *its, PetscInt *reason, const char **reason_name)
+static PetscErrorCode InversePower(MfadEnergy E, Vec mass, PetscReal area, PetscInt seed, PetscReal shift, PetscReal rtol, PetscInt max_it,
+                                   PetscBool monitor, Vec X, PetscReal *mu, PetscReal *shift_used, PetscInt *its, PetscInt *reason,
+                                   const char **reason_name)
 {
   MPI_Comm           comm;
   MfadHessianType    type = MFAD_HESSIAN_SHELL;
@@ -174,7 +176,9 @@ static PetscErrorCode InversePower(MfadEnergy E, Vec mass, PetscReal area, Petsc
     PetscCall(VecAXPY(R, -q, W));
     PetscCall(VecPointwiseDivide(W, R, mass));
     PetscCall(MassDot(mass, W, W, Y, &rho2));
-    if (monitor) PetscCall(PetscPrintf(comm, "  %3" PetscInt_FMT " inverse iteration: mu %.12e residual %.6e\n", *its, (double)*mu, (double)(PetscSqrtReal(rho2 / area) / scale)));
+    if (monitor)
+      PetscCall(PetscPrintf(comm, "  %3" PetscInt_FMT " inverse iteration: mu %.12e residual %.6e\n", *its, (double)*mu,
+                            (double)(PetscSqrtReal(rho2 / area) / scale)));
     if (PetscSqrtReal(rho2 / area) <= rtol * scale) {
       *reason = 1, *reason_name = "CONVERGED_RESIDUAL";
       break;
@@ -206,7 +210,8 @@ static PetscErrorCode InversePower(MfadEnergy E, Vec mass, PetscReal area, Petsc
 /* The surface and the field on rank 0 as a VTK unstructured grid (ASCII): cell vectors 'direction'
    (the direction arg(u)/n in the face's frame, in 3-D: glyphs in ParaView), 'magnitude' |u| (small
    near singularities of the global field), point data 'index'. Written to <path>.tmp, then renamed. */
-static PetscErrorCode WriteVTU(MPI_Comm comm, MfadMesh m, const FrameSurface *s, PetscInt n, const PetscScalar u[], const PetscReal index[], const char path[])
+static PetscErrorCode WriteVTU(MPI_Comm comm, MfadMesh m, const FrameSurface *s, PetscInt n, const PetscScalar u[], const PetscReal index[],
+                               const char path[])
 {
   PetscMPIInt rank;
   char        tmp[PETSC_MAX_PATH_LEN + 8];
@@ -225,16 +230,19 @@ static PetscErrorCode WriteVTU(MPI_Comm comm, MfadMesh m, const FrameSurface *s,
   fprintf(fp, "      </DataArray>\n    </PointData>\n    <CellData Vectors=\"direction\" Scalars=\"magnitude\">\n");
   fprintf(fp, "      <DataArray type=\"Float64\" Name=\"direction\" NumberOfComponents=\"3\" format=\"ascii\">\n");
   for (PetscInt f = 0; f < m->ncell; f++) {
-    const PetscReal phi = PetscAtan2Real(PetscRealPart(u[2 * f + 1]), PetscRealPart(u[2 * f])) / n, c = PetscCosReal(phi), sn = PetscSinReal(phi);
+    const PetscReal  phi = PetscAtan2Real(PetscRealPart(u[2 * f + 1]), PetscRealPart(u[2 * f])) / n, c = PetscCosReal(phi), sn = PetscSinReal(phi);
     const PetscReal *e = &s->frame[9 * f];
     fprintf(fp, "%.17g %.17g %.17g\n", (double)(c * e[0] + sn * e[3]), (double)(c * e[1] + sn * e[4]), (double)(c * e[2] + sn * e[5]));
   }
   fprintf(fp, "      </DataArray>\n      <DataArray type=\"Float64\" Name=\"magnitude\" format=\"ascii\">\n");
-  for (PetscInt f = 0; f < m->ncell; f++) fprintf(fp, "%.17g\n", (double)PetscSqrtReal(PetscSqr(PetscRealPart(u[2 * f])) + PetscSqr(PetscRealPart(u[2 * f + 1]))));
+  for (PetscInt f = 0; f < m->ncell; f++)
+    fprintf(fp, "%.17g\n", (double)PetscSqrtReal(PetscSqr(PetscRealPart(u[2 * f])) + PetscSqr(PetscRealPart(u[2 * f + 1]))));
   fprintf(fp, "      </DataArray>\n    </CellData>\n    <Points>\n      <DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n");
-  for (PetscInt v = 0; v < m->nvert; v++) fprintf(fp, "%.17g %.17g %.17g\n", (double)m->coords[3 * v], (double)m->coords[3 * v + 1], (double)m->coords[3 * v + 2]);
+  for (PetscInt v = 0; v < m->nvert; v++)
+    fprintf(fp, "%.17g %.17g %.17g\n", (double)m->coords[3 * v], (double)m->coords[3 * v + 1], (double)m->coords[3 * v + 2]);
   fprintf(fp, "      </DataArray>\n    </Points>\n    <Cells>\n      <DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n");
-  for (PetscInt f = 0; f < m->ncell; f++) fprintf(fp, "%" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT "\n", m->cells[3 * f], m->cells[3 * f + 1], m->cells[3 * f + 2]);
+  for (PetscInt f = 0; f < m->ncell; f++)
+    fprintf(fp, "%" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT "\n", m->cells[3 * f], m->cells[3 * f + 1], m->cells[3 * f + 2]);
   fprintf(fp, "      </DataArray>\n      <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n");
   for (PetscInt f = 0; f < m->ncell; f++) fprintf(fp, "%" PetscInt_FMT "\n", 3 * (f + 1));
   fprintf(fp, "      </DataArray>\n      <DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n");
@@ -270,7 +278,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEnum("-surface", "surface the grid is lifted to", NULL, GeomSurfaces, (PetscEnum)surface, (PetscEnum *)&surface, NULL));
   PetscCall(PetscOptionsInt("-n", "RoSy order", NULL, n, &n, NULL));
   PetscCall(PetscOptionsEnum("-weights", "edge weights", NULL, FramesWeightsNames, (PetscEnum)weights, (PetscEnum *)&weights, NULL));
-  PetscCall(PetscOptionsEnum("-problem", "boundary-aligned or globally optimal field", NULL, FramesProblems, (PetscEnum)problem, (PetscEnum *)&problem, &pset));
+  PetscCall(PetscOptionsEnum("-problem", "boundary-aligned or globally optimal field", NULL, FramesProblems, (PetscEnum)problem,
+                             (PetscEnum *)&problem, &pset));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
   PetscCall(PetscOptionsReal("-shift", "global: shift of the inverse iteration", NULL, shift, &shift, NULL));
   PetscCall(PetscOptionsReal("-power_rtol", "global: relative residual tolerance", NULL, rtol, &rtol, NULL));
@@ -286,7 +295,8 @@ int main(int argc, char **argv)
   else PetscCall(GeomMeshGrid(grid, grid, -1, -1, 2, 2, surface, &m));
   PetscCall(FrameSurfaceCreate(m, &s));
   if (!pset && !s.nbedge) problem = FRAMES_GLOBAL;
-  PetscCheck(problem != FRAMES_BOUNDARY || s.nbedge, comm, PETSC_ERR_ARG_WRONG, "frames: -problem boundary needs a surface with boundary (this one is closed)");
+  PetscCheck(problem != FRAMES_BOUNDARY || s.nbedge, comm, PETSC_ERR_ARG_WRONG,
+             "frames: -problem boundary needs a surface with boundary (this one is closed)");
 
   /* the energy's "vertices" are the faces, owned in contiguous ranges; each interior edge is an
      element on the rank that owns its first face */
@@ -298,7 +308,8 @@ int main(int argc, char **argv)
      Every rank checks every edge, so all stop together. */
   for (PetscInt e = 0; e < s.nedge && weights == FRAMES_COTAN; e++)
     PetscCheck(s.cotan[e] > -1e-12, comm, PETSC_ERR_ARG_WRONG,
-               "frames: the edge %" PetscInt_FMT "-%" PetscInt_FMT " between faces %" PetscInt_FMT " and %" PetscInt_FMT " has cotan weight %g < 0 (not Delaunay): use -weights uniform",
+               "frames: the edge %" PetscInt_FMT "-%" PetscInt_FMT " between faces %" PetscInt_FMT " and %" PetscInt_FMT
+               " has cotan weight %g < 0 (not Delaunay): use -weights uniform",
                s.edge[4 * e + 2], s.edge[4 * e + 3], s.edge[4 * e], s.edge[4 * e + 1], (double)s.cotan[e]);
   for (PetscInt e = 0; e < s.nedge; e++) {
     const PetscInt f = s.edge[4 * e], g = s.edge[4 * e + 1];
@@ -355,8 +366,10 @@ int main(int argc, char **argv)
     PetscInt nv = 0;
     for (PetscInt v = 0; v < m->nvert; v++) nv += s.kind[v] > 0;
     PetscCall(PetscPrintf(comm,
-                          "frames: vertices %" PetscInt_FMT " faces %" PetscInt_FMT " interior_edges %" PetscInt_FMT " euler %" PetscInt_FMT " n %" PetscInt_FMT " problem %s weights %s"
-                          " energy %.12e energy_per_area %.12e shift %.3e singularities %" PetscInt_FMT " index_sum %.6f boundary_index_sum %.6f iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n",
+                          "frames: vertices %" PetscInt_FMT " faces %" PetscInt_FMT " interior_edges %" PetscInt_FMT " euler %" PetscInt_FMT
+                          " n %" PetscInt_FMT " problem %s weights %s"
+                          " energy %.12e energy_per_area %.12e shift %.3e singularities %" PetscInt_FMT
+                          " index_sum %.6f boundary_index_sum %.6f iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n",
                           nv, m->ncell, s.nedge, nv - nedges + m->ncell, n, FramesProblems[problem], FramesWeightsNames[weights], (double)energy,
                           (double)(energy / area), (double)shift_used, nsing, (double)isum, (double)bsum, its, reason, reason_name));
   }

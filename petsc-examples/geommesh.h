@@ -44,7 +44,6 @@ PetscErrorCode GeomMeshRanges(MPI_Comm comm, MfadMesh m, PetscInt *cstart, Petsc
    next[v] = the vertex after v along the boundary in the triangles' orientation (-1 inside) */
 PetscErrorCode GeomMeshBoundary(MfadMesh m, PetscInt next[]);
 
-
 /* A copy of the whole distributed vector X on every rank (for per-triangle measures of small
    meshes); restore with GeomRestoreAll() */
 PetscErrorCode GeomGetAll(Vec X, Vec *Xall, const PetscScalar **x);
@@ -87,7 +86,6 @@ static inline PetscReal GeomRandom(unsigned long long *state)
   *state ^= *state << 17;
   return 2.0 * (PetscReal)(*state >> 11) / 9007199254740992.0 - 1.0;
 }
-
 
 /* How a problem is handed to a solver: an MfadEnergy through MfadEnergySetSNES()/MfadEnergySetTao()
    (GeomMinimize), or a composite objective through its own callbacks (bilaplacian.h) */

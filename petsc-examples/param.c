@@ -596,7 +596,7 @@ int main(int argc, char **argv)
   PetscCheck(gatol >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-gatol %g must be >= 0", (double)gatol);
   PetscCheck(barrier >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-barrier %g must be >= 0", (double)barrier);
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
-  if (file) { /* every rank reads the (small) file; the triangles are then split as for the grid */
+  if (file) {                          /* every rank reads the (small) file; the triangles are then split as for the grid */
     PetscCall(MfadMeshRead(path, &m)); /* .obj, .off, .msh, .mesh, ... by extension */
     PetscCheck(m->ncorner == 3 && m->dim == 3, comm, PETSC_ERR_ARG_WRONG,
                "param: %s: need a triangle surface in 3-D (got %" PetscInt_FMT "-cornered cells in %" PetscInt_FMT "-D)", path, m->ncorner, m->dim);

@@ -53,7 +53,8 @@ MFAD_KERNEL_DECLARE(inertia);
 
 /* mass-weighted rms and max over owned vertices (3 dofs each) of z - f(x, y), or with `clean` (a
    read mesh: its vertices as read, owned ones from vstart) of the distance from them */
-static PetscErrorCode HeightDeviation(MPI_Comm comm, GeomSurface s, const PetscReal *clean, Vec X, const PetscReal mass[], PetscReal *rms, PetscReal *dmax)
+static PetscErrorCode HeightDeviation(MPI_Comm comm, GeomSurface s, const PetscReal *clean, Vec X, const PetscReal mass[], PetscReal *rms,
+                                      PetscReal *dmax)
 {
   const PetscScalar *x;
   PetscInt           n;
@@ -80,7 +81,8 @@ static PetscErrorCode HeightDeviation(MPI_Comm comm, GeomSurface s, const PetscR
 
 /* A read surface's noise: each interior vertex moved along its (area-weighted) normal by noise x
    the mean edge length x U(-1, 1); *clean gets the positions as read */
-static PetscErrorCode MeshAddNormalNoise(MfadMesh m, const PetscInt next[], PetscReal noise, unsigned long long *state, PetscReal *edge, PetscReal **clean)
+static PetscErrorCode MeshAddNormalNoise(MfadMesh m, const PetscInt next[], PetscReal noise, unsigned long long *state, PetscReal *edge,
+                                         PetscReal **clean)
 {
   PetscReal *nrm, len = 0;
 
@@ -140,7 +142,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
   PetscCall(PetscOptionsString("-o", "write the smoothed surface (.vtu)", NULL, out, out, sizeof out, &write));
   PetscOptionsEnd();
-  PetscCheck(noise >= 0 && lambda > 0 && fidelity >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-noise %g and -fidelity %g must be >= 0, -lambda %g > 0", (double)noise, (double)fidelity, (double)lambda);
+  PetscCheck(noise >= 0 && lambda > 0 && fidelity >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-noise %g and -fidelity %g must be >= 0, -lambda %g > 0",
+             (double)noise, (double)fidelity, (double)lambda);
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
   PetscCheck(!readmesh || meshpath[0], comm, PETSC_ERR_ARG_WRONG, "-mesh needs a file name");
   PetscCheck(!readmesh || !gridopt, comm, PETSC_ERR_ARG_INCOMP, "-n and -surface describe the generated grid: they mean nothing with -mesh");
@@ -153,7 +156,8 @@ int main(int argc, char **argv)
   for (PetscInt v = 0; v < m->nvert; v++)
     if (next[v] >= 0) closed = PETSC_FALSE;
   /* nothing holds a closed surface without fidelity: the Dirichlet energy's minimum is a point */
-  PetscCheck(!closed || fidelity > 0, comm, PETSC_ERR_ARG_INCOMP, "smooth: %s is a closed surface: -fidelity 0 would shrink it to a point; use -fidelity > 0", meshpath);
+  PetscCheck(!closed || fidelity > 0, comm, PETSC_ERR_ARG_INCOMP,
+             "smooth: %s is a closed surface: -fidelity 0 would shrink it to a point; use -fidelity > 0", meshpath);
   state = 0x9E3779B97F4A7C15ULL ^ (unsigned long long)seed;
   if (readmesh) {
     PetscReal h = 0;
@@ -161,8 +165,7 @@ int main(int argc, char **argv)
     /* the grid's default strength relative to its squares (h = 1/16): lambda/h^2 = 0.768 (order 1),
        lambda/h^4 = 0.59 (order 2): the edge-scale noise is damped alike on any mesh's scale */
     if (!lambdaopt) lambda = order == 1 ? 0.768 * h * h : 0.59 * h * h * h * h;
-  }
-  else
+  } else
     for (PetscInt v = 0; v < m->nvert; v++) {
       const PetscReal r = GeomRandom(&state);
       if (next[v] < 0) m->coords[3 * v + 2] += noise * r;
@@ -178,7 +181,7 @@ int main(int argc, char **argv)
   /* lumped masses (a third of each incident triangle's area) of the owned vertices */
   PetscCall(PetscCalloc3(vend - vstart, &mass, 4 * (vend - vstart), &params, vend - vstart, &ids));
   for (PetscInt c = 0; c < m->ncell; c++) {
-    PetscReal e1[3], e2[3], c2 = 0;
+    PetscReal       e1[3], e2[3], c2 = 0;
     const PetscInt *t = &m->cells[3 * c];
     for (int d = 0; d < 3; d++) e1[d] = m->coords[3 * t[1] + d] - m->coords[3 * t[0] + d], e2[d] = m->coords[3 * t[2] + d] - m->coords[3 * t[0] + d];
     for (int d = 0; d < 3; d++) c2 += PetscSqr(e1[(d + 1) % 3] * e2[(d + 2) % 3] - e1[(d + 2) % 3] * e2[(d + 1) % 3]);
@@ -187,8 +190,8 @@ int main(int argc, char **argv)
   }
   if (fidelity > 0) {
     for (PetscInt v = vstart; v < vend; v++) {
-      ids[v - vstart]            = v;
-      params[4 * (v - vstart)]   = mass[v - vstart];
+      ids[v - vstart]          = v;
+      params[4 * (v - vstart)] = mass[v - vstart];
       for (int d = 0; d < 3; d++) params[4 * (v - vstart) + 1 + d] = m->coords[3 * v + d];
     }
     PetscCall(MfadEnergyAddTerm(E, MFAD_KERNEL(inertia), vend - vstart, ids, params, fidelity, &fterm));
@@ -235,10 +238,11 @@ int main(int argc, char **argv)
   /* the triangles of the Dirichlet term; order 2's gradient_norm is then |(L x)_v| */
   if (write) PetscCall(MfadEnergyWriteVTU(order == 1 ? E : D, term, X, X0, out));
   PetscCall(PetscPrintf(comm,
-                        "smooth: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT " noise %.3e rms_before %.12e rms_after %.12e max_deviation %.3e energy %.12e"
+                        "smooth: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT
+                        " noise %.3e rms_before %.12e rms_after %.12e max_deviation %.3e energy %.12e"
                         " residual %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n",
-                        m->nvert, m->ncell, (double)noise, (double)rms0, (double)rms, (double)dmax, (double)energy, (double)(gnorm0 > 0 ? gnorm / gnorm0 : gnorm),
-                        its, reason, reason_name));
+                        m->nvert, m->ncell, (double)noise, (double)rms0, (double)rms, (double)dmax, (double)energy,
+                        (double)(gnorm0 > 0 ? gnorm / gnorm0 : gnorm), its, reason, reason_name));
 
   PetscCall(PetscFree3(mass, params, ids));
   PetscCall(PetscFree2(fixval, fixd));

@@ -175,10 +175,13 @@ static PetscErrorCode SphereMeshCheckGenusZero(MPI_Comm comm, MfadMesh m, const 
   PetscInt      *cnt, *parent, nb = 0, b0 = -1, b1 = -1, ncomp = 0;
 
   PetscFunctionBeginUser;
-  PetscCheck(nv >= 4 && nc >= 4, comm, PETSC_ERR_ARG_WRONG, "sphere: %s has %" PetscInt_FMT " vertices and %" PetscInt_FMT " triangles: a closed surface needs at least 4 of each", what, nv, nc);
+  PetscCheck(nv >= 4 && nc >= 4, comm, PETSC_ERR_ARG_WRONG,
+             "sphere: %s has %" PetscInt_FMT " vertices and %" PetscInt_FMT " triangles: a closed surface needs at least 4 of each", what, nv, nc);
   for (PetscInt t = 0; t < nc; t++) {
     const PetscInt *q = &cell[3 * t];
-    PetscCheck(q[0] != q[1] && q[1] != q[2] && q[2] != q[0], comm, PETSC_ERR_ARG_WRONG, "sphere: %s: triangle %" PetscInt_FMT " has a repeated vertex (%" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT ")", what, t, q[0], q[1], q[2]);
+    PetscCheck(q[0] != q[1] && q[1] != q[2] && q[2] != q[0], comm, PETSC_ERR_ARG_WRONG,
+               "sphere: %s: triangle %" PetscInt_FMT " has a repeated vertex (%" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT ")", what, t, q[0],
+               q[1], q[2]);
   }
   PetscCall(PetscCalloc3(nv + 1, &adj->off, 3 * nc, &adj->nbr, 3 * nc, &adj->lnext));
   PetscCall(PetscCalloc1(nv + 1, &cnt));
@@ -198,7 +201,9 @@ static PetscErrorCode SphereMeshCheckGenusZero(MPI_Comm comm, MfadMesh m, const 
     PetscCall(PetscSortIntWithArray(n, adj->nbr + o, adj->lnext + o));
     for (PetscInt k = o + 1; k < o + n; k++)
       PetscCheck(adj->nbr[k] != adj->nbr[k - 1], comm, PETSC_ERR_ARG_WRONG,
-                 "sphere: %s: the edge %" PetscInt_FMT " -> %" PetscInt_FMT " (0-based) runs the same way in two triangles: the triangles are not consistently oriented (or one is repeated)", what, v, adj->nbr[k]);
+                 "sphere: %s: the edge %" PetscInt_FMT " -> %" PetscInt_FMT
+                 " (0-based) runs the same way in two triangles: the triangles are not consistently oriented (or one is repeated)",
+                 what, v, adj->nbr[k]);
   }
   for (PetscInt v = 0; v < nv; v++) /* a directed edge without its reverse is on the boundary */
     for (PetscInt k = adj->off[v]; k < adj->off[v + 1]; k++)
@@ -206,7 +211,9 @@ static PetscErrorCode SphereMeshCheckGenusZero(MPI_Comm comm, MfadMesh m, const 
         if (!nb) b0 = v, b1 = adj->nbr[k];
         nb++;
       }
-  PetscCheck(nb == 0, comm, PETSC_ERR_ARG_WRONG, "sphere: %s has %" PetscInt_FMT " boundary edges (e.g. %" PetscInt_FMT "-%" PetscInt_FMT ", 0-based): a closed surface is needed", what, nb, b0, b1);
+  PetscCheck(nb == 0, comm, PETSC_ERR_ARG_WRONG,
+             "sphere: %s has %" PetscInt_FMT " boundary edges (e.g. %" PetscInt_FMT "-%" PetscInt_FMT ", 0-based): a closed surface is needed", what,
+             nb, b0, b1);
   parent = cnt; /* union-find over the edges */
   for (PetscInt v = 0; v < nv; v++) parent[v] = v;
   for (PetscInt v = 0; v < nv; v++)
@@ -215,7 +222,8 @@ static PetscErrorCode SphereMeshCheckGenusZero(MPI_Comm comm, MfadMesh m, const 
       if (r != s) parent[PetscMax(r, s)] = PetscMin(r, s);
     }
   for (PetscInt v = 0; v < nv; v++) ncomp += SphereRoot(parent, v) == v;
-  PetscCheck(ncomp == 1, comm, PETSC_ERR_ARG_WRONG, "sphere: %s has %" PetscInt_FMT " connected components: one closed surface is needed", what, ncomp);
+  PetscCheck(ncomp == 1, comm, PETSC_ERR_ARG_WRONG, "sphere: %s has %" PetscInt_FMT " connected components: one closed surface is needed", what,
+             ncomp);
   PetscCall(PetscFree(cnt));
   for (PetscInt v = 0; v < nv; v++) { /* the link of v, followed from its first neighbour, must come back after all of them */
     const PetscInt n = adj->off[v + 1] - adj->off[v];
@@ -227,12 +235,15 @@ static PetscErrorCode SphereMeshCheckGenusZero(MPI_Comm comm, MfadMesh m, const 
       len++;
     } while (w != adj->nbr[adj->off[v]] && len <= n);
     PetscCheck(len == n, comm, PETSC_ERR_ARG_WRONG,
-               "sphere: %s: the %" PetscInt_FMT " triangles at vertex %" PetscInt_FMT " (0-based) form more than one fan (surfaces touching at a vertex): a manifold is needed", what, n, v);
+               "sphere: %s: the %" PetscInt_FMT " triangles at vertex %" PetscInt_FMT
+               " (0-based) form more than one fan (surfaces touching at a vertex): a manifold is needed",
+               what, n, v);
   }
   {
     const PetscInt ne = 3 * nc / 2, chi = nv - ne + nc; /* closed: every edge in two triangles */
     PetscCheck(chi == 2, comm, PETSC_ERR_ARG_WRONG,
-               "sphere: %s has Euler characteristic V - E + F = %" PetscInt_FMT " - %" PetscInt_FMT " + %" PetscInt_FMT " = %" PetscInt_FMT " (genus %" PetscInt_FMT "): a genus-0 surface (V - E + F = 2) is needed",
+               "sphere: %s has Euler characteristic V - E + F = %" PetscInt_FMT " - %" PetscInt_FMT " + %" PetscInt_FMT " = %" PetscInt_FMT
+               " (genus %" PetscInt_FMT "): a genus-0 surface (V - E + F = 2) is needed",
                what, nv, ne, nc, chi, (2 - chi) / 2);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -304,7 +315,7 @@ static PetscReal SphereStartEnergy(MfadMesh m, PetscReal (*u)[3])
     const PetscInt *q = &m->cells[3 * t];
     const PetscReal a = SphereTriangleArea(&m->coords[3 * q[0]], &m->coords[3 * q[1]], &m->coords[3 * q[2]]) * chord / rest,
                     b = SphereTriangleArea(u[q[0]], u[q[1]], u[q[2]]);
-    d = 0;
+    d                 = 0;
     for (int i = 0; i < 3; i++) { /* the angle at corner i is opposite the edge (i + 1, i + 2) */
       const PetscReal *x0 = &m->coords[3 * q[i]], *x1 = &m->coords[3 * q[(i + 1) % 3]], *x2 = &m->coords[3 * q[(i + 2) % 3]];
       PetscReal        e1[3], e2[3], dot = 0, cr = 0, l = 0;
@@ -338,17 +349,18 @@ static PetscReal SphereStartEnergy(MfadMesh m, PetscReal (*u)[3])
    The weights are mean-value (near harmonic, so the map is near conformal): far less area distortion
    than uniform weights. The linear solve (sparse LU, options prefix start_) is repeated on every
    rank, identically. */
-static PetscErrorCode SphereStartTutte(MPI_Comm comm, MfadMesh m, const SphereAdj *adj, PetscInt v0, PetscInt reweight, PetscReal exponent, PetscReal (*u)[3], PetscReal *scale, PetscInt *doublings, PetscInt *rounds, PetscReal *energy)
+static PetscErrorCode SphereStartTutte(MPI_Comm comm, MfadMesh m, const SphereAdj *adj, PetscInt v0, PetscInt reweight, PetscReal exponent,
+                                       PetscReal (*u)[3], PetscReal *scale, PetscInt *doublings, PetscInt *rounds, PetscReal *energy)
 {
-  const PetscInt   nv = m->nvert, nc = m->ncell, k0 = adj->off[v0 + 1] - adj->off[v0];
-  const PetscReal *x  = m->coords;
-  PetscInt        *link, *id, *nnz, n = 0;
-  PetscReal       *w, *rho, *ang, (*p)[2], (*ubest)[3], angsum = 0, star = 0, total = 0, phi = 0, best = PETSC_INFINITY;
-  PetscBool        uniform = PETSC_FALSE;
-  Mat              A;
-  Vec              b[2], z[2];
-  KSP              ksp;
-  PC               pc;
+  const PetscInt     nv = m->nvert, nc = m->ncell, k0 = adj->off[v0 + 1] - adj->off[v0];
+  const PetscReal   *x = m->coords;
+  PetscInt          *link, *id, *nnz, n = 0;
+  PetscReal         *w, *rho, *ang, (*p)[2], (*ubest)[3], angsum = 0, star = 0, total = 0, phi = 0, best = PETSC_INFINITY;
+  PetscBool          uniform = PETSC_FALSE;
+  Mat                A;
+  Vec                b[2], z[2];
+  KSP                ksp;
+  PC                 pc;
   KSPConvergedReason r;
 
   PetscFunctionBeginUser;
@@ -366,7 +378,7 @@ static PetscErrorCode SphereStartTutte(MPI_Comm comm, MfadMesh m, const SphereAd
   for (PetscInt v = 0; v < nv; v++) id[v] = 0;
   id[v0] = -1;
   for (PetscInt i = 0; i < k0; i++) { /* counter-clockwise seen from the north pole, as the star turns seen from outside */
-    id[link[i]]    = -1;
+    id[link[i]]   = -1;
     p[link[i]][0] = PetscCosReal(phi), p[link[i]][1] = PetscSinReal(phi);
     phi += 2 * PETSC_PI * (uniform ? 1.0 / k0 : ang[i] / angsum);
   }
@@ -381,9 +393,10 @@ static PetscErrorCode SphereStartTutte(MPI_Comm comm, MfadMesh m, const SphereAd
       PetscReal      e[2][3], l[2] = {0, 0}, cr = 0, dot = 0, th;
       for (int j = 0; j < 2; j++)
         for (int d = 0; d < 3; d++) e[j][d] = x[3 * q[j] + d] - x[3 * v + d], l[j] += PetscSqr(e[j][d]);
-      for (int d = 0; d < 3; d++) cr += PetscSqr(e[0][(d + 1) % 3] * e[1][(d + 2) % 3] - e[0][(d + 2) % 3] * e[1][(d + 1) % 3]), dot += e[0][d] * e[1][d];
+      for (int d = 0; d < 3; d++)
+        cr += PetscSqr(e[0][(d + 1) % 3] * e[1][(d + 2) % 3] - e[0][(d + 2) % 3] * e[1][(d + 1) % 3]), dot += e[0][d] * e[1][d];
       l[0] = PetscSqrtReal(l[0]), l[1] = PetscSqrtReal(l[1]);
-      th   = PetscSqrtReal(cr) / (l[0] * l[1] + dot); /* tan(a / 2) = sin a / (1 + cos a) */
+      th = PetscSqrtReal(cr) / (l[0] * l[1] + dot); /* tan(a / 2) = sin a / (1 + cos a) */
       for (int j = 0; j < 2; j++) w[SphereAdjFind(adj, v, q[j])] += th / l[j];
       if (v == v0 || q[0] == v0 || q[1] == v0) star += 0.5 * PetscSqrtReal(cr) / 3;
       total += 0.5 * PetscSqrtReal(cr) / 3;
@@ -415,7 +428,8 @@ static PetscErrorCode SphereStartTutte(MPI_Comm comm, MfadMesh m, const SphereAd
     PetscInt  nwrong = 0, nflip = 1, dbl;
     PetscCall(MatZeroEntries(A));
     for (int e = 0; e < 2; e++) PetscCall(VecSet(b[e], 0));
-    for (PetscInt v = 0; v < nv; v++) { /* p_v - sum_j l_vj p_j = 0, l_vj = w_vj / sum_j w_vj (rows of 1: reweighted weights may be tiny), the link's p_j on the right */
+    for (PetscInt v = 0; v < nv;
+         v++) { /* p_v - sum_j l_vj p_j = 0, l_vj = w_vj / sum_j w_vj (rows of 1: reweighted weights may be tiny), the link's p_j on the right */
       PetscReal d = 0;
       if (id[v] < 0) continue;
       for (PetscInt k = adj->off[v]; k < adj->off[v + 1]; k++) d += w[k];
@@ -452,11 +466,14 @@ static PetscErrorCode SphereStartTutte(MPI_Comm comm, MfadMesh m, const SphereAd
       o = (p[q[1]][0] - p[q[0]][0]) * (p[q[2]][1] - p[q[0]][1]) - (p[q[1]][1] - p[q[0]][1]) * (p[q[2]][0] - p[q[0]][0]);
       if (!(o < 0)) nwrong++;
       for (int c = 0; c < 3; c++) l[c] = PetscSqr(p[q[c]][0]) + PetscSqr(p[q[c]][1]);
-      ic = p[q[0]][0] * (p[q[1]][1] * l[2] - l[1] * p[q[2]][1]) - p[q[0]][1] * (p[q[1]][0] * l[2] - l[1] * p[q[2]][0]) + l[0] * (p[q[1]][0] * p[q[2]][1] - p[q[1]][1] * p[q[2]][0]);
+      ic = p[q[0]][0] * (p[q[1]][1] * l[2] - l[1] * p[q[2]][1]) - p[q[0]][1] * (p[q[1]][0] * l[2] - l[1] * p[q[2]][0]) +
+           l[0] * (p[q[1]][0] * p[q[2]][1] - p[q[1]][1] * p[q[2]][0]);
       if (o < 0) power = PetscMax(power, ic / o);
     }
     PetscCheck(nwrong == 0, comm, PETSC_ERR_FP,
-               "sphere: the Tutte embedding has %" PetscInt_FMT " planar triangles flat or flipped to round-off (of %" PetscInt_FMT "): try -start radial for a star-shaped surface", nwrong, nc - k0);
+               "sphere: the Tutte embedding has %" PetscInt_FMT " planar triangles flat or flipped to round-off (of %" PetscInt_FMT
+               "): try -start radial for a star-shaped surface",
+               nwrong, nc - k0);
     s = PetscMax(PetscSqrtReal(star / (total - star)), 2 * PetscSqrtReal(power));
     for (dbl = 0; nflip && dbl < 40; s *= 2) {
       nflip = 0;
@@ -663,7 +680,8 @@ static PetscErrorCode SphereStepFilter(SNESLineSearch ls, Vec X, Vec Y, PetscBoo
   for (PetscInt c = f->cstart; c < f->cend; c++) {
     PetscReal a[3][3], b[3][3];
     for (int k = 0; k < 3; k++)
-      for (int e = 0; e < 3; e++) a[k][e] = PetscRealPart(x[3 * f->m->cells[3 * c + k] + e]), b[k][e] = -PetscRealPart(y[3 * f->m->cells[3 * c + k] + e]);
+      for (int e = 0; e < 3; e++)
+        a[k][e] = PetscRealPart(x[3 * f->m->cells[3 * c + k] + e]), b[k][e] = -PetscRealPart(y[3 * f->m->cells[3 * c + k] + e]);
     for (int i = 1; i <= 16; i++) {
       const PetscReal t = i / 16.0;
       PetscReal       p[3][3], lo, hi;
@@ -701,14 +719,15 @@ int main(int argc, char **argv)
   MfadEnergy E, Ed;
   Vec        X, X0;
   SphereAdj  adj;
-  PetscInt   n = 8, doublings = 0, reweight = 8, pole = 0, rounds = 0, cstart = 0, cend = 0, vstart = 0, vend = 0, *pconn, its = 0, reason = 0, flipped, flipped0, term, naxes = 3, pinb = -1;
-  PetscReal *pparam, barrier = 0.01, penalty = 1, axes[3] = {1.5, 1, 0.6}, area = 0, energy, covered, covered0, norm_error, move,
-                            c[3] = {0, 0, 0}, s = 0, exponent = 0.5, start_energy = 0;
-  SphereShape     shape = SPHERE_SHAPE_ELLIPSOID;
-  SphereStartType start = SPHERE_START_TUTTE;
+  PetscInt n = 8, doublings = 0, reweight = 8, pole = 0, rounds = 0, cstart = 0, cend = 0, vstart = 0, vend = 0, *pconn, its = 0, reason = 0, flipped,
+           flipped0, term, naxes = 3, pinb = -1;
+  PetscReal *pparam, barrier = 0.01, penalty = 1, axes[3] = {1.5, 1, 0.6}, area = 0, energy, covered, covered0, norm_error, move, c[3] = {0, 0, 0},
+                     s = 0, exponent = 0.5, start_energy = 0;
+  SphereShape     shape   = SPHERE_SHAPE_ELLIPSOID;
+  SphereStartType start   = SPHERE_START_TUTTE;
   PetscBool       use_tao = PETSC_FALSE, retract = PETSC_TRUE, filter = PETSC_TRUE, write = PETSC_FALSE, write_input = PETSC_FALSE, set, file, turned;
-  char        out[PETSC_MAX_PATH_LEN] = "", out_input[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
-  const char *reason_name = "";
+  char            out[PETSC_MAX_PATH_LEN] = "", out_input[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
+  const char     *reason_name = "";
   PetscReal(*u)[3];
   PetscMPIInt rank;
 
@@ -727,7 +746,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-barrier", "weight of the sphere_flip_barrier term", NULL, barrier, &barrier, NULL));
   PetscCall(PetscOptionsReal("-penalty", "k of the radial sphere_penalty term", NULL, penalty, &penalty, NULL));
   PetscCall(PetscOptionsBool("-retract", "retract to the sphere after every line search", NULL, retract, &retract, NULL));
-  PetscCall(PetscOptionsBool("-step_filter", "shorten each Newton step to 0.8 of the first flip before the line search", NULL, filter, &filter, NULL));
+  PetscCall(
+      PetscOptionsBool("-step_filter", "shorten each Newton step to 0.8 of the first flip before the line search", NULL, filter, &filter, NULL));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
   PetscCall(PetscOptionsString("-o", "write the spherical mesh (.vtu)", NULL, out, out, sizeof out, &write));
   PetscCall(PetscOptionsString("-o_input", "write the input surface (.vtu)", NULL, out_input, out_input, sizeof out_input, &write_input));
@@ -755,7 +775,8 @@ int main(int argc, char **argv)
     PetscCall(SphereAdjDestroy(&adj));
     PetscCall(SphereMeshCheckGenusZero(comm, m, file ? path : "the generated mesh", &adj));
   }
-  PetscCheck(pole < m->nvert, comm, PETSC_ERR_ARG_OUTOFRANGE, "-start_pole %" PetscInt_FMT " must be below the number of vertices, %" PetscInt_FMT, pole, m->nvert);
+  PetscCheck(pole < m->nvert, comm, PETSC_ERR_ARG_OUTOFRANGE, "-start_pole %" PetscInt_FMT " must be below the number of vertices, %" PetscInt_FMT,
+             pole, m->nvert);
   PetscCall(PetscMalloc1(m->nvert, &u));
   if (start == SPHERE_START_RADIAL) PetscCall(SphereStartRadial(comm, m, u));
   else PetscCall(SphereStartTutte(comm, m, &adj, pole, reweight, exponent, u, &s, &doublings, &rounds, &start_energy));
@@ -769,9 +790,9 @@ int main(int argc, char **argv)
      step (quadratic convergence, where projected Newton alone is linear) */
   {
     const char *defaults[3][2] = {
-      {"-mfad_hessian",      "shell"},
-      {"-mfad_pmat",         "aij"  },
-      {"-mfad_psd_project", "abs"  }
+        {"-mfad_hessian",     "shell"},
+        {"-mfad_pmat",        "aij"  },
+        {"-mfad_psd_project", "abs"  }
     };
     for (int k = 0; k < 3; k++) {
       PetscCall(PetscOptionsHasName(NULL, NULL, defaults[k][0], &set));
@@ -819,15 +840,21 @@ int main(int argc, char **argv)
              "sphere: %s is not star-shaped about its vertex centroid (%g, %g, %g): %" PetscInt_FMT
              " triangles flip under the radial projection (covered area %g); -start tutte (the default) needs no star shape",
              file ? path : "the generated mesh", (double)c[0], (double)c[1], (double)c[2], flipped0, (double)covered0);
-  PetscCheck(flipped0 == 0, comm, PETSC_ERR_FP, "sphere: the Tutte start of %s has %" PetscInt_FMT " flipped triangles (round-off; stereographic scale %g)", file ? path : "the generated mesh", flipped0, (double)s);
+  PetscCheck(flipped0 == 0, comm, PETSC_ERR_FP,
+             "sphere: the Tutte start of %s has %" PetscInt_FMT " flipped triangles (round-off; stereographic scale %g)",
+             file ? path : "the generated mesh", flipped0, (double)s);
   {
     PetscReal mindet = PETSC_MAX_REAL; /* the energies are +inf below det[u0, u1, u2] = 1e-14: a start that thin cannot be improved */
     for (PetscInt t = 0; t < m->ncell; t++) mindet = PetscMin(mindet, SphereDet(u[m->cells[3 * t]], u[m->cells[3 * t + 1]], u[m->cells[3 * t + 2]]));
     if (start == SPHERE_START_TUTTE)
       PetscCall(PetscPrintf(comm,
-                            "sphere: start tutte flipped %" PetscInt_FMT " covered_area %.15f min_det %.3e energy_per_area %.6e reweighting_rounds %" PetscInt_FMT " stereographic_scale %.3e doublings %" PetscInt_FMT "\n",
+                            "sphere: start tutte flipped %" PetscInt_FMT
+                            " covered_area %.15f min_det %.3e energy_per_area %.6e reweighting_rounds %" PetscInt_FMT
+                            " stereographic_scale %.3e doublings %" PetscInt_FMT "\n",
                             flipped0, (double)covered0, (double)mindet, (double)(start_energy / area), rounds, (double)s, doublings));
-    else PetscCall(PetscPrintf(comm, "sphere: start radial flipped %" PetscInt_FMT " covered_area %.15f min_det %.3e\n", flipped0, (double)covered0, (double)mindet));
+    else
+      PetscCall(PetscPrintf(comm, "sphere: start radial flipped %" PetscInt_FMT " covered_area %.15f min_det %.3e\n", flipped0, (double)covered0,
+                            (double)mindet));
   }
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
 
@@ -902,7 +929,10 @@ int main(int argc, char **argv)
   PetscCall(MfadEnergyDestroy(&E));
   PetscCall(MfadMeshDestroy(&m));
   /* a solve that did not converge is a failure, whatever its summary says */
-  if (reason <= 0) PetscCall(PetscFPrintf(comm, PETSC_STDERR, "sphere: the %s solve did not converge: %s (reason %" PetscInt_FMT ") after %" PetscInt_FMT " iterations\n", use_tao ? "TAO" : "SNES", reason_name, reason, its));
+  if (reason <= 0)
+    PetscCall(PetscFPrintf(comm, PETSC_STDERR,
+                           "sphere: the %s solve did not converge: %s (reason %" PetscInt_FMT ") after %" PetscInt_FMT " iterations\n",
+                           use_tao ? "TAO" : "SNES", reason_name, reason, its));
   PetscCall(PetscFinalize());
   return reason > 0 ? 0 : 1;
 }

@@ -48,6 +48,11 @@ static const char help[] =
 #include <string.h>
 #include "geommesh.h"
 
+/* PETSc 3.21 renamed SNESLineSearchShellSetUserFunc() (same arguments) */
+#if PETSC_VERSION_LT(3, 21, 0)
+#define SNESLineSearchShellSetApply SNESLineSearchShellSetUserFunc
+#endif
+
 MFAD_KERNEL_DECLARE(symmetric_dirichlet);
 MFAD_KERNEL_DECLARE(flip_barrier_tri);
 
@@ -546,7 +551,7 @@ static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, FlipCheck *fc, Vec X
     PetscCall(PCSetType(pc, PCJACOBI));
     PetscCall(SNESGetLineSearch(snes, &ls));
     PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHSHELL)); /* -snes_linesearch_type overrides it */
-    PetscCall(SNESLineSearchShellSetUserFunc(ls, EnergyLineSearch, NULL));
+    PetscCall(SNESLineSearchShellSetApply(ls, EnergyLineSearch, NULL));
     PetscCall(SNESSetFromOptions(snes));
     PetscCall(SNESLineSearchSetPreCheck(ls, FlipPreCheck, fc));
     PetscCall(SNESGetJacobian(snes, &H, NULL, NULL, NULL));

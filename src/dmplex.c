@@ -112,7 +112,7 @@ static PetscErrorCode MfadDMPlexCreateOnRank0_Private(MPI_Comm comm, const char 
   if (rank == 0) {
     rerr = ours ? MfadMeshRead(path, &mesh) : MfadMeshReadDMPlex_Private(path, &mesh); /* the error handler has reported it */
     if (rerr) {
-      char *specific = NULL;
+      MfadErrorText specific = NULL;
 
       if (!PetscErrorMessage(rerr, NULL, &specific) && specific) PetscCall(PetscStrncpy(msg, specific, sizeof(msg)));
     }

@@ -20,6 +20,13 @@
 /* argument checks (PetscValidPointer and friends were renamed PetscAssertPointer in 3.20) */
 #define MfadValidPointer(p, arg) PetscCheck((p) != NULL, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null pointer: argument # %d", (int)(arg))
 
+/* 3.25: PetscErrorMessage()'s message became a const char * (a char * before) */
+#if PETSC_VERSION_LT(3, 25, 0)
+typedef char *MfadErrorText;
+#else
+typedef const char *MfadErrorText;
+#endif
+
 /* 3.22: PetscOptionsGetViewer() became PetscOptionsCreateViewer() (same arguments; the viewer is
    released with PetscViewerDestroy() in every version) */
 #if PETSC_VERSION_LT(3, 22, 0)

@@ -98,7 +98,9 @@ case $check in
     maxits=$1
     shift 2
     run snes 1 -snes_type newtonls -ksp_type minres -info :snes "$@"
-    converged snes "$maxits" 1e-6
+    # 1e-5 (the default bound): PETSc 3.26 ends this run on its step test at 1.2e-6 (3.18 at 7e-9);
+    # the energy must still agree with TAO's to 1e-10 below (its error is quadratic in the residual)
+    converged snes "$maxits" 1e-5
     invalid=$(grep -c 'mfad: invalid element' "$work/snes.out")
     [ "$invalid" -ge 1 ] || fail "expected trial points with inverted elements (none seen: the test no longer exercises the domain path)"
     run tr 1 -use_tao -tao_type ntr -tao_max_it 300 "$@"

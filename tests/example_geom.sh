@@ -44,7 +44,7 @@ plane) # param of a flat square: the isometric minimum, 4 x area, area 4
   ok "no flipped triangle" "a == 0" "$(field "$l" flipped)" ;;
 curved) # param of a curved surface: above the isometric bound, no flip
   l=$(run "$np" "$@"); echo "$l"
-  converged "$l" 20
+  converged "$l" 30 # 21 on 2 ranks without MUMPS (CG + GAMG steps)
   ok "energy_per_area >= 4 (symmetric Dirichlet's lower bound)" "a >= 4" "$(field "$l" energy_per_area)"
   ok "no flipped triangle" "a == 0" "$(field "$l" flipped)" ;;
 ranks) # 1 rank and np ranks: the same value of <key> to 1e-9 relative

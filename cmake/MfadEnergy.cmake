@@ -1,40 +1,109 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# mfad_add_energy(<target> <name> [HEADER <file>] [BUILTIN] [NO_CUDA] [ROLL_HESSIAN_ROWS] [COMPILE_OPTIONS <opt>...])
-#   ROLL_HESSIAN_ROWS keeps Hessian mode's rows as loops on the host (energies of many unknowns:
-#   a fraction of the compile time, see include/mfad/ad.h)
-#   Compiles energy <name> (header <file>, default energies/<name>.h beside the caller) into
-#   <target>: value, gradient, fused HVP and element Hessian on the CPU, as MfadKernel_<name>;
-#   when CUDA is enabled, the same header is also compiled by nvcc into <target> (the kernel's
-#   CUDA entry points, -mfad_backend cuda).
+# mfad_add_energy(<target> <name> [SOURCE <file.c>] [HEADER <file.h>] [BUILTIN] [NO_CUDA] [ROLL_HESSIAN_ROWS]
+#                 [COMPILE_OPTIONS <opt>...])
+#   Compiles energy <name> into <target>: value, gradient, fused HVP and element Hessian on the
+#   CPU, as the kernel MfadKernel_<name>; when the library has CUDA, the same source is also
+#   compiled by nvcc into <target> (the kernel's CUDA entry points, -mfad_backend cuda).
+#   SOURCE (default <name>.c beside the caller, if it exists) is a plain-C energy (see
+#   include/mfad/energy.h): mfad-energy translates it at build time, and rebuilds when it or a
+#   header it includes changes. HEADER is an energy written against the AD API (T and OP()).
 #   Use it from a user project after find_package(mfad); then MfadKernelRegister(MFAD_KERNEL(name)).
+#   ROLL_HESSIAN_ROWS keeps Hessian mode's rows as loops on the host (energies of many unknowns:
+#   a fraction of the compile time, see include/mfad/ad.h).
 #   COMPILE_OPTIONS replaces the default -O3 (test energies that exercise every operation at
 #   N = 16 take minutes at -O1 and seconds at -O0); NO_CUDA skips the nvcc compile.
 set(MFAD_ENERGY_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
+
+# the translator: tools/ of the source tree, or bin/ of an installed mfad
+function(_mfad_find_translator)
+  if(MFAD_ENERGY_TRANSLATOR AND MFAD_TRANSLATOR_PYTHON)
+    return()
+  endif()
+  foreach(t ${MFAD_ENERGY_CMAKE_DIR}/../tools/mfad-energy ${MFAD_ENERGY_CMAKE_DIR}/../../../bin/mfad-energy)
+    if(EXISTS ${t})
+      get_filename_component(t ${t} REALPATH)
+      set(MFAD_ENERGY_TRANSLATOR ${t} CACHE FILEPATH "mfad-energy, the plain-C energy translator")
+      break()
+    endif()
+  endforeach()
+  if(NOT MFAD_ENERGY_TRANSLATOR)
+    message(FATAL_ERROR "mfad_add_energy: mfad-energy not found beside ${MFAD_ENERGY_CMAKE_DIR}")
+  endif()
+  # a Python 3 that has pycparser (Debian's python3-pycparser is for /usr/bin/python3)
+  find_package(Python3 COMPONENTS Interpreter QUIET)
+  foreach(py ${Python3_EXECUTABLE} /usr/bin/python3)
+    if(py)
+      execute_process(COMMAND ${py} -c "import pycparser" RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
+      if(rc EQUAL 0)
+        set(MFAD_TRANSLATOR_PYTHON ${py} CACHE FILEPATH "Python 3 with pycparser, for mfad-energy")
+        return()
+      endif()
+    endif()
+  endforeach()
+  message(FATAL_ERROR "mfad_add_energy: plain-C energies need Python 3 with pycparser (Debian: apt install python3-pycparser; or pip install pycparser)")
+endfunction()
+
 function(mfad_add_energy target name)
-  cmake_parse_arguments(ARG "BUILTIN;NO_CUDA;ROLL_HESSIAN_ROWS" "HEADER" "COMPILE_OPTIONS" ${ARGN})
+  cmake_parse_arguments(ARG "BUILTIN;NO_CUDA;ROLL_HESSIAN_ROWS" "HEADER;SOURCE" "COMPILE_OPTIONS" ${ARGN})
   if(NOT ARG_COMPILE_OPTIONS)
     set(ARG_COMPILE_OPTIONS -O3 -fno-math-errno)
   endif()
-  if(NOT ARG_HEADER)
-    set(ARG_HEADER ${CMAKE_CURRENT_SOURCE_DIR}/${name}.h)
+  if(NOT ARG_HEADER AND NOT ARG_SOURCE)
+    if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${name}.c)
+      set(ARG_SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/${name}.c)
+    else()
+      set(ARG_HEADER ${CMAKE_CURRENT_SOURCE_DIR}/${name}.h)
+    endif()
   endif()
-  get_filename_component(header ${ARG_HEADER} ABSOLUTE)
-  if(NOT EXISTS ${header})
-    message(FATAL_ERROR "mfad_add_energy(${name}): no header ${header}")
+  set(unit ${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}.c)
+  if(ARG_SOURCE)
+    get_filename_component(source ${ARG_SOURCE} ABSOLUTE)
+    if(NOT EXISTS ${source})
+      message(FATAL_ERROR "mfad_add_energy(${name}): no energy source ${source}")
+    endif()
+    _mfad_find_translator()
+    get_filename_component(tooldir ${MFAD_ENERGY_TRANSLATOR} DIRECTORY)
+    set(roll)
+    if(ARG_ROLL_HESSIAN_ROWS)
+      set(roll --roll-hessian-rows)
+    endif()
+    # the translated unit compiles on its own (it includes mfad/instantiate.h)
+    add_custom_command(OUTPUT ${unit}
+      COMMAND ${MFAD_TRANSLATOR_PYTHON} ${MFAD_ENERGY_TRANSLATOR} ${source} -o ${unit} --name ${name}
+              --cpp "${CMAKE_C_COMPILER} -E" --depfile ${unit}.d ${roll}
+      DEPENDS ${source} ${MFAD_ENERGY_TRANSLATOR}
+      DEPFILE ${unit}.d
+      COMMENT "mfad-energy: ${name} from ${source}"
+      VERBATIM)
+    # a custom command's rule reaches only targets of its own directory: the built-in energies are
+    # added from energies/ to the library defined above it, so a target carries the rule
+    add_custom_target(mfad_translate_${name} DEPENDS ${unit})
+    add_dependencies(${target} mfad_translate_${name})
+    set_source_files_properties(${unit} TARGET_DIRECTORY ${target} PROPERTIES GENERATED ON)
+    set(src "#include \"${unit}\"\n")
+  else()
+    get_filename_component(header ${ARG_HEADER} ABSOLUTE)
+    if(NOT EXISTS ${header})
+      message(FATAL_ERROR "mfad_add_energy(${name}): no header ${header}")
+    endif()
+    set(src "#define MFAD_ENERGY_NAME   ${name}\n#define MFAD_ENERGY_HEADER \"${header}\"\n")
+    if(ARG_ROLL_HESSIAN_ROWS)
+      # in the source itself: source properties set here would not reach a target of another directory
+      string(APPEND src "#define MFAD_ROLL_HESSIAN_ROWS 1\n")
+    endif()
+    string(APPEND src "#include <mfad/instantiate.h>\n")
+    file(CONFIGURE OUTPUT ${unit} CONTENT "${src}")
   endif()
-  set(src "#define MFAD_ENERGY_NAME   ${name}\n#define MFAD_ENERGY_HEADER \"${header}\"\n")
-  if(ARG_ROLL_HESSIAN_ROWS)
-    # in the source itself: source properties set here would not reach a target of another directory
-    string(APPEND src "#define MFAD_ROLL_HESSIAN_ROWS 1\n")
-  endif()
-  string(APPEND src "#include <mfad/instantiate.h>\n")
-  file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}.c CONTENT "${src}")
-  target_sources(${target} PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}.c)
-  # element code is compute-bound: full optimisation whatever the build type
-  set_source_files_properties(${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}.c PROPERTIES COMPILE_OPTIONS "${ARG_COMPILE_OPTIONS}")
+  target_sources(${target} PRIVATE ${unit})
+  # element code is compute-bound: full optimisation whatever the build type; warnings on, so
+  # that the generated code (whose #line directives name the user's file) is checked as theirs
+  set_source_files_properties(${unit} TARGET_DIRECTORY ${target} PROPERTIES COMPILE_OPTIONS "${ARG_COMPILE_OPTIONS};-Wall;-Wextra")
   if(MFAD_HAVE_CUDA AND NOT ARG_NO_CUDA)
     file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}.cu CONTENT "${src}")
     target_sources(${target} PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}.cu)
+    if(ARG_SOURCE)
+      set_source_files_properties(${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}.cu TARGET_DIRECTORY ${target} PROPERTIES OBJECT_DEPENDS ${unit})
+    endif()
     if(TARGET CUDA::cudart)
       target_link_libraries(${target} PRIVATE CUDA::cudart)
     endif()

@@ -8,3 +8,14 @@ endforeach()
 target_include_directories(test_ad PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 # every built-in kernel on random valid elements
 mfad_check_test(test_kernels)
+# The built-in energies' pointer-dialect bodies (tests/oracle/, from before the plain-C port) as
+# kernels <name>_oracle: every mode of each plain-C energy must reproduce them (test_kernels)
+# and bench/ compares their speed.
+include(${CMAKE_CURRENT_SOURCE_DIR}/oracle/oracles.cmake)
+set(oracle_lines "")
+foreach(name IN LISTS MFAD_ORACLES)
+  mfad_add_energy(test_kernels ${name}_oracle HEADER ${CMAKE_CURRENT_SOURCE_DIR}/oracle/${name}.h NO_CUDA)
+  string(APPEND oracle_lines "MFAD_ORACLE(${name})\n")
+endforeach()
+file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/mfad_oracles.h CONTENT "${oracle_lines}")
+target_include_directories(test_kernels PRIVATE ${CMAKE_CURRENT_BINARY_DIR})

@@ -36,31 +36,31 @@
 typedef struct {
   const char *name;
   int         nvert, dof, nparam, rest_dim, nmaterial;
-  int         barrier;      /* inverted elements: E = +inf */
-  int         stress_free;  /* the rest shape is a stationary point */
+  int         barrier;     /* inverted elements: E = +inf */
+  int         stress_free; /* the rest shape is a stationary point */
 } Expect;
 
 static const Expect Builtins[] = {
-  {"mass_spring",         2, 3, 2,  3, 1, 0, 1},
-  {"neohookean_tet",      4, 3, 12, 3, 2, 1, 1},
-  {"symmetric_dirichlet", 3, 2, 5,  3, 0, 1, 1},
-  {"gravity",             1, 3, 3,  0, 0, 0, 0},
-  {"inertia",             1, 3, 4,  0, 0, 0, 0},
-  {"stable_neohookean_tet", 4, 3, 12, 3, 2, 0, 1},
-  {"stvk_tet",            4, 3, 12, 3, 2, 0, 1},
-  {"corotated_tet",       4, 3, 12, 3, 2, 0, 1},
-  {"volume_barrier_tet",  4, 3, 11, 3, 1, 1, 1},
-  {"membrane_tri",        3, 3, 7,  3, 2, 0, 1},
-  {"bending_dihedral",    4, 3, 3,  3, 1, 0, 1},
-  {"pin_spring",          1, 3, 4,  0, 0, 0, 0},
-  {"dirichlet_tri",       3, 3, 5,  3, 0, 0, 0},
-  {"flip_barrier_tri",    3, 2, 5,  3, 0, 1, 0},
-  {"arap_tri",            3, 2, 5,  3, 0, 0, 1},
-  {"sphere_penalty",      1, 3, 2,  0, 0, 0, 0},
-  {"frame_field",         2, 2, 3,  0, 0, 0, 0},
-  {"arap_surface",        6, 3, 12, 3, 0, 0, 1},
-  {"sphere_symmetric_dirichlet", 3, 3, 5, 3, 0, 1, 0},
-  {"sphere_flip_barrier", 3, 3, 1,  3, 0, 1, 0},
+    {"mass_spring",                2, 3, 2,  3, 1, 0, 1},
+    {"neohookean_tet",             4, 3, 12, 3, 2, 1, 1},
+    {"symmetric_dirichlet",        3, 2, 5,  3, 0, 1, 1},
+    {"gravity",                    1, 3, 3,  0, 0, 0, 0},
+    {"inertia",                    1, 3, 4,  0, 0, 0, 0},
+    {"stable_neohookean_tet",      4, 3, 12, 3, 2, 0, 1},
+    {"stvk_tet",                   4, 3, 12, 3, 2, 0, 1},
+    {"corotated_tet",              4, 3, 12, 3, 2, 0, 1},
+    {"volume_barrier_tet",         4, 3, 11, 3, 1, 1, 1},
+    {"membrane_tri",               3, 3, 7,  3, 2, 0, 1},
+    {"bending_dihedral",           4, 3, 3,  3, 1, 0, 1},
+    {"pin_spring",                 1, 3, 4,  0, 0, 0, 0},
+    {"dirichlet_tri",              3, 3, 5,  3, 0, 0, 0},
+    {"flip_barrier_tri",           3, 2, 5,  3, 0, 1, 0},
+    {"arap_tri",                   3, 2, 5,  3, 0, 0, 1},
+    {"sphere_penalty",             1, 3, 2,  0, 0, 0, 0},
+    {"frame_field",                2, 2, 3,  0, 0, 0, 0},
+    {"arap_surface",               6, 3, 12, 3, 0, 0, 1},
+    {"sphere_symmetric_dirichlet", 3, 3, 5,  3, 0, 1, 0},
+    {"sphere_flip_barrier",        3, 3, 1,  3, 0, 1, 0},
 };
 #define NKERN ((int)(sizeof(Builtins) / sizeof(Builtins[0])))
 
@@ -83,7 +83,12 @@ static double             Uniform(double a, double b)
 
 /* a unit-edge simplex, positively oriented: vertices 0, 1, 2 counter-clockwise in the xy plane,
    vertex 3 above it */
-static const double Simplex[4][3] = {{0, 0, 0}, {1, 0, 0}, {0.5, 0.8660254037844386, 0}, {0.5, 0.28867513459481287, 0.816496580927726}};
+static const double Simplex[4][3] = {
+    {0,   0,                   0                },
+    {1,   0,                   0                },
+    {0.5, 0.8660254037844386,  0                },
+    {0.5, 0.28867513459481287, 0.816496580927726}
+};
 
 static MfadKernel Find(const char *name)
 {
@@ -103,7 +108,8 @@ static void ElemSetUp(int kidx, int trial, Elem *e)
   e->ex = &Builtins[kidx];
   e->k  = Find(e->ex->name);
   e->n  = e->k->nvert * e->k->dof;
-  ck_assert_msg(e->n <= NMAX && e->k->nparam <= PMAX && e->k->nvert <= 6 && e->k->ncellvert <= 4 && e->k->rest_dim <= 3, "%s: sizes beyond this test's arrays", e->ex->name);
+  ck_assert_msg(e->n <= NMAX && e->k->nparam <= PMAX && e->k->nvert <= 6 && e->k->ncellvert <= 4 && e->k->rest_dim <= 3,
+                "%s: sizes beyond this test's arrays", e->ex->name);
   Rng = 0x9E3779B97F4A7C15ULL ^ (unsigned long long)(100 * kidx + trial + 1) * 0xBF58476D1CE4E5B9ULL;
   /* auxiliary vertices (beyond the cell: rotation nodes) rest at 0 */
   for (int a = 0; a < e->k->ncellvert; a++)
@@ -225,7 +231,7 @@ static void SymEig3(const double *A, double *w)
         if (a[p][q] == 0.0) continue;
         th = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
         t  = (th >= 0 ? 1.0 : -1.0) / (fabs(th) + sqrt(th * th + 1.0));
-        c  = 1.0 / sqrt(t * t + 1.0), s = t * c;
+        c = 1.0 / sqrt(t * t + 1.0), s = t * c;
         for (int k = 0; k < 3; k++) { /* A <- A J, then J^T A */
           const double akp = a[k][p], akq = a[k][q];
           a[k][p] = c * akp - s * akq, a[k][q] = s * akp + c * akq;
@@ -246,8 +252,8 @@ static double ClosedFormSphere(const Elem *e, const double *x, double *mag)
 {
   double f[6], u[9], A, Dmi[4], dm;
   Fold2D(e->rest, f);
-  A  = 0.5 * f[2] * f[5];
-  dm = f[2] * f[5]; /* Dm = [a b; 0 d] */
+  A      = 0.5 * f[2] * f[5];
+  dm     = f[2] * f[5]; /* Dm = [a b; 0 d] */
   Dmi[0] = f[5] / dm, Dmi[1] = -f[4] / dm, Dmi[2] = 0.0, Dmi[3] = f[2] / dm;
   for (int a = 0; a < 3; a++) {
     const double l = sqrt(x[3 * a] * x[3 * a] + x[3 * a + 1] * x[3 * a + 1] + x[3 * a + 2] * x[3 * a + 2]);
@@ -272,8 +278,8 @@ static double ClosedFormSphere(const Elem *e, const double *x, double *mag)
 /* the solids on tets, from F = Ds Dm^{-1} (Gauss-Jordan) and the material (mu, lambda) or kappa */
 static double ClosedFormTet(const Elem *e, const double *x, double *mag)
 {
-  const char  *name = e->ex->name;
-  const double *r   = e->rest, mu = e->mat[0], lambda = e->mat[1];
+  const char   *name = e->ex->name;
+  const double *r = e->rest, mu = e->mat[0], lambda = e->mat[1];
   double        Dm[9], Ds[9], F[9], C[9], I1 = 0.0, J, V;
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) Dm[3 * i + j] = r[3 * (j + 1) + i] - r[i], Ds[3 * i + j] = x[3 * (j + 1) + i] - x[i];
@@ -290,7 +296,8 @@ static double ClosedFormTet(const Elem *e, const double *x, double *mag)
     const double m = 4.0 / 3.0 * mu, l = lambda + 5.0 / 6.0 * mu, alpha = 1.0 + m / l - m / (4.0 * l);
     *mag = V * (0.5 * m * (I1 + 3.0) + 0.5 * l * (fabs(J) + alpha) * (fabs(J) + alpha) + 0.5 * m * fabs(log(I1 + 1.0)));
     /* less Psi(F = I): I_C = 3, J = 1 */
-    return V * (0.5 * m * (I1 - 3.0) + 0.5 * l * (J - alpha) * (J - alpha) - 0.5 * m * log(I1 + 1.0) - 0.5 * l * (1.0 - alpha) * (1.0 - alpha) + 0.5 * m * log(4.0));
+    return V * (0.5 * m * (I1 - 3.0) + 0.5 * l * (J - alpha) * (J - alpha) - 0.5 * m * log(I1 + 1.0) - 0.5 * l * (1.0 - alpha) * (1.0 - alpha) +
+                0.5 * m * log(4.0));
   }
   if (!strcmp(name, "stvk_tet")) {
     double G2 = 0.0, trG = 0.0, c2 = 0.0;
@@ -352,8 +359,8 @@ static double DihedralAngle(const double *v, double *le2, double *area2)
   for (int i = 0; i < 3; i++) e[i] = v[3 + i] - v[i], a[i] = v[6 + i] - v[i], b[i] = v[9 + i] - v[i];
   for (int i = 0; i < 3; i++) { /* nA = e x a; nB = (o1 - e0) x e (the same as (o1 - e1) x e) */
     const int j = (i + 1) % 3, k = (i + 2) % 3;
-    nA[i]       = e[j] * a[k] - e[k] * a[j];
-    nB[i]       = b[j] * e[k] - b[k] * e[j];
+    nA[i] = e[j] * a[k] - e[k] * a[j];
+    nB[i] = b[j] * e[k] - b[k] * e[j];
   }
   for (int i = 0; i < 3; i++) la += nA[i] * nA[i], lb += nB[i] * nB[i], c += nA[i] * nB[i];
   for (int i = 0; i < 3; i++) {
@@ -388,9 +395,11 @@ static double ClosedFormArapSurface(const Elem *e, const double *x, double *mag)
   for (int a = 0; a < 3; a++) {
     const double *u = &x[9 + 3 * a], n = sqrt(1.0 + u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
     const double  w = 1.0 / n, i = u[0] / n, j = u[1] / n, k = u[2] / n;
-    const double  q[3][3] = {{1 - 2 * (j * j + k * k), 2 * (i * j - k * w), 2 * (i * k + j * w)},
-                             {2 * (i * j + k * w), 1 - 2 * (i * i + k * k), 2 * (j * k - i * w)},
-                             {2 * (i * k - j * w), 2 * (j * k + i * w), 1 - 2 * (i * i + j * j)}};
+    const double  q[3][3] = {
+         {1 - 2 * (j * j + k * k), 2 * (i * j - k * w),     2 * (i * k + j * w)    },
+         {2 * (i * j + k * w),     1 - 2 * (i * i + k * k), 2 * (j * k - i * w)    },
+         {2 * (i * k - j * w),     2 * (j * k + i * w),     1 - 2 * (i * i + j * j)}
+    };
     memcpy(Q[a], q, sizeof(q));
   }
   for (int a = 0; a < 3; a++)
@@ -401,7 +410,7 @@ static double ClosedFormArapSurface(const Elem *e, const double *x, double *mag)
       for (int m = 0; m < 3; m++) p[m] = e->rest[3 * a + m] - e->rest[3 * o + m], q[m] = e->rest[3 * b + m] - e->rest[3 * o + m];
       for (int m = 0; m < 3; m++) pq += p[m] * q[m], pp += p[m] * p[m], qq += q[m] * q[m];
       c = cos(acos(pq / sqrt(pp * qq))) / sin(acos(pq / sqrt(pp * qq))); /* cot of the angle at o */
-      c = c > 0 ? c : 0.0; /* clamped at an obtuse angle (energies/arap_surface.h: E >= 0) */
+      c = c > 0 ? c : 0.0;                                               /* clamped at an obtuse angle (energies/arap_surface.h: E >= 0) */
       for (int m = 0; m < 3; m++) r[m] = e->rest[3 * b + m] - e->rest[3 * a + m], d[m] = x[3 * b + m] - x[3 * a + m];
       for (int m = 0; m < 3; m++) s += pow(d[m] - (Q[a][m][0] * r[0] + Q[a][m][1] * r[1] + Q[a][m][2] * r[2]), 2);
       E += 0.5 * c * s;
@@ -416,8 +425,8 @@ static double ClosedFormArapSurface(const Elem *e, const double *x, double *mag)
    O(strain^2) of themselves). */
 static double ClosedForm(const Elem *e, const double *x, double *mag)
 {
-  const char *name = e->ex->name;
-  const double *r  = e->rest, *p = e->p;
+  const char   *name = e->ex->name;
+  const double *r = e->rest, *p = e->p;
   if (!strcmp(name, "mass_spring")) {
     double l = 0.0, L = 0.0;
     for (int i = 0; i < 3; i++) l += (x[3 + i] - x[i]) * (x[3 + i] - x[i]), L += (r[3 + i] - r[i]) * (r[3 + i] - r[i]);
@@ -425,13 +434,13 @@ static double ClosedForm(const Elem *e, const double *x, double *mag)
     return 0.5 * e->mat[0] * (sqrt(l) - sqrt(L)) * (sqrt(l) - sqrt(L));
   }
   if (!strcmp(name, "neohookean_tet")) {
-    double Dm[9], Ds[9], F[9], I1 = 0.0, J, lJ;
+    double       Dm[9], Ds[9], F[9], I1 = 0.0, J, lJ;
     const double mu = e->mat[0], lambda = e->mat[1];
     for (int i = 0; i < 3; i++)
       for (int j = 0; j < 3; j++) Dm[3 * i + j] = r[3 * (j + 1) + i] - r[i], Ds[3 * i + j] = x[3 * (j + 1) + i] - x[i];
     RightDivide3(Ds, Dm, F);
     for (int k = 0; k < 9; k++) I1 += F[k] * F[k];
-    J  = Det3(F);
+    J    = Det3(F);
     lJ   = log(J);
     *mag = fabs(Det3(Dm)) / 6.0 * (0.5 * mu * (I1 + 3.0) + mu * fabs(lJ) + 0.5 * lambda * lJ * lJ);
     return Det3(Dm) / 6.0 * (0.5 * mu * (I1 - 3.0) - mu * lJ + 0.5 * lambda * lJ * lJ);
@@ -447,7 +456,7 @@ static double ClosedForm(const Elem *e, const double *x, double *mag)
       for (int j = 0; j < 2; j++) J[2 * i + j] = Ds[2 * i] * iDm[j] + Ds[2 * i + 1] * iDm[2 + j];
     dJ = J[0] * J[3] - J[1] * J[2];
     for (int k = 0; k < 4; k++) n2 += J[k] * J[k];
-    ni2 = (J[3] * J[3] + J[1] * J[1] + J[2] * J[2] + J[0] * J[0]) / (dJ * dJ); /* |J^{-1}|^2 = |adj J|^2 / det^2 */
+    ni2  = (J[3] * J[3] + J[1] * J[1] + J[2] * J[2] + J[0] * J[0]) / (dJ * dJ); /* |J^{-1}|^2 = |adj J|^2 / det^2 */
     *mag = fabs(0.5 * dm * (n2 + ni2));
     return 0.5 * dm * (n2 + ni2);
   }
@@ -457,7 +466,7 @@ static double ClosedForm(const Elem *e, const double *x, double *mag)
   }
   if (!strcmp(name, "inertia")) {
     double s = 0.0;
-    *mag = 0.0;
+    *mag     = 0.0;
     for (int i = 0; i < 3; i++) s += (x[i] - p[1 + i]) * (x[i] - p[1 + i]), *mag += (fabs(x[i]) + fabs(p[1 + i])) * (fabs(x[i]) + fabs(p[1 + i]));
     *mag *= 0.5 * fabs(p[0]);
     return 0.5 * p[0] * s;
@@ -467,7 +476,7 @@ static double ClosedForm(const Elem *e, const double *x, double *mag)
   if (!strcmp(name, "bending_dihedral")) return ClosedFormBending(e, x, mag);
   if (!strcmp(name, "pin_spring")) {
     double s = 0.0;
-    *mag = 0.0;
+    *mag     = 0.0;
     for (int i = 0; i < 3; i++) s += (x[i] - p[i]) * (x[i] - p[i]), *mag += (fabs(x[i]) + fabs(p[i])) * (fabs(x[i]) + fabs(p[i]));
     *mag *= 0.5 * fabs(p[3]);
     return 0.5 * p[3] * s;
@@ -478,7 +487,8 @@ static double ClosedForm(const Elem *e, const double *x, double *mag)
     for (int i = 0; i < 3; i++) {
       const int j = (i + 1) % 3, k = (i + 2) % 3;
       double    u[3], w[3], c[3], uw = 0.0, cc = 0.0, l = 0.0, cot;
-      for (int d = 0; d < 3; d++) u[d] = r[3 * j + d] - r[3 * i + d], w[d] = r[3 * k + d] - r[3 * i + d], l += (x[3 * k + d] - x[3 * j + d]) * (x[3 * k + d] - x[3 * j + d]);
+      for (int d = 0; d < 3; d++)
+        u[d] = r[3 * j + d] - r[3 * i + d], w[d] = r[3 * k + d] - r[3 * i + d], l += (x[3 * k + d] - x[3 * j + d]) * (x[3 * k + d] - x[3 * j + d]);
       for (int d = 0; d < 3; d++) c[d] = u[(d + 1) % 3] * w[(d + 2) % 3] - u[(d + 2) % 3] * w[(d + 1) % 3], uw += u[d] * w[d], cc += c[d] * c[d];
       cot = uw / sqrt(cc);
       E += 0.25 * cot * l;
@@ -708,7 +718,8 @@ START_TEST(invalid_element_has_infinite_energy_and_finite_derivatives)
       const int nout = m == MFAD_MODE_HESSIAN ? e.n * e.n : e.n;
       e.k->element((MfadMode)m, x[c], e.v, e.p, &E, out);
       ck_assert_msg(isinf(E) && E > 0, "%s: %s element has value %g in mode %d, expected +inf", e.ex->name, what, E, m);
-      for (int i = 0; i < nout; i++) ck_assert_msg(isfinite(out[i]), "%s: %s element, mode %d: output %d is %g, expected finite", e.ex->name, what, m, i, out[i]);
+      for (int i = 0; i < nout; i++)
+        ck_assert_msg(isfinite(out[i]), "%s: %s element, mode %d: output %d is %g, expected finite", e.ex->name, what, m, i, out[i]);
     }
   }
 }
@@ -778,6 +789,59 @@ START_TEST(rest_setup_is_scale_invariant)
 }
 END_TEST
 
+/* The built-in energies as they were written before the plain-C port (tests/oracle/), compiled as
+   kernels <name>_oracle: the translated energies must give the same results in every mode. The
+   same arithmetic in another operation order (sums regrouped, one-variable subtrees applied as one
+   chain rule): a few ulps of the largest entry, bound 1e-14 relative to it (~45 eps). */
+#define TOL_PORT          1e-14
+#define MFAD_ORACLE(name) MFAD_KERNEL_DECLARE(name##_oracle);
+#include "mfad_oracles.h"
+#undef MFAD_ORACLE
+static MfadKernel Oracle(const char *name)
+{
+#define MFAD_ORACLE(n) \
+  if (!strcmp(name, #n)) return MFAD_KERNEL(n##_oracle);
+#include "mfad_oracles.h"
+#undef MFAD_ORACLE
+  return NULL;
+}
+
+static void AssertPort(const Elem *e, int t, const char *what, const double *a, const double *b, int n)
+{
+  double scale = 0.0, err = 0.0;
+  int    at = 0;
+  for (int i = 0; i < n; i++) scale = fmax(scale, fabs(b[i]));
+  for (int i = 0; i < n; i++)
+    if (fabs(a[i] - b[i]) > err) err = fabs(a[i] - b[i]), at = i;
+  ck_assert_msg(err <= TOL_PORT * scale,
+                "%s trial %d: %s differs from the pre-port body: entry %d %.17g vs %.17g, error %.3g > bound %.3g (1e-14 x max %.3g)", e->ex->name, t,
+                what, at, a[at], b[at], err, TOL_PORT * scale, scale);
+}
+
+START_TEST(ported_energy_matches_its_oracle)
+{
+  MfadKernel o = Oracle(Builtins[_i].name);
+  if (!o) return; /* not ported yet */
+  for (int t = 0; t < NTRIAL; t++) {
+    Elem   e;
+    double p[PMAX], E, Eo, out[NMAX * NMAX], outo[NMAX * NMAX];
+    ElemSetUp(_i, t, &e);
+    if (e.k->rest) {
+      ck_assert_msg(o->rest(e.rest, e.mat, p) == 0, "%s: the oracle's rest set-up failed", e.ex->name);
+      AssertPort(&e, t, "rest set-up", e.p, p, e.k->nparam);
+    }
+    for (MfadMode m = MFAD_MODE_VALUE; m <= MFAD_MODE_HESSIAN; m++) {
+      static const char *names[] = {"value", "gradient", "HVP", "Hessian"};
+      const int          n       = m == MFAD_MODE_VALUE ? 0 : m == MFAD_MODE_HESSIAN ? e.n * e.n : e.n;
+      e.k->element(m, e.x, e.v, e.p, &E, out);
+      o->element(m, e.x, e.v, e.p, &Eo, outo);
+      AssertPort(&e, t, names[m], &E, &Eo, 1);
+      AssertPort(&e, t, names[m], out, outo, n);
+    }
+  }
+}
+END_TEST
+
 static Suite *KernelSuite(void)
 {
   Suite *s  = suite_create("kernels");
@@ -796,6 +860,7 @@ static Suite *KernelSuite(void)
   tcase_add_loop_test(tc, degenerate_rest_shape_is_rejected, 0, NKERN);
   tcase_add_loop_test(tc, inverted_rest_simplex_is_rejected, 0, NKERN);
   tcase_add_loop_test(tc, rest_setup_is_scale_invariant, 0, NKERN);
+  tcase_add_loop_test(tc, ported_energy_matches_its_oracle, 0, NKERN);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/**
+  @file mfad/energy.h
+  @brief What a plain-C energy file includes: the MfadEnergyInfo description and a small library
+         of 2x2 / 3x3 helpers over doubles.
+
+  An energy is an ordinary C function over doubles, compiled as it is by any C compiler, e.g.
+
+      #include <mfad/energy.h>
+      static double spring(const double x[6], const double p[2])
+      {
+        double d[3];
+        for (int i = 0; i < 3; i++) d[i] = x[3 + i] - x[i];
+        const double l = sqrt(mfad_dot3(d, d)) - p[0];
+        return 0.5 * p[1] * l * l;
+      }
+      const MfadEnergyInfo spring_info = {.vertices = 2, .dof = 3, .params = 2, .energy = spring};
+
+  The translator `mfad-energy` (run by CMake's mfad_add_energy() or by hand) reads the file with
+  a C front end and writes the energy's value, gradient, fused Hessian-vector product and element
+  Hessian for the C compiler and for nvcc. The helpers below are plain C here; the translator
+  replaces them by the AD library's tuned versions where their arguments are differentiated.
+  Matrices are flat row-major arrays (A[3 * i + j]); outputs must not alias inputs.
+**/
+#ifndef MFAD_ENERGY_H
+#define MFAD_ENERGY_H
+
+#include <math.h>
+
+/** @brief What the translator and mfad need to know about an energy besides its body. */
+typedef struct {
+  int         vertices;      /**< vertices per element */
+  int         dof;           /**< unknowns per vertex (x has vertices * dof entries) */
+  int         params;        /**< parameters per element (p) */
+  int         rest_dim;      /**< coordinates per vertex the rest set-up reads (0: no rest set-up) */
+  int         material;      /**< material constants the rest set-up reads */
+  int         cell_vertices; /**< vertices of the mesh cell the element is built from (0: vertices) */
+  const char *description;   /**< one line: the formula, parameters and material */
+  /** E(x, p): x the element's unknowns, p its parameters; +INFINITY for an invalid element */
+  double (*energy)(const double *x, const double *p);
+  /** rest set-up: rest coordinates r, material m -> parameters p; returns 0, or 1 for a degenerate
+      and 2 for an inverted rest element */
+  int (*rest)(const double *r, const double *m, double *p);
+} MfadEnergyInfo;
+
+/* ---------------------------------------------------------------- 3-vectors */
+static inline double mfad_dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static inline void   mfad_sub3(double r[3], const double a[3], const double b[3])
+{
+  for (int i = 0; i < 3; i++) r[i] = a[i] - b[i];
+}
+static inline void mfad_cross3(double r[3], const double a[3], const double b[3])
+{
+  for (int i = 0; i < 3; i++) r[i] = a[(i + 1) % 3] * b[(i + 2) % 3] - a[(i + 2) % 3] * b[(i + 1) % 3];
+}
+static inline double mfad_norm3(const double a[3]) { return sqrt(mfad_dot3(a, a)); }
+
+/* ---------------------------------------------------------------- small matrices */
+/** squared Frobenius norm of the n entries of A */
+static inline double mfad_frob2(const double *A, int n)
+{
+  double s = A[0] * A[0];
+  for (int i = 1; i < n; i++) s += A[i] * A[i];
+  return s;
+}
+static inline double mfad_det2(const double A[4]) { return A[0] * A[3] - A[1] * A[2]; }
+static inline double mfad_det3(const double A[9])
+{
+  double c[3];
+  for (int j = 0; j < 3; j++) c[j] = A[3 + (j + 1) % 3] * A[6 + (j + 2) % 3] - A[3 + (j + 2) % 3] * A[6 + (j + 1) % 3];
+  return mfad_dot3(A, c);
+}
+/** Ai = A^{-1}; returns det A */
+static inline double mfad_inv2(double Ai[4], const double A[4])
+{
+  const double d = mfad_det2(A), id = 1.0 / d;
+  Ai[0] = A[3] * id;
+  Ai[3] = A[0] * id;
+  Ai[1] = -(A[1] * id);
+  Ai[2] = -(A[2] * id);
+  return d;
+}
+/** Ai = A^{-1}; returns det A */
+static inline double mfad_inv3(double Ai[9], const double A[9])
+{
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      Ai[3 * j + i] = A[3 * ((i + 1) % 3) + (j + 1) % 3] * A[3 * ((i + 2) % 3) + (j + 2) % 3] -
+                      A[3 * ((i + 1) % 3) + (j + 2) % 3] * A[3 * ((i + 2) % 3) + (j + 1) % 3];
+  const double d = A[0] * Ai[0] + A[1] * Ai[3] + A[2] * Ai[6], id = 1.0 / d;
+  for (int k = 0; k < 9; k++) Ai[k] = Ai[k] * id;
+  return d;
+}
+/** C = A B, all n x n (n = 2 or 3) */
+static inline void mfad_matmul(double *C, const double *A, const double *B, int n)
+{
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      C[n * i + j] = A[n * i] * B[j];
+      for (int k = 1; k < n; k++) C[n * i + j] += A[n * i + k] * B[n * k + j];
+    }
+}
+/** C = A^T B, all n x n (n = 2 or 3) */
+static inline void mfad_tmatmul(double *C, const double *A, const double *B, int n)
+{
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      C[n * i + j] = A[i] * B[j];
+      for (int k = 1; k < n; k++) C[n * i + j] += A[n * k + i] * B[n * k + j];
+    }
+}
+
+#endif /* MFAD_ENERGY_H */

@@ -23,10 +23,9 @@ typedef struct {
   MfadKernel  k[2]; /* new, old */
 } Pair;
 static const Pair Pairs[] = {
-#define MFAD_PORT(n) \
-  { \
-      #n, {MFAD_KERNEL(n##_new), MFAD_KERNEL(n##_oracle)}
-},
+/* clang-format off */
+#define MFAD_PORT(n) {#n, {MFAD_KERNEL(n##_new), MFAD_KERNEL(n##_oracle)}},
+/* clang-format on */
 #include "mfad_port_bench.h"
 #undef MFAD_PORT
 };

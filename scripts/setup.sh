@@ -10,6 +10,7 @@ packages=(
   libopenmpi-dev openmpi-bin          # MPI headers, mpicc, mpiexec
   check                               # unit tests
   tetgen                              # the tests' curved tet mesh (tests/make_spot_tets.sh)
+  python3-pycparser                   # tools/mfad-energy: the C front end of the plain-C energy translator
 )
 # shellcheck disable=SC2206
 packages+=(${MFAD_EXTRA_PACKAGES:-})

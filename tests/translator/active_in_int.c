@@ -1,0 +1,9 @@
+/* expect: 6: store it in a double */
+#include <mfad/energy.h>
+
+static double e(const double x[3], const double p[1])
+{
+  int n = x[0] * p[0];
+  return n * x[1];
+}
+const MfadEnergyInfo e_info = {.vertices = 1, .dof = 3, .params = 1, .energy = e};

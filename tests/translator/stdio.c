@@ -1,0 +1,6 @@
+/* expect: 2: stdio.h */
+#include <stdio.h>
+#include <mfad/energy.h>
+
+static double e(const double x[3], const double p[1]) { return p[0] * x[0]; }
+const MfadEnergyInfo e_info = {.vertices = 1, .dof = 3, .params = 1, .energy = e};

@@ -7,7 +7,9 @@
    Tolerances (eps = 2.2e-16; S the scale of the compared quantity, max(1, largest entry)):
    - against plain-double references and analytic derivatives: the AD result passes through at
      most ~50 roundings, each <= eps relative to an intermediate at most ~100 S at the operating
-     points used here (inputs O(1), matrices with condition < 10), so <= 50 * 100 * eps S ~ 1e-12 S;
+     points used here (inputs O(1), matrices with condition < 10, elementary functions where their
+     first three derivatives are below 10: acos and asin at |u| <= 0.6, cbrt at -0.4, tan at 0.5,
+     pow2 and powd with bases in [0.6, 3]), so <= 50 * 100 * eps S ~ 1e-12 S;
      values pass through fewer operations: 1e-13 S.
    - central differences with step h = eps^(1/3) ~ 6e-6: truncation h^2/6 |f'''| ~ 6e-12 |f'''|
      plus rounding eps |f| / h ~ 4e-11 |f|; with |f'''|, |f| <= 100 S here, <= 4e-9 S: bound 1e-7 S.
@@ -27,17 +29,21 @@ MFAD_KERNEL_DECLARE(ad_ops_n16);
 
 #define NMAX  16
 #define NKERN 3
-#define NOPS  (AD_OP_ALL + 1) /* the single operations and their sum */
+#define NOPS  (AD_OP_ALL + 1) /* the single operations and their sum; the fmin/fmax special cases after */
 
 static const struct _n_MfadKernel *const Kernels[NKERN] = {MFAD_KERNEL(ad_ops_n1), MFAD_KERNEL(ad_ops_n12), MFAD_KERNEL(ad_ops_n16)};
 
-static const char *const OpNames[NOPS] = {"mul", "div", "inv", "sqr", "sqrt", "log", "exp", "pow", "sin", "cos", "atan2", "fma",
-                                          "linear (set copy add sub neg adds muls)", "dot3", "norm3", "frob2", "det2", "cross3", "sub3",
-                                          "det3", "inv2", "inv3", "matmul n=2", "matmul n=3", "tmatmul n=2", "tmatmul n=3",
-                                          "matmuld n=2", "matmuld n=3", "in-place ops", "out-of-place ops", "all composed"};
+static const char *const OpNames[AD_OP_COUNT] = {"mul", "div", "inv", "sqr", "sqrt", "log", "exp", "pow", "sin", "cos", "atan2", "fma",
+                                                 "tanh", "fabs", "acos", "asin", "tan", "atan", "cbrt", "fmin", "fmax", "hypot", "pow2",
+                                                 "powd", "linear (set copy add sub neg adds muls)", "dot3", "norm3", "frob2", "det2",
+                                                 "cross3", "sub3", "det3", "inv2", "inv3", "matmul n=2", "matmul n=3", "tmatmul n=2",
+                                                 "tmatmul n=3", "matmuld n=2", "matmuld n=3", "in-place ops", "out-of-place ops",
+                                                 "all composed", "fmin/fmax at a tie", "fmin/fmax with a NaN operand"};
 
 /* the operating point: offsets c (matrices u[0..3] and u[0..8] well conditioned, u0 > 0 for
-   sqrt, log and pow, u1 and u6 away from 0 for division) and the matmuld constant */
+   sqrt, log and pow, u1 and u6 away from 0 for division, |u2|, |u7| < 1 for asin and acos, u0 and
+   u7 > 0 for the bases of pow2, u2 u3 and u0 u1 away from 0 for fabs, u0 u1 and u4 u8 apart for
+   fmin and fmax) and the matmuld constant */
 static const double Offsets[9] = {2.0, 0.3, -0.4, 0.5, 1.7, 0.2, -0.3, 0.6, 1.5};
 static const double ConstB[9]  = {0.9, -0.2, 0.4, 0.1, 1.2, -0.3, 0.5, 0.3, 0.8};
 
@@ -77,6 +83,7 @@ static void CaseSetUp(int idx, Case *c)
   for (int k = 0; k < 9; k++) c->p[1 + k] = Offsets[k];
   c->p[10] = (idx / NOPS) % 2 ? -1.5 : 2.5; /* pow: negative and non-integer exponents */
   for (int k = 0; k < 9; k++) c->p[11 + k] = ConstB[k];
+  c->p[20] = (idx / NOPS) % 2 ? 0.7 : 3.0; /* powd: bases below and above 1 */
   for (int i = 0; i < c->n; i++) {
     c->x[i] = Uniform(-0.02, 0.02);
     c->v[i] = Uniform(-1.0, 1.0);
@@ -132,6 +139,33 @@ static double RefOne(int op, const double *u, const double *p)
     return atan2(u[0], u[1]);
   case AD_OP_FMA:
     return u[0] * u[1] + u[2];
+  case AD_OP_TANH:
+    return tanh(u[3]);
+  case AD_OP_FABS:
+    return fabs(u[2] * u[3]) + 0.5 * fabs(u[0] * u[1]);
+  case AD_OP_ACOS:
+    return acos(u[7]);
+  case AD_OP_ASIN:
+    return asin(u[2]);
+  case AD_OP_TAN:
+    return tan(u[3]);
+  case AD_OP_ATAN:
+    return atan(u[0]);
+  case AD_OP_CBRT:
+    return cbrt(u[2]);
+  case AD_OP_FMIN:
+    return fmin(u[0] * u[1], u[4] * u[8]) + 0.5 * fmin(u[4] * u[8], u[0] * u[1]);
+  case AD_OP_FMAX:
+    return fmax(u[0] * u[1], u[4] * u[8]) + 0.5 * fmax(u[4] * u[8], u[0] * u[1]);
+  case AD_OP_HYPOT:
+    return hypot(u[0], u[1]) + 0.5 * hypot(u[2], u[3]);
+  case AD_OP_POW2:
+    return pow(u[0], u[1]) + 0.5 * pow(u[7], u[2]);
+  case AD_OP_POWD:
+    return pow(p[20], u[3]);
+  case AD_OP_FMINMAX_TIE:
+  case AD_OP_FMINMAX_NAN:
+    return 15.0 * u[0] * u[1];
   case AD_OP_LINEAR:
     return 3.0 * (u[0] + u[1]) - u[2] - u[3] + 0.75;
   case AD_OP_DOT3:
@@ -219,7 +253,42 @@ static double RefValue(const Case *c, const double *x)
   return E;
 }
 
-/* Analytic gradient and Hessian with respect to u, where written; returns 0 elsewhere. */
+/* adds the analytic derivatives of w f(u_i) (f' = d1, f'' = d2) into g and H (9 x 9) */
+static void AddDeriv1(double *g, double *H, int i, double w, double d1, double d2)
+{
+  g[i] += w * d1;
+  H[10 * i] += w * d2;
+}
+
+/* the same for w f(u_i, u_j), i != j, given f's first and second partial derivatives */
+static void AddDeriv2(double *g, double *H, int i, int j, double w, double fa, double fb, double faa, double fab, double fbb)
+{
+  g[i] += w * fa;
+  g[j] += w * fb;
+  H[10 * i] += w * faa;
+  H[9 * i + j] += w * fab;
+  H[9 * j + i] += w * fab;
+  H[10 * j] += w * fbb;
+}
+
+/* w u_i u_j */
+static void AddProduct(double *g, double *H, const double *u, int i, int j, double w) { AddDeriv2(g, H, i, j, w, u[j], u[i], 0.0, 1.0, 0.0); }
+
+/* w hypot(u_i, u_j): (a, b) / h and (b^2, -a b, a^2) / h^3 */
+static void AddHypot(double *g, double *H, const double *u, int i, int j, double w)
+{
+  const double a = u[i], b = u[j], h2 = a * a + b * b, h = sqrt(h2), h3 = h2 * h;
+  AddDeriv2(g, H, i, j, w, a / h, b / h, b * b / h3, -a * b / h3, a * a / h3);
+}
+
+/* w pow(u_i, u_j) */
+static void AddPow2(double *g, double *H, const double *u, int i, int j, double w)
+{
+  const double a = u[i], b = u[j], L = log(a);
+  AddDeriv2(g, H, i, j, w, b * pow(a, b - 1.0), pow(a, b) * L, b * (b - 1.0) * pow(a, b - 2.0), pow(a, b - 1.0) * (1.0 + b * L), pow(a, b) * L * L);
+}
+
+/* Analytic gradient and Hessian with respect to u (g, H zeroed on entry), where written; returns 0 elsewhere. */
 static int RefDerivOne(int op, const double *u, const double *p, double *g, double *H)
 {
   const double a = u[0], b = u[1];
@@ -266,6 +335,57 @@ static int RefDerivOne(int op, const double *u, const double *p, double *g, doub
   case AD_OP_FMA:
     g[0] = b, g[1] = a, g[2] = 1.0;
     H[1] = H[9] = 1.0;
+    return 1;
+  case AD_OP_TANH: { /* sech^2, -2 tanh sech^2 */
+    const double ch = cosh(u[3]);
+    AddDeriv1(g, H, 3, 1.0, 1.0 / (ch * ch), -2.0 * sinh(u[3]) / (ch * ch * ch));
+    return 1;
+  }
+  case AD_OP_FABS: /* |s| = sign(s) s away from s = 0 */
+    AddProduct(g, H, u, 2, 3, copysign(1.0, u[2] * u[3]));
+    AddProduct(g, H, u, 0, 1, 0.5 * copysign(1.0, u[0] * u[1]));
+    return 1;
+  case AD_OP_ACOS:
+    AddDeriv1(g, H, 7, 1.0, -1.0 / sqrt(1.0 - u[7] * u[7]), -u[7] * pow(1.0 - u[7] * u[7], -1.5));
+    return 1;
+  case AD_OP_ASIN:
+    AddDeriv1(g, H, 2, 1.0, 1.0 / sqrt(1.0 - u[2] * u[2]), u[2] * pow(1.0 - u[2] * u[2], -1.5));
+    return 1;
+  case AD_OP_TAN: /* sec^2, 2 sin / cos^3 */
+    AddDeriv1(g, H, 3, 1.0, 1.0 / (cos(u[3]) * cos(u[3])), 2.0 * sin(u[3]) / pow(cos(u[3]), 3.0));
+    return 1;
+  case AD_OP_ATAN:
+    AddDeriv1(g, H, 0, 1.0, 1.0 / (1.0 + a * a), -2.0 * a / ((1.0 + a * a) * (1.0 + a * a)));
+    return 1;
+  case AD_OP_CBRT: /* |x|^(-2/3) / 3, -2/9 sign(x) |x|^(-5/3) */
+    AddDeriv1(g, H, 2, 1.0, pow(fabs(u[2]), -2.0 / 3.0) / 3.0, -2.0 / 9.0 * copysign(pow(fabs(u[2]), -5.0 / 3.0), u[2]));
+    return 1;
+  case AD_OP_FMIN:
+  case AD_OP_FMAX: { /* fm(s, t) + fm(t, s) / 2: s takes weight 1 as the first operand, 1/2 as the second */
+    const double s = u[0] * u[1], t = u[4] * u[8];
+    const double ws = op == AD_OP_FMIN ? (s <= t) + 0.5 * (s < t) : (s >= t) + 0.5 * (s > t);
+    AddProduct(g, H, u, 0, 1, ws);
+    AddProduct(g, H, u, 4, 8, 1.5 - ws);
+    return 1;
+  }
+  case AD_OP_HYPOT:
+    AddHypot(g, H, u, 0, 1, 1.0);
+    AddHypot(g, H, u, 2, 3, 0.5);
+    return 1;
+  case AD_OP_POW2:
+    AddPow2(g, H, u, 0, 1, 1.0);
+    AddPow2(g, H, u, 7, 2, 0.5);
+    return 1;
+  case AD_OP_POWD: { /* s^x log s, s^x log^2 s */
+    const double L = log(p[20]);
+    AddDeriv1(g, H, 3, 1.0, pow(p[20], u[3]) * L, pow(p[20], u[3]) * L * L);
+    return 1;
+  }
+  case AD_OP_FMINMAX_TIE: /* the documented choices: fmin(a, c) and fmax(a, c) give a, the others c */
+    AddProduct(g, H, u, 0, 1, 5.0);
+    return 1;
+  case AD_OP_FMINMAX_NAN: /* every one gives a */
+    AddProduct(g, H, u, 0, 1, 15.0);
     return 1;
   case AD_OP_LINEAR:
     g[0] = g[1] = 3.0, g[2] = g[3] = -1.0;
@@ -465,6 +585,36 @@ START_TEST(hessian_is_symmetric)
 }
 END_TEST
 
+START_TEST(fmin_fmax_take_the_first_operand_on_a_tie_and_ignore_a_nan)
+{
+  /* E = fmin(a, c) + 2 fmin(c, a) + 4 fmax(a, c) + 8 fmax(c, a) = 15 a with a = u0 u1 and c constant
+     (tests/energies/ad_ops.h): c = a's value, a tie, gives 5 a's derivatives (the first operand's
+     are taken); c = NaN gives 15 a's (the other operand is taken, as by C's fmin/fmax). No finite differences
+     here (a tie is a kink): every mode against the analytic derivatives, tolerances as above */
+  Case   c;
+  double E[4], g[NMAX], hv[NMAX], H[NMAX * NMAX], ref, gref[NMAX], Href[NMAX * NMAX], Hv[NMAX], scale = 0.0;
+  CaseSetUp((_i / 2) * NOPS, &c);
+  c.op   = _i % 2 ? AD_OP_FMINMAX_NAN : AD_OP_FMINMAX_TIE;
+  c.p[0] = c.op;
+  ref    = RefValue(&c, c.x);
+  ck_assert(RefDeriv(&c, gref, Href));
+  c.k->element(MFAD_MODE_VALUE, c.x, c.v, c.p, &E[0], NULL);
+  c.k->element(MFAD_MODE_GRADIENT, c.x, c.v, c.p, &E[1], g);
+  c.k->element(MFAD_MODE_HESSIAN, c.x, c.v, c.p, &E[2], H);
+  c.k->element(MFAD_MODE_HVP, c.x, c.v, c.p, &E[3], hv);
+  for (int m = 0; m < 4; m++) AssertClose(&c, "value", &E[m], &ref, 1, TOL_VALUE * fmax(1.0, fabs(ref)));
+  AssertClose(&c, "gradient", g, gref, c.n, TOL_EXACT * fmax(1.0, MaxAbs(gref, c.n)));
+  AssertClose(&c, "Hessian", H, Href, c.n * c.n, TOL_EXACT * fmax(1.0, MaxAbs(Href, c.n * c.n)));
+  for (int i = 0; i < c.n; i++) {
+    double s = 0.0;
+    Hv[i]    = 0.0;
+    for (int j = 0; j < c.n; j++) Hv[i] += Href[i * c.n + j] * c.v[j], s += fabs(Href[i * c.n + j] * c.v[j]);
+    scale = fmax(scale, s);
+  }
+  AssertClose(&c, "HVP", hv, Hv, c.n, TOL_HVP * fmax(1.0, scale));
+}
+END_TEST
+
 START_TEST(flops_are_counted_in_every_mode)
 {
   Case   c;
@@ -512,6 +662,7 @@ static Suite *AdSuite(void)
   tcase_add_loop_test(tc, hessian_is_symmetric, 0, NKERN * NOPS);
   tcase_add_loop_test(tc, flops_are_counted_in_every_mode, 0, NKERN * NOPS);
   tcase_add_loop_test(tc, in_place_ops_match_out_of_place, 0, NKERN);
+  tcase_add_loop_test(tc, fmin_fmax_take_the_first_operand_on_a_tie_and_ignore_a_nan, 0, 2 * NKERN);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -96,6 +96,124 @@ AD_OPS_FN(fma)
   OP(fma)(E, &u[0], &u[1], &u[2]);
 }
 
+AD_OPS_FN(tanh)
+{
+  (void)p;
+  OP(tanh)(E, &u[3]);
+}
+
+AD_OPS_FN(fabs) /* both signs, of products so that the Hessian sees them: |u2 u3| + |u0 u1| / 2, u2 u3 ~ -0.2 and u0 u1 ~ 0.6 */
+{
+  T r[9], s;
+  (void)p;
+  OP(mul)(&s, &u[2], &u[3]);
+  OP(fabs)(&r[0], &s);
+  OP(mul)(&s, &u[0], &u[1]);
+  OP(fabs)(&r[1], &s);
+  MFAD_FN(ad_ops_reduce)(E, r, 2);
+}
+
+AD_OPS_FN(acos)
+{
+  (void)p;
+  OP(acos)(E, &u[7]);
+}
+
+AD_OPS_FN(asin)
+{
+  (void)p;
+  OP(asin)(E, &u[2]);
+}
+
+AD_OPS_FN(tan)
+{
+  (void)p;
+  OP(tan)(E, &u[3]);
+}
+
+AD_OPS_FN(atan)
+{
+  (void)p;
+  OP(atan)(E, &u[0]);
+}
+
+AD_OPS_FN(cbrt) /* of a negative input */
+{
+  (void)p;
+  OP(cbrt)(E, &u[2]);
+}
+
+/* fmin, fmax of s = u0 u1 ~ 0.6 and t = u4 u8 ~ 2.55 in both orders: each returns its first operand
+   once and its second once; products so that the Hessian sees the copy */
+AD_OPS_OUTLINE void MFAD_FN(ad_ops_minmax)(const T *u, int max, T *E)
+{
+  T r[9], s, t;
+  OP(mul)(&s, &u[0], &u[1]);
+  OP(mul)(&t, &u[4], &u[8]);
+  if (max) {
+    OP(fmax)(&r[0], &s, &t);
+    OP(fmax)(&r[1], &t, &s);
+  } else {
+    OP(fmin)(&r[0], &s, &t);
+    OP(fmin)(&r[1], &t, &s);
+  }
+  MFAD_FN(ad_ops_reduce)(E, r, 2);
+}
+
+AD_OPS_FN(fmin)
+{
+  (void)p;
+  MFAD_FN(ad_ops_minmax)(u, 0, E);
+}
+
+AD_OPS_FN(fmax)
+{
+  (void)p;
+  MFAD_FN(ad_ops_minmax)(u, 1, E);
+}
+
+AD_OPS_FN(hypot) /* |a| > |b| (2.0, 0.3) and |a| < |b| with a < 0 (-0.4, 0.5) */
+{
+  T r[9];
+  (void)p;
+  OP(hypot)(&r[0], &u[0], &u[1]);
+  OP(hypot)(&r[1], &u[2], &u[3]);
+  MFAD_FN(ad_ops_reduce)(E, r, 2);
+}
+
+AD_OPS_FN(pow2) /* bases above and below 1 (2.0, 0.6), exponents of both signs (0.3, -0.4) */
+{
+  T r[9];
+  (void)p;
+  OP(pow2)(&r[0], &u[0], &u[1]);
+  OP(pow2)(&r[1], &u[7], &u[2]);
+  MFAD_FN(ad_ops_reduce)(E, r, 2);
+}
+
+AD_OPS_FN(powd)
+{
+  OP(powd)(E, p[20], &u[3]);
+}
+
+/* E = fmin(a, c) + 2 fmin(c, a) + 4 fmax(a, c) + 8 fmax(c, a) = 15 a, a = u0 u1, c a constant: of
+   a's value (a tie: the first operand's derivatives are taken, 5 a's) or NaN (a's: 15 a's) */
+AD_OPS_OUTLINE void MFAD_FN(ad_ops_minmax_special)(const T *u, int nan, T *E)
+{
+  T a, b, t;
+  OP(mul)(&a, &u[0], &u[1]);
+  OP(set)(&b, nan ? NAN : OP(val)(&a));
+  OP(fmin)(E, &a, &b);
+  OP(fmin)(&t, &b, &a);
+  OP(muls)(&t, &t, 2.0);
+  OP(add)(E, E, &t);
+  OP(fmax)(&t, &a, &b);
+  OP(muls)(&t, &t, 4.0);
+  OP(add)(E, E, &t);
+  OP(fmax)(&t, &b, &a);
+  OP(muls)(&t, &t, 8.0);
+  OP(add)(E, E, &t);
+}
+
 AD_OPS_FN(linear) /* E = 3 (u0 + u1) - u2 - u3 + 0.75 through set, copy, add, neg, sub, adds, muls */
 {
   T r[9], s, t;
@@ -301,6 +419,48 @@ AD_OPS_OUTLINE void MFAD_FN(ad_ops_one)(int op, const T *u, const double *p, T *
     break;
   case AD_OP_FMA:
     MFAD_FN(ad_ops_fma)(u, p, E);
+    break;
+  case AD_OP_TANH:
+    MFAD_FN(ad_ops_tanh)(u, p, E);
+    break;
+  case AD_OP_FABS:
+    MFAD_FN(ad_ops_fabs)(u, p, E);
+    break;
+  case AD_OP_ACOS:
+    MFAD_FN(ad_ops_acos)(u, p, E);
+    break;
+  case AD_OP_ASIN:
+    MFAD_FN(ad_ops_asin)(u, p, E);
+    break;
+  case AD_OP_TAN:
+    MFAD_FN(ad_ops_tan)(u, p, E);
+    break;
+  case AD_OP_ATAN:
+    MFAD_FN(ad_ops_atan)(u, p, E);
+    break;
+  case AD_OP_CBRT:
+    MFAD_FN(ad_ops_cbrt)(u, p, E);
+    break;
+  case AD_OP_FMIN:
+    MFAD_FN(ad_ops_fmin)(u, p, E);
+    break;
+  case AD_OP_FMAX:
+    MFAD_FN(ad_ops_fmax)(u, p, E);
+    break;
+  case AD_OP_HYPOT:
+    MFAD_FN(ad_ops_hypot)(u, p, E);
+    break;
+  case AD_OP_POW2:
+    MFAD_FN(ad_ops_pow2)(u, p, E);
+    break;
+  case AD_OP_POWD:
+    MFAD_FN(ad_ops_powd)(u, p, E);
+    break;
+  case AD_OP_FMINMAX_TIE:
+    MFAD_FN(ad_ops_minmax_special)(u, 0, E);
+    break;
+  case AD_OP_FMINMAX_NAN:
+    MFAD_FN(ad_ops_minmax_special)(u, 1, E);
     break;
   case AD_OP_LINEAR:
     MFAD_FN(ad_ops_linear)(u, p, E);

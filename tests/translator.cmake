@@ -7,3 +7,7 @@ add_test(NAME translator_errors
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/translator_errors.sh ${MFAD_TRANSLATOR_PYTHON} ${MFAD_ENERGY_TRANSLATOR}
           ${CMAKE_C_COMPILER} ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_BINARY_DIR}/translator-work)
 set_tests_properties(translator_errors PROPERTIES LABELS "unit")
+# a plain-C test energy with every supported construct and function, in every mode (test_plain.c)
+mfad_check_test(test_plain)
+mfad_add_energy(test_plain plain_ops SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/energies/plain_ops.c NO_CUDA)
+target_include_directories(test_plain PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})

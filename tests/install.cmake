@@ -10,6 +10,9 @@ add_test(NAME install
           -DMFAD_C_COMPILER=${CMAKE_C_COMPILER}
           -DMFAD_GENERATOR=${CMAKE_GENERATOR}
           -DMFAD_PKG_CONFIG=${PKG_CONFIG_EXECUTABLE}
+          -DMFAD_TUTORIAL_DIR=${PROJECT_SOURCE_DIR}/docs/tutorial
+          -DMFAD_MPIEXEC=${MFAD_MPIEXEC}
+          -DMFAD_HAVE_CUDA=${MFAD_HAVE_CUDA}
           -P ${CMAKE_CURRENT_SOURCE_DIR}/install/run.cmake)
 # configuring a project (MPI, OpenMP and PETSc detection) and two builds: well under a minute here
 set_tests_properties(install PROPERTIES LABELS "install" ENVIRONMENT "${MFAD_MPI_ENV}" TIMEOUT 600)

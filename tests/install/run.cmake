@@ -3,7 +3,8 @@
 #   1. cmake --install MFAD_BUILD_DIR --prefix MFAD_WORK_DIR/prefix
 #   2. configure, build and run tests/install/ with find_package(mfad) (target mfad::mfad)
 #   3. compile and run tests/install/consumer.c with `pkg-config --cflags --libs mfad`
-foreach(v MFAD_BUILD_DIR MFAD_TEST_SOURCE_DIR MFAD_WORK_DIR MFAD_C_COMPILER MFAD_PKG_CONFIG)
+#   4. build the README's tutorial (docs/tutorial) both ways and run it on 2 ranks
+foreach(v MFAD_BUILD_DIR MFAD_TEST_SOURCE_DIR MFAD_WORK_DIR MFAD_C_COMPILER MFAD_PKG_CONFIG MFAD_TUTORIAL_DIR MFAD_MPIEXEC)
   if(NOT ${v})
     message(FATAL_ERROR "install test: -D${v}=... is required")
   endif()
@@ -64,3 +65,39 @@ file(MAKE_DIRECTORY ${pbuild})
 mfad_step("compile with pkg-config mfad (${MFAD_C_COMPILER} ... ${flags})"
           ${MFAD_C_COMPILER} -Wall -Wextra -o ${pbuild}/consumer ${MFAD_TEST_SOURCE_DIR}/consumer.c ${flags} -Wl,-rpath,${libdir})
 mfad_step("run the pkg-config build" ${pbuild}/consumer)
+
+# ---------------------------------------------------------------- 4. the README's tutorial
+# The files of docs/tutorial exactly as the README shows them: a plain-C energy translated by the
+# installed mfad-energy, built with find_package(mfad) and with the Makefile (pkg-config), each run
+# on 2 ranks. The bar stretched to 1.5 times its length with its end faces held is a homogeneous
+# stretch (the lateral stretch t minimises s^2 + 2 t^2 + 1/s^2 + 2/t^2 at t = 1): energy
+# V (s^2 + 1/s^2 + 4) = 4 (2.25 + 0.4444... + 4) = 26.7777..., printed to 10 digits.
+set(ENV{PATH} "${prefix}/bin:$ENV{PATH}")
+function(mfad_run_tutorial what exe)
+  execute_process(COMMAND ${MFAD_MPIEXEC} --oversubscribe -n 2 ${exe} INPUT_FILE /dev/null
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "stretch: energy 2\\.6777777778e\\+01, CONVERGED")
+    message(FATAL_ERROR "install test: the tutorial (${what}) on 2 ranks: exit ${rc}, expected 'stretch: energy 2.6777777778e+01, CONVERGED...' (the closed form), got:\n${out}")
+  endif()
+  message(STATUS "install test: the tutorial (${what}) on 2 ranks: ok")
+endfunction()
+foreach(route cmake make)
+  file(REMOVE_RECURSE ${MFAD_WORK_DIR}/tutorial-${route})
+  file(COPY ${MFAD_TUTORIAL_DIR}/ DESTINATION ${MFAD_WORK_DIR}/tutorial-${route})
+endforeach()
+set(tdir ${MFAD_WORK_DIR}/tutorial-cmake)
+mfad_step("configure the tutorial" ${CMAKE_COMMAND} -S ${tdir} -B ${tdir}/build ${gen} -DCMAKE_PREFIX_PATH=${prefix}
+          -DCMAKE_C_COMPILER=${MFAD_C_COMPILER} -DCMAKE_BUILD_TYPE=Release)
+mfad_step("build the tutorial with CMake" ${CMAKE_COMMAND} --build ${tdir}/build)
+mfad_run_tutorial("CMake" ${tdir}/build/stretch)
+if(MFAD_HAVE_CUDA)
+  # the user's energy got its CUDA half: the kernel's CUDA table is linked in (a weak reference otherwise)
+  execute_process(COMMAND nm ${tdir}/build/stretch OUTPUT_VARIABLE syms)
+  if(NOT syms MATCHES "[RDd] MfadCudaKernel_sym_dirichlet")
+    message(FATAL_ERROR "install test: mfad has CUDA but the tutorial's energy has no CUDA entry points (MfadCudaKernel_sym_dirichlet)")
+  endif()
+  message(STATUS "install test: the tutorial's energy has its CUDA entry points: ok")
+endif()
+set(tdir ${MFAD_WORK_DIR}/tutorial-make)
+mfad_step("build the tutorial with make and pkg-config" make -C ${tdir} CC=${MFAD_C_COMPILER})
+mfad_run_tutorial("Makefile" ${tdir}/stretch)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
-static const char help[] = "Stretches a 4 x 1 x 1 bar of tetrahedra made of the energy in sym_dirichlet.c\n"
-                           "to 1.5 times its length: the end faces held, Newton from PETSc's options.\n";
+static const char help[] =
+    "Stretches a 4 x 1 x 1 bar of tetrahedra made of the energy in sym_dirichlet.c\n"
+    "to 1.5 times its length: the end faces held, Newton from PETSc's options.\n";
 #include <mfadmesh.h>
 #include <mfadpetsc.h>
 

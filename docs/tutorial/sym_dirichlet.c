@@ -8,7 +8,7 @@ static double sym_dirichlet(const double x[12], const double p[10])
   double Ds[9], F[9], Fi[9];
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) Ds[3 * i + j] = x[3 * (j + 1) + i] - x[i];
-  mfad_matmul(F, Ds, p, 3);                        /* p[0..8] = Dm^-1 */
+  mfad_matmul(F, Ds, p, 3);                     /* p[0..8] = Dm^-1 */
   if (mfad_inv3(Fi, F) <= 0.0) return INFINITY; /* inverted: line searches back off */
   return p[9] * (mfad_frob2(F, 9) + mfad_frob2(Fi, 9));
 }
@@ -24,5 +24,4 @@ static int sym_dirichlet_rest(const double r[12], const double m[1], double p[10
   return p[9] > 0.0 ? 0 : 2;
 }
 
-const MfadEnergyInfo sym_dirichlet_info = {
-  .vertices = 4, .dof = 3, .params = 10, .rest_dim = 3, .energy = sym_dirichlet, .rest = sym_dirichlet_rest};
+const MfadEnergyInfo sym_dirichlet_info = {.vertices = 4, .dof = 3, .params = 10, .rest_dim = 3, .energy = sym_dirichlet, .rest = sym_dirichlet_rest};

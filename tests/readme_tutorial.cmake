@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# cmake -P: every file of docs/tutorial appears verbatim in README.md
+file(READ ${README} readme)
+file(GLOB files ${DIR}/*)
+foreach(f IN LISTS files)
+  file(READ ${f} text)
+  string(STRIP "${text}" text)
+  string(FIND "${readme}" "${text}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "README.md does not show ${f} as it is: update the README's tutorial")
+  endif()
+endforeach()
+list(LENGTH files n)
+if(n LESS 4)
+  message(FATAL_ERROR "docs/tutorial has ${n} files, expected the energy, the program, CMakeLists.txt and Makefile")
+endif()

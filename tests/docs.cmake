@@ -8,5 +8,5 @@ if(DOXYGEN_FOUND)
 endif()
 # The README's tutorial shows docs/tutorial's files as they are (the install test builds those files)
 add_test(NAME docs_readme_tutorial COMMAND ${CMAKE_COMMAND} -DREADME=${PROJECT_SOURCE_DIR}/README.md
-         -DDIR=${PROJECT_SOURCE_DIR}/docs/tutorial -P ${CMAKE_CURRENT_SOURCE_DIR}/readme_tutorial.cmake)
+         -DDIR=${PROJECT_SOURCE_DIR}/docs/tutorial -P ${CMAKE_CURRENT_SOURCE_DIR}/docs/readme_tutorial.cmake)
 set_tests_properties(docs_readme_tutorial PROPERTIES LABELS "docs")

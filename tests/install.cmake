@@ -11,6 +11,7 @@ add_test(NAME install
           -DMFAD_GENERATOR=${CMAKE_GENERATOR}
           -DMFAD_PKG_CONFIG=${PKG_CONFIG_EXECUTABLE}
           -DMFAD_TUTORIAL_DIR=${PROJECT_SOURCE_DIR}/docs/tutorial
+          -DMFAD_WARN_ENERGY=${CMAKE_CURRENT_SOURCE_DIR}/translator/warn/unused_local.c
           -DMFAD_MPIEXEC=${MFAD_MPIEXEC}
           -DMFAD_HAVE_CUDA=${MFAD_HAVE_CUDA}
           -P ${CMAKE_CURRENT_SOURCE_DIR}/install/run.cmake)

@@ -4,7 +4,7 @@
 #   2. configure, build and run tests/install/ with find_package(mfad) (target mfad::mfad)
 #   3. compile and run tests/install/consumer.c with `pkg-config --cflags --libs mfad`
 #   4. build the README's tutorial (docs/tutorial) both ways and run it on 2 ranks
-foreach(v MFAD_BUILD_DIR MFAD_TEST_SOURCE_DIR MFAD_WORK_DIR MFAD_C_COMPILER MFAD_PKG_CONFIG MFAD_TUTORIAL_DIR MFAD_MPIEXEC)
+foreach(v MFAD_BUILD_DIR MFAD_TEST_SOURCE_DIR MFAD_WORK_DIR MFAD_C_COMPILER MFAD_PKG_CONFIG MFAD_TUTORIAL_DIR MFAD_MPIEXEC MFAD_WARN_ENERGY)
   if(NOT ${v})
     message(FATAL_ERROR "install test: -D${v}=... is required")
   endif()
@@ -34,8 +34,16 @@ if(MFAD_GENERATOR)
 endif()
 set(cbuild ${MFAD_WORK_DIR}/cmake-build)
 mfad_step("configure with find_package(mfad)" ${CMAKE_COMMAND} -S ${MFAD_TEST_SOURCE_DIR} -B ${cbuild} ${gen}
-          -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_C_COMPILER=${MFAD_C_COMPILER} -DCMAKE_BUILD_TYPE=Release)
-mfad_step("build with find_package(mfad)" ${CMAKE_COMMAND} --build ${cbuild})
+          -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_C_COMPILER=${MFAD_C_COMPILER} -DCMAKE_BUILD_TYPE=Release
+          -DMFAD_WARN_ENERGY=${MFAD_WARN_ENERGY})
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${cbuild} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "install test: build with find_package(mfad) failed (exit ${rc}):\n${out}")
+endif()
+if(NOT out MATCHES "unused_local\\.c:7:[0-9]+: warning: unused variable")
+  message(FATAL_ERROR "install test: the warning in tests/translator/warn/unused_local.c (line 7) did not reach the build log at the user's line:\n${out}")
+endif()
+message(STATUS "install test: build with find_package(mfad), a warning at the user's line: ok")
 mfad_step("run the find_package(mfad) build" ${cbuild}/consumer)
 
 # ---------------------------------------------------------------- 3. pkg-config mfad

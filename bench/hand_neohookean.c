@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Hand-derived gradient and HVP of neohookean_tet (energies/neohookean_tet.h):
+/* Hand-derived gradient and HVP of neohookean_tet (energies/neohookean_tet.c):
      E = V (mu/2 (|F|^2 - 3) - mu log J + lambda/2 log^2 J),  F = Ds B,  B = Dm^{-1} (params 0-8),
      P  = dPsi/dF = mu F + (lambda log J - mu) F^{-T},                 F^{-T} = cof(F) / J,
      dP = mu dF + lambda tr(F^{-1} dF) F^{-T} - (lambda log J - mu) F^{-T} dF^T F^{-T},

@@ -34,7 +34,8 @@ endforeach()
 set(builtin "")
 set(emu_translated)
 foreach(name IN LISTS MFAD_CUDA_EMU_ENERGIES)
-  if(EXISTS ${PROJECT_SOURCE_DIR}/energies/${name}.c) # plain C: the unit mfad-energy wrote for the library
+  if(EXISTS ${PROJECT_SOURCE_DIR}/energies/${name}.c)
+    # a plain-C energy: the unit mfad-energy wrote for the library instantiates the kernel itself
     set(body "#include \"${PROJECT_BINARY_DIR}/energies/mfad_energy_${name}.c\"\n")
     list(APPEND emu_translated mfad_translate_${name})
   else()

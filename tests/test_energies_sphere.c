@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* The sphere energies' invariances and exact values (energies/sphere_symmetric_dirichlet.h,
-   sphere_flip_barrier.h), the properties petsc-examples/sphere.c builds on, which the random-element
+/* The sphere energies' invariances and exact values (energies/sphere_symmetric_dirichlet.c,
+   sphere_flip_barrier.c), the properties petsc-examples/sphere.c builds on, which the random-element
    checks of test_kernels.c (closed forms, derivatives vs finite differences) do not single out:
    - both see only y / |y|: the value is unchanged when each vertex is scaled by its own factor, and
      the gradient has no radial part (y_i . g_i = 0);

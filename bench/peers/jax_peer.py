@@ -33,7 +33,7 @@ def spring(x, p):  # energies/mass_spring.h
     return 0.5 * p[1] * s * s
 
 
-def dirichlet(x, p):  # energies/symmetric_dirichlet.h
+def dirichlet(x, p):  # energies/symmetric_dirichlet.c
     Ds = jnp.array([[x[2] - x[0], x[4] - x[0]], [x[3] - x[1], x[5] - x[1]]])
     J = Ds @ p[:4].reshape(2, 2)
     d = J[0, 0] * J[1, 1] - J[0, 1] * J[1, 0]

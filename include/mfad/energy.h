@@ -20,7 +20,8 @@
   a C front end and writes the energy's value, gradient, fused Hessian-vector product and element
   Hessian for the C compiler and for nvcc. The helpers below are plain C here; the translator
   replaces them by the AD library's tuned versions where their arguments are differentiated.
-  Matrices are flat row-major arrays (A[3 * i + j]); outputs must not alias inputs.
+  Matrices are flat row-major arrays (A[3 * i + j]); an array is passed by name or from an entry
+  on (mfad_dot3(&x[3 * a], &x[3 * a]): vertex a's coordinates); outputs must not alias inputs.
 **/
 #ifndef MFAD_ENERGY_H
 #define MFAD_ENERGY_H

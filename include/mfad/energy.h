@@ -44,6 +44,12 @@ typedef struct {
   int (*rest)(const double *r, const double *m, double *p);
 } MfadEnergyInfo;
 
+/* ---------------------------------------------------------------- values */
+/** x without its derivatives: the translator takes the result as a constant. For an iteration run
+    on values only (Newton's method to convergence) whose result a few steps in differentiated
+    arithmetic then refine: those steps carry the derivatives (energies/corotated_tet.c). */
+static inline double mfad_value(double x) { return x; }
+
 /* ---------------------------------------------------------------- 3-vectors */
 static inline double mfad_dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 static inline void   mfad_sub3(double r[3], const double a[3], const double b[3])

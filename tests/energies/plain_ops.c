@@ -12,7 +12,7 @@ static double softabs(double a, double eps)
   return sqrt(a);
 }
 
-/* a helper with an array output */
+/* a helper with an array output, called with whole arrays and sub-arrays */
 static void rotate(double r[2], const double v[2], double c, double s)
 {
   r[0] = c * v[0] - s * v[1];
@@ -37,6 +37,17 @@ static double plain_ops(const double x[8], const double p[3])
   else s -= 0.5 * a * b * d;
   rotate(r, v, cos(c), sin(c));
   s += r[0] * r[1] * p[0] + softabs(a - d, 0.1) * p[1];
+  /* sub-arrays (&x[i]) to a helper, and a negated sum */
+  rotate(r, &x[6], a, b);
+  s += mfad_dot3(&x[1], &x[5]) * p[2] - (r[0] * c + r[1]);
+  /* sqrt(2 + a^2) by Newton's method on values (mfad_value), then two steps with derivatives,
+     which make the first and second derivatives exact */
+  const double q  = 2.0 + a * a;
+  double       q0 = 1.5;
+  for (int it = 0; it < 60; it++) q0 = 0.5 * (q0 + mfad_value(q) / q0);
+  double rq = q0;
+  for (int it = 0; it < 2; it++) rq = 0.5 * (rq + q / rq);
+  s += rq * p[0];
   s *= 1.0 + 0.1 * d;
   return s > 1e6 ? INFINITY : s;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Hand-derived gradient and HVP of mass_spring (energies/mass_spring.h): E = k/2 (l - L)^2,
+/* Hand-derived gradient and HVP of mass_spring (energies/mass_spring.c): E = k/2 (l - L)^2,
    d = x1 - x0, l = |d|, u = d / l, params (L, k):
      dE/dx1 = k (l - L) u = -dE/dx0,
      H_11 v = k ((1 - (l - L)/l) (u . dv) u + (l - L)/l dv) = -H_01 v,   dv = v1 - v0. */

@@ -85,7 +85,7 @@ static void MotionApply(const Motion *M, const PetscReal X[3], PetscReal x[3])
   }
 }
 
-/* R(u), the Cayley map of a Gibbs vector, as in energies/arap_surface.h */
+/* R(u), the Cayley map of a Gibbs vector, as in energies/arap_surface.c */
 static void GibbsRotation(const PetscReal u[3], PetscReal R[9])
 {
   const PetscReal s = 2 / (1 + u[0] * u[0] + u[1] * u[1] + u[2] * u[2]), K[9] = {0, -u[2], u[1], u[2], 0, -u[0], -u[1], u[0], 0};

@@ -5,7 +5,7 @@ static const char help[] =
     "exact gradients and Hessian-vector products (SNES newtonls + CG + Jacobi by default, or TAO).\n"
     "W: a StVK membrane on the triangles (energies/membrane_tri.c), discrete-shell bending on\n"
     "the interior edges (energies/bending_dihedral.c), optional bending springs between second\n"
-    "neighbours (energies/mass_spring.h) and gravity on lumped masses. The sheet is an nx x ny grid\n"
+    "neighbours (energies/mass_spring.c) and gravity on lumped masses. The sheet is an nx x ny grid\n"
     "of squares of side L / nx, each split into 2 triangles, flat at rest: horizontal (the xy plane)\n"
     "or, with -vertical, hanging in the xz plane below its top edge. Options:\n"
     "  -nx <20>, -ny <20>   squares along x and along the other side\n"

@@ -15,7 +15,7 @@ static const char help[] =
     "projection about the vertex centroid, a bijection only for a surface star-shaped about it\n"
     "(checked). Then Newton on\n"
     "  sum_t A_t (|J|^2 + |J^+|^2)  +  barrier sum_t -A_t log(det[u0,u1,u2] / 2 A_t)  +  penalty sum_v (|y_v|^2 - 1)^2\n"
-    "(energies/sphere_symmetric_dirichlet.c, sphere_flip_barrier.c, sphere_penalty.h) over unknowns\n"
+    "(energies/sphere_symmetric_dirichlet.c, sphere_flip_barrier.c, sphere_penalty.c) over unknowns\n"
     "y_v in R^3 whose points are u_v = y_v / |y_v|. The constraint is a projection, not a penalty:\n"
     "the first two terms see only y / |y| (a retraction inside the energy: their gradient has no radial\n"
     "part, their Hessian at |y| = 1 is the Riemannian one), the penalty term only fixes the radial\n"

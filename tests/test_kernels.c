@@ -410,7 +410,7 @@ static double ClosedFormArapSurface(const Elem *e, const double *x, double *mag)
       for (int m = 0; m < 3; m++) p[m] = e->rest[3 * a + m] - e->rest[3 * o + m], q[m] = e->rest[3 * b + m] - e->rest[3 * o + m];
       for (int m = 0; m < 3; m++) pq += p[m] * q[m], pp += p[m] * p[m], qq += q[m] * q[m];
       c = cos(acos(pq / sqrt(pp * qq))) / sin(acos(pq / sqrt(pp * qq))); /* cot of the angle at o */
-      c = c > 0 ? c : 0.0;                                               /* clamped at an obtuse angle (energies/arap_surface.h: E >= 0) */
+      c = c > 0 ? c : 0.0;                                               /* clamped at an obtuse angle (energies/arap_surface.c: E >= 0) */
       for (int m = 0; m < 3; m++) r[m] = e->rest[3 * b + m] - e->rest[3 * a + m], d[m] = x[3 * b + m] - x[3 * a + m];
       for (int m = 0; m < 3; m++) s += pow(d[m] - (Q[a][m][0] * r[0] + Q[a][m][1] * r[1] + Q[a][m][2] * r[2]), 2);
       E += 0.5 * c * s;

@@ -24,7 +24,7 @@ def neohookean(x, p):  # energies/neohookean_tet.h
     return p[9] * (0.5 * mu * ((F * F).sum() - 3.0) - mu * lj + 0.5 * lam * lj * lj)
 
 
-def spring(x, p):  # energies/mass_spring.h
+def spring(x, p):  # energies/mass_spring.c
     d = x[3:] - x[:3]
     s = torch.sqrt(torch.dot(d, d)) - p[0]
     return 0.5 * p[1] * s * s

@@ -5,8 +5,8 @@
          bodies, the CPU element loops and the MfadKernel object MfadKernel_<name>.
 
   A translation unit (CMake's mfad_add_energy() writes it) contains only:
-      #define MFAD_ENERGY_NAME   mass_spring
-      #define MFAD_ENERGY_HEADER "mass_spring.h"
+      #define MFAD_ENERGY_NAME   my_energy
+      #define MFAD_ENERGY_HEADER "my_energy.h"
       #include <mfad/instantiate.h>
 
   The energy header has two parts: under MFAD_ENERGY_META its sizes (MFAD_ENERGY_VERTICES,

@@ -2,7 +2,8 @@
 /* A program that uses an installed mfad: two springs of the built-in mass_spring energy
    (E = k/2 (|x1 - x0| - L)^2) on a bent chain of three vertices; checks the energy and its
    gradient against their closed forms. Built with CMake it also checks a user energy compiled
-   by mfad_add_energy() from the same header (MFAD_TEST_USER_ENERGY). Prints nothing on success. */
+   by mfad_add_energy() from mass_spring's pre-port header (MFAD_TEST_USER_ENERGY). Prints nothing
+   on success. */
 #include <mfad.h>
 
 #ifdef MFAD_TEST_USER_ENERGY

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* arap_surface: as-rigid-as-possible energy of a triangle of a 3-D surface, with the rotation of
+   each vertex's cell an unknown (Sorkine & Alexa 2007, "As-rigid-as-possible surface modeling",
+   SGP, eq. 3, with the cotangent weights of Chao et al. 2010 split per triangle):
+     E = sum_{edges (a, b) of the triangle} c_ab ( |d_ab - R(u_a) e_ab|^2 + |d_ab - R(u_b) e_ab|^2 ),
+   d_ab = x_b - x_a the current edge, e_ab the rest one, c_ab >= 0 the triangle's share of the edge's
+   weight. Summed over the triangles, sum_i sum_{j in N(i)} w_ij |d_ij - R_i e_ij|^2 with w_ij the sum
+   of the c_ab of the triangles on the edge: Sorkine & Alexa's energy; each cell's rotation R_i is
+   shared by all triangles around vertex i, which is what resists bending.
+   Weights. Sorkine & Alexa's cotangent weight w_ij = (cot alpha_ij + cot beta_ij)/2
+   = sin(alpha + beta) / (2 sin alpha sin beta) is negative across an edge whose opposite angles sum
+   to more than pi (a non-Delaunay edge, common in real meshes: 269 of Spot's edges). Then E is no
+   longer a sum of non-negative squares: it takes negative values, and its minimum with rigidly
+   moved handles is no longer the rigid motion (measured on real meshes: energies down to -121.6,
+   cells turned by 130-180 degrees). The rest set-up here therefore clamps per triangle:
+   c_ab = max(cot theta, 0)/2, theta the rest angle opposite (a, b) ("clamped cotangent" weights,
+   chosen as the smallest change that a single triangle can make to keep its energy a sum of
+   non-negative squares; intrinsic-Delaunay cotangents would need a retriangulation). Consequences: every term is
+   a non-negative weight times a square, so E >= 0 on every mesh and E = 0 exactly at rigid motions;
+   a triangle has at most one angle >= pi/2, so it keeps two positive weights and the weighted edge
+   graph is connected wherever the mesh is; c_ab is Sorkine & Alexa's weight exactly on meshes
+   without obtuse angles (elsewhere it drops the obtuse triangle's negative share). Callers wanting
+   other weights (uniform, raw cotangents of a Delaunay mesh) pass their own c_ab >= 0 as
+   parameters (MfadEnergyAddTerm(), as petsc-examples/arap_surface.c -weights does); a c_ab < 0
+   voids E >= 0.
+   Why rotations as unknowns: the best R_i (a 3 x 3 polar factor of a one-ring sum) couples a
+   whole one-ring, which no fixed-size element can eliminate; as unknowns, Newton on (x, u) finds
+   the stationary points that local-global iterations approach linearly.
+   R(u) is the Cayley map of the Gibbs vector u = tan(phi/2) n (rotation by phi about n):
+     R(u) e = e + 2 / (1 + |u|^2) (u x e + u (u . e) - |u|^2 e),
+   rational, exact, smooth for every u, reaching every rotation by less than pi (R(0) = I).
+   Vertices (6, dof 3): the triangle's 3 corners, then the Gibbs vectors of their 3 cells (the
+   "rotation nodes", one per mesh vertex, shared by every triangle around it). E = 0 for a rigid
+   motion x = Q xbar + t with every u the Gibbs vector of Q.
+   Parameters per element (12): e_01, e_12, e_20 (rest edges, 9), c_01, c_12, c_20.
+   Rest set-up from the 3 corners (rest coordinates of the rotation nodes are ignored). */
+#include <mfad/energy.h>
+
+/* r = R(u) e for a rotation node u with |u|^2 = uu and s = 2 / (1 + uu) */
+static void arap_rotate(double r[3], const double u[3], double uu, double s, const double e[3])
+{
+  const double ue = u[0] * e[0] + u[1] * e[1] + u[2] * e[2];
+  for (int c = 0; c < 3; c++) {
+    const int c1 = (c + 1) % 3, c2 = (c + 2) % 3; /* (u x e)_c + u_c (u . e) - |u|^2 e_c */
+    r[c] = e[c] + s * (u[c1] * e[c2] - u[c2] * e[c1] + u[c] * ue - uu * e[c]);
+  }
+}
+
+static double arap_surface(const double x[18], const double p[12])
+{
+  double uu[3], s[3], E = 0.0;
+  for (int a = 0; a < 3; a++) { /* the rotation nodes: x[9 + 3 a ...] */
+    uu[a] = mfad_dot3(&x[9 + 3 * a], &x[9 + 3 * a]);
+    s[a]  = 2.0 / (1.0 + uu[a]);
+  }
+  for (int k = 0; k < 3; k++) { /* edge k from corner k to corner k + 1, rest edge p[3 k ...], weight p[9 + k] */
+    const int b = (k + 1) % 3;
+    double    d[3], r[3];
+    mfad_sub3(d, &x[3 * b], &x[3 * k]);
+    for (int end = 0; end < 2; end++) {
+      const int a = end ? b : k;
+      arap_rotate(r, &x[9 + 3 * a], uu[a], s[a], &p[3 * k]);
+      for (int c = 0; c < 3; c++) {
+        const double t = d[c] - r[c];
+        E += p[9 + k] * t * t;
+      }
+    }
+  }
+  return E;
+}
+
+static int arap_surface_rest(const double r[9], const double *m, double p[12])
+{
+  double e[9], c[3], l2 = 0.0; /* e_k = r_{k+1} - r_k at e[3 k ...] */
+  (void)m;
+  for (int k = 0; k < 3; k++)
+    for (int d = 0; d < 3; d++) e[3 * k + d] = r[3 * ((k + 1) % 3) + d] - r[3 * k + d];
+  for (int k = 0; k < 3; k++) l2 += mfad_dot3(&e[3 * k], &e[3 * k]);
+  mfad_cross3(c, &e[0], &e[3]);
+  const double a2 = mfad_dot3(c, c); /* (2 area)^2 */
+  if (!(a2 > 1e-24 * l2 * l2)) return 1;
+  for (int k = 0; k < 3; k++) {
+    /* the angle opposite edge k is at vertex k + 2, between -e_{k+1} and e_{k+2}:
+       cot = (-e_{k+1} . e_{k+2}) / (2 area), clamped at 0 (an obtuse angle) to keep E >= 0 */
+    const double dot = -mfad_dot3(&e[3 * ((k + 1) % 3)], &e[3 * ((k + 2) % 3)]);
+    for (int d = 0; d < 3; d++) p[3 * k + d] = e[3 * k + d];
+    p[9 + k] = dot > 0.0 ? 0.5 * dot / sqrt(a2) : 0.0;
+  }
+  return 0;
+}
+
+const MfadEnergyInfo arap_surface_info = {
+    .vertices      = 6,
+    .cell_vertices = 3,
+    .dof           = 3,
+    .params        = 12,
+    .rest_dim      = 3,
+    .material      = 0,
+    .energy        = arap_surface,
+    .rest          = arap_surface_rest,
+    .description =
+        "sum_ab c_ab (|d_ab - R(u_a) e_ab|^2 + |d_ab - R(u_b) e_ab|^2), R Cayley of Gibbs u; params e (9), c >= 0 (3, rest set-up: max(cot, 0)/2)",
+};

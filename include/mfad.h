@@ -175,6 +175,38 @@ PetscErrorCode MfadEnergyCachedHessianDiagonal(MfadEnergy E, Vec X, Vec D);
     element Hessians. */
 PetscErrorCode MfadEnergyCachedHessianBlockDiagonal(MfadEnergy E, Vec X, PetscScalar blocks[]);
 
+/** @name Residuals
+    Terms whose kernel is a residual (an element function of m outputs, `.residual` in
+    mfad/energy.h) are added with MfadEnergyAddTerm() like energies; the kernel's sum decides what
+    they mean. A least-squares term of weight w adds w/2 |r_e|^2 to the objective, J_e^T r_e to the
+    gradient and the Gauss-Newton matrix J_e^T J_e to the Hessian (every Hessian form, SNES and TAO
+    work unchanged), and stacks sqrt(w) r_e into the residual vector r below. A system term
+    (F(x) = 0) adds w r_e to the gradient slot, which is then the function F, and w J_e to the
+    Hessian slot, which is then the (not symmetric) Jacobian; the energy has no objective. */
+/**@{*/
+/** @brief Whether the energy has an objective (no system term). */
+PetscErrorCode MfadEnergyHasObjective(MfadEnergy E, PetscBool *flg);
+/** @brief Whether its Hessian (Jacobian) is symmetric (no system term). */
+PetscErrorCode MfadEnergyIsSymmetric(MfadEnergy E, PetscBool *flg);
+/** @brief Y = H(X)^T V: the transpose product of a system's Jacobian (the product itself when symmetric). CPU backend. */
+PetscErrorCode MfadEnergyComputeHessianTransposeProduct(MfadEnergy E, Vec X, Vec V, Vec Y);
+/** @brief Rows of the stacked least-squares residual: this rank's (its elements' outputs) and all. */
+PetscErrorCode MfadEnergyGetResidualSizes(MfadEnergy E, PetscInt *m, PetscInt *M);
+/** @brief A Vec with the residual's row layout. */
+PetscErrorCode MfadEnergyCreateResidualVec(MfadEnergy E, Vec *R);
+/** @brief R = r(X): each least-squares term's sqrt(w) r_e, stacked (term by term, elements in the
+    order each rank gave them). Fixed dofs at their values. CPU backend. */
+PetscErrorCode MfadEnergyComputeResidual(MfadEnergy E, Vec X, Vec R);
+/** @brief Y = J(X) V (rows), one dual-number pass per element; fixed dofs' columns are zero. */
+PetscErrorCode MfadEnergyComputeResidualJacobianProduct(MfadEnergy E, Vec X, Vec V, Vec Y);
+/** @brief Y = J(X)^T W (dofs); fixed rows of Y are zero. */
+PetscErrorCode MfadEnergyComputeResidualJacobianTransposeProduct(MfadEnergy E, Vec X, Vec W, Vec Y);
+/** @brief The residual's Jacobian as an AIJ matrix (rows of r x dofs), pattern set by COO. */
+PetscErrorCode MfadEnergyCreateResidualJacobian(MfadEnergy E, Mat *J);
+/** @brief J = J(X), element Jacobians summed by MatSetValuesCOO(). */
+PetscErrorCode MfadEnergyComputeResidualJacobian(MfadEnergy E, Vec X, Mat J);
+/**@}*/
+
 /** @brief Tets of a box of nx x ny x nz cubes, 6 per cube, positively oriented and conforming;
     vertex (i, j, k) has id i + (nx + 1) (j + (ny + 1) k). Writes the 24 vertex ids of each cube
     c in [cstart, cend) (cubes numbered x fastest) to conn. Use for generated test and benchmark

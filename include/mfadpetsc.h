@@ -58,6 +58,15 @@ PetscErrorCode MfadEnergySetSNES(MfadEnergy E, SNES snes);
     placeholder PC, ilu or bjacobi, becomes Jacobi on a shell form at the first Hessian). Call
     before or after TaoSetFromOptions(). */
 PetscErrorCode MfadEnergySetTao(MfadEnergy E, Tao tao);
+/** @brief The least-squares residual's Jacobian as a MATSHELL: MatMult is J V (one dual-number
+    pass per element), MatMultTranspose J^T W; bring it to a point with MfadResidualJacobianSetPoint(). */
+PetscErrorCode MfadEnergyCreateResidualJacobianShell(MfadEnergy E, Mat *J);
+/** @brief Brings a residual Jacobian (shell, or assembled by MfadEnergyCreateResidualJacobian()) to X. */
+PetscErrorCode MfadResidualJacobianSetPoint(Mat J, MfadEnergy E, Vec X);
+/** @brief Wires E's least-squares terms into a TAO nonlinear least-squares solver (-tao_type brgn,
+    pounders): residual routine, Jacobian routine (-mfad_jacobian shell (default) or aij). Set the
+    solution vector as usual. */
+PetscErrorCode MfadEnergySetTaoResidual(MfadEnergy E, Tao tao);
 
 #ifdef __cplusplus
 }

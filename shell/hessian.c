@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The Hessian as a MATSHELL: MatMult is the fused forward-over-forward HVP at a stored point;
    the diagonal (Jacobi) and the inverted vertex blocks (point-block Jacobi) come from element
-   Hessians. Symmetric: MatMultTranspose is MatMult. The cached form (shell/cached.c) is the same
+   Hessians. MatMultTranspose is MatMult, except for a system's Jacobian (src/residual.c). The cached form (shell/cached.c) is the same
    MATSHELL with products from stored element Hessians; both share the point and the block
    inversion. */
 #include "shellimpl.h"
@@ -26,6 +26,16 @@ static PetscErrorCode MfadShellMult_Private(Mat H, Vec V, Vec Y)
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(H, &s));
   PetscCall(MfadEnergyComputeHessianProduct(s->E, s->X, V, Y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadShellMultTranspose_Private(Mat H, Vec V, Vec Y)
+{
+  MfadShell *s;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(H, &s));
+  PetscCall(MfadEnergyComputeHessianTransposeProduct(s->E, s->X, V, Y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -163,8 +173,12 @@ PetscErrorCode MfadShellCreate_Private(MfadEnergy E, PetscBool cached, Mat *H)
   PetscCall(MatCreateShell(comm, n * dof, n * dof, N * dof, N * dof, s, H));
   PetscCall(MatShellSetContextDestroy(*H, MfadShellDestroy_Private));
   PetscCall(MatSetBlockSize(*H, dof));
-  PetscCall(MatSetOption(*H, MAT_SYMMETRIC, PETSC_TRUE));
-  PetscCall(MatSetOption(*H, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  {
+    PetscBool sym;
+    PetscCall(MfadEnergyIsSymmetric(E, &sym));
+    PetscCall(MatSetOption(*H, MAT_SYMMETRIC, sym));
+    PetscCall(MatSetOption(*H, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -173,7 +187,7 @@ PetscErrorCode MfadEnergyCreateHessianShell(MfadEnergy E, Mat *H)
   PetscFunctionBegin;
   PetscCall(MfadShellCreate_Private(E, PETSC_FALSE, H));
   PetscCall(MatShellSetOperation(*H, MATOP_MULT, (void (*)(void))MfadShellMult_Private));
-  PetscCall(MatShellSetOperation(*H, MATOP_MULT_TRANSPOSE, (void (*)(void))MfadShellMult_Private));
+  PetscCall(MatShellSetOperation(*H, MATOP_MULT_TRANSPOSE, (void (*)(void))MfadShellMultTranspose_Private));
   PetscCall(MatShellSetOperation(*H, MATOP_GET_DIAGONAL, (void (*)(void))MfadShellGetDiagonal_Private));
   PetscCall(MatShellSetOperation(*H, MATOP_INVERT_BLOCK_DIAGONAL, (void (*)(void))MfadShellInvertBlockDiagonal_Private));
   PetscCall(MatShellSetOperation(*H, MATOP_VIEW, (void (*)(void))MfadShellView_Private));

@@ -139,7 +139,11 @@ PetscErrorCode MfadEnergySetSNES(MfadEnergy E, SNES snes)
   PetscCall(MfadEnergyCreateJacobians_Private(E, &J, &P));
   PetscCall(MfadEnergyCreateVecs(E, NULL, &F));
   PetscCall(SNESSetFunction(snes, F, MfadSNESFunction_Private, E));
-  PetscCall(SNESSetObjective(snes, MfadSNESObjective_Private, E));
+  {
+    PetscBool has; /* a system (F(x) = 0) has no objective: line searches use |F| */
+    PetscCall(MfadEnergyHasObjective(E, &has));
+    if (has) PetscCall(SNESSetObjective(snes, MfadSNESObjective_Private, E));
+  }
   PetscCall(SNESSetJacobian(snes, J, P, MfadSNESJacobian_Private, E));
   PetscCall(MfadEnergyAttach_Private(E, (PetscObject)snes));
   /* projected, then exact Newton: a failed exact solve sends the next steps back to the projection

@@ -89,6 +89,7 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
   PetscCall(MatSetType(*A, MATAIJ));
   PetscCall(MatSetFromOptions(*A));
   PetscCall(MfadMatCheckType_Private(*A, &upper));
+  if (upper) PetscCall(MfadEnergyCheckSymmetric_Private(E, "MfadEnergyCreateMatrix with -mat_type sbaij (upper triangle only)"));
 
   /* COO entries in the order of E->hess: term by term, element by element (loop order), N x N
      row-major, then the owned fixed dofs' diagonal */
@@ -120,8 +121,12 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
   PetscCall(PetscFree(fixed));
   PetscCall(MatSetPreallocationCOO(*A, ncoo, ci, cj));
   PetscCall(PetscFree2(ci, cj));
-  PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
-  PetscCall(MatSetOption(*A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  {
+    PetscBool sym;
+    PetscCall(MfadEnergyIsSymmetric(E, &sym));
+    PetscCall(MatSetOption(*A, MAT_SYMMETRIC, sym));
+    PetscCall(MatSetOption(*A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE)); /* symmetric or not, for good */
+  }
 
   PetscCall(PetscNew(&c));
   PetscCall(MfadEnergyReference(E));

@@ -106,6 +106,7 @@ PetscErrorCode MfadEnergyComputeHessianCache(MfadEnergy E, Vec X)
   MfadValidEnergy(E, 1);
   PetscCall(MfadEnergyCheckVec_Private(E, X, 2, "MfadEnergyComputeHessianCache"));
   PetscCall(MfadEnergySetUp(E));
+  PetscCall(MfadEnergyCheckSymmetric_Private(E, "the element-Hessian cache (-mfad_hessian cached: packed symmetric)"));
   if (E->backend == MFAD_BACKEND_CUDA) { /* the cache lives on the device */
     PetscCall(MfadEnergyHessianCache_CUDA(E, X));
     PetscFunctionReturn(PETSC_SUCCESS);

@@ -267,6 +267,9 @@ PetscErrorCode MfadEnergyLocalToGlobal_Private(MfadEnergy E, Vec Y, MfadFixedRow
     case MFAD_FIXED_ONE:
       y[j] = 1.0;
       break;
+    case MFAD_FIXED_ZERO:
+      y[j] = 0.0;
+      break;
     }
   }
   if (X) PetscCall(VecRestoreArrayRead(X, &x));
@@ -274,7 +277,7 @@ PetscErrorCode MfadEnergyLocalToGlobal_Private(MfadEnergy E, Vec Y, MfadFixedRow
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MfadEnergyPrepare_Private(MfadEnergy E, Vec X, const char *what)
+PetscErrorCode MfadEnergyPrepare_Private(MfadEnergy E, Vec X, const char *what)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
@@ -293,6 +296,7 @@ PetscErrorCode MfadEnergyComputeObjective(MfadEnergy E, Vec X, PetscReal *f)
   PetscFunctionBegin;
   MfadValidPointer(f, 3);
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeObjective"));
+  PetscCall(MfadEnergyCheckObjective_Private(E, "MfadEnergyComputeObjective"));
   PetscCall(PetscLogEventBegin(MFAD_Events[MFAD_OP_VALUE], 0, 0, 0, 0));
   if (E->backend == MFAD_BACKEND_CUDA) PetscCall(MfadEnergyRunTerms_CUDA(E, MFAD_OP_VALUE, E->xloc, NULL, NULL, NULL, &local));
   else {
@@ -314,6 +318,7 @@ PetscErrorCode MfadEnergyComputeObjectiveGradient(MfadEnergy E, Vec X, PetscReal
   PetscFunctionBegin;
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeGradient"));
   PetscCall(MfadEnergyCheckVec_Private(E, G, 4, "MfadEnergyComputeGradient"));
+  if (f) PetscCall(MfadEnergyCheckObjective_Private(E, "MfadEnergyComputeObjectiveGradient"));
   PetscCheck(X != G, E->comm, PETSC_ERR_ARG_IDN, "MfadEnergyComputeGradient: X and G must be different vectors");
   PetscCall(PetscLogEventBegin(MFAD_Events[MFAD_OP_GRADIENT], 0, 0, 0, 0));
   if (E->backend == MFAD_BACKEND_CUDA) PetscCall(MfadEnergyRunTerms_CUDA(E, MFAD_OP_GRADIENT, E->xloc, NULL, E->yloc, NULL, &local));

@@ -65,6 +65,7 @@ static PetscErrorCode MfadEnergyReset_Private(MfadEnergy E)
     }
     PetscCall(PetscFree(term->conn));
     PetscCall(PetscFree(term->order));
+    PetscCall(PetscFree(term->row));
     PetscCall(PetscFree(term->block_start));
     PetscCall(PetscFree(term->color_start));
     PetscCall(PetscFree(term->color_blocks));
@@ -131,6 +132,10 @@ static PetscErrorCode MfadEnergyNewTerm_Private(MfadEnergy E, MfadKernel k, Pets
   PetscCheck(nelem >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyAddTerm: kernel '%s': negative element count %" PetscInt_FMT, k->name, nelem);
   PetscCheck(nelem > 0 || !conn, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MfadEnergyAddTerm: kernel '%s': 0 elements but connectivity was given (pass NULL when a rank has no elements)", k->name);
   PetscCheck(nelem == 0 || conn, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "MfadEnergyAddTerm: kernel '%s': %" PetscInt_FMT " elements but no connectivity", k->name, nelem);
+  PetscCheck(k->nout == 0 || (k->nout >= 1 && k->nout <= 24 && k->residual), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "MfadEnergyAddTerm: kernel '%s' has %d outputs per element but no residual entry points (outputs: 0 for an energy, 1 to 24 for a residual)", k->name, k->nout);
+  PetscCheck(k->sum != MFAD_SUM_SYSTEM || k->nout == k->nvert * k->dof, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "MfadEnergyAddTerm: kernel '%s' is a system residual of %d outputs; a system residual has one output per element unknown (%d)", k->name, k->nout, k->nvert * k->dof);
   PetscCheck((PetscInt64)nelem * k->nvert < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyAddTerm: kernel '%s': %" PetscInt_FMT " elements overflow PetscInt indexing", k->name, nelem);
   if (E->nterms == E->maxterms) {
     MfadTerm *terms;
@@ -164,6 +169,8 @@ PetscErrorCode MfadEnergyAddTerm(MfadEnergy E, MfadKernel k, PetscInt nelem, con
   MfadValidEnergy(E, 1);
   PetscCheck(!(nelem > 0 && k && k->nparam > 0 && !params), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "MfadEnergyAddTerm: kernel '%s' takes %d parameters per element but params is NULL", k->name, k->nparam);
   PetscCheck(PetscIsNormalReal(weight) || weight == 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyAddTerm: weight %g is not finite", (double)weight);
+  PetscCheck(!(k && k->sum == MFAD_SUM_LEAST_SQUARES && weight < 0), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "MfadEnergyAddTerm: kernel '%s' is a least-squares residual: its weight w scales 1/2 |r|^2 and must be >= 0, not %g", k->name, (double)weight);
   PetscCall(MfadEnergyNewTerm_Private(E, k, nelem, conn, &t, &index));
   t->weight = weight;
   for (PetscInt i = 0; i < nelem * k->nparam; i++) {

@@ -42,6 +42,7 @@ PetscErrorCode MfadEnergyHessianKey_Private(MfadEnergy E, Vec X, MfadHessianKey 
   PetscCall(PetscObjectStateGet((PetscObject)X, &key->state));
   key->fixed_count = E->fixed_count;
   key->setup_count = E->setup_count;
+  if (E->psd != MFAD_PSD_NONE) PetscCall(MfadEnergyCheckSymmetric_Private(E, "PSD projection (-mfad_psd_project)"));
   key->psd         = E->psd;
   key->psd_eps     = E->psd_eps;
   key->valid       = PETSC_TRUE;
@@ -79,7 +80,7 @@ void MfadTermElementHessiansRange_Private(MfadEnergy E, const MfadTerm *term, in
   L.nthreads    = nt;
   L.parallel    = nt > 1;
   term->k->cpu_hessian(&L);
-  if (psd != MFAD_PSD_NONE) {
+  if (psd != MFAD_PSD_NONE && term->k->nout == 0) { /* a least-squares term's J^T J is PSD already */
 #pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
     for (int e = 0; e < ne; e++) (void)mfad_psd_project(N, H + (size_t)e * N * N, psd, eps);
   }

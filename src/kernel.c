@@ -43,6 +43,9 @@ PetscErrorCode MfadInitializePackage(void)
   PetscCall(PetscLogEventRegister("MfadSetUp", MFAD_CLASSID, &MFAD_SetUpEvent));
   PetscCall(PetscLogEventRegister("MfadElemHessian", MFAD_CLASSID, &MFAD_ElementHessianEvent));
   PetscCall(PetscLogEventRegister("MfadAssemble", MFAD_CLASSID, &MFAD_AssembleEvent));
+  PetscCall(PetscLogEventRegister("MfadResidual", MFAD_CLASSID, &MFAD_ResidualEvent));
+  PetscCall(PetscLogEventRegister("MfadResidualJac", MFAD_CLASSID, &MFAD_ResidualJacobianEvent));
+  PetscCall(PetscLogEventRegister("MfadJacTransProd", MFAD_CLASSID, &MFAD_TransposeEvent));
   PetscCall(PetscLogEventRegister("MfadCachedMult", MFAD_CLASSID, &MFAD_CachedMultEvent));
   /* inside the operations above: ghost exchange apart from element work (bench/scaling.c) */
   PetscCall(PetscLogEventRegister("MfadGhostExch", MFAD_CLASSID, &MFAD_GhostEvent));

@@ -46,6 +46,7 @@ typedef struct {
   int        *block_start, *color_start, *color_blocks;
   double     *block_value;
   int         parallel;    /* some colour has 2 or more blocks: threads have work */
+  int        *row;         /* least squares: loop element e's rows are (this term's first row) + row[e] * nout */
   PetscBool   flops_known;
   double      flops[4];    /* per element, by MfadMode */
 } MfadTerm;
@@ -119,7 +120,7 @@ PETSC_INTERN PetscErrorCode MfadColourBlocks_Private(PetscInt nelem, int nvert, 
 PETSC_INTERN PetscErrorCode MfadEnergySetUpFixed_Private(MfadEnergy E);
 
 /* src/compute.c, shared with the explicit Hessians */
-typedef enum { MFAD_FIXED_RESIDUAL, MFAD_FIXED_IDENTITY, MFAD_FIXED_ONE } MfadFixedRows;
+typedef enum { MFAD_FIXED_RESIDUAL, MFAD_FIXED_IDENTITY, MFAD_FIXED_ONE, MFAD_FIXED_ZERO } MfadFixedRows;
 PETSC_INTERN PetscErrorCode MfadEnergyCheckVec_Private(MfadEnergy E, Vec X, int arg, const char *what);
 PETSC_INTERN PetscErrorCode MfadEnergyGlobalToLocal_Private(MfadEnergy E, Vec X);
 PETSC_INTERN PetscErrorCode MfadEnergyLocalToGlobal_Private(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X);
@@ -127,6 +128,12 @@ PETSC_INTERN PetscErrorCode MfadEnergyBlocksLocalToGlobal_Private(MfadEnergy E, 
 PETSC_INTERN void           MfadTermLoop_Private(MfadEnergy E, const MfadTerm *term, const double *x, const double *v, double *y, MfadLoop *L);
 PETSC_INTERN int            MfadThreadsBegin_Private(MfadEnergy E, int site, PetscCount nelem, double *t0);
 PETSC_INTERN void           MfadThreadsEnd_Private(MfadEnergy E, int site, int nt, PetscCount nelem, double t0);
+
+/* src/residual.c: residual terms (least squares, systems) */
+PETSC_INTERN PetscLogEvent  MFAD_ResidualEvent, MFAD_ResidualJacobianEvent, MFAD_TransposeEvent;
+PETSC_INTERN PetscErrorCode MfadEnergyCheckObjective_Private(MfadEnergy E, const char *what);
+PETSC_INTERN PetscErrorCode MfadEnergyCheckSymmetric_Private(MfadEnergy E, const char *what);
+PETSC_INTERN PetscErrorCode MfadEnergyPrepare_Private(MfadEnergy E, Vec X, const char *what);
 
 /* src/hessian.c: element Hessians for assembly and the cache */
 PETSC_INTERN PetscLogEvent  MFAD_ElementHessianEvent, MFAD_AssembleEvent, MFAD_CachedMultEvent;

@@ -37,6 +37,9 @@ MFAD_HD static MFAD_INLINE void mfad_elem_scatter_to(double *MFAD_RESTRICT y, co
 }
 MFAD_HD static MFAD_INLINE void mfad_elem_scatter(double *MFAD_RESTRICT y, const int *MFAD_RESTRICT c, const double *MFAD_RESTRICT out, double w) { mfad_elem_scatter_to(y, c, out, w, 0); }
 
+#if MFAD_ENERGY_OUTPUTS > 0
+#include <mfad/element_residual.h>
+#else
 MFAD_HD static MFAD_INLINE double mfad_elem_value(const MfadLoop *L, int e)
 {
   const int *c = L->conn + (long)e * MFAD_NV;
@@ -81,6 +84,8 @@ MFAD_HD static MFAD_INLINE double mfad_elem_hessian(const MfadLoop *L, int e, do
   MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int j = 0; j < MFAD_N; j++) H[i * MFAD_N + j] = MFAD_LANE(E.h[i], j);
   return E.v;
 }
+
+#endif
 
 /* Scatter-add the vertex (dof x dof) blocks of a weighted element Hessian into per-vertex blocks. */
 MFAD_HD static MFAD_INLINE void mfad_elem_scatter_blocks_to(double *MFAD_RESTRICT y, const int *MFAD_RESTRICT c, const double *MFAD_RESTRICT H, double w, int atomic)

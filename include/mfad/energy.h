@@ -18,8 +18,10 @@
 
   The translator `mfad-energy` (run by CMake's mfad_add_energy() or by hand) reads the file with
   a C front end and writes the energy's value, gradient, fused Hessian-vector product and element
-  Hessian for the C compiler and for nvcc. The helpers below are plain C here; the translator
-  replaces them by the AD library's tuned versions where their arguments are differentiated.
+  Hessian for the C compiler and for nvcc. A residual, `void r(const double x[N], const double p[P],
+  double r[M])` named by .residual with .outputs = M, gets its value, Jacobian-vector and
+  vector-Jacobian products, element Jacobian and Gauss-Newton product the same way.
+  The helpers below are plain C here; the translator replaces them by the AD library's tuned versions where their arguments are differentiated.
   Matrices are flat row-major arrays (A[3 * i + j]); an array is passed by name or from an entry
   on (mfad_dot3(&x[3 * a], &x[3 * a]): vertex a's coordinates); outputs must not alias inputs.
 **/
@@ -27,6 +29,16 @@
 #define MFAD_ENERGY_H
 
 #include <math.h>
+
+#ifndef MFAD_SUM_DEFINED
+#define MFAD_SUM_DEFINED
+/** How the element outputs are summed (the same enum as in mfad/kernel.h). */
+typedef enum {
+  MFAD_SUM_ENERGY        = 0, /**< a scalar energy E_e, summed */
+  MFAD_SUM_LEAST_SQUARES = 1, /**< residuals r_e stacked into one vector r; objective 1/2 |r|^2, Gauss-Newton Hessian J^T J */
+  MFAD_SUM_SYSTEM        = 2  /**< residuals r_e of N entries summed into the element's unknowns: F(x) = 0 */
+} MfadSum;
+#endif
 
 /** @brief What the translator and mfad need to know about an energy besides its body. */
 typedef struct {
@@ -42,6 +54,10 @@ typedef struct {
   /** rest set-up: rest coordinates r, material m -> parameters p; returns 0, or 1 for a degenerate
       and 2 for an inverted rest element */
   int (*rest)(const double *r, const double *m, double *p);
+  /** A vector-valued element function instead of .energy: r(x, p) writes .outputs entries */
+  void (*residual)(const double *x, const double *p, double *r);
+  int     outputs; /**< entries of r per element (1 to 24) */
+  MfadSum sum;     /**< MFAD_SUM_LEAST_SQUARES (default) or MFAD_SUM_SYSTEM (outputs = vertices * dof) */
 } MfadEnergyInfo;
 
 /* ---------------------------------------------------------------- values */

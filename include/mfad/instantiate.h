@@ -45,6 +45,12 @@
 #ifndef MFAD_ENERGY_DESCRIPTION
 #define MFAD_ENERGY_DESCRIPTION ""
 #endif
+#ifndef MFAD_ENERGY_OUTPUTS
+#define MFAD_ENERGY_OUTPUTS 0 /* a scalar energy; m > 0: a residual of m outputs (mfad/element_residual.h) */
+#endif
+#ifndef MFAD_ENERGY_SUM
+#define MFAD_ENERGY_SUM (MFAD_ENERGY_OUTPUTS > 0 ? 1 : 0) /* MfadSum */
+#endif
 #ifndef MFAD_ENERGY_CELL_VERTICES
 #define MFAD_ENERGY_CELL_VERTICES MFAD_ENERGY_VERTICES
 #endif
@@ -67,6 +73,26 @@
 #undef OP
 #undef MFAD_FN
 
+#if MFAD_ENERGY_OUTPUTS > 0
+/* a residual: Jacobian-vector products (dual numbers) and element Jacobians (gradient numbers) */
+#define T          mfad_dual
+#define OP(f)      mfad_dual_##f
+#define MFAD_FN(f) f##_dual
+#include <mfad/ad_generic.h>
+#include MFAD_ENERGY_HEADER
+#undef T
+#undef OP
+#undef MFAD_FN
+
+#define T          mfad_grad
+#define OP(f)      mfad_grad_##f
+#define MFAD_FN(f) f##_grad
+#include <mfad/ad_generic.h>
+#include MFAD_ENERGY_HEADER
+#undef T
+#undef OP
+#undef MFAD_FN
+#else
 #define T          mfad_grad
 #define OP(f)      mfad_grad_##f
 #define MFAD_FN(f) f##_grad
@@ -93,6 +119,7 @@
 #undef T
 #undef OP
 #undef MFAD_FN
+#endif
 #undef MFAD_GEN_MODIFIERS
 
 #include <mfad/element.h>
@@ -115,6 +142,14 @@
 #undef MFAD_GEN_MODIFIERS
 
 #include <mfad/loop_cpu.h>
+#if MFAD_ENERGY_OUTPUTS > 0
+#include <mfad/loop_cpu_residual.h>
+#define MFAD_RESIDUAL_KERNEL (&mfad_residual_kernel)
+#define MFAD_NOUT            MFAD_ENERGY_OUTPUTS
+#else
+#define MFAD_RESIDUAL_KERNEL 0
+#define MFAD_NOUT            1
+#endif
 
 static void mfad_element_host(MfadMode mode, const double *x, const double *v, const double *params, double *value, double *out)
 {
@@ -148,16 +183,37 @@ static void mfad_element_host(MfadMode mode, const double *x, const double *v, c
 
 static void mfad_flops_host(const double *x, const double *params, double flops[4])
 {
-  mfad_cnt xs[MFAD_N], E;
+  mfad_cnt xs[MFAD_N], E[MFAD_NOUT];
   for (int m = 0; m < MFAD_CNT_MODES; m++) mfad_cnt_flops[m] = 0.0;
   for (int i = 0; i < MFAD_N; i++) mfad_cnt_seed(&xs[i], x[i], i);
-  mfad_energy_cnt(xs, params, &E);
+  mfad_energy_cnt(xs, params, E);
   (void)E;
+#if MFAD_ENERGY_OUTPUTS > 0
+  {
+    /* every operation's gradient-mode count is its value count plus a multiple of N: a dual number
+       (one lane) costs the value count plus that multiple once */
+    const double val = mfad_cnt_flops[MFAD_CNT_VAL], grad = mfad_cnt_flops[MFAD_CNT_GRAD], N = MFAD_N;
+#if MFAD_ENERGY_SUM == 2
+    const double dual = val + (grad - val) / MFAD_N;
+    flops[0] = 0;
+    flops[1] = val + 2 * N;
+    flops[2] = dual + 2 * N;
+    flops[3] = grad + N * N;
+#else
+    const double M = MFAD_ENERGY_OUTPUTS;
+    flops[0] = val + 2 * M;
+    flops[1] = grad + 2 * M * N + 2 * N;
+    flops[2] = grad + 4 * M * N + 2 * N;
+    flops[3] = grad + M * N * (N + 1) + N * N;
+#endif
+  }
+#else
   /* gather/seed and the weighted scatter of each mode's outputs */
   flops[0] = mfad_cnt_flops[MFAD_CNT_VAL] + 1;
   flops[1] = mfad_cnt_flops[MFAD_CNT_GRAD] + 2 * MFAD_N;
   flops[2] = mfad_cnt_flops[MFAD_CNT_HVP] + 2 * MFAD_N;
   flops[3] = mfad_cnt_flops[MFAD_CNT_HESS] + MFAD_N * MFAD_N;
+#endif
 }
 
 #if MFAD_ENERGY_REST_DIM > 0
@@ -194,6 +250,9 @@ const struct _n_MfadKernel        MFAD_KERNEL_SYMBOL = {
   mfad_cpu_hessian,
   &MFAD_CAT(MfadCudaKernel_, MFAD_ENERGY_NAME),
   MFAD_ENERGY_CELL_VERTICES,
+  MFAD_ENERGY_OUTPUTS,
+  (MfadSum)MFAD_ENERGY_SUM,
+  MFAD_RESIDUAL_KERNEL,
 };
 #ifdef __cplusplus
 }

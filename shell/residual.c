@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The least-squares residual's Jacobian for PETSc: a MATSHELL whose MatMult is the JVP (one
+   dual-number pass per element) and MatMultTranspose the VJP, or the assembled AIJ; and TAO's
+   nonlinear least-squares callbacks (TaoSetResidualRoutine, TaoSetJacobianResidualRoutine: brgn). */
+#include "shellimpl.h"
+
+#define MFAD_JSHELL_COOKIE 0x6d666a73 /* "mfjs" */
+
+typedef struct {
+  int        cookie;
+  MfadEnergy E;
+  Vec        X;
+} MfadJacobianShell;
+
+static PetscErrorCode MfadJShellMult_Private(Mat J, Vec V, Vec Y)
+{
+  MfadJacobianShell *s;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(J, &s));
+  PetscCall(MfadEnergyComputeResidualJacobianProduct(s->E, s->X, V, Y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadJShellMultTranspose_Private(Mat J, Vec W, Vec Y)
+{
+  MfadJacobianShell *s;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(J, &s));
+  PetscCall(MfadEnergyComputeResidualJacobianTransposeProduct(s->E, s->X, W, Y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadJShellDestroy_Private(void *ctx)
+{
+  MfadJacobianShell *s = (MfadJacobianShell *)MfadCtxDestroyArg(ctx);
+
+  PetscFunctionBegin;
+  PetscCall(VecDestroy(&s->X));
+  PetscCall(MfadEnergyDestroy(&s->E));
+  PetscCall(PetscFree(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyCreateResidualJacobianShell(MfadEnergy E, Mat *J)
+{
+  MfadJacobianShell *s;
+  MPI_Comm           comm;
+  PetscInt           dof, n, N, m, M;
+
+  PetscFunctionBegin;
+  MfadValidPointer(J, 2);
+  PetscCall(MfadEnergyGetResidualSizes(E, &m, &M));
+  PetscCall(MfadEnergyGetComm(E, &comm));
+  PetscCheck(M > 0, comm, PETSC_ERR_ARG_WRONGSTATE, "MfadEnergyCreateResidualJacobianShell: the energy has no least-squares residual term");
+  PetscCall(MfadEnergyGetSizes(E, &dof, &n, &N));
+  PetscCall(PetscNew(&s));
+  PetscCall(MfadEnergyReference(E));
+  s->cookie = MFAD_JSHELL_COOKIE;
+  s->E      = E;
+  PetscCall(MfadEnergyCreateVecs(E, &s->X, NULL));
+  PetscCall(VecZeroEntries(s->X));
+  PetscCall(MatCreateShell(comm, m, n * dof, M, N * dof, s, J));
+  PetscCall(MatShellSetContextDestroy(*J, MfadJShellDestroy_Private));
+  PetscCall(MatShellSetOperation(*J, MATOP_MULT, (void (*)(void))MfadJShellMult_Private));
+  PetscCall(MatShellSetOperation(*J, MATOP_MULT_TRANSPOSE, (void (*)(void))MfadJShellMultTranspose_Private));
+  PetscCall(MatSetUp(*J));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadResidualJacobianSetPoint(Mat J, MfadEnergy E, Vec X)
+{
+  PetscBool shell;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(J, MAT_CLASSID, 1);
+  PetscValidHeaderSpecific(X, VEC_CLASSID, 3);
+  PetscCall(PetscObjectTypeCompare((PetscObject)J, MATSHELL, &shell));
+  if (shell) {
+    MfadJacobianShell *s;
+    PetscCall(MatShellGetContext(J, &s));
+    PetscCheck(s && s->cookie == MFAD_JSHELL_COOKIE && s->E == E, PetscObjectComm((PetscObject)J), PETSC_ERR_ARG_WRONG,
+               "MfadResidualJacobianSetPoint: not a residual Jacobian shell of this energy (MfadEnergyCreateResidualJacobianShell())");
+    PetscCall(VecCopy(X, s->X));
+    PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  } else PetscCall(MfadEnergyComputeResidualJacobian(E, X, J));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadTaoResidual_Private(Tao tao, Vec X, Vec R, void *ctx)
+{
+  PetscFunctionBegin;
+  (void)tao;
+  PetscCall(MfadEnergyComputeResidual((MfadEnergy)ctx, X, R));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadTaoResidualJacobian_Private(Tao tao, Vec X, Mat J, Mat P, void *ctx)
+{
+  PetscFunctionBegin;
+  (void)tao;
+  PetscCall(MfadResidualJacobianSetPoint(J, (MfadEnergy)ctx, X));
+  if (P && P != J) PetscCall(MfadResidualJacobianSetPoint(P, (MfadEnergy)ctx, X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetTaoResidual(MfadEnergy E, Tao tao)
+{
+  Vec         R;
+  Mat         J;
+  PetscBool   set, shell = PETSC_TRUE;
+  const char *prefix;
+  MPI_Comm    comm;
+  char        type[16] = "shell";
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(tao, TAO_CLASSID, 2);
+  PetscCall(MfadEnergySetFromOptions(E));
+  PetscCall(MfadEnergyGetComm(E, &comm));
+  PetscCall(MfadEnergyGetOptionsPrefix(E, &prefix));
+  PetscOptionsBegin(comm, prefix, "mfad least squares", "Tao");
+  PetscCall(PetscOptionsString("-mfad_jacobian", "The residual's Jacobian: shell (JVP and VJP products) or aij (assembled)", "MfadEnergySetTaoResidual", type, type, sizeof(type), &set));
+  PetscOptionsEnd();
+  PetscCall(PetscStrcmp(type, "shell", &shell));
+  if (!shell) {
+    PetscBool aij;
+    PetscCall(PetscStrcmp(type, "aij", &aij));
+    PetscCheck(aij, comm, PETSC_ERR_ARG_OUTOFRANGE, "-mfad_jacobian %s: use shell or aij", type);
+  }
+  PetscCall(MfadEnergyCreateResidualVec(E, &R));
+  if (shell) PetscCall(MfadEnergyCreateResidualJacobianShell(E, &J));
+  else PetscCall(MfadEnergyCreateResidualJacobian(E, &J));
+  PetscCall(TaoSetResidualRoutine(tao, R, MfadTaoResidual_Private, E));
+  PetscCall(TaoSetJacobianResidualRoutine(tao, J, J, MfadTaoResidualJacobian_Private, E));
+  PetscCall(MfadEnergyAttach_Private(E, (PetscObject)tao));
+  PetscCall(VecDestroy(&R));
+  PetscCall(MatDestroy(&J));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

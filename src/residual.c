@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Residual terms: kernels whose element function has m outputs (include/mfad/element_residual.h).
+   Their scalar entry points already serve the energy's operations (gradient = J^T r or r, product
+   = J^T J v or J v, element matrices J^T J or J); here are what only residuals have: the stacked
+   least-squares residual r and its Jacobian J (products both ways and assembled), and the
+   transpose product of a system's Jacobian. Rows of r: each rank stacks its own elements, term
+   by term (least-squares terms in the order added), element by element in the caller's order. */
+#include "mfadimpl.h"
+
+PetscLogEvent MFAD_ResidualEvent, MFAD_ResidualJacobianEvent, MFAD_TransposeEvent;
+
+static PetscBool MfadTermIsLeastSquares_Private(const MfadTerm *t) { return t->k->nout > 0 && t->k->sum == MFAD_SUM_LEAST_SQUARES ? PETSC_TRUE : PETSC_FALSE; }
+static PetscBool MfadTermIsSystem_Private(const MfadTerm *t) { return t->k->nout > 0 && t->k->sum == MFAD_SUM_SYSTEM ? PETSC_TRUE : PETSC_FALSE; }
+
+/* the first system term, or -1 */
+static PetscInt MfadEnergyFirstSystemTerm_Private(MfadEnergy E)
+{
+  for (PetscInt t = 0; t < E->nterms; t++)
+    if (MfadTermIsSystem_Private(&E->terms[t])) return t;
+  return -1;
+}
+
+PetscErrorCode MfadEnergyCheckObjective_Private(MfadEnergy E, const char *what)
+{
+  const PetscInt t = MfadEnergyFirstSystemTerm_Private(E);
+
+  PetscFunctionBegin;
+  PetscCheck(t < 0, E->comm, PETSC_ERR_ARG_WRONGSTATE,
+             "%s: term '%s' is a nonlinear-system residual (F(x) = 0): the energy has no objective; solve it with SNES on the function and Jacobian (MfadEnergySetSNES() sets no objective then)",
+             what, E->terms[t].name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyCheckSymmetric_Private(MfadEnergy E, const char *what)
+{
+  const PetscInt t = MfadEnergyFirstSystemTerm_Private(E);
+
+  PetscFunctionBegin;
+  PetscCheck(t < 0, E->comm, PETSC_ERR_SUP, "%s: term '%s' is a nonlinear-system residual: its Jacobian is not symmetric (use -mfad_hessian shell or aij/baij, no PSD projection)", what,
+             E->terms[t].name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyHasObjective(MfadEnergy E, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  MfadValidPointer(flg, 2);
+  *flg = MfadEnergyFirstSystemTerm_Private(E) < 0 ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyIsSymmetric(MfadEnergy E, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyHasObjective(E, flg)); /* only system terms are not symmetric */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A loop over a residual term, threaded as the term's colouring allows */
+static void MfadResidualLoop_Private(MfadEnergy E, const MfadTerm *term, const double *x, const double *v, double *y, MfadLoop *L)
+{
+  MfadTermLoop_Private(E, term, x, v, y, L);
+  L->nthreads = MfadEnergyThreads_Private(E);
+  L->parallel = L->nthreads > 1 && term->parallel;
+  L->row      = term->row;
+}
+
+PetscErrorCode MfadEnergyComputeHessianTransposeProduct(MfadEnergy E, Vec X, Vec V, Vec Y)
+{
+  const PetscScalar *x;
+  PetscScalar       *y, *v;
+
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  if (MfadEnergyFirstSystemTerm_Private(E) < 0) { /* symmetric */
+    PetscCall(MfadEnergyComputeHessianProduct(E, X, V, Y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeHessianTransposeProduct"));
+  PetscCall(MfadEnergyCheckVec_Private(E, V, 3, "MfadEnergyComputeHessianTransposeProduct"));
+  PetscCall(MfadEnergyCheckVec_Private(E, Y, 4, "MfadEnergyComputeHessianTransposeProduct"));
+  PetscCheck(V != Y, E->comm, PETSC_ERR_ARG_IDN, "MfadEnergyComputeHessianTransposeProduct: V and Y must be different vectors");
+  PetscCheck(E->backend == MFAD_BACKEND_CPU, E->comm, PETSC_ERR_SUP, "MfadEnergyComputeHessianTransposeProduct: a system's transpose product runs on the CPU backend only (-mfad_backend cpu)");
+  PetscCall(PetscLogEventBegin(MFAD_TransposeEvent, 0, 0, 0, 0));
+  PetscCall(VecScatterBegin(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGetArray(E->vloc, &v));
+  for (PetscInt i = 0; i < E->nfixloc; i++) v[E->fixloc[i]] = 0.0; /* fixed rows of J are identity rows: their columns of J^T are zero outside the diagonal */
+  PetscCall(VecZeroEntries(E->yloc));
+  PetscCall(VecGetArrayRead(E->xloc, &x));
+  PetscCall(VecGetArray(E->yloc, &y));
+  for (PetscInt t = 0; t < E->nterms; t++) {
+    MfadTerm *term = &E->terms[t];
+    MfadLoop  L;
+    if (!term->nelem) continue;
+    MfadResidualLoop_Private(E, term, x, v, y, &L);
+    if (MfadTermIsSystem_Private(term)) term->k->residual->cpu_jtv(&L);
+    else term->k->cpu_hvp(&L); /* symmetric terms */
+  }
+  PetscCall(VecRestoreArray(E->yloc, &y));
+  PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  PetscCall(VecRestoreArray(E->vloc, &v));
+  PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_IDENTITY, V));
+  PetscCall(PetscLogEventEnd(MFAD_TransposeEvent, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ least squares: stacked rows */
+
+/* Local rows of every least-squares term, each term's first local row (offset) */
+static PetscErrorCode MfadEnergyResidualRows_Private(MfadEnergy E, PetscInt *nrows, PetscInt offset[])
+{
+  PetscInt m = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt t = 0; t < E->nterms; t++) {
+    MfadTerm *term = &E->terms[t];
+    if (offset) offset[t] = m;
+    if (!MfadTermIsLeastSquares_Private(term)) continue;
+    PetscCheck((PetscInt64)m + (PetscInt64)term->nelem * term->k->nout < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "term '%s': residual rows overflow PetscInt", term->name);
+    m += term->nelem * term->k->nout;
+    if (!term->row && term->nelem && E->setup) { /* the caller's element order, as int for the loops */
+      PetscCall(PetscMalloc1(term->nelem, &term->row));
+      for (PetscInt e = 0; e < term->nelem; e++) term->row[e] = (int)term->order[e];
+    }
+  }
+  *nrows = m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyGetResidualSizes(MfadEnergy E, PetscInt *m, PetscInt *M)
+{
+  PetscInt mloc;
+
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCall(MfadEnergySetUp(E));
+  PetscCall(MfadEnergyResidualRows_Private(E, &mloc, NULL));
+  if (m) *m = mloc;
+  if (M) PetscCall(MPIU_Allreduce(&mloc, M, 1, MPIU_INT, MPI_SUM, E->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadEnergyCheckResidualVec_Private(MfadEnergy E, Vec R, int arg, const char *what)
+{
+  PetscInt m, M, n, N;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(R, VEC_CLASSID, arg);
+  PetscCall(MfadEnergyGetResidualSizes(E, &m, &M));
+  PetscCheck(M > 0, E->comm, PETSC_ERR_ARG_WRONGSTATE, "%s: the energy has no least-squares residual term (a kernel with .residual and .sum = MFAD_SUM_LEAST_SQUARES)", what);
+  PetscCall(VecGetLocalSize(R, &n));
+  PetscCall(VecGetSize(R, &N));
+  PetscCheck(n == m && N == M, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+             "%s: residual Vec (argument %d) has local size %" PetscInt_FMT " and global size %" PetscInt_FMT "; the least-squares terms have %" PetscInt_FMT " and %" PetscInt_FMT " rows (MfadEnergyCreateResidualVec())", what, arg, n, N, m, M);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyCreateResidualVec(MfadEnergy E, Vec *R)
+{
+  PetscInt m, M;
+
+  PetscFunctionBegin;
+  MfadValidPointer(R, 2);
+  PetscCall(MfadEnergyGetResidualSizes(E, &m, &M));
+  PetscCheck(M > 0, E->comm, PETSC_ERR_ARG_WRONGSTATE, "MfadEnergyCreateResidualVec: the energy has no least-squares residual term");
+  PetscCall(VecCreate(E->comm, R));
+  PetscCall(VecSetSizes(*R, m, M));
+  PetscCall(VecSetType(*R, VECSTANDARD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Runs loop `which` of every least-squares term: 0 residual, 1 JVP (v: local direction), 2 VJP
+   (w: stacked rows in, y: local vertex array out) */
+static PetscErrorCode MfadEnergyRunResidual_Private(MfadEnergy E, int which, const double *x, const double *v, const double *w, double *y)
+{
+  PetscInt m, *offset;
+
+  PetscFunctionBegin;
+  PetscCheck(E->backend == MFAD_BACKEND_CPU, E->comm, PETSC_ERR_SUP, "the stacked least-squares residual and its Jacobian run on the CPU backend only (-mfad_backend cpu)");
+  PetscCall(PetscMalloc1(E->nterms, &offset));
+  PetscCall(MfadEnergyResidualRows_Private(E, &m, offset));
+  for (PetscInt t = 0; t < E->nterms; t++) {
+    MfadTerm *term = &E->terms[t];
+    MfadLoop  L;
+    if (!term->nelem || !MfadTermIsLeastSquares_Private(term)) continue;
+    MfadResidualLoop_Private(E, term, x, v, which == 2 ? y : y + offset[t], &L);
+    L.w = which == 2 ? w + offset[t] : NULL;
+    if (which == 0) term->k->residual->cpu_residual(&L);
+    else if (which == 1) term->k->residual->cpu_jvp(&L);
+    else term->k->residual->cpu_vjp(&L);
+  }
+  PetscCall(PetscFree(offset));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyComputeResidual(MfadEnergy E, Vec X, Vec R)
+{
+  const PetscScalar *x;
+  PetscScalar       *r;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeResidual"));
+  PetscCall(MfadEnergyCheckResidualVec_Private(E, R, 3, "MfadEnergyComputeResidual"));
+  PetscCall(PetscLogEventBegin(MFAD_ResidualEvent, 0, 0, 0, 0));
+  PetscCall(VecGetArrayRead(E->xloc, &x));
+  PetscCall(VecGetArrayWrite(R, &r));
+  PetscCall(MfadEnergyRunResidual_Private(E, 0, x, NULL, NULL, r));
+  PetscCall(VecRestoreArrayWrite(R, &r));
+  PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  PetscCall(PetscLogEventEnd(MFAD_ResidualEvent, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyComputeResidualJacobianProduct(MfadEnergy E, Vec X, Vec V, Vec Y)
+{
+  const PetscScalar *x;
+  PetscScalar       *v, *y;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeResidualJacobianProduct"));
+  PetscCall(MfadEnergyCheckVec_Private(E, V, 3, "MfadEnergyComputeResidualJacobianProduct"));
+  PetscCall(MfadEnergyCheckResidualVec_Private(E, Y, 4, "MfadEnergyComputeResidualJacobianProduct"));
+  PetscCall(PetscLogEventBegin(MFAD_ResidualEvent, 0, 0, 0, 0));
+  PetscCall(VecScatterBegin(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGetArray(E->vloc, &v));
+  for (PetscInt i = 0; i < E->nfixloc; i++) v[E->fixloc[i]] = 0.0; /* fixed dofs are not unknowns: their columns of J are zero */
+  PetscCall(VecGetArrayRead(E->xloc, &x));
+  PetscCall(VecGetArrayWrite(Y, &y));
+  PetscCall(MfadEnergyRunResidual_Private(E, 1, x, v, NULL, y));
+  PetscCall(VecRestoreArrayWrite(Y, &y));
+  PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  PetscCall(VecRestoreArray(E->vloc, &v));
+  PetscCall(PetscLogEventEnd(MFAD_ResidualEvent, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyComputeResidualJacobianTransposeProduct(MfadEnergy E, Vec X, Vec W, Vec Y)
+{
+  const PetscScalar *x, *w;
+  PetscScalar       *y;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeResidualJacobianTransposeProduct"));
+  PetscCall(MfadEnergyCheckResidualVec_Private(E, W, 3, "MfadEnergyComputeResidualJacobianTransposeProduct"));
+  PetscCall(MfadEnergyCheckVec_Private(E, Y, 4, "MfadEnergyComputeResidualJacobianTransposeProduct"));
+  PetscCall(PetscLogEventBegin(MFAD_ResidualEvent, 0, 0, 0, 0));
+  PetscCall(VecZeroEntries(E->yloc));
+  PetscCall(VecGetArrayRead(E->xloc, &x));
+  PetscCall(VecGetArrayRead(W, &w));
+  PetscCall(VecGetArray(E->yloc, &y));
+  PetscCall(MfadEnergyRunResidual_Private(E, 2, x, NULL, w, y));
+  PetscCall(VecRestoreArray(E->yloc, &y));
+  PetscCall(VecRestoreArrayRead(W, &w));
+  PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_ZERO, NULL));
+  PetscCall(PetscLogEventEnd(MFAD_ResidualEvent, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ least squares: assembled J */
+
+typedef struct {
+  MfadEnergy E;
+  PetscInt   setup_count, fixed_count;
+  PetscCount nvalues;
+  double    *values; /* each least-squares term's sqrt(w) J_e, m x N row-major, loop order */
+} MfadResidualJacobian;
+
+static PetscErrorCode MfadResidualJacobianDestroy_Private(void *arg)
+{
+  MfadResidualJacobian *c = (MfadResidualJacobian *)MfadCtxDestroyArg(arg);
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree(c->values));
+  PetscCall(MfadEnergyDestroy(&c->E));
+  PetscCall(PetscFree(c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyCreateResidualJacobian(MfadEnergy E, Mat *J)
+{
+  PetscInt             m, M, rstart, *offset, *ci, *cj;
+  PetscCount           ncoo = 0, k = 0;
+  char                *fixed;
+  MfadResidualJacobian *c;
+  PetscContainer       holder;
+  const PetscInt       dof = E ? E->dof : 0;
+
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  MfadValidPointer(J, 2);
+  PetscCall(MfadEnergyGetResidualSizes(E, &m, &M));
+  PetscCheck(M > 0, E->comm, PETSC_ERR_ARG_WRONGSTATE, "MfadEnergyCreateResidualJacobian: the energy has no least-squares residual term");
+  PetscCallMPI(MPI_Scan(&m, &rstart, 1, MPIU_INT, MPI_SUM, E->comm));
+  rstart -= m;
+  PetscCall(PetscMalloc1(E->nterms, &offset));
+  PetscCall(MfadEnergyResidualRows_Private(E, &m, offset));
+  for (PetscInt t = 0; t < E->nterms; t++)
+    if (MfadTermIsLeastSquares_Private(&E->terms[t])) ncoo += (PetscCount)E->terms[t].nelem * E->terms[t].k->nout * E->terms[t].k->nvert * dof;
+  PetscCall(PetscMalloc2(ncoo, &ci, ncoo, &cj));
+  PetscCall(PetscCalloc1(E->nlocal * dof, &fixed));
+  for (PetscInt i = 0; i < E->nfixloc; i++) fixed[E->fixloc[i]] = 1;
+  for (PetscInt t = 0; t < E->nterms; t++) {
+    const MfadTerm *term = &E->terms[t];
+    const int       nv = term->k->nvert, N = nv * (int)dof, mo = term->k->nout;
+    if (!MfadTermIsLeastSquares_Private(term)) continue;
+    for (PetscInt e = 0; e < term->nelem; e++) {
+      const int *conn = term->conn + e * nv;
+      PetscInt   g[24];
+      for (int a = 0; a < nv; a++) {
+        const PetscInt lv = conn[a], gv = lv < E->n ? E->rstart + lv : E->ghosts[lv - E->n];
+        for (int d = 0; d < dof; d++) g[a * dof + d] = fixed[lv * dof + d] ? -1 : gv * dof + d;
+      }
+      for (int i = 0; i < mo; i++)
+        for (int j = 0; j < N; j++, k++) {
+          ci[k] = g[j] < 0 ? -1 : rstart + offset[t] + term->order[e] * mo + i;
+          cj[k] = g[j];
+        }
+    }
+  }
+  PetscCall(PetscFree(fixed));
+  PetscCall(PetscFree(offset));
+  PetscCall(MatCreate(E->comm, J));
+  PetscCall(MatSetSizes(*J, m, E->n * dof, M, E->N * dof));
+  PetscCall(MatSetType(*J, MATAIJ));
+  PetscCall(MatSetPreallocationCOO(*J, ncoo, ci, cj));
+  PetscCall(PetscFree2(ci, cj));
+  PetscCall(PetscNew(&c));
+  PetscCall(MfadEnergyReference(E));
+  c->E           = E;
+  c->setup_count = E->setup_count;
+  c->fixed_count = E->fixed_count;
+  c->nvalues     = ncoo;
+  PetscCall(PetscMalloc1(ncoo, &c->values));
+  PetscCall(PetscContainerCreate(E->comm, &holder));
+  PetscCall(PetscContainerSetPointer(holder, c));
+  PetscCall(MfadContainerSetCtxDestroy(holder, MfadResidualJacobianDestroy_Private));
+  PetscCall(PetscObjectCompose((PetscObject)*J, "MfadResidualJacobian", (PetscObject)holder));
+  PetscCall(PetscContainerDestroy(&holder));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyComputeResidualJacobian(MfadEnergy E, Vec X, Mat J)
+{
+  MfadResidualJacobian *c = NULL;
+  PetscContainer       holder;
+  const PetscScalar   *x;
+  PetscCount           k = 0;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeResidualJacobian"));
+  PetscValidHeaderSpecific(J, MAT_CLASSID, 3);
+  PetscCall(PetscObjectQuery((PetscObject)J, "MfadResidualJacobian", (PetscObject *)&holder));
+  if (holder) PetscCall(PetscContainerGetPointer(holder, (void **)&c));
+  PetscCheck(c && c->E == E, E->comm, PETSC_ERR_ARG_WRONG, "MfadEnergyComputeResidualJacobian: the matrix was not made by MfadEnergyCreateResidualJacobian() for this energy");
+  PetscCheck(c->setup_count == E->setup_count && c->fixed_count == E->fixed_count, E->comm, PETSC_ERR_ARG_WRONGSTATE,
+             "MfadEnergyComputeResidualJacobian: the energy's terms or fixed dofs changed since the matrix was made; make it again");
+  PetscCheck(E->backend == MFAD_BACKEND_CPU, E->comm, PETSC_ERR_SUP, "MfadEnergyComputeResidualJacobian: runs on the CPU backend only (-mfad_backend cpu)");
+  PetscCall(PetscLogEventBegin(MFAD_ResidualJacobianEvent, 0, 0, 0, 0));
+  PetscCall(VecGetArrayRead(E->xloc, &x));
+  for (PetscInt t = 0; t < E->nterms; t++) {
+    MfadTerm *term = &E->terms[t];
+    MfadLoop  L;
+    if (!MfadTermIsLeastSquares_Private(term)) continue;
+    if (term->nelem) {
+      MfadResidualLoop_Private(E, term, x, NULL, c->values + k, &L);
+      term->k->residual->cpu_jacobian(&L);
+    }
+    k += (PetscCount)term->nelem * term->k->nout * term->k->nvert * E->dof;
+  }
+  PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  PetscCall(MatSetValuesCOO(J, c->values, INSERT_VALUES));
+  PetscCall(PetscLogEventEnd(MFAD_ResidualJacobianEvent, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,7 +1,16 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Residuals (vector-valued element functions): the kernels in every mode (test_residual.c), the
-# least-squares and system sums in the core, the shell and on 2 ranks (test_residual_sum.c)
+# Residuals (vector-valued element functions): the kernels in every mode (test_residual.c) and the
+# system sum in every form, against central differences and one rank (test_residual_system.c)
+add_library(test_residual_kernels STATIC)
+target_link_libraries(test_residual_kernels PUBLIC mfad)
+mfad_add_energy(test_residual_kernels res_lsq SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/energies/res_lsq.c NO_CUDA)
+mfad_add_energy(test_residual_kernels res_sys SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/energies/res_sys.c NO_CUDA)
 mfad_check_test(test_residual)
-mfad_add_energy(test_residual res_lsq SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/energies/res_lsq.c NO_CUDA)
-mfad_add_energy(test_residual res_sys SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/energies/res_sys.c NO_CUDA)
+target_link_libraries(test_residual PRIVATE test_residual_kernels)
 target_include_directories(test_residual PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+add_executable(test_residual_system test_residual_system.c)
+target_link_libraries(test_residual_system PRIVATE test_residual_kernels m)
+target_compile_options(test_residual_system PRIVATE -Wall -Wextra)
+mfad_mpi_test(residual_system_np1 1 $<TARGET_FILE:test_residual_system>)
+mfad_mpi_test(residual_system_np2 2 $<TARGET_FILE:test_residual_system>)
+mfad_mpi_test(residual_system_np3 3 $<TARGET_FILE:test_residual_system>)

@@ -184,6 +184,10 @@ PetscErrorCode MfadEnergyCachedHessianBlockDiagonal(MfadEnergy E, Vec X, PetscSc
     (F(x) = 0) adds w r_e to the gradient slot, which is then the function F, and w J_e to the
     Hessian slot, which is then the (not symmetric) Jacobian; the energy has no objective. */
 /**@{*/
+/** @brief Levenberg-Marquardt damping: lambda I added to every Hessian (Jacobian) form, on the
+    free dofs (-mfad_damping); with least-squares terms, J^T J + lambda I. Default 0. */
+PetscErrorCode MfadEnergySetDamping(MfadEnergy E, PetscReal lambda);
+PetscErrorCode MfadEnergyGetDamping(MfadEnergy E, PetscReal *lambda);
 /** @brief Whether the energy has an objective (no system term). */
 PetscErrorCode MfadEnergyHasObjective(MfadEnergy E, PetscBool *flg);
 /** @brief Whether its Hessian (Jacobian) is symmetric (no system term). */

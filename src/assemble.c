@@ -204,6 +204,7 @@ PetscErrorCode MfadEnergyComputeHessian(MfadEnergy E, Vec X, Mat A)
     PetscCall(MfadEnergyHessianValues_CUDA(E, X, cusparse ? PETSC_TRUE : PETSC_FALSE, &vals));
     PetscCall(PetscLogEventBegin(MFAD_AssembleEvent, 0, 0, 0, 0));
     PetscCall(MatSetValuesCOO(A, vals, INSERT_VALUES));
+    PetscCall(MfadEnergyDampMatrix_Private(E, A));
     PetscCall(PetscLogEventEnd(MFAD_AssembleEvent, 0, 0, 0, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -217,6 +218,7 @@ PetscErrorCode MfadEnergyComputeHessian(MfadEnergy E, Vec X, Mat A)
   PetscCall(MfadEnergyFillHessians_Private(E, X));
   PetscCall(PetscLogEventBegin(MFAD_AssembleEvent, 0, 0, 0, 0));
   PetscCall(MatSetValuesCOO(A, E->hess, INSERT_VALUES));
+  PetscCall(MfadEnergyDampMatrix_Private(E, A));
   PetscCall(PetscLogEventEnd(MFAD_AssembleEvent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -252,6 +252,8 @@ PetscErrorCode MfadEnergyLocalToGlobal_Private(MfadEnergy E, Vec Y, MfadFixedRow
   PetscCall(VecScatterBegin(E->scatter, E->yloc, Y, ADD_VALUES, SCATTER_REVERSE));
   PetscCall(VecScatterEnd(E->scatter, E->yloc, Y, ADD_VALUES, SCATTER_REVERSE));
   PetscCall(PetscLogEventEnd(MFAD_GhostEvent, 0, 0, 0, 0));
+  if (E->damping > 0 && rows == MFAD_FIXED_IDENTITY) PetscCall(VecAXPY(Y, E->damping, X)); /* (H + lambda I) v; fixed rows set below */
+  if (E->damping > 0 && rows == MFAD_FIXED_ONE) PetscCall(VecShift(Y, E->damping));
   if (!E->nfixown) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VecGetArray(Y, &y));
   if (X) PetscCall(VecGetArrayRead(X, &x));
@@ -452,6 +454,8 @@ PetscErrorCode MfadEnergyBlocksLocalToGlobal_Private(MfadEnergy E, PetscScalar b
     PetscCall(VecDestroy(&col_loc));
     PetscCall(VecDestroy(&col_glob));
   }
+  if (E->damping > 0)
+    for (PetscInt i = 0; i < E->n * dof; i++) blocks[i * dof + i % dof] += E->damping;
   for (PetscInt i = 0; i < E->nfixown; i++) { /* identity row and column of each fixed dof */
     const PetscInt j = E->fixloc[i], vtx = j / dof, d = j % dof;
     PetscScalar   *B = blocks + vtx * bs;

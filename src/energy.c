@@ -323,6 +323,7 @@ static PetscErrorCode MfadEnergyOptionsRequireValues_Private(MfadEnergy E)
     {"-mfad_psd_project",       "none|clamp|abs"                                },
     {"-mfad_psd_epsilon",       "a real >= 0"                                   },
     {"-mfad_psd_project_steps", "an integer >= -1 (-1: always project)"         },
+    {"-mfad_damping",           "a real >= 0"                                   },
   };
 
   PetscFunctionBegin;
@@ -340,9 +341,11 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   MfadPSDProjection psd;
   PetscReal         psd_eps;
   PetscInt          psd_steps;
+  PetscReal         damping;
 
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
+  damping    = E->damping;
   nthreads   = E->nthreads;
   block_size = E->block_size;
   reorder    = E->reorder;
@@ -361,6 +364,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   PetscCall(PetscOptionsEnum("-mfad_psd_project", "Project element Hessians to PSD before caching or assembly", "MfadEnergySetPSDProjection", MfadPSDProjections, (PetscEnum)psd, (PetscEnum *)&psd, NULL));
   PetscCall(PetscOptionsReal("-mfad_psd_epsilon", "Smallest eigenvalue left by the PSD projection", "MfadEnergySetPSDProjection", psd_eps, &psd_eps, NULL));
   PetscCall(PetscOptionsInt("-mfad_psd_project_steps", "SNES: project only in the first n Newton steps, then the exact Hessian (-1: always project)", "MfadEnergySetPSDProjectionSteps", psd_steps, &psd_steps, NULL));
+  PetscCall(PetscOptionsReal("-mfad_damping", "Levenberg-Marquardt: lambda I added to every Hessian (Jacobian) form; with least-squares terms J^T J + lambda I", "MfadEnergySetDamping", damping, &damping, NULL));
   {
     /* read elsewhere (the first evaluation, MfadEnergyWriteVTU(), the mesh readers); listed here for -help */
     PetscBool view, binary = PETSC_FALSE, manifold = PETSC_FALSE;
@@ -373,6 +377,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   PetscCall(MfadEnergySetPSDProjectionSteps(E, psd_steps));
   PetscCall(MfadEnergySetBackend(E, backend));
   PetscCall(MfadEnergySetNumThreads(E, nthreads));
+  PetscCall(MfadEnergySetDamping(E, damping));
   PetscCheck(block_size >= 1, E->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mfad_block_size %" PetscInt_FMT " must be >= 1", block_size);
   atomic = scatter == 1 ? PETSC_TRUE : PETSC_FALSE;
   if (block_size != E->block_size || reorder != E->reorder) PetscCall(MfadEnergyReset_Private(E));
@@ -392,6 +397,23 @@ PetscErrorCode MfadEnergySetPSDProjection(MfadEnergy E, MfadPSDProjection type, 
   E->psd      = type;
   E->psd_user = type;
   E->psd_eps  = epsilon;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetDamping(MfadEnergy E, PetscReal lambda)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCheck(lambda >= 0 && !PetscIsInfOrNanReal(lambda), E->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mfad_damping %g must be finite and >= 0", (double)lambda);
+  E->damping = lambda;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyGetDamping(MfadEnergy E, PetscReal *lambda)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  *lambda = E->damping;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

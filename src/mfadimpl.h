@@ -89,7 +89,8 @@ struct _p_MfadEnergy {
   MfadPSDProjection psd;          /* the projection in use now */
   MfadPSDProjection psd_user;     /* the one set (psd, unless a SNES solve switched it off: psd_steps) */
   PetscReal         psd_eps;
-  PetscInt          psd_steps;    /* SNES: project in the first psd_steps Newton steps only (-1: always) */
+  PetscInt          psd_steps;
+  PetscReal         damping;      /* lambda I added to every Hessian (Jacobian) form: Levenberg-Marquardt */    /* SNES: project in the first psd_steps Newton steps only (-1: always) */
   PetscInt          psd_left;     /* projected steps left in this solve */
   PetscBool         psd_exact_last; /* the last Newton step used the exact Hessian */
   PetscInt          setup_count;  /* SetUps so far: an assembled matrix's pattern belongs to one */
@@ -134,6 +135,7 @@ PETSC_INTERN PetscLogEvent  MFAD_ResidualEvent, MFAD_ResidualJacobianEvent, MFAD
 PETSC_INTERN PetscErrorCode MfadEnergyCheckObjective_Private(MfadEnergy E, const char *what);
 PETSC_INTERN PetscErrorCode MfadEnergyCheckSymmetric_Private(MfadEnergy E, const char *what);
 PETSC_INTERN PetscErrorCode MfadEnergyPrepare_Private(MfadEnergy E, Vec X, const char *what);
+PETSC_INTERN PetscErrorCode MfadEnergyDampMatrix_Private(MfadEnergy E, Mat A);
 
 /* src/hessian.c: element Hessians for assembly and the cache */
 PETSC_INTERN PetscLogEvent  MFAD_ElementHessianEvent, MFAD_AssembleEvent, MFAD_CachedMultEvent;

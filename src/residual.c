@@ -106,6 +106,24 @@ PetscErrorCode MfadEnergyComputeHessianTransposeProduct(MfadEnergy E, Vec X, Vec
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A += lambda I on the free dofs (fixed rows stay identity rows): -mfad_damping */
+PetscErrorCode MfadEnergyDampMatrix_Private(MfadEnergy E, Mat A)
+{
+  Vec          d;
+  PetscScalar *a;
+
+  PetscFunctionBegin;
+  if (!(E->damping > 0)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecDuplicate(E->xglob, &d));
+  PetscCall(VecSet(d, E->damping));
+  PetscCall(VecGetArray(d, &a));
+  for (PetscInt i = 0; i < E->nfixown; i++) a[E->fixloc[i]] = 0.0;
+  PetscCall(VecRestoreArray(d, &a));
+  PetscCall(MatDiagonalSet(A, d, ADD_VALUES));
+  PetscCall(VecDestroy(&d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ------------------------------------------------------------------ least squares: stacked rows */
 
 /* Local rows of every least-squares term, each term's first local row (offset) */

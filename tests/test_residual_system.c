@@ -7,6 +7,7 @@
      truncation ~1e-12 |F'''|, rounding ~1e-16 |F| / h = 1e-10, relative to |J|: 1e-6 is loose);
    - the Jacobian is not symmetric (the advection term), and the matrices do not claim to be;
    - distributed (elements round-robin over the ranks) equals the same system on one rank;
+   - -mfad_damping lambda adds lambda I on the free dofs to the shell, its diagonal and aij alike;
    - refused with an error naming the term: the objective, the element-Hessian cache, PSD
      projection, sbaij.
    Run under mpiexec with any number of ranks; prints one line per failure, nothing otherwise. */
@@ -184,6 +185,54 @@ static PetscErrorCode CheckForms(MfadEnergy E, Vec X)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Levenberg-Marquardt damping: the same lambda I on the free dofs in every form */
+static PetscErrorCode CheckDamping(MfadEnergy E, Vec X)
+{
+  const PetscReal lambda = 0.75;
+  Mat             S, A, Sd, Ad, A0, A0d;
+  Vec             dS, dA;
+  PetscReal       d, nfree;
+  PetscInt        nfix = 0, N, lo, hi;
+
+  PetscFunctionBeginUser;
+  PetscCall(MfadEnergyCreateMatrix(E, &A0));
+  PetscCall(MfadEnergyComputeHessian(E, X, A0));
+  PetscCall(Dense(A0, &A0d));
+  PetscCall(MfadEnergySetDamping(E, lambda));
+  PetscCall(MfadEnergyCreateHessianShell(E, &S));
+  PetscCall(MfadHessianShellSetPoint(S, X));
+  PetscCall(MatComputeOperator(S, MATDENSE, &Sd));
+  PetscCall(MfadEnergyCreateMatrix(E, &A));
+  PetscCall(MfadEnergyComputeHessian(E, X, A));
+  PetscCall(Dense(A, &Ad));
+  PetscCall(MatRelDiff(Sd, Ad, &d));
+  if (!(d <= 1e-12)) Fail("damped shell against damped aij", d, 1e-12);
+  PetscCall(MatCreateVecs(A, &dS, &dA));
+  PetscCall(MatGetDiagonal(S, dS));
+  PetscCall(MatGetDiagonal(A, dA));
+  PetscCall(VecAXPY(dS, -1.0, dA));
+  PetscCall(VecNorm(dS, NORM_INFINITY, &d));
+  if (!(d <= 1e-12)) Fail("damped shell diagonal against damped aij's", d, 1e-12);
+  /* A - A0 = lambda on the free diagonal: |A - A0|_F = lambda sqrt(free dofs) */
+  PetscCall(VecGetOwnershipRange(X, &lo, &hi));
+  PetscCall(VecGetSize(X, &N));
+  for (PetscInt v = 0; v < N; v++) nfix += v % (NCELL + 1) == 0 || v / (NCELL + 1) == 0 || v % (NCELL + 1) == NCELL || v / (NCELL + 1) == NCELL;
+  nfree = (PetscReal)(N - nfix);
+  PetscCall(MatAXPY(Ad, -1.0, A0d, SAME_NONZERO_PATTERN));
+  PetscCall(MatNorm(Ad, NORM_FROBENIUS, &d));
+  if (!(PetscAbsReal(d - lambda * PetscSqrtReal(nfree)) <= 1e-12 * lambda * PetscSqrtReal(nfree))) Fail("|damped - undamped| against lambda sqrt(free dofs)", PetscAbsReal(d - lambda * PetscSqrtReal(nfree)), 1e-12);
+  PetscCall(MfadEnergySetDamping(E, 0.0));
+  PetscCall(VecDestroy(&dS));
+  PetscCall(VecDestroy(&dA));
+  PetscCall(MatDestroy(&S));
+  PetscCall(MatDestroy(&Sd));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&Ad));
+  PetscCall(MatDestroy(&A0));
+  PetscCall(MatDestroy(&A0d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Distributed F and J v against the same system on one rank (every rank builds it) */
 static PetscErrorCode CheckAgainstSerial(MfadEnergy E, Vec X)
 {
@@ -290,6 +339,7 @@ int main(int argc, char **argv)
   PetscCall(MfadEnergyCreateVecs(E, &X, NULL));
   PetscCall(Point(X));
   PetscCall(CheckForms(E, X));
+  PetscCall(CheckDamping(E, X));
   PetscCall(CheckAgainstSerial(E, X));
   PetscCall(CheckRefusals(E, X));
   PetscCall(VecDestroy(&X));

@@ -99,4 +99,7 @@ const struct _n_MfadKernel MFAD_CAT(BenchKernel_, HAND_NAME) = {
   mfad_cpu_value,      mfad_cpu_gradient,                                       mfad_cpu_hvp, mfad_cpu_diagonal, mfad_cpu_blockdiag, mfad_cpu_hessian,
   NULL, /* no CUDA entry points: the hand-written bound is a CPU comparison */
   MFAD_NV,
+  0, /* a scalar energy */
+  MFAD_SUM_ENERGY,
+  NULL,
 };

@@ -38,11 +38,17 @@ static void mfad_cpu_res_jacobian(const MfadLoop *L)
                   for (int i = 0; i < MFAD_M * MFAD_N; i++) J[i] *= sw);
 }
 
+#if MFAD_ENERGY_SUM == 2
+/* a system (m = N): y += w J_e^T v_e, the transpose product */
 static void mfad_cpu_res_jtv(const MfadLoop *L)
 {
   MFAD_CPU_COLOURED(L, double r[MFAD_M]; double J[MFAD_M * MFAD_N]; double ve[MFAD_N]; double out[MFAD_N]; mfad_res_jacobian(L, e, r, J);
                     mfad_res_gather(L, e, L->v, ve); mfad_res_tmul(J, ve, out); mfad_elem_scatter(L->y, L->conn + (long)e * MFAD_NV, out, L->weight));
 }
+#define MFAD_CPU_RES_JTV mfad_cpu_res_jtv
+#else
+#define MFAD_CPU_RES_JTV 0 /* least squares: products with J^T J are symmetric */
+#endif
 
 /* One element in every residual mode, host only (tests) */
 static void mfad_residual_host(MfadResidualMode mode, const double *x, const double *v, const double *params, double *r, double *out)
@@ -78,7 +84,7 @@ static void mfad_residual_host(MfadResidualMode mode, const double *x, const dou
 }
 
 static const struct _n_MfadResidualKernel mfad_residual_kernel = {
-  mfad_residual_host, mfad_cpu_res_residual, mfad_cpu_res_jvp, mfad_cpu_res_vjp, mfad_cpu_res_jacobian, mfad_cpu_res_jtv,
+  mfad_residual_host, mfad_cpu_res_residual, mfad_cpu_res_jvp, mfad_cpu_res_vjp, mfad_cpu_res_jacobian, MFAD_CPU_RES_JTV,
 };
 
 #endif /* MFAD_LOOP_CPU_RESIDUAL_H */

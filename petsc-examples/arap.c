@@ -2,7 +2,9 @@
 static const char help[] =
     "As-rigid-as-possible deformation of a planar bar with two handles: the vertices of its left\n"
     "and right ends are fixed dofs moved to prescribed places, the rest minimise the ARAP energy\n"
-    "(arap_tri: each triangle's best rotation eliminated in closed form) by Newton's method.\n"
+    "(arap_tri: each triangle's best rotation eliminated in closed form) by Newton's method, or as\n"
+    "the least-squares problem it is (arap_tri_lsq: r = sqrt(A) (J - R(J)) per triangle, |r|^2 =\n"
+    "arap_tri) by Gauss-Newton.\n"
     "The bar is an nx x ny grid of squares over [0, L] x [0, 1], 2 triangles per square. Options:\n"
     "  -nx <24> -ny <6> -L <4>  grid and bar length\n"
     "  -handles <bend>          bend: left end fixed, right end turned by -angle about its centre\n"
@@ -11,23 +13,68 @@ static const char help[] =
     "                           stretch: the right end moved by (-dx, 0), the left fixed\n"
     "  -angle <90> -dx <2L/pi - L> -dy <2L/pi>  the handles' motion (degrees, lengths); the\n"
     "                           default bends the bar's axis into a quarter circle of its length\n"
+    "  -form <energy>           energy: Newton on arap_tri (projected, see below); gauss_newton:\n"
+    "                           the same solver on arap_tri_lsq, whose Hessian is J^T J (Gauss-Newton);\n"
+    "                           brgn: TAO's Gauss-Newton for least squares (-tao_type brgn) on the\n"
+    "                           stacked residual and its Jacobian (-mfad_jacobian shell|aij)\n"
     "  -use_tao                 minimise with TAO (default -tao_type nls) instead of SNES\n"
     "  -o <file.vtu>            write the deformed bar with its displacement\n"
     "Defaults: -mfad_hessian cached -mfad_psd_project clamp (projected Newton: ARAP is not convex;\n"
-    "with -mfad_hessian given, the exact Hessian unless -mfad_psd_project is given too),\n"
+    "with -mfad_hessian given, the exact Hessian unless -mfad_psd_project is given too; gauss_newton:\n"
+    "-mfad_hessian cached, J^T J needs no projection; gauss_newton and brgn: -snes_max_it/-tao_max_it 500,\n"
+    "Gauss-Newton converging linearly where the residual is not 0),\n"
     "-ksp_type cg -pc_type jacobi; every SNES/KSP/PC/TAO and mfad option applies.\n"
     "The last line is a summary: vertices, triangles, area, energy (ARAP), rigid_deviation (the\n"
     "largest distance of a vertex from the left handle's rigid motion applied to the rest shape: 0\n"
     "when the handles move rigidly together), stretch_x (mean x-length of the bar over L), flipped\n"
-    "(triangles with det J <= 0), residual (|grad E| at the end / at the start), iterations, reason.\n\n";
+    "(triangles with det J <= 0), residual (|grad E| at the end / at the start), iterations, time\n"
+    "(seconds in the solver), reason. energy and residual are arap_tri's for every -form.\n\n";
 
 #include <mfadpetsc.h>
 #include "geommesh.h"
 
 MFAD_KERNEL_DECLARE(arap_tri);
+MFAD_KERNEL_DECLARE(arap_tri_lsq);
 
 typedef enum { HANDLES_BEND, HANDLES_RIGID, HANDLES_STRETCH } Handles;
 static const char *const HandlesTypes[] = {"bend", "rigid", "stretch", "Handles", "HANDLES_", NULL};
+typedef enum { FORM_ENERGY, FORM_GAUSS_NEWTON, FORM_BRGN } Form;
+static const char *const FormTypes[] = {"energy", "gauss_newton", "brgn", "Form", "FORM_", NULL};
+
+/* Sets option `name` to `value` unless the command line gave it */
+static PetscErrorCode DefaultOption(const char name[], const char value[])
+{
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsHasName(NULL, NULL, name, &set));
+  if (!set) PetscCall(PetscOptionsSetValue(NULL, name, value));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* TAO's Gauss-Newton for least squares on the energy's stacked residual (its least-squares terms) */
+static PetscErrorCode MinimizeBRGN(MPI_Comm comm, MfadEnergy E, Vec X, PetscInt *its, PetscInt *reason, const char **reason_name)
+{
+  Tao                tao;
+  TaoConvergedReason r;
+
+  PetscFunctionBeginUser;
+  PetscCall(TaoCreate(comm, &tao));
+  PetscCall(TaoSetType(tao, TAOBRGN));
+  PetscCall(MfadEnergySetTaoResidual(E, tao));
+  PetscCall(TaoSetSolution(tao, X));
+  PetscCall(TaoSetFromOptions(tao));
+  PetscCall(TaoSolve(tao));
+  /* the residual holds fixed dofs at their values whatever X says, but brgn's regulariser (l2prox,
+     its first centre 0) moves X's fixed entries: put them back */
+  PetscCall(MfadEnergyApplyFixedValues(E, X));
+  PetscCall(TaoGetIterationNumber(tao, its));
+  PetscCall(TaoGetConvergedReason(tao, &r));
+  *reason      = r;
+  *reason_name = TaoConvergedReasons[r];
+  PetscCall(TaoDestroy(&tao));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* a rigid motion: turn by angle a about c, then move by t */
 static void Rigid(PetscReal a, const PetscReal c[2], const PetscReal t[2], const PetscReal X[2], PetscReal x[2])
@@ -41,11 +88,13 @@ int main(int argc, char **argv)
 {
   MPI_Comm    comm;
   MfadMesh    m;
-  MfadEnergy  E;
+  MfadEnergy  E, Earap;
   Vec         X, X0, G;
   PetscInt    nx = 24, ny = 6, vstart = 0, vend = 0, cstart, cend, its, reason, term, nfix = 0, *fix, flipped = 0;
   PetscReal  *fixval, L = 4, angle = 90, dx, dy, energy, gnorm, gnorm0, loc[4] = {0, 0, 0, 0}, sum[4], dev;
+  PetscLogDouble t0, t1;
   Handles     handles = HANDLES_BEND;
+  Form        form    = FORM_ENERGY;
   PetscBool   use_tao = PETSC_FALSE, write = PETSC_FALSE, set;
   char        out[PETSC_MAX_PATH_LEN] = "";
   const char *reason_name;
@@ -62,6 +111,7 @@ int main(int argc, char **argv)
   dy = 2 * L / PETSC_PI;
   PetscCall(PetscOptionsReal("-dx", "move of the handles along x", NULL, dx, &dx, NULL));
   PetscCall(PetscOptionsReal("-dy", "move of the handles along y", NULL, dy, &dy, NULL));
+  PetscCall(PetscOptionsEnum("-form", "the problem's form and solver", NULL, FormTypes, (PetscEnum)form, (PetscEnum *)&form, NULL));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
   PetscCall(PetscOptionsString("-o", "write the deformed bar (.vtu)", NULL, out, out, sizeof out, &write));
   PetscOptionsEnd();
@@ -69,9 +119,16 @@ int main(int argc, char **argv)
   PetscCheck(handles != HANDLES_STRETCH || L + dx > 0, comm, PETSC_ERR_ARG_OUTOFRANGE,
              "-handles stretch -dx %g: the bar's length L + dx must stay > 0", (double)dx);
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
-  /* projected Newton unless the user picks a Hessian form (then the exact one unless projected) */
+  PetscCheck(!(form == FORM_BRGN && use_tao), comm, PETSC_ERR_ARG_INCOMP, "-form brgn is a TAO solve already: drop -use_tao");
+  if (form != FORM_ENERGY) { /* Gauss-Newton is linear where the residual at the minimum is not 0 */
+    PetscCall(DefaultOption("-snes_max_it", "500"));
+    PetscCall(DefaultOption("-tao_max_it", "500"));
+  }
+  /* projected Newton unless the user picks a Hessian form (then the exact one unless projected);
+     J^T J (gauss_newton) is positive semi-definite already */
   PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));
-  if (!set) {
+  if (!set && form == FORM_GAUSS_NEWTON) PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "cached"));
+  else if (!set && form == FORM_ENERGY) {
     PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "cached"));
     PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_psd_project", &set));
     if (!set) PetscCall(PetscOptionsSetValue(NULL, "-mfad_psd_project", "clamp"));
@@ -80,9 +137,18 @@ int main(int argc, char **argv)
 
   PetscCall(GeomMeshGrid(nx, ny, 0, 0, L, 1, GEOM_PLANE, &m));
   PetscCall(MfadEnergyCreateFromMesh(comm, m, 2, &E));
-  PetscCall(MfadEnergyAddTermFromMesh(E, m, MFAD_KERNEL(arap_tri), NULL, 1.0, &term));
+  /* weight 2: the least-squares term's objective w/2 |r|^2 = |r|^2 is arap_tri */
+  if (form == FORM_ENERGY) PetscCall(MfadEnergyAddTermFromMesh(E, m, MFAD_KERNEL(arap_tri), NULL, 1.0, &term));
+  else PetscCall(MfadEnergyAddTermFromMesh(E, m, MFAD_KERNEL(arap_tri_lsq), NULL, 2.0, &term));
   PetscCall(MfadEnergyGetOwnershipRange(E, &vstart, &vend));
   PetscCall(MfadEnergySetFromOptions(E));
+  /* the summary's energy and gradient are arap_tri's, whatever the form solved */
+  if (form == FORM_ENERGY) Earap = E;
+  else {
+    PetscInt t;
+    PetscCall(MfadEnergyCreateFromMesh(comm, m, 2, &Earap));
+    PetscCall(MfadEnergyAddTermFromMesh(Earap, m, MFAD_KERNEL(arap_tri), NULL, 1.0, &t));
+  }
 
   /* the handles: this rank's owned vertices of columns i = 0 and i = nx (any rank may name any
      fixed dof; naming only owned ones names each once) */
@@ -98,6 +164,7 @@ int main(int argc, char **argv)
     for (int d = 0; d < 2; d++) fix[nfix] = 2 * v + d, fixval[nfix++] = x[d];
   }
   PetscCall(MfadEnergySetFixedDofs(E, nfix, fix, fixval));
+  if (Earap != E) PetscCall(MfadEnergySetFixedDofs(Earap, nfix, fix, fixval));
 
   /* start: the rest shape with the handles in place */
   PetscCall(MfadEnergyCreateVecs(E, &X, &G));
@@ -105,14 +172,17 @@ int main(int argc, char **argv)
   PetscCall(VecDuplicate(X, &X0));
   PetscCall(VecCopy(X, X0));
   PetscCall(MfadEnergyApplyFixedValues(E, X));
-  PetscCall(MfadEnergyComputeGradient(E, X, G));
+  PetscCall(MfadEnergyComputeGradient(Earap, X, G));
   PetscCall(VecNorm(G, NORM_2, &gnorm0));
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
 
-  PetscCall(GeomMinimize(comm, E, X, use_tao, 0, &its, &reason, &reason_name));
+  PetscCall(PetscTime(&t0));
+  if (form == FORM_BRGN) PetscCall(MinimizeBRGN(comm, E, X, &its, &reason, &reason_name));
+  else PetscCall(GeomMinimize(comm, E, X, use_tao, 0, &its, &reason, &reason_name));
+  PetscCall(PetscTime(&t1));
 
-  PetscCall(MfadEnergyComputeObjective(E, X, &energy));
-  PetscCall(MfadEnergyComputeGradient(E, X, G));
+  PetscCall(MfadEnergyComputeObjective(Earap, X, &energy));
+  PetscCall(MfadEnergyComputeGradient(Earap, X, G));
   PetscCall(VecNorm(G, NORM_2, &gnorm));
   {
     /* owned vertices: distance from the rigid motion of the left handle (rigid: the common one);
@@ -153,14 +223,15 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(comm,
                         "arap: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT
                         " area %.12e energy %.12e rigid_deviation %.3e stretch_x %.12e flipped %" PetscInt_FMT
-                        " residual %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n",
+                        " residual %.3e iterations %" PetscInt_FMT " time %.3f form %s reason %" PetscInt_FMT " %s\n",
                         m->nvert, m->ncell, (double)sum[3], (double)energy, (double)dev, (double)(sum[1] / ((ny + 1) * L)), flipped,
-                        (double)(gnorm0 > 0 ? gnorm / gnorm0 : gnorm), its, reason, reason_name));
+                        (double)(gnorm0 > 0 ? gnorm / gnorm0 : gnorm), its, (double)(t1 - t0), FormTypes[form], reason, reason_name));
 
   PetscCall(PetscFree2(fix, fixval));
   PetscCall(VecDestroy(&X));
   PetscCall(VecDestroy(&X0));
   PetscCall(VecDestroy(&G));
+  if (Earap != E) PetscCall(MfadEnergyDestroy(&Earap));
   PetscCall(MfadEnergyDestroy(&E));
   PetscCall(MfadMeshDestroy(&m));
   if (reason <= 0) PetscCall(PetscFPrintf(comm, PETSC_STDERR, "arap: the solve did not converge: %s\n", reason_name));

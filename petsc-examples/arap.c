@@ -16,19 +16,25 @@ static const char help[] =
     "  -form <energy>           energy: Newton on arap_tri (projected, see below); gauss_newton:\n"
     "                           the same solver on arap_tri_lsq, whose Hessian is J^T J (Gauss-Newton);\n"
     "                           brgn: TAO's Gauss-Newton for least squares (-tao_type brgn) on the\n"
-    "                           stacked residual and its Jacobian (-mfad_jacobian shell|aij)\n"
+    "                           stacked residual and its Jacobian (-mfad_jacobian aij|shell)\n"
     "  -use_tao                 minimise with TAO (default -tao_type nls) instead of SNES\n"
-    "  -o <file.vtu>            write the deformed bar with its displacement\n"
+    "  -mesh <file>             instead of the bar, ARAP parameterisation of a disk-topology surface\n"
+    "                           (.obj, .off, .msh, ...; e.g. tests/meshes/spot_patch.obj): its map to\n"
+    "                           the plane from Tutte's embedding with a free boundary, rigid motions\n"
+    "                           pinned (vertex 0 and the y of the vertex farthest from it); no handles\n"
+    "  -o <file.vtu>            write the deformed bar (or the map) with its displacement\n"
     "Defaults: -mfad_hessian cached -mfad_psd_project clamp (projected Newton: ARAP is not convex;\n"
     "with -mfad_hessian given, the exact Hessian unless -mfad_psd_project is given too; gauss_newton:\n"
     "-mfad_hessian cached, J^T J needs no projection; gauss_newton and brgn: -snes_max_it/-tao_max_it 500,\n"
-    "Gauss-Newton converging linearly where the residual is not 0),\n"
+    "Gauss-Newton converging linearly where the residual is not 0; brgn: -mfad_jacobian aij\n"
+    "-tao_brgn_subsolver_tao_bnk_pc_type none),\n"
     "-ksp_type cg -pc_type jacobi; every SNES/KSP/PC/TAO and mfad option applies.\n"
     "The last line is a summary: vertices, triangles, area, energy (ARAP), rigid_deviation (the\n"
     "largest distance of a vertex from the left handle's rigid motion applied to the rest shape: 0\n"
-    "when the handles move rigidly together), stretch_x (mean x-length of the bar over L), flipped\n"
-    "(triangles with det J <= 0), residual (|grad E| at the end / at the start), iterations, time\n"
-    "(seconds in the solver), reason. energy and residual are arap_tri's for every -form.\n\n";
+    "when the handles move rigidly together), stretch_x (mean x-length of the bar over L; these two\n"
+    "for the bar only), flipped (triangles with det J <= 0), residual (|grad E| at the end / at the\n"
+    "start), iterations, time (seconds in the solver), form, reason. energy and residual are\n"
+    "arap_tri's whatever the -form.\n\n";
 
 #include <mfadpetsc.h>
 #include "geommesh.h"
@@ -96,7 +102,8 @@ int main(int argc, char **argv)
   Handles     handles = HANDLES_BEND;
   Form        form    = FORM_ENERGY;
   PetscBool   use_tao = PETSC_FALSE, write = PETSC_FALSE, set;
-  char        out[PETSC_MAX_PATH_LEN] = "";
+  char        out[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
+  PetscBool   file = PETSC_FALSE;
   const char *reason_name;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -113,7 +120,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-dy", "move of the handles along y", NULL, dy, &dy, NULL));
   PetscCall(PetscOptionsEnum("-form", "the problem's form and solver", NULL, FormTypes, (PetscEnum)form, (PetscEnum *)&form, NULL));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
-  PetscCall(PetscOptionsString("-o", "write the deformed bar (.vtu)", NULL, out, out, sizeof out, &write));
+  PetscCall(PetscOptionsString("-mesh", "parameterise this disk-topology surface instead of deforming the bar", NULL, path, path, sizeof path, &file));
+  PetscCall(PetscOptionsString("-o", "write the deformed bar or the map (.vtu)", NULL, out, out, sizeof out, &write));
   PetscOptionsEnd();
   PetscCheck(L > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-L %g must be > 0", (double)L);
   PetscCheck(handles != HANDLES_STRETCH || L + dx > 0, comm, PETSC_ERR_ARG_OUTOFRANGE,
@@ -123,6 +131,14 @@ int main(int argc, char **argv)
   if (form != FORM_ENERGY) { /* Gauss-Newton is linear where the residual at the minimum is not 0 */
     PetscCall(DefaultOption("-snes_max_it", "500"));
     PetscCall(DefaultOption("-tao_max_it", "500"));
+  }
+  if (form == FORM_BRGN) {
+    /* brgn's inner Newton-Krylov solve on J^T J + (1e-4 I, its l2prox term): the assembled J (one
+       sparse product per Krylov step, not two element passes) and no preconditioner (its default,
+       an L-BFGS matrix, needed 115,365 Krylov steps on spot_patch.obj, none 32,661; the shell
+       Hessian J^T J has no diagonal for Jacobi) */
+    PetscCall(DefaultOption("-mfad_jacobian", "aij"));
+    PetscCall(DefaultOption("-tao_brgn_subsolver_tao_bnk_pc_type", "none"));
   }
   /* projected Newton unless the user picks a Hessian form (then the exact one unless projected);
      J^T J (gauss_newton) is positive semi-definite already */
@@ -135,7 +151,10 @@ int main(int argc, char **argv)
   }
   angle *= PETSC_PI / 180;
 
-  PetscCall(GeomMeshGrid(nx, ny, 0, 0, L, 1, GEOM_PLANE, &m));
+  if (file) {
+    PetscCall(GeomMeshRead(path, &m)); /* every rank holds the whole (small) mesh */
+    PetscCheck(m->ncorner == 3 && m->dim == 3, comm, PETSC_ERR_ARG_WRONG, "arap: %s: need a triangle surface in 3-D", path);
+  } else PetscCall(GeomMeshGrid(nx, ny, 0, 0, L, 1, GEOM_PLANE, &m));
   PetscCall(MfadEnergyCreateFromMesh(comm, m, 2, &E));
   /* weight 2: the least-squares term's objective w/2 |r|^2 = |r|^2 is arap_tri */
   if (form == FORM_ENERGY) PetscCall(MfadEnergyAddTermFromMesh(E, m, MFAD_KERNEL(arap_tri), NULL, 1.0, &term));
@@ -153,7 +172,7 @@ int main(int argc, char **argv)
   /* the handles: this rank's owned vertices of columns i = 0 and i = nx (any rank may name any
      fixed dof; naming only owned ones names each once) */
   PetscCall(PetscMalloc2(4 * (ny + 1), &fix, 4 * (ny + 1), &fixval));
-  for (PetscInt v = vstart; v < vend; v++) {
+  for (PetscInt v = vstart; v < vend && !file; v++) {
     const PetscInt   i  = v % (nx + 1);
     const PetscReal *Xr = &m->coords[3 * v], c0[2] = {0, 0}, t[2] = {dx, dy}, cr[2] = {L, 0.5}, zero[2] = {0, 0};
     PetscReal        x[2];
@@ -163,15 +182,20 @@ int main(int argc, char **argv)
     else x[0] = Xr[0] + (i ? dx : 0), x[1] = Xr[1];
     for (int d = 0; d < 2; d++) fix[nfix] = 2 * v + d, fixval[nfix++] = x[d];
   }
-  PetscCall(MfadEnergySetFixedDofs(E, nfix, fix, fixval));
-  if (Earap != E) PetscCall(MfadEnergySetFixedDofs(Earap, nfix, fix, fixval));
-
-  /* start: the rest shape with the handles in place */
   PetscCall(MfadEnergyCreateVecs(E, &X, &G));
-  PetscCall(MfadEnergyCopyCoordinatesFromMesh(E, m, X));
-  PetscCall(VecDuplicate(X, &X0));
-  PetscCall(VecCopy(X, X0));
-  PetscCall(MfadEnergyApplyFixedValues(E, X));
+  if (file) { /* start: Tutte's embedding, which also pins the rigid motions (on Earap too: the same map) */
+    if (Earap != E) PetscCall(GeomTutteStart(comm, m, Earap, X));
+    PetscCall(GeomTutteStart(comm, m, E, X));
+    PetscCall(VecDuplicate(X, &X0));
+    PetscCall(VecCopy(X, X0));
+  } else { /* start: the rest shape with the handles in place */
+    PetscCall(MfadEnergySetFixedDofs(E, nfix, fix, fixval));
+    if (Earap != E) PetscCall(MfadEnergySetFixedDofs(Earap, nfix, fix, fixval));
+    PetscCall(MfadEnergyCopyCoordinatesFromMesh(E, m, X));
+    PetscCall(VecDuplicate(X, &X0));
+    PetscCall(VecCopy(X, X0));
+    PetscCall(MfadEnergyApplyFixedValues(E, X));
+  }
   PetscCall(MfadEnergyComputeGradient(Earap, X, G));
   PetscCall(VecNorm(G, NORM_2, &gnorm0));
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
@@ -192,7 +216,7 @@ int main(int argc, char **argv)
     Vec                Xall;
     const PetscScalar *xa;
     PetscCall(VecGetArrayRead(X, &x));
-    for (PetscInt v = vstart; v < vend; v++) {
+    for (PetscInt v = vstart; v < vend && !file; v++) {
       PetscReal      y[2] = {m->coords[3 * v], m->coords[3 * v + 1]};
       const PetscInt i    = v % (nx + 1);
       if (handles == HANDLES_RIGID) Rigid(angle, c0, t, &m->coords[3 * v], y);
@@ -220,7 +244,13 @@ int main(int argc, char **argv)
     flipped = (PetscInt)sum[2];
   }
   if (write) PetscCall(MfadEnergyWriteVTU(E, term, X, X0, out));
-  PetscCall(PetscPrintf(comm,
+  if (file)
+    PetscCall(PetscPrintf(comm,
+                          "arap: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT " area %.12e energy %.12e flipped %" PetscInt_FMT
+                          " residual %.3e iterations %" PetscInt_FMT " time %.3f form %s reason %" PetscInt_FMT " %s\n",
+                          m->nvert, m->ncell, (double)sum[3], (double)energy, flipped, (double)(gnorm0 > 0 ? gnorm / gnorm0 : gnorm), its, (double)(t1 - t0),
+                          FormTypes[form], reason, reason_name));
+  else PetscCall(PetscPrintf(comm,
                         "arap: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT
                         " area %.12e energy %.12e rigid_deviation %.3e stretch_x %.12e flipped %" PetscInt_FMT
                         " residual %.3e iterations %" PetscInt_FMT " time %.3f form %s reason %" PetscInt_FMT " %s\n",

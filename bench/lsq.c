@@ -51,8 +51,8 @@ static PetscErrorCode GridCreate(PetscInt n, PetscReal z, Grid *g)
   for (PetscInt t = 0; t < g->ntri; t++) {
     const PetscInt q = t / 2, i = q % n, j = q / n, v00 = j * (n + 1) + i, v10 = v00 + 1, v01 = v00 + n + 1, v11 = v01 + 1;
     const PetscInt tri[2][3] = {
-      {v00, v10, v11},
-      {v00, v11, v01}
+        {v00, v10, v11},
+        {v00, v11, v01}
     };
     for (int a = 0; a < 3; a++) {
       g->conn[3 * t + a] = tri[t % 2][a];
@@ -79,7 +79,11 @@ typedef struct {
   Vec        X, V, Y, R, W;
 } Args;
 
-static PetscErrorCode OpGN(void *c) { Args *a = (Args *)c; return MfadEnergyComputeHessianProduct(a->E, a->X, a->V, a->Y); }
+static PetscErrorCode OpGN(void *c)
+{
+  Args *a = (Args *)c;
+  return MfadEnergyComputeHessianProduct(a->E, a->X, a->V, a->Y);
+}
 static PetscErrorCode OpTwoPass(void *c)
 {
   Args *a = (Args *)c;
@@ -88,8 +92,16 @@ static PetscErrorCode OpTwoPass(void *c)
   PetscCall(MfadEnergyComputeResidualJacobianTransposeProduct(a->E, a->X, a->W, a->Y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-static PetscErrorCode OpResidual(void *c) { Args *a = (Args *)c; return MfadEnergyComputeResidual(a->E, a->X, a->R); }
-static PetscErrorCode OpGradient(void *c) { Args *a = (Args *)c; return MfadEnergyComputeGradient(a->E, a->X, a->Y); }
+static PetscErrorCode OpResidual(void *c)
+{
+  Args *a = (Args *)c;
+  return MfadEnergyComputeResidual(a->E, a->X, a->R);
+}
+static PetscErrorCode OpGradient(void *c)
+{
+  Args *a = (Args *)c;
+  return MfadEnergyComputeGradient(a->E, a->X, a->Y);
+}
 
 static int Cmp(const void *a, const void *b) { return (*(const double *)a > *(const double *)b) - (*(const double *)a < *(const double *)b); }
 
@@ -130,7 +142,8 @@ static PetscErrorCode Dump(const char *file, const Grid *g, Vec X, Vec V, Vec Y)
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc2(3 * g->ntri, &conn, 5 * g->ntri, &p));
   for (PetscInt i = 0; i < 3 * g->ntri; i++) conn[i] = g->conn[i];
-  for (PetscInt t = 0; t < g->ntri; t++) PetscCheck(k->rest(&g->rest[9 * t], NULL, &p[5 * t]) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "triangle %" PetscInt_FMT ": rest set-up failed", t);
+  for (PetscInt t = 0; t < g->ntri; t++)
+    PetscCheck(k->rest(&g->rest[9 * t], NULL, &p[5 * t]) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "triangle %" PetscInt_FMT ": rest set-up failed", t);
   fp = fopen(file, "wb");
   PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open %s for writing", file);
   nw += fwrite(hdr, sizeof(int64_t), 3, fp);
@@ -188,8 +201,10 @@ static PetscErrorCode Solve(const char *name, const Grid *g, MfadEnergy E, MfadE
   PetscCall(SNESGetLinearSolveIterations(snes, &lits));
   PetscCall(SNESGetConvergedReason(snes, &reason));
   PetscCall(MfadEnergyComputeObjective(Earap, X, &f));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "SOLVE %s triangles %" PetscInt_FMT " iterations %" PetscInt_FMT " cg_iterations %" PetscInt_FMT " time %.3f energy %.15e reason %s\n", name, g->ntri, its, lits,
-                        (double)(t1 - t0), (double)f, SNESConvergedReasons[reason]));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "SOLVE %s triangles %" PetscInt_FMT " iterations %" PetscInt_FMT " cg_iterations %" PetscInt_FMT
+                        " time %.3f energy %.15e reason %s\n",
+                        name, g->ntri, its, lits, (double)(t1 - t0), (double)f, SNESConvergedReasons[reason]));
   PetscCall(SNESDestroy(&snes));
   PetscCall(VecDestroy(&X));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -32,7 +32,8 @@ static PetscErrorCode CompareVec(const char *what, Vec A, Vec B)
   PetscCall(VecNorm(D, NORM_INFINITY, &d));
   PetscCall(VecNorm(B, NORM_INFINITY, &b));
   if (!(d <= TOL * b) || !(b > 0)) {
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL %s: max difference %.3e > bound %.3e (1e-12 x max %.3e)\n", what, (double)d, (double)(TOL * b), (double)b));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL %s: max difference %.3e > bound %.3e (1e-12 x max %.3e)\n", what, (double)d, (double)(TOL * b),
+                          (double)b));
     failures++;
   }
   PetscCall(VecDestroy(&D));
@@ -66,8 +67,8 @@ static PetscErrorCode GridEnergy(PetscInt n, MfadEnergy *E)
   for (PetscInt t = rank; t < ntri; t += size, nloc++) {
     const PetscInt q = t / 2, i = q % n, j = q / n, v00 = j * (n + 1) + i, v10 = v00 + 1, v01 = v00 + n + 1, v11 = v01 + 1;
     const PetscInt tri[2][3] = {
-      {v00, v10, v11},
-      {v00, v11, v01}
+        {v00, v10, v11},
+        {v00, v11, v01}
     };
     for (int a = 0; a < 3; a++) {
       const PetscInt  v = tri[t % 2][a];
@@ -95,7 +96,7 @@ static PetscErrorCode Point(PetscInt n, Vec X, Vec V)
   PetscCall(VecGetArray(X, &x));
   PetscCall(VecGetArray(V, &v));
   for (PetscInt i = lo; i < hi; i++) {
-    const PetscInt vert = i / 2;
+    const PetscInt  vert = i / 2;
     const PetscReal c    = i % 2 ? (PetscReal)(vert / (n + 1)) / n : 1.2 * (PetscReal)(vert % (n + 1)) / n;
     x[i - lo]            = c + 0.02 * Hash(i);
     v[i - lo]            = Hash(i + 7919);
@@ -169,14 +170,18 @@ int main(int argc, char **argv)
   ierr = MfadEnergyComputeResidual(E, X, Bad);
   PetscCall(PetscPopErrorHandler());
   if (ierr != PETSC_ERR_ARG_SIZ) {
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL MfadEnergyComputeResidual with a residual Vec of %" PetscInt_FMT " + 1 local rows returned %d, expected PETSC_ERR_ARG_SIZ (%d)\n", m, (int)ierr, (int)PETSC_ERR_ARG_SIZ));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "FAIL MfadEnergyComputeResidual with a residual Vec of %" PetscInt_FMT
+                          " + 1 local rows returned %d, expected PETSC_ERR_ARG_SIZ (%d)\n",
+                          m, (int)ierr, (int)PETSC_ERR_ARG_SIZ));
     failures++;
   }
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = MfadEnergyComputeResidualJacobianTransposeProduct(E, X, V, Y);
   PetscCall(PetscPopErrorHandler());
   if (ierr != PETSC_ERR_ARG_SIZ) {
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL J^T W with W an unknowns Vec returned %d, expected PETSC_ERR_ARG_SIZ (%d)\n", (int)ierr, (int)PETSC_ERR_ARG_SIZ));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL J^T W with W an unknowns Vec returned %d, expected PETSC_ERR_ARG_SIZ (%d)\n", (int)ierr,
+                          (int)PETSC_ERR_ARG_SIZ));
     failures++;
   }
 

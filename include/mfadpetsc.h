@@ -65,7 +65,9 @@ PetscErrorCode MfadEnergyCreateResidualJacobianShell(MfadEnergy E, Mat *J);
 PetscErrorCode MfadResidualJacobianSetPoint(Mat J, MfadEnergy E, Vec X);
 /** @brief Wires E's least-squares terms into a TAO nonlinear least-squares solver (-tao_type brgn,
     pounders): residual routine, Jacobian routine (-mfad_jacobian shell (default) or aij). Set the
-    solution vector as usual. */
+    solution vector as usual. Fixed dofs enter the residual at their set values whatever the
+    solution vector holds, and brgn's regulariser (l2prox, first centred at 0) moves those entries:
+    call MfadEnergyApplyFixedValues() on the solution after TaoSolve(). */
 PetscErrorCode MfadEnergySetTaoResidual(MfadEnergy E, Tao tao);
 
 #ifdef __cplusplus

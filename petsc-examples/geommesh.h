@@ -112,4 +112,11 @@ PetscErrorCode GeomMinimize(MPI_Comm comm, MfadEnergy E, Vec X, PetscBool use_ta
    MfadDMPlexCreateFromFile() on PETSC_COMM_SELF; checked to be a manifold (MfadMeshCheckManifold()) */
 PetscErrorCode GeomMeshRead(const char path[], MfadMesh *mesh);
 
+/* The start of a map of a disk-topology surface to the plane (2 unknowns per vertex in E's layout):
+   Tutte's embedding (boundary on a circle by arc length, interior by the graph Laplacian, -tutte_ksp_*
+   and -tutte_pc_* options), scaled to the surface's area and oriented counter-clockwise, turned so
+   that the vertex farthest from vertex 0 lies on its horizontal; the rigid motions, which leave a
+   map's distortion unchanged, are pinned on E by 3 fixed dofs (vertex 0, that vertex's y) */
+PetscErrorCode GeomTutteStart(MPI_Comm comm, MfadMesh m, MfadEnergy E, Vec U);
+
 #endif /* GEOMMESH_H */

@@ -56,99 +56,6 @@ static const char help[] =
 MFAD_KERNEL_DECLARE(symmetric_dirichlet);
 MFAD_KERNEL_DECLARE(flip_barrier_tri);
 
-/* Tutte's embedding: boundary vertices on the circle of radius `radius` at angles proportional to
-   the boundary's arc length, the rest solving the graph Laplacian's equations (each interior edge
-   counted once per triangle: positive weights, so Tutte's theorem still gives an embedding). U gets
-   2 values per vertex in the energy's layout. */
-static PetscErrorCode TutteEmbedding(MPI_Comm comm, MfadMesh m, PetscInt cstart, PetscInt cend, PetscInt vstart, PetscInt vend, Vec U)
-{
-  PetscInt    *next, b0 = -1, nb = 0, *rows;
-  PetscReal   *theta, len = 0;
-  Mat          L;
-  Vec          x, rhs;
-  KSP          ksp;
-  PetscScalar *u;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc3(m->nvert, &next, m->nvert, &theta, m->nvert, &rows));
-  PetscCall(GeomMeshBoundary(m, next));
-  for (PetscInt v = 0; v < m->nvert && b0 < 0; v++)
-    if (next[v] >= 0) b0 = v;
-  PetscCheck(b0 >= 0, comm, PETSC_ERR_ARG_WRONG, "param: the mesh has no boundary (a disk-topology surface is needed)");
-  /* walk the boundary loop from b0, arc length as the angle */
-  for (PetscInt v = b0;;) {
-    const PetscInt w = next[v];
-    PetscReal      d = 0;
-    theta[v]         = len;
-    for (int k = 0; k < 3; k++) d += PetscSqr(m->coords[3 * w + k] - m->coords[3 * v + k]);
-    len += PetscSqrtReal(d);
-    nb++;
-    PetscCheck(nb <= m->nvert, comm, PETSC_ERR_ARG_WRONG, "param: the boundary is not one loop (mesh not manifold?)");
-    v = w;
-    if (v == b0) break;
-  }
-  {
-    PetscInt c = 0;
-    for (PetscInt v = 0; v < m->nvert; v++) c += next[v] >= 0;
-    PetscCheck(c == nb, comm, PETSC_ERR_ARG_WRONG,
-               "param: %" PetscInt_FMT " boundary vertices, one loop of %" PetscInt_FMT ": the surface is not a disk", c, nb);
-  }
-
-  PetscCall(MatCreateAIJ(comm, vend - vstart, vend - vstart, m->nvert, m->nvert, 8, NULL, 8, NULL, &L));
-  PetscCall(MatSetOption(L, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE)); /* valence > 7 is legal, only slower */
-  for (PetscInt c = cstart; c < cend; c++)
-    for (int k = 0; k < 3; k++) {
-      const PetscInt    i = m->cells[3 * c + k], j = m->cells[3 * c + (k + 1) % 3], idx[2] = {i, j};
-      const PetscScalar a[4] = {1, -1, -1, 1};
-      PetscCall(MatSetValues(L, 2, idx, 2, idx, a, ADD_VALUES));
-    }
-  PetscCall(MatAssemblyBegin(L, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(L, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatCreateVecs(L, &x, &rhs));
-  PetscCall(KSPCreate(comm, &ksp));
-  PetscCall(KSPSetOptionsPrefix(ksp, "tutte_"));
-  PetscCall(KSPSetType(ksp, KSPCG));
-  PetscCall(KSPSetTolerances(ksp, 1e-12, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
-  {
-    PC pc;
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCJACOBI));
-  }
-  PetscCall(KSPSetFromOptions(ksp));
-  PetscCall(VecGetArray(U, &u));
-  for (int d = 0; d < 2; d++) {
-    Mat                Ld;
-    PetscInt           nr = 0;
-    const PetscScalar *xs;
-    /* boundary rows (owned ones) become identity rows with the circle's coordinate as value */
-    PetscCall(VecSet(x, 0));
-    PetscCall(VecSet(rhs, 0));
-    for (PetscInt v = vstart; v < vend; v++)
-      if (next[v] >= 0) {
-        const PetscReal t = 2 * PETSC_PI * theta[v] / len;
-        PetscCall(VecSetValue(x, v, d ? PetscSinReal(t) : PetscCosReal(t), INSERT_VALUES));
-        rows[nr++] = v;
-      }
-    PetscCall(VecAssemblyBegin(x));
-    PetscCall(VecAssemblyEnd(x));
-    PetscCall(MatDuplicate(L, MAT_COPY_VALUES, &Ld));
-    PetscCall(MatZeroRowsColumns(Ld, nr, rows, 1.0, x, rhs));
-    PetscCall(KSPSetOperators(ksp, Ld, Ld));
-    PetscCall(KSPSolve(ksp, rhs, x));
-    PetscCall(VecGetArrayRead(x, &xs));
-    for (PetscInt v = vstart; v < vend; v++) u[2 * (v - vstart) + d] = xs[v - vstart];
-    PetscCall(VecRestoreArrayRead(x, &xs));
-    PetscCall(MatDestroy(&Ld));
-  }
-  PetscCall(VecRestoreArray(U, &u));
-  PetscCall(KSPDestroy(&ksp));
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&rhs));
-  PetscCall(MatDestroy(&L));
-  PetscCall(PetscFree3(next, theta, rows));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Per-triangle measures of the map U of cells [cstart, cend), summed over the ranks: rest area,
    parameter-space signed area, max s1/s2 (+inf if flipped), flipped count */
 static PetscErrorCode Measure(MPI_Comm comm, MfadMesh m, PetscInt cstart, PetscInt cend, Vec U, PetscReal *area, PetscReal *uarea, PetscReal *ratio,
@@ -623,47 +530,9 @@ int main(int argc, char **argv)
   if (barrier > 0) PetscCall(MfadEnergyAddTermFromMesh(E, m, MFAD_KERNEL(flip_barrier_tri), NULL, barrier, NULL));
   PetscCall(MfadEnergySetFromOptions(E));
 
-  /* Tutte, then scaled about the origin to the surface's area (the isometric size) and mirrored
-     if the surface's triangles turn clockwise. The free boundary leaves rigid motions free (the
-     Hessian singular): fix the first vertex (translation) and the y of the vertex k farthest from
-     it, after turning the start about vertex 0 so that y_k = y_0; every minimiser, turned about
-     vertex 0 to put k on that line, satisfies this, so the energy's minimum is unchanged. */
+  /* Tutte, scaled to the surface's area, rigid motions pinned (geommesh.h) */
   PetscCall(MfadEnergyCreateVecs(E, &U, &G));
-  PetscCall(TutteEmbedding(comm, m, cstart, cend, vstart, vend, U));
-  PetscCall(Measure(comm, m, cstart, cend, U, &area, &uarea, &ratio0, &flipped0));
-  if (uarea < 0) {
-    PetscScalar *u;
-    PetscCall(VecGetArray(U, &u));
-    for (PetscInt v = vstart; v < vend; v++) u[2 * (v - vstart)] = -u[2 * (v - vstart)];
-    PetscCall(VecRestoreArray(U, &u));
-  }
-  PetscCall(VecScale(U, PetscSqrtReal(area / PetscAbsReal(uarea))));
-  {
-    Vec                Uall;
-    const PetscScalar *ua;
-    PetscScalar       *u;
-    PetscInt           k = 0, dofs[3] = {0, 1, 0};
-    PetscReal          o[2], c, sn, r = 0, vals[3];
-    PetscMPIInt        rank;
-    PetscCall(GeomGetAll(U, &Uall, &ua)); /* the same on every rank, so the same k */
-    o[0] = PetscRealPart(ua[0]), o[1] = PetscRealPart(ua[1]);
-    for (PetscInt v = 1; v < m->nvert; v++) {
-      const PetscReal d = PetscSqr(PetscRealPart(ua[2 * v]) - o[0]) + PetscSqr(PetscRealPart(ua[2 * v + 1]) - o[1]);
-      if (d > r) r = d, k = v;
-    }
-    PetscCheck(r > 0, comm, PETSC_ERR_PLIB, "param: the Tutte embedding puts every vertex at vertex 0");
-    r = PetscSqrtReal(r), c = (PetscRealPart(ua[2 * k]) - o[0]) / r, sn = (PetscRealPart(ua[2 * k + 1]) - o[1]) / r;
-    PetscCall(GeomRestoreAll(&Uall, &ua));
-    PetscCall(VecGetArray(U, &u));
-    for (PetscInt v = 0; v < vend - vstart; v++) { /* turn by minus the angle of (u_k - u_0) */
-      const PetscReal x = PetscRealPart(u[2 * v]) - o[0], y = PetscRealPart(u[2 * v + 1]) - o[1];
-      u[2 * v] = o[0] + c * x + sn * y, u[2 * v + 1] = o[1] - sn * x + c * y;
-    }
-    PetscCall(VecRestoreArray(U, &u));
-    dofs[2] = 2 * k + 1, vals[0] = o[0], vals[1] = o[1], vals[2] = o[1];
-    PetscCallMPI(MPI_Comm_rank(comm, &rank));
-    PetscCall(MfadEnergySetFixedDofs(E, rank == 0 ? 3 : 0, dofs, vals));
-  }
+  PetscCall(GeomTutteStart(comm, m, E, U));
   PetscCall(Measure(comm, m, cstart, cend, U, &area, &uarea, &ratio0, &flipped0));
   PetscCheck(flipped0 == 0, comm, PETSC_ERR_PLIB, "param: the Tutte embedding has %" PetscInt_FMT " flipped triangles", flipped0);
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));

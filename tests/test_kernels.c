@@ -4,6 +4,9 @@
    independent closed form, its derivatives in every mode against each other and against
    central finite differences, its flop counts, its barrier (inverted elements give +inf, never
    NaN) and its rest set-up (degenerate rest shapes are rejected, small good ones are not).
+   A least-squares kernel (k->nout > 0: arap_tri_lsq) has 1/2 |r|^2 as its value and J^T r as its
+   gradient, checked as above, but Gauss-Newton's J^T J as its "Hessian": that is checked against
+   J_fd^T J_fd, J_fd the central-difference Jacobian of the residual.
 
    Geometry is O(1) (edges ~ 1, coordinates within ~1.2 of 0), so derivative scales are those of
    the values. Tolerances (eps = 2.2e-16, S the scale of the compared quantity):
@@ -56,6 +59,7 @@ static const Expect Builtins[] = {
     {"dirichlet_tri",              3, 3, 5,  3, 0, 0, 0},
     {"flip_barrier_tri",           3, 2, 5,  3, 0, 1, 0},
     {"arap_tri",                   3, 2, 5,  3, 0, 0, 1},
+    {"arap_tri_lsq",               3, 2, 5,  3, 0, 0, 1},
     {"sphere_penalty",             1, 3, 2,  0, 0, 0, 0},
     {"frame_field",                2, 2, 3,  0, 0, 0, 0},
     {"arap_surface",               6, 3, 12, 3, 0, 0, 1},
@@ -504,7 +508,9 @@ static double ClosedForm(const Elem *e, const double *x, double *mag)
     *mag = A * (fabs(log(a / A)) + 1.0);
     return -A * log(a / A);
   }
-  if (!strcmp(name, "arap_tri")) { /* A ((s1 - 1)^2 + (s2 - 1)^2) from J's singular values (det J > 0 here) */
+  /* A ((s1 - 1)^2 + (s2 - 1)^2) from J's singular values (det J > 0 here); arap_tri_lsq is half of it (1/2 |r|^2) */
+  if (!strcmp(name, "arap_tri") || !strcmp(name, "arap_tri_lsq")) {
+    const double half = strcmp(name, "arap_tri") ? 0.5 : 1.0;
     double f[6], Dm[4], Ds[4], iDm[4], J[4], dm, q, w, s1, s2, A;
     Fold2D(r, f);
     Dm[0] = f[2], Dm[1] = f[4], Dm[2] = f[3], Dm[3] = f[5];
@@ -518,8 +524,8 @@ static double ClosedForm(const Elem *e, const double *x, double *mag)
     s1   = 0.5 * (q + w);
     s2   = 0.5 * (q - w);
     A    = 0.5 * dm;
-    *mag = A * (s1 * s1 + s2 * s2 + 2.0);
-    return A * ((s1 - 1.0) * (s1 - 1.0) + (s2 - 1.0) * (s2 - 1.0));
+    *mag = half * A * (s1 * s1 + s2 * s2 + 2.0);
+    return half * A * ((s1 - 1.0) * (s1 - 1.0) + (s2 - 1.0) * (s2 - 1.0));
   }
   if (!strcmp(name, "sphere_penalty")) { /* k (|x|^4 - 2 R^2 |x|^2 + R^4) */
     const double x2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2], R2 = p[0] * p[0];
@@ -535,6 +541,41 @@ static double ClosedForm(const Elem *e, const double *x, double *mag)
   if (!strncmp(name, "sphere_", 7) && strcmp(name, "sphere_penalty")) return ClosedFormSphere(e, x, mag);
   *mag = NAN;
   return NAN;
+}
+
+/* ---------------------------------------------------------------- residual kernels (k->nout > 0) */
+#define MMAX 24 /* residual outputs per element */
+
+/* the residual's Jacobian (m x n, row-major) by central differences of r_e */
+static void ResidualJacobianFD(const Elem *e, double *Jfd)
+{
+  const int m = e->k->nout;
+  double    xp[NMAX], xm[NMAX], rp[MMAX], rm[MMAX], out[MMAX * NMAX];
+  for (int j = 0; j < e->n; j++) {
+    memcpy(xp, e->x, sizeof(xp));
+    memcpy(xm, e->x, sizeof(xm));
+    xp[j] += FD_H;
+    xm[j] -= FD_H;
+    e->k->residual->element(MFAD_RESIDUAL_VALUE, xp, e->v, e->p, rp, out);
+    e->k->residual->element(MFAD_RESIDUAL_VALUE, xm, e->v, e->p, rm, out);
+    for (int i = 0; i < m; i++) Jfd[i * e->n + j] = (rp[i] - rm[i]) / (2.0 * FD_H);
+  }
+}
+
+/* A least-squares kernel's "Hessian" is Gauss-Newton's J^T J, not the Hessian of 1/2 |r|^2: it is
+   checked against J_fd^T J_fd, J_fd the central-difference Jacobian of r_e (error ~1e-10 |J|
+   relative, so ~1e-10 |J|^2 in the product: bound TOL_FD x max |J^T J|). Writes H_fd (n x n). */
+static void GaussNewtonFD(const Elem *e, double *Hfd)
+{
+  const int m = e->k->nout;
+  double    Jfd[MMAX * NMAX];
+  ck_assert_msg(m <= MMAX && e->k->residual && e->k->sum == MFAD_SUM_LEAST_SQUARES, "%s: %d outputs, sum %d: not a least-squares kernel this test knows", e->ex->name, m, (int)e->k->sum);
+  ResidualJacobianFD(e, Jfd);
+  for (int i = 0; i < e->n; i++)
+    for (int j = 0; j < e->n; j++) {
+      Hfd[i * e->n + j] = 0.0;
+      for (int k = 0; k < m; k++) Hfd[i * e->n + j] += Jfd[k * e->n + i] * Jfd[k * e->n + j];
+    }
 }
 
 /* ---------------------------------------------------------------- tests */
@@ -609,6 +650,16 @@ START_TEST(hvp_matches_central_fd_of_gradient)
     ElemSetUp(_i, t, &e);
     e.k->element(MFAD_MODE_HVP, e.x, e.v, e.p, &E, hv);
     Gradient(&e, e.x, g);
+    if (e.k->nout > 0) { /* Gauss-Newton: J^T J v against J_fd^T J_fd v */
+      double Hfd[NMAX * NMAX];
+      GaussNewtonFD(&e, Hfd);
+      for (int i = 0; i < e.n; i++) {
+        fd[i] = 0.0;
+        for (int j = 0; j < e.n; j++) fd[i] += Hfd[i * e.n + j] * e.v[j];
+      }
+      AssertClose(&e, t, "Gauss-Newton product vs J_fd^T J_fd v", hv, fd, e.n, TOL_FD * fmax(MaxAbs(Hfd, e.n * e.n), MaxAbs(hv, e.n)));
+      continue;
+    }
     for (int i = 0; i < e.n; i++) xp[i] = e.x[i] + FD_H * e.v[i], xm[i] = e.x[i] - FD_H * e.v[i];
     Gradient(&e, xp, gp);
     Gradient(&e, xm, gm);
@@ -626,6 +677,11 @@ START_TEST(hessian_matches_central_fd_of_gradient)
     ElemSetUp(_i, t, &e);
     Hessian(&e, e.x, H);
     Gradient(&e, e.x, g);
+    if (e.k->nout > 0) { /* Gauss-Newton: J^T J against J_fd^T J_fd */
+      GaussNewtonFD(&e, fd);
+      AssertClose(&e, t, "Gauss-Newton matrix vs J_fd^T J_fd", H, fd, e.n * e.n, TOL_FD * MaxAbs(fd, e.n * e.n));
+      continue;
+    }
     for (int j = 0; j < e.n; j++) {
       memcpy(xp, e.x, sizeof(xp));
       memcpy(xm, e.x, sizeof(xm));
@@ -842,6 +898,33 @@ START_TEST(ported_energy_matches_its_oracle)
 }
 END_TEST
 
+/* arap_tri_lsq's 1/2 |r|^2 is 1/2 arap_tri at any point, not only near rest: elements of every
+   shape (coordinates uniform in [-1, 1]: flipped and degenerate-ish maps included), the two bodies
+   differing in operation order only (|J - R|^2 expanded against |J|^2 + 2 - 2 sqrt(...)): cancellation
+   in arap_tri's form leaves ~10 eps of A (|J|^2 + 2), bound 1e-12 of it */
+START_TEST(arap_tri_lsq_is_half_arap_tri)
+{
+  int        kidx = -1;
+  MfadKernel a    = Find("arap_tri");
+  for (int i = 0; i < NKERN; i++)
+    if (!strcmp(Builtins[i].name, "arap_tri_lsq")) kidx = i;
+  for (int t = 0; t < 32; t++) {
+    Elem   e;
+    double El, Ea, J2 = 0.0;
+    ElemSetUp(kidx, t, &e);
+    if (t >= NTRIAL)
+      for (int i = 0; i < e.n; i++) e.x[i] = Uniform(-1.0, 1.0);
+    El = Value(&e, e.x);
+    a->element(MFAD_MODE_VALUE, e.x, e.v, e.p, &Ea, NULL);
+    for (int i = 0; i < e.n; i++) J2 += e.x[i] * e.x[i];
+    /* |J|^2 <= |Dm^{-1}|^2 |Ds|^2 <= |Dm^{-1}|^2 4 |x|^2 */
+    J2 *= 4.0 * (e.p[0] * e.p[0] + e.p[1] * e.p[1] + e.p[2] * e.p[2] + e.p[3] * e.p[3]);
+    Ea *= 0.5;
+    AssertClose(&e, t, "1/2 |r|^2 vs 1/2 arap_tri", &El, &Ea, 1, 1e-12 * e.p[4] * (J2 + 2.0));
+  }
+}
+END_TEST
+
 static Suite *KernelSuite(void)
 {
   Suite *s  = suite_create("kernels");
@@ -861,6 +944,7 @@ static Suite *KernelSuite(void)
   tcase_add_loop_test(tc, inverted_rest_simplex_is_rejected, 0, NKERN);
   tcase_add_loop_test(tc, rest_setup_is_scale_invariant, 0, NKERN);
   tcase_add_loop_test(tc, ported_energy_matches_its_oracle, 0, NKERN);
+  tcase_add_test(tc, arap_tri_lsq_is_half_arap_tri);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# petsc-examples/arap in its least-squares forms: arap_tri_lsq (r = sqrt(A) (J - R(J)) per
+# triangle, weight 2 so that |r|^2 = arap_tri) minimised by Gauss-Newton through SNES (-form
+# gauss_newton: the least-squares term's "Hessian" is J^T J) and by TAO's brgn on the stacked
+# residual (-form brgn), checked by tests/example_lsq.sh against Newton on arap_tri (-form energy).
+if(NOT MFAD_BUILD_EXAMPLES)
+  return()
+endif()
+
+# mfad_lsq_test(<name> <nranks> <check> [<check arguments>] [<program options>])
+function(mfad_lsq_test name nranks check)
+  add_test(NAME ${name}
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/example_lsq.sh ${check} $<TARGET_FILE:arap> ${nranks} ${MFAD_MPIEXEC} ${MFAD_MPIEXEC_FLAGS} -- ${ARGN})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "${MFAD_MPI_ENV};OMP_NUM_THREADS=1" LABELS "example;mpi" PROCESSORS ${nranks} TIMEOUT 600)
+endfunction()
+
+# (a) The three forms minimise the same function from the same start and reach the same minimum.
+# Each stops at a small gradient of arap_tri (SNES: |g| <= 1e-8 |g0| or a relative step <= 1e-8,
+# brgn: |g| <= 1e-8; measured |g|/|g0| 4e-10 to 1e-8). Near a minimum E - E* = 1/2 g^T H^-1 g, second
+# order in |g|: with |g0| = 12.8 (bar) and 2.06 (disk), |g| <= 1.3e-7, so E - E* <= |g|^2 / (2 lambda_min)
+# stays below 1e-9 E (E = 0.055 on the bar, 0.33 on the disk) unless H's smallest eigenvalue is
+# below ~1.5e-4: 1e-9 is that bound, not a tuned number. Measured: 13 digits agree. Iterations: the
+# bar 11 (Newton), 12 (Gauss-Newton), 13 (brgn); the disk 48, 74, 79; 200 allowed.
+mfad_lsq_test(example_lsq_forms_bar 1 forms 1e-9 200)
+mfad_lsq_test(example_lsq_forms_spot_patch 1 forms 1e-9 200 -mesh ${PROJECT_SOURCE_DIR}/tests/meshes/spot_patch.obj)
+# (b) 1 and 2 ranks: the same solver on the same problem, only summation order and the Krylov
+# solves' round-off differ, the iterates stay within ~1e-10 of each other; both converge as above,
+# so the energies agree to the second-order bound of (a), ~1e-10 absolute: 1e-10 relative of E >= 0.05
+# (measured: 13 digits).
+mfad_lsq_test(example_lsq_ranks_gauss_newton 2 ranks 1e-10 200 -form gauss_newton)
+mfad_lsq_test(example_lsq_ranks_brgn 2 ranks 1e-10 200 -form brgn)
+mfad_lsq_test(example_lsq_ranks_spot_patch 2 ranks 1e-10 200 -form gauss_newton -mesh ${PROJECT_SOURCE_DIR}/tests/meshes/spot_patch.obj)
+# (c) Zero residual: rigidly moved handles make every r_e = 0 at the rigidly moved rest shape, where
+# J^T J is the exact Hessian, so Gauss-Newton is Newton there (quadratic) and must find E = 0
+# (tests/example_geom.sh's rigid check: E <= 1e-12 area, vertices within 1e-8 of the rigid motion);
+# the uniform stretch (s = 1.25) is a non-zero-residual minimum with E = area (s - 1)^2. brgn's
+# default test |g| <= 1e-8 leaves the vertices ~|g| / lambda_min away (measured 1.4e-7, E = 4e-15):
+# -tao_gatol 1e-12, one more quadratic step.
+mfad_geom_test(example_lsq_rigid_gauss_newton arap 1 rigid OPTIONS -form gauss_newton -handles rigid -angle 60 -dx 1 -dy 2)
+mfad_geom_test(example_lsq_rigid_brgn arap 2 rigid OPTIONS -form brgn -handles rigid -angle -30 -dx 0.5 -dy -1 -tao_gatol 1e-12)
+mfad_geom_test(example_lsq_stretch_gauss_newton arap 2 stretch 1.25 OPTIONS -form gauss_newton -handles stretch -dx 1)
+mfad_geom_test(example_lsq_stretch_brgn arap 1 stretch 1.25 OPTIONS -form brgn -handles stretch -dx 1)
+# (d) A solve that did not converge exits non-zero with the reason on stderr
+mfad_lsq_test(example_lsq_not_converged_gauss_newton 1 fails "did not converge: DIVERGED_MAX_IT" -form gauss_newton -snes_max_it 2)
+mfad_lsq_test(example_lsq_not_converged_brgn 2 fails "did not converge: DIVERGED_MAXITS" -form brgn -tao_max_it 2)

@@ -72,8 +72,16 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "term %" PetscInt_FMT " '%s': kernel %s (%d vertices, %d params), %" PetscInt_FMT " elements, weight %g\n", t, term->name, term->k->name, term->k->nvert,
                                      term->k->nparam, nglob, (double)term->weight));
     PetscCall(PetscViewerASCIIPushTab(viewer));
-    if (term->k->description[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "E_e = %s\n", term->k->description));
-    if (term->flops_known)
+    if (term->k->nout == 0 && term->k->description[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "E_e = %s\n", term->k->description));
+    if (term->k->nout > 0 && term->k->sum == MFAD_SUM_SYSTEM)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "residual of %d outputs summed into the element's unknowns (a system F(x) = 0, Jacobian J_e): r_e = %s\n", term->k->nout, term->k->description));
+    else if (term->k->nout > 0)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "least-squares residual of %d outputs (w/2 |r_e|^2, Gauss-Newton J_e^T J_e): r_e = %s\n", term->k->nout, term->k->description));
+    if (term->flops_known && term->k->nout > 0 && term->k->sum == MFAD_SUM_SYSTEM)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "flops per element: F %.0f, JVP %.0f, Jacobian %.0f\n", term->flops[1], term->flops[2], term->flops[3]));
+    else if (term->flops_known && term->k->nout > 0)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "flops per element: value %.0f, gradient %.0f, Gauss-Newton product %.0f, J^T J %.0f\n", term->flops[0], term->flops[1], term->flops[2], term->flops[3]));
+    else if (term->flops_known)
       PetscCall(PetscViewerASCIIPrintf(viewer, "flops per element (every derivative lane counted, an upper bound): value %.0f, gradient %.0f, HVP %.0f, Hessian %.0f\n", term->flops[0], term->flops[1], term->flops[2], term->flops[3]));
     PetscCall(PetscViewerASCIIPopTab(viewer));
   }
@@ -86,6 +94,7 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
       bytes_full += 8.0 * E->terms[t].nelem * N * N;
     }
     PetscCall(PetscViewerASCIIPrintf(viewer, "explicit Hessians: PSD projection %s (epsilon %g)\n", MfadPSDProjections[E->psd], (double)E->psd_eps));
+    if (E->damping > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "damping (Levenberg-Marquardt): %g I added to every Hessian form\n", (double)E->damping));
     PetscCall(PetscViewerASCIIPrintf(viewer, "element-Hessian cache (packed symmetric, N(N+1)/2 doubles) per element:"));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
     for (PetscInt t = 0; t < E->nterms; t++) {

@@ -21,7 +21,8 @@ endif()
 enable_language(CXX)
 
 # energies compiled into the emulated library: one of each element shape (2 x 3, 4 x 3, 3 x 2, 1 x 3)
-set(MFAD_CUDA_EMU_ENERGIES mass_spring neohookean_tet symmetric_dirichlet gravity CACHE STRING "Energies of the CUDA emulation library")
+# and a least-squares residual (its scalar entry points run the same kernels)
+set(MFAD_CUDA_EMU_ENERGIES mass_spring neohookean_tet symmetric_dirichlet gravity arap_tri_lsq CACHE STRING "Energies of the CUDA emulation library")
 set(emu ${CMAKE_CURRENT_BINARY_DIR}/cudaemu)
 set(emu_sources)
 # the core: mfad's own C sources but the no-CUDA stub

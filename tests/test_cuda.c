@@ -27,8 +27,8 @@ static PetscBool Emulated =
   PETSC_FALSE;
 #endif
 
-typedef enum { SPRINGS, TETS, TRIANGLES, NPROBLEMS } Problem;
-static const char *ProblemName[] = {"springs", "tets", "triangles"};
+typedef enum { SPRINGS, TETS, TRIANGLES, LSQ_TRIANGLES, NPROBLEMS } Problem;
+static const char *ProblemName[] = {"springs", "tets", "triangles", "least-squares triangles"};
 
 /* |a - b|_inf <= TOL max(|b|_inf, tiny) */
 static void CompareArrays(PetscInt n, const PetscScalar *a, const PetscScalar *b, MPI_Comm comm, const char *what)
@@ -57,7 +57,8 @@ static void CompareVecs(Vec a, Vec b, const char *what)
 }
 
 /* Neo-Hookean tets on a 3 x 2 x 2 box, bottom face fixed; or symmetric Dirichlet on a 4 x 3 grid
-   of triangles (flat rest shape), one corner fixed */
+   of triangles (flat rest shape), one corner fixed; or the same triangles' ARAP residuals
+   (arap_tri_lsq: a least-squares term, its Gauss-Newton products through the same kernels) */
 static PetscErrorCode BuildSolid(Problem p, MfadEnergy *E)
 {
   MfadKernel k;
@@ -98,7 +99,7 @@ static PetscErrorCode BuildSolid(Problem p, MfadEnergy *E)
             rest[9 * t + 3 * a + 2] = 0.0;
           }
       }
-    PetscCall(MfadKernelFind("symmetric_dirichlet", &k));
+    PetscCall(MfadKernelFind(p == LSQ_TRIANGLES ? "arap_tri_lsq" : "symmetric_dirichlet", &k));
     PetscCall(MfadEnergyCreate(PETSC_COMM_SELF, 2, nv, nv, E));
     PetscCall(MfadEnergyAddTermFromRest(*E, k, nt, conn, rest, NULL, 1.0, NULL));
     PetscCall(MfadEnergySetFixedDofs(*E, 2, fix, NULL));

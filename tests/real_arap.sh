@@ -3,35 +3,7 @@
 # Runs petsc-examples/arap_surface on a real mesh and checks its summary line.
 #   real_arap.sh <check> <program> <nranks> <mpiexec> [mpiexec flags] -- [program options]
 # The tolerances are justified in tests/real_arap.cmake beside the tests that use them.
-set -eu
-check=$1 prog=$2 np=$3 mpiexec=$4
-shift 4
-mpiflags=""
-while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do mpiflags="$mpiflags $1"; shift; done
-[ "$#" -gt 0 ] && shift
-
-run() { # run <nranks> [options]: prints the summary line; a non-zero exit is a failure
-  n=$1
-  shift
-  # shellcheck disable=SC2086
-  out=$("$mpiexec" $mpiflags -n "$n" "$prog" "$@" </dev/null 2>&1) || { echo "$out"; echo "FAIL: arap_surface exited with an error"; exit 1; }
-  line=$(echo "$out" | grep "^arap_surface: vertices" | tail -1)
-  [ -n "$line" ] || { echo "$out"; echo "FAIL: no summary line"; exit 1; }
-  echo "$line"
-}
-field() { # field <summary line> <key>: the value after the key
-  echo "$1" | awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }'
-}
-ok() { # ok <description> <awk condition on a, b, c> [a] [b] [c]
-  if awk -v a="${3:-0}" -v b="${4:-0}" -v c="${5:-0}" "function abs(x) { return x < 0 ? -x : x } BEGIN { exit !($2) }"; then :; else
-    echo "FAIL: $1 (a = ${3:-}, b = ${4:-}, c = ${5:-})"
-    exit 1
-  fi
-}
-converged() { # converged <line> <max iterations>
-  ok "converged (reason > 0)" "a > 0" "$(field "$1" reason)"
-  ok "iterations <= $2" "a <= $2" "$(field "$1" iterations)"
-}
+. "$(dirname "$0")/geom_lib.sh"
 
 case $check in
 rigid) # rigidly moved handles: energy 0, every vertex on the rigidly moved rest shape, edge lengths kept

@@ -30,15 +30,7 @@
 
 #include <math.h>
 
-#ifndef MFAD_SUM_DEFINED
-#define MFAD_SUM_DEFINED
-/** How the element outputs are summed (the same enum as in mfad/kernel.h). */
-typedef enum {
-  MFAD_SUM_ENERGY        = 0, /**< a scalar energy E_e, summed */
-  MFAD_SUM_LEAST_SQUARES = 1, /**< residuals r_e stacked into one vector r; objective 1/2 |r|^2, Gauss-Newton Hessian J^T J */
-  MFAD_SUM_SYSTEM        = 2  /**< residuals r_e of N entries summed into the element's unknowns: F(x) = 0 */
-} MfadSum;
-#endif
+#include <mfad/kernel.h> /* MfadSum */
 
 /** @brief What the translator and mfad need to know about an energy besides its body. */
 typedef struct {

@@ -21,15 +21,12 @@ typedef enum {
   MFAD_MODE_HESSIAN  = 3  /**< E_e, grad E_e, H_e (full N x N, row-major) */
 } MfadMode;
 
-#ifndef MFAD_SUM_DEFINED
-#define MFAD_SUM_DEFINED
-/** How the element outputs of a kernel are summed (also in mfad/energy.h, for energy files). */
+/** How the element outputs of a kernel are summed (an energy file names it in MfadEnergyInfo). */
 typedef enum {
   MFAD_SUM_ENERGY        = 0, /**< a scalar energy E_e, summed */
   MFAD_SUM_LEAST_SQUARES = 1, /**< residuals r_e stacked into one vector r; objective 1/2 |r|^2, Gauss-Newton Hessian J^T J */
   MFAD_SUM_SYSTEM        = 2  /**< residuals r_e of N entries summed into the element's unknowns: F(x) = 0 */
 } MfadSum;
-#endif
 
 /** The modes of one residual element evaluation (MfadResidualKernel's element()). */
 typedef enum {

@@ -132,6 +132,21 @@ PetscErrorCode AdvDiffInitialGuess(AdvDiff *ad, Vec U)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode AdvDiffInterpolateExact(AdvDiff *ad, Vec U)
+{
+  PetscScalar *u;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayWrite(U, &u));
+  for (PetscInt v = ad->vstart; v < ad->vend; v++) {
+    PetscReal ue;
+    AdvDiffExact(ad->mesh->coords[2 * v], ad->mesh->coords[2 * v + 1], &ue, NULL, NULL, NULL);
+    u[v - ad->vstart] = ue;
+  }
+  PetscCall(VecRestoreArrayWrite(U, &u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode AdvDiffErrors(AdvDiff *ad, Vec U, PetscReal *l2, PetscReal *linf, PetscReal *unorm)
 {
   /* Radon's 7-point rule, exact for degree 5: barycentric points and weights (sum 1) */

@@ -35,6 +35,8 @@ PetscErrorCode AdvDiffCreate(MPI_Comm comm, PetscInt n, const AdvDiffCoefficient
 PetscErrorCode AdvDiffDestroy(AdvDiff *ad);
 /* The start of Newton: 0 inside, u* on the boundary. */
 PetscErrorCode AdvDiffInitialGuess(AdvDiff *ad, Vec U);
+/* U = u* at the vertices (the interpolant of the exact solution). */
+PetscErrorCode AdvDiffInterpolateExact(AdvDiff *ad, Vec U);
 /* ||u_h - u*||_L2 (7-point degree-5 rule per triangle), max_vertices |u_h - u*| and ||u_h||_L2. */
 PetscErrorCode AdvDiffErrors(AdvDiff *ad, Vec U, PetscReal *l2, PetscReal *linf, PetscReal *unorm);
 /* The triangles with point data u, u_exact and error (u - u*), gathered on rank 0, as a VTK

@@ -40,3 +40,9 @@ mfad_advdiff_test(example_advdiff_ranks 2 ranks OPTIONS -n 32)
 mfad_advdiff_test(example_advdiff_ranks_shell 2 ranks OPTIONS -n 16 -mfad_hessian shell)
 # (d) one Newton step from u = 0 cannot reach |F| <= 1e-8 |F0|: a non-zero exit and the reason
 mfad_advdiff_test(example_advdiff_diverge 2 diverge OPTIONS -n 8 -snes_max_it 1)
+# bench/residual_pde small (never timed): it exits non-zero when the FD Jacobian or MatMFFD product
+# is off the exact one by more than FD noise (1e-4 relative; measured ~1e-8), the exact JVP off the
+# assembled J v by more than round-off, or a Newton solve (exact J, -snes_fd_color, mfad shell,
+# -snes_mf_operator) does not converge
+mfad_mpi_test(bench_residual_pde_smoke 1 $<TARGET_FILE:bench_residual_pde> -n 16 -reps 1)
+set_tests_properties(bench_residual_pde_smoke PROPERTIES LABELS "bench")

@@ -46,3 +46,5 @@ mfad_advdiff_test(example_advdiff_diverge 2 diverge OPTIONS -n 8 -snes_max_it 1)
 # -snes_mf_operator) does not converge
 mfad_mpi_test(bench_residual_pde_smoke 1 $<TARGET_FILE:bench_residual_pde> -n 16 -reps 1)
 set_tests_properties(bench_residual_pde_smoke PROPERTIES LABELS "bench")
+mfad_mpi_test(bench_residual_pde_smoke_np2 2 $<TARGET_FILE:bench_residual_pde> -n 16 -reps 1)
+set_tests_properties(bench_residual_pde_smoke_np2 PROPERTIES LABELS "bench;mpi")

@@ -180,9 +180,7 @@ static PetscErrorCode Solve(AdvDiff *ad, SolveKind kind, double *seconds, PetscI
   case SOLVE_EXACT:
     PetscCall(SNESSetJacobian(snes, A, A, Jacobian, &s));
     break;
-  case SOLVE_FD_COLOR: /* the pattern assembled (zeros): what the colouring fills */
-    PetscCall(MfadEnergyComputeHessian(ad->E, U, A));
-    PetscCall(MatZeroEntries(A));
+  case SOLVE_FD_COLOR: /* the colouring fills the (zero) pattern of MfadEnergyCreateMatrix() */
     PetscCall(SNESSetJacobian(snes, A, A, SNESComputeJacobianDefaultColor, NULL));
     break;
   case SOLVE_SHELL:
@@ -281,9 +279,6 @@ int main(int argc, char **argv)
   PetscCall(MfadEnergyCreateMatrix(b.E, &b.A));
   PetscCall(MfadEnergyCreateMatrix(b.E, &b.Afd));
   PetscCall(TimeOp(&b, OP_ASSEMBLE, reps, &t_asm));
-  /* the FD matrix assembled on the same pattern, all zero: what the colouring fills */
-  PetscCall(MfadEnergyComputeHessian(b.E, b.X, b.Afd));
-  PetscCall(MatZeroEntries(b.Afd));
   PetscCall(SNESCreate(comm, &b.snes));
   PetscCall(SNESSetFunction(b.snes, b.F, Function, b.E));
   /* as in a Newton step, F at the point is known: the coloured FD reuses the SNES's function

@@ -38,6 +38,10 @@ endforeach()
 mfad_advdiff_test(example_advdiff_ranks 2 ranks OPTIONS -n 32)
 #     the same through the shell (exact J v, Jacobi-preconditioned GMRES)
 mfad_advdiff_test(example_advdiff_ranks_shell 2 ranks OPTIONS -n 16 -mfad_hessian shell)
+#     and with PETSc's coloured finite-difference Jacobian on mfad's assembled pattern (-snes_fd_color
+#     needs MfadEnergyCreateMatrix()'s matrix assembled before the first Jacobian): J_fd is ~1e-7
+#     off, Newton still converges quadratically to the same discrete solution
+mfad_advdiff_test(example_advdiff_fd_color 2 ranks OPTIONS -n 16 -snes_fd_color)
 # (d) one Newton step from u = 0 cannot reach |F| <= 1e-8 |F0|: a non-zero exit and the reason
 mfad_advdiff_test(example_advdiff_diverge 2 diverge OPTIONS -n 8 -snes_max_it 1)
 # bench/residual_pde small (never timed): it exits non-zero when the FD Jacobian or MatMFFD product

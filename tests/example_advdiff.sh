@@ -5,6 +5,7 @@
 #   checks: order <min>      every observed L2 order under -refine is >= min, every solve converged
 #           ranks            1 and 2 ranks give the same l2_error and u_l2 to 1e-10 (relative)
 #           diverge          a solve that cannot converge exits non-zero, saying so on stderr
+#           vtu              -o on 2 ranks writes the whole grid (-n 8: 81 points, 128 triangles), complete
 set -eu
 check=$1
 shift
@@ -59,6 +60,13 @@ diverge)
   grep -q "SNES did not converge" "$tmp/out" || { echo "FAIL: no 'did not converge' message"; exit 1; }
   l=$(grep "^advdiff: n " "$tmp/out" | tail -1)
   ok "the summary line's reason is negative" "a < 0" "$(field "$l" reason)"
+  ;;
+vtu)
+  run 2 -n 8 -o "$tmp/u.vtu" "$@"
+  [ "$rc" -eq 0 ] || { echo "FAIL: advdiff exited with $rc"; exit 1; }
+  grep -q 'NumberOfPoints="81" NumberOfCells="128"' "$tmp/u.vtu" || { echo "FAIL: not the whole 8 x 8 grid"; exit 1; }
+  [ "$(grep -c '<DataArray' "$tmp/u.vtu")" -eq 7 ] || { echo "FAIL: not 7 arrays (points, 3 cell arrays, u, u_exact, error)"; exit 1; }
+  tail -1 "$tmp/u.vtu" | grep -q '</VTKFile>' || { echo "FAIL: the file is truncated"; exit 1; }
   ;;
 *)
   echo "example_advdiff.sh: unknown check $check"

@@ -44,6 +44,8 @@ mfad_advdiff_test(example_advdiff_ranks_shell 2 ranks OPTIONS -n 16 -mfad_hessia
 mfad_advdiff_test(example_advdiff_fd_color 2 ranks OPTIONS -n 16 -snes_fd_color)
 # (d) one Newton step from u = 0 cannot reach |F| <= 1e-8 |F0|: a non-zero exit and the reason
 mfad_advdiff_test(example_advdiff_diverge 2 diverge OPTIONS -n 8 -snes_max_it 1)
+# (e) -o on 2 ranks: the whole grid gathered on rank 0, every array, the file complete
+mfad_advdiff_test(example_advdiff_vtu 2 vtu)
 # bench/residual_pde small (never timed): it exits non-zero when the FD Jacobian or MatMFFD product
 # is off the exact one by more than FD noise (1e-4 relative; measured ~1e-8), the exact JVP off the
 # assembled J v by more than round-off, or a Newton solve (exact J, -snes_fd_color, mfad shell,

@@ -121,6 +121,10 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
   PetscCall(PetscFree(fixed));
   PetscCall(MatSetPreallocationCOO(*A, ncoo, ci, cj));
   PetscCall(PetscFree2(ci, cj));
+  /* assembled (all zero) from the start: PETSc's coloured finite differences (-snes_fd_color,
+     MatFDColoringCreate()) need an assembled matrix before the first MfadEnergyComputeHessian() */
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
   {
     PetscBool sym;
     PetscCall(MfadEnergyIsSymmetric(E, &sym));

@@ -37,6 +37,20 @@ MFAD_HD static MFAD_INLINE void mfad_elem_scatter_to(double *MFAD_RESTRICT y, co
 }
 MFAD_HD static MFAD_INLINE void mfad_elem_scatter(double *MFAD_RESTRICT y, const int *MFAD_RESTRICT c, const double *MFAD_RESTRICT out, double w) { mfad_elem_scatter_to(y, c, out, w, 0); }
 
+/* A loop over one element whose unknowns are x (and direction v): the host entry points of tests */
+static inline void mfad_elem_loop_one(MfadLoop *L, int *conn, const double *x, const double *v, const double *params)
+{
+  static MfadLoop zero; /* zero-initialised, in C and C++ (the CUDA emulation) alike */
+  *L = zero;
+  for (int a = 0; a < MFAD_NV; a++) conn[a] = a;
+  L->nelem  = 1;
+  L->conn   = conn;
+  L->params = params;
+  L->weight = 1.0;
+  L->x      = x;
+  L->v      = v;
+}
+
 #if MFAD_ENERGY_OUTPUTS > 0
 #include <mfad/element_residual.h>
 #else

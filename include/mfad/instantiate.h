@@ -153,16 +153,10 @@
 
 static void mfad_element_host(MfadMode mode, const double *x, const double *v, const double *params, double *value, double *out)
 {
-  int     conn[MFAD_NV];
-  double  H[MFAD_N * MFAD_N];
+  int      conn[MFAD_NV];
+  double   H[MFAD_N * MFAD_N];
   MfadLoop L;
-  for (int a = 0; a < MFAD_NV; a++) conn[a] = a;
-  L.nelem  = 1;
-  L.conn   = conn;
-  L.params = params;
-  L.weight = 1.0;
-  L.x      = x;
-  L.v      = v;
+  mfad_elem_loop_one(&L, conn, x, v, params);
   switch (mode) {
   case MFAD_MODE_VALUE:
     *value = mfad_elem_value(&L, 0);

@@ -55,14 +55,8 @@ static void mfad_residual_host(MfadResidualMode mode, const double *x, const dou
 {
   int      conn[MFAD_NV];
   double   J[MFAD_M * MFAD_N];
-  MfadLoop L = {0};
-  for (int a = 0; a < MFAD_NV; a++) conn[a] = a;
-  L.nelem  = 1;
-  L.conn   = conn;
-  L.params = params;
-  L.weight = 1.0;
-  L.x      = x;
-  L.v      = v;
+  MfadLoop L;
+  mfad_elem_loop_one(&L, conn, x, v, params);
   switch (mode) {
   case MFAD_RESIDUAL_VALUE:
     mfad_res_value(&L, 0, r);

@@ -121,7 +121,8 @@ PetscErrorCode MfadEnergySetTaoResidual(MfadEnergy E, Tao tao)
   PetscCall(MfadEnergyGetComm(E, &comm));
   PetscCall(MfadEnergyGetOptionsPrefix(E, &prefix));
   PetscOptionsBegin(comm, prefix, "mfad least squares", "Tao");
-  PetscCall(PetscOptionsString("-mfad_jacobian", "The residual's Jacobian: shell (JVP and VJP products) or aij (assembled)", "MfadEnergySetTaoResidual", type, type, sizeof(type), &set));
+  PetscCall(PetscOptionsString("-mfad_jacobian", "The residual's Jacobian: shell (JVP and VJP products) or aij (assembled)",
+                               "MfadEnergySetTaoResidual", type, type, sizeof(type), &set));
   PetscOptionsEnd();
   PetscCall(PetscStrcmp(type, "shell", &shell));
   if (!shell) {

@@ -9,7 +9,10 @@
 
 PetscLogEvent MFAD_ResidualEvent, MFAD_ResidualJacobianEvent, MFAD_TransposeEvent;
 
-static PetscBool MfadTermIsLeastSquares_Private(const MfadTerm *t) { return t->k->nout > 0 && t->k->sum == MFAD_SUM_LEAST_SQUARES ? PETSC_TRUE : PETSC_FALSE; }
+static PetscBool MfadTermIsLeastSquares_Private(const MfadTerm *t)
+{
+  return t->k->nout > 0 && t->k->sum == MFAD_SUM_LEAST_SQUARES ? PETSC_TRUE : PETSC_FALSE;
+}
 static PetscBool MfadTermIsSystem_Private(const MfadTerm *t) { return t->k->nout > 0 && t->k->sum == MFAD_SUM_SYSTEM ? PETSC_TRUE : PETSC_FALSE; }
 
 /* the first system term, or -1 */
@@ -26,7 +29,8 @@ PetscErrorCode MfadEnergyCheckObjective_Private(MfadEnergy E, const char *what)
 
   PetscFunctionBegin;
   PetscCheck(t < 0, E->comm, PETSC_ERR_ARG_WRONGSTATE,
-             "%s: term '%s' is a nonlinear-system residual (F(x) = 0): the energy has no objective; solve it with SNES on the function and Jacobian (MfadEnergySetSNES() sets no objective then)",
+             "%s: term '%s' is a nonlinear-system residual (F(x) = 0): the energy has no objective; solve it with SNES on the function and Jacobian "
+             "(MfadEnergySetSNES() sets no objective then)",
              what, E->terms[t].name);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -36,8 +40,9 @@ PetscErrorCode MfadEnergyCheckSymmetric_Private(MfadEnergy E, const char *what)
   const PetscInt t = MfadEnergyFirstSystemTerm_Private(E);
 
   PetscFunctionBegin;
-  PetscCheck(t < 0, E->comm, PETSC_ERR_SUP, "%s: term '%s' is a nonlinear-system residual: its Jacobian is not symmetric (use -mfad_hessian shell or aij/baij, no PSD projection)", what,
-             E->terms[t].name);
+  PetscCheck(t < 0, E->comm, PETSC_ERR_SUP,
+             "%s: term '%s' is a nonlinear-system residual: its Jacobian is not symmetric (use -mfad_hessian shell or aij/baij, no PSD projection)",
+             what, E->terms[t].name);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -81,12 +86,14 @@ PetscErrorCode MfadEnergyComputeHessianTransposeProduct(MfadEnergy E, Vec X, Vec
   PetscCall(MfadEnergyCheckVec_Private(E, V, 3, "MfadEnergyComputeHessianTransposeProduct"));
   PetscCall(MfadEnergyCheckVec_Private(E, Y, 4, "MfadEnergyComputeHessianTransposeProduct"));
   PetscCheck(V != Y, E->comm, PETSC_ERR_ARG_IDN, "MfadEnergyComputeHessianTransposeProduct: V and Y must be different vectors");
-  PetscCheck(E->backend == MFAD_BACKEND_CPU, E->comm, PETSC_ERR_SUP, "MfadEnergyComputeHessianTransposeProduct: a system's transpose product runs on the CPU backend only (-mfad_backend cpu)");
+  PetscCheck(E->backend == MFAD_BACKEND_CPU, E->comm, PETSC_ERR_SUP,
+             "MfadEnergyComputeHessianTransposeProduct: a system's transpose product runs on the CPU backend only (-mfad_backend cpu)");
   PetscCall(PetscLogEventBegin(MFAD_TransposeEvent, 0, 0, 0, 0));
   PetscCall(VecScatterBegin(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecGetArray(E->vloc, &v));
-  for (PetscInt i = 0; i < E->nfixloc; i++) v[E->fixloc[i]] = 0.0; /* fixed rows of J are identity rows: their columns of J^T are zero outside the diagonal */
+  for (PetscInt i = 0; i < E->nfixloc; i++)
+    v[E->fixloc[i]] = 0.0; /* fixed rows of J are identity rows: their columns of J^T are zero outside the diagonal */
   PetscCall(VecZeroEntries(E->yloc));
   PetscCall(VecGetArrayRead(E->xloc, &x));
   PetscCall(VecGetArray(E->yloc, &y));
@@ -136,7 +143,8 @@ static PetscErrorCode MfadEnergyResidualRows_Private(MfadEnergy E, PetscInt *nro
     MfadTerm *term = &E->terms[t];
     if (offset) offset[t] = m;
     if (!MfadTermIsLeastSquares_Private(term)) continue;
-    PetscCheck((PetscInt64)m + (PetscInt64)term->nelem * term->k->nout < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "term '%s': residual rows overflow PetscInt", term->name);
+    PetscCheck((PetscInt64)m + (PetscInt64)term->nelem * term->k->nout < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "term '%s': residual rows overflow PetscInt", term->name);
     m += term->nelem * term->k->nout;
     if (!term->row && term->nelem && E->setup) { /* the caller's element order, as int for the loops */
       PetscCall(PetscMalloc1(term->nelem, &term->row));
@@ -167,11 +175,14 @@ static PetscErrorCode MfadEnergyCheckResidualVec_Private(MfadEnergy E, Vec R, in
   PetscFunctionBegin;
   PetscValidHeaderSpecific(R, VEC_CLASSID, arg);
   PetscCall(MfadEnergyGetResidualSizes(E, &m, &M));
-  PetscCheck(M > 0, E->comm, PETSC_ERR_ARG_WRONGSTATE, "%s: the energy has no least-squares residual term (a kernel with .residual and .sum = MFAD_SUM_LEAST_SQUARES)", what);
+  PetscCheck(M > 0, E->comm, PETSC_ERR_ARG_WRONGSTATE,
+             "%s: the energy has no least-squares residual term (a kernel with .residual and .sum = MFAD_SUM_LEAST_SQUARES)", what);
   PetscCall(VecGetLocalSize(R, &n));
   PetscCall(VecGetSize(R, &N));
   PetscCheck(n == m && N == M, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
-             "%s: residual Vec (argument %d) has local size %" PetscInt_FMT " and global size %" PetscInt_FMT "; the least-squares terms have %" PetscInt_FMT " and %" PetscInt_FMT " rows (MfadEnergyCreateResidualVec())", what, arg, n, N, m, M);
+             "%s: residual Vec (argument %d) has local size %" PetscInt_FMT " and global size %" PetscInt_FMT
+             "; the least-squares terms have %" PetscInt_FMT " and %" PetscInt_FMT " rows (MfadEnergyCreateResidualVec())",
+             what, arg, n, N, m, M);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -196,7 +207,8 @@ static PetscErrorCode MfadEnergyRunResidual_Private(MfadEnergy E, int which, con
   PetscInt m, *offset;
 
   PetscFunctionBegin;
-  PetscCheck(E->backend == MFAD_BACKEND_CPU, E->comm, PETSC_ERR_SUP, "the stacked least-squares residual and its Jacobian run on the CPU backend only (-mfad_backend cpu)");
+  PetscCheck(E->backend == MFAD_BACKEND_CPU, E->comm, PETSC_ERR_SUP,
+             "the stacked least-squares residual and its Jacobian run on the CPU backend only (-mfad_backend cpu)");
   PetscCall(PetscMalloc1(E->nterms, &offset));
   PetscCall(MfadEnergyResidualRows_Private(E, &m, offset));
   for (PetscInt t = 0; t < E->nterms; t++) {
@@ -300,12 +312,12 @@ static PetscErrorCode MfadResidualJacobianDestroy_Private(void *arg)
 
 PetscErrorCode MfadEnergyCreateResidualJacobian(MfadEnergy E, Mat *J)
 {
-  PetscInt             m, M, rstart, *offset, *ci, *cj;
-  PetscCount           ncoo = 0, k = 0;
-  char                *fixed;
+  PetscInt              m, M, rstart, *offset, *ci, *cj;
+  PetscCount            ncoo = 0, k = 0;
+  char                 *fixed;
   MfadResidualJacobian *c;
-  PetscContainer       holder;
-  const PetscInt       dof = E ? E->dof : 0;
+  PetscContainer        holder;
+  const PetscInt        dof = E ? E->dof : 0;
 
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
@@ -364,19 +376,21 @@ PetscErrorCode MfadEnergyCreateResidualJacobian(MfadEnergy E, Mat *J)
 PetscErrorCode MfadEnergyComputeResidualJacobian(MfadEnergy E, Vec X, Mat J)
 {
   MfadResidualJacobian *c = NULL;
-  PetscContainer       holder;
-  const PetscScalar   *x;
-  PetscCount           k = 0;
+  PetscContainer        holder;
+  const PetscScalar    *x;
+  PetscCount            k = 0;
 
   PetscFunctionBegin;
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeResidualJacobian"));
   PetscValidHeaderSpecific(J, MAT_CLASSID, 3);
   PetscCall(PetscObjectQuery((PetscObject)J, "MfadResidualJacobian", (PetscObject *)&holder));
   if (holder) PetscCall(PetscContainerGetPointer(holder, (void **)&c));
-  PetscCheck(c && c->E == E, E->comm, PETSC_ERR_ARG_WRONG, "MfadEnergyComputeResidualJacobian: the matrix was not made by MfadEnergyCreateResidualJacobian() for this energy");
+  PetscCheck(c && c->E == E, E->comm, PETSC_ERR_ARG_WRONG,
+             "MfadEnergyComputeResidualJacobian: the matrix was not made by MfadEnergyCreateResidualJacobian() for this energy");
   PetscCheck(c->setup_count == E->setup_count && c->fixed_count == E->fixed_count, E->comm, PETSC_ERR_ARG_WRONGSTATE,
              "MfadEnergyComputeResidualJacobian: the energy's terms or fixed dofs changed since the matrix was made; make it again");
-  PetscCheck(E->backend == MFAD_BACKEND_CPU, E->comm, PETSC_ERR_SUP, "MfadEnergyComputeResidualJacobian: runs on the CPU backend only (-mfad_backend cpu)");
+  PetscCheck(E->backend == MFAD_BACKEND_CPU, E->comm, PETSC_ERR_SUP,
+             "MfadEnergyComputeResidualJacobian: runs on the CPU backend only (-mfad_backend cpu)");
   PetscCall(PetscLogEventBegin(MFAD_ResidualJacobianEvent, 0, 0, 0, 0));
   PetscCall(VecGetArrayRead(E->xloc, &x));
   for (PetscInt t = 0; t < E->nterms; t++) {

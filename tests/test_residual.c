@@ -30,8 +30,12 @@ static Case Cases[2];
 
 static void Setup(void)
 {
-  Cases[0] = (Case){MFAD_KERNEL(res_lsq), res_lsq, {1.1, 0.9, 1.3, 0.4}};
-  Cases[1] = (Case){MFAD_KERNEL(res_sys), res_sys, {0.1, -0.2, 1.2, 0.1, 0.3, 0.9, 2.0, -1.5}};
+  Cases[0] = (Case){
+      MFAD_KERNEL(res_lsq), res_lsq, {1.1, 0.9, 1.3, 0.4}
+  };
+  Cases[1] = (Case){
+      MFAD_KERNEL(res_sys), res_sys, {0.1, -0.2, 1.2, 0.1, 0.3, 0.9, 2.0, -1.5}
+  };
 }
 
 static unsigned long long Rng;
@@ -54,12 +58,12 @@ static void Point(int trial, int n, int m, double x[MAXN], double v[MAXN], doubl
 static void AssertClose(int t, const char *k, const char *what, const double *a, const double *b, int n, double rtol)
 {
   double scale = 0.0, err = 0.0;
-  int    at    = 0;
+  int    at = 0;
   for (int i = 0; i < n; i++) scale = fmax(scale, fabs(b[i]));
   for (int i = 0; i < n; i++)
     if (fabs(a[i] - b[i]) > err) err = fabs(a[i] - b[i]), at = i;
-  ck_assert_msg(err <= rtol * fmax(scale, 1e-300), "%s trial %d: %s: entry %d %.17g vs %.17g, error %.3g > bound %.3g", k, t, what, at, a[at], b[at], err,
-                rtol * scale);
+  ck_assert_msg(err <= rtol * fmax(scale, 1e-300), "%s trial %d: %s: entry %d %.17g vs %.17g, error %.3g > bound %.3g", k, t, what, at, a[at], b[at],
+                err, rtol * scale);
 }
 
 /* the element Jacobian by central differences of the plain C residual */

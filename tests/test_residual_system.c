@@ -41,11 +41,14 @@ static PetscErrorCode CreateSystem(MPI_Comm comm, MfadEnergy *E)
   PetscCall(PetscMalloc2(3 * nt, &conn, 8 * nt, &params));
   for (PetscInt t = rank; t < nt; t += size, ne++) {
     const PetscInt c = t / 2, i = c % NCELL, j = c / NCELL, v00 = i + (NCELL + 1) * j, v10 = v00 + 1, v01 = v00 + NCELL + 1, v11 = v01 + 1;
-    const PetscInt tri[2][3] = {{v00, v10, v11}, {v00, v11, v01}};
+    const PetscInt tri[2][3] = {
+        {v00, v10, v11},
+        {v00, v11, v01}
+    };
     for (int a = 0; a < 3; a++) {
-      const PetscInt v = tri[t % 2][a];
-      conn[3 * ne + a]       = v;
-      params[8 * ne + 2 * a] = (PetscReal)(v % (NCELL + 1)) / NCELL + 0.01 * PetscSinReal((PetscReal)v); /* a perturbed grid */
+      const PetscInt v           = tri[t % 2][a];
+      conn[3 * ne + a]           = v;
+      params[8 * ne + 2 * a]     = (PetscReal)(v % (NCELL + 1)) / NCELL + 0.01 * PetscSinReal((PetscReal)v); /* a perturbed grid */
       params[8 * ne + 2 * a + 1] = (PetscReal)(v / (NCELL + 1)) / NCELL + 0.01 * PetscCosReal((PetscReal)v);
     }
     params[8 * ne + 6] = 3.0; /* velocity */
@@ -220,7 +223,8 @@ static PetscErrorCode CheckDamping(MfadEnergy E, Vec X)
   nfree = (PetscReal)(N - nfix);
   PetscCall(MatAXPY(Ad, -1.0, A0d, SAME_NONZERO_PATTERN));
   PetscCall(MatNorm(Ad, NORM_FROBENIUS, &d));
-  if (!(PetscAbsReal(d - lambda * PetscSqrtReal(nfree)) <= 1e-12 * lambda * PetscSqrtReal(nfree))) Fail("|damped - undamped| against lambda sqrt(free dofs)", PetscAbsReal(d - lambda * PetscSqrtReal(nfree)), 1e-12);
+  if (!(PetscAbsReal(d - lambda * PetscSqrtReal(nfree)) <= 1e-12 * lambda * PetscSqrtReal(nfree)))
+    Fail("|damped - undamped| against lambda sqrt(free dofs)", PetscAbsReal(d - lambda * PetscSqrtReal(nfree)), 1e-12);
   PetscCall(MfadEnergySetDamping(E, 0.0));
   PetscCall(VecDestroy(&dS));
   PetscCall(VecDestroy(&dA));
@@ -273,7 +277,8 @@ static PetscErrorCode CheckAgainstSerial(MfadEnergy E, Vec X)
     for (PetscInt i = 0; i < N; i++) d += PetscSqr(PetscRealPart(a[i] - b[i])), nb += PetscSqr(PetscRealPart(b[i]));
     PetscCall(VecRestoreArrayRead(all, &a));
     PetscCall(VecRestoreArrayRead(k ? JVs : Fs, &b));
-    if (!(PetscSqrtReal(d / nb) <= 1e-12)) Fail(k ? "J v: distributed against one rank" : "F: distributed against one rank", PetscSqrtReal(d / nb), 1e-12);
+    if (!(PetscSqrtReal(d / nb) <= 1e-12))
+      Fail(k ? "J v: distributed against one rank" : "F: distributed against one rank", PetscSqrtReal(d / nb), 1e-12);
     PetscCall(VecScatterDestroy(&toall));
     PetscCall(VecDestroy(&all));
   }

@@ -30,7 +30,8 @@ MFAD_HD static MFAD_INLINE void mfad_res_value(const MfadLoop *L, int e, double 
 }
 
 /* r receives r_e, jv receives J_e v_e (v: a local array in the vertex layout) */
-MFAD_HD static MFAD_INLINE void mfad_res_jvp(const MfadLoop *L, int e, const double *MFAD_RESTRICT v, double *MFAD_RESTRICT r, double *MFAD_RESTRICT jv)
+MFAD_HD static MFAD_INLINE void mfad_res_jvp(const MfadLoop *L, int e, const double *MFAD_RESTRICT v, double *MFAD_RESTRICT r,
+                                             double *MFAD_RESTRICT jv)
 {
   const int *c = L->conn + (long)e * MFAD_NV;
   mfad_dual  xs[MFAD_N], R[MFAD_M];
@@ -52,11 +53,12 @@ MFAD_HD static MFAD_INLINE void mfad_res_jacobian(const MfadLoop *L, int e, doub
 {
   const int *c = L->conn + (long)e * MFAD_NV;
   mfad_grad  xs[MFAD_N], R[MFAD_M];
-  MFAD_UNROLL for (int a = 0; a < MFAD_NV; a++) MFAD_UNROLL for (int d = 0; d < MFAD_ND; d++) mfad_grad_seed(&xs[a * MFAD_ND + d], L->x[(long)c[a] * MFAD_ND + d], a * MFAD_ND + d);
+  MFAD_UNROLL for (int a = 0; a < MFAD_NV; a++) MFAD_UNROLL for (int d = 0; d < MFAD_ND; d++)
+      mfad_grad_seed(&xs[a * MFAD_ND + d], L->x[(long)c[a] * MFAD_ND + d], a * MFAD_ND + d);
   mfad_energy_grad(xs, mfad_elem_params(L, e), R);
   MFAD_UNROLL for (int i = 0; i < MFAD_M; i++)
   {
-    r[i] = R[i].v;
+    r[i]                                                           = R[i].v;
     MFAD_UNROLL for (int j = 0; j < MFAD_N; j++) J[i * MFAD_N + j] = MFAD_LANE(R[i].g, j);
   }
 }
@@ -71,7 +73,7 @@ MFAD_HD static MFAD_INLINE void mfad_res_tmul(const double *MFAD_RESTRICT J, con
 /* The element's entries of a local array in the vertex layout */
 MFAD_HD static MFAD_INLINE void mfad_res_gather(const MfadLoop *L, int e, const double *MFAD_RESTRICT v, double *MFAD_RESTRICT ve)
 {
-  const int *c = L->conn + (long)e * MFAD_NV;
+  const int *c                                                                                                    = L->conn + (long)e * MFAD_NV;
   MFAD_UNROLL for (int a = 0; a < MFAD_NV; a++) MFAD_UNROLL for (int d = 0; d < MFAD_ND; d++) ve[a * MFAD_ND + d] = v[(long)c[a] * MFAD_ND + d];
 }
 

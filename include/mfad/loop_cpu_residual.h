@@ -78,7 +78,7 @@ static void mfad_residual_host(MfadResidualMode mode, const double *x, const dou
 }
 
 static const struct _n_MfadResidualKernel mfad_residual_kernel = {
-  mfad_residual_host, mfad_cpu_res_residual, mfad_cpu_res_jvp, mfad_cpu_res_vjp, mfad_cpu_res_jacobian, MFAD_CPU_RES_JTV,
+    mfad_residual_host, mfad_cpu_res_residual, mfad_cpu_res_jvp, mfad_cpu_res_vjp, mfad_cpu_res_jacobian, MFAD_CPU_RES_JTV,
 };
 
 #endif /* MFAD_LOOP_CPU_RESIDUAL_H */

@@ -44,7 +44,7 @@ static PetscCount MfadEnergyCOOSize_Private(MfadEnergy E)
 }
 
 /* Accepted matrix types: those with a COO path in PETSc 3.18 that this code was checked with */
-static PetscErrorCode MfadMatCheckType_Private(Mat A, PetscBool *upper)
+static PetscErrorCode MfadMatCheckType_Private(MfadEnergy E, Mat A, PetscBool *upper)
 {
   PetscBool ok, sbaij;
   MatType   type;
@@ -52,11 +52,20 @@ static PetscErrorCode MfadMatCheckType_Private(Mat A, PetscBool *upper)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &sbaij, MATSEQSBAIJ, MATMPISBAIJ, ""));
   PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &ok, MATSEQAIJ, MATMPIAIJ, MATSEQBAIJ, MATMPIBAIJ, ""));
-#if defined(PETSC_HAVE_CUDA)
-  /* cuSPARSE matrices take host values in MatSetValuesCOO() and copy them to the device */
-  if (!ok) PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &ok, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
-#endif
   PetscCall(MatGetType(A, &type));
+#if defined(PETSC_HAVE_CUDA)
+  /* cuSPARSE matrices take host values in MatSetValuesCOO() and copy them to the device; with host
+     vectors, Newton with them diverged on an H100 (PETSc 3.26.1, docs/gpu.md), so they need CUDA vectors */
+  if (!ok) {
+    PetscBool cudavec;
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &ok, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)E->xglob, &cudavec, VECSEQCUDA, VECMPICUDA, ""));
+    PetscCheck(
+        !ok || cudavec, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_INCOMP,
+        "MfadEnergyCreateMatrix: -mat_type %s needs CUDA vectors (-vec_type cuda): with host vectors its Newton steps were wrong (docs/gpu.md)",
+        type);
+  }
+#endif
   PetscCheck(ok || sbaij, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP,
              "MfadEnergyCreateMatrix: -mat_type %s is not supported; use aij, baij or sbaij"
 #if defined(PETSC_HAVE_CUDA)
@@ -88,7 +97,7 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
   PetscCall(MatSetOptionsPrefix(*A, E->prefix));
   PetscCall(MatSetType(*A, MATAIJ));
   PetscCall(MatSetFromOptions(*A));
-  PetscCall(MfadMatCheckType_Private(*A, &upper));
+  PetscCall(MfadMatCheckType_Private(E, *A, &upper));
   if (upper) PetscCall(MfadEnergyCheckSymmetric_Private(E, "MfadEnergyCreateMatrix with -mat_type sbaij (upper triangle only)"));
 
   /* COO entries in the order of E->hess: term by term, element by element (loop order), N x N

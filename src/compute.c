@@ -147,7 +147,7 @@ void MfadTermLoop_Private(MfadEnergy E, const MfadTerm *term, const double *x, c
   L->block_start  = term->block_start;
   L->color_start  = term->color_start;
   L->color_blocks = term->color_blocks;
-  L->atomic       = E->atomic;
+  L->atomic       = MfadEnergyAtomicScatter_Private(E);
   L->nthreads     = 1;
   L->parallel     = 0;
 }

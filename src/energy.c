@@ -335,7 +335,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
 {
   MfadBackend backend = E ? E->backend : MFAD_BACKEND_CPU;
   PetscInt    nthreads, block_size;
-  PetscBool   atomic, reorder;
+  PetscBool         atomic, reorder, scatter_set;
   const char *scatters[] = {"colour", "atomic"};
   PetscInt    scatter;
   MfadPSDProjection psd;
@@ -349,7 +349,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   nthreads   = E->nthreads;
   block_size = E->block_size;
   reorder    = E->reorder;
-  scatter    = E->atomic ? 1 : 0;
+  scatter    = MfadEnergyAtomicScatter_Private(E) ? 1 : 0;
   psd        = E->psd_user;
   psd_eps    = E->psd_eps;
   psd_steps  = E->psd_steps;
@@ -358,7 +358,8 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   PetscCall(PetscOptionsEnum("-mfad_backend", "Where element loops run", "MfadEnergySetBackend", MfadBackends, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
   PetscCall(PetscOptionsInt("-mfad_num_threads", "OpenMP threads of element loops (0: OpenMP's count where measured faster, docs/threads.md)", "MfadEnergySetNumThreads", nthreads, &nthreads, NULL));
   PetscCall(PetscOptionsInt("-mfad_block_size", "Consecutive elements per coloured block", "MfadEnergySetFromOptions", block_size, &block_size, NULL));
-  PetscCall(PetscOptionsEList("-mfad_scatter", "Race-free scatter: coloured blocks (deterministic) or atomics (comparison)", "MfadEnergySetFromOptions", scatters, 2, scatters[scatter], &scatter, NULL));
+  PetscCall(PetscOptionsEList("-mfad_scatter", "Scatter: coloured blocks (deterministic; the CPU's default) or atomics (the GPU's default)",
+                              "MfadEnergySetFromOptions", scatters, 2, scatters[scatter], &scatter, &scatter_set));
   PetscCall(PetscOptionsBool("-mfad_reorder", "Sort elements by their first local vertex for locality", "MfadEnergySetFromOptions", reorder, &reorder, NULL));
   PetscCall(PetscOptionsBool("-mfad_check_finite", "Check the point for NaN/Inf before each evaluation", "MfadEnergySetFromOptions", E->check_finite, &E->check_finite, NULL));
   PetscCall(PetscOptionsEnum("-mfad_psd_project", "Project element Hessians to PSD before caching or assembly", "MfadEnergySetPSDProjection", MfadPSDProjections, (PetscEnum)psd, (PetscEnum *)&psd, NULL));
@@ -384,6 +385,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   E->block_size   = block_size;
   E->reorder      = reorder;
   E->atomic       = atomic;
+  if (scatter_set) E->scatter_set = PETSC_TRUE;
   E->from_options = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -63,8 +63,9 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
   PetscCall(MPIU_Allreduce(&E->nfixown, &nfix, 1, MPIU_INT, MPI_SUM, E->comm));
   PetscCall(PetscViewerASCIIPrintf(viewer, "MfadEnergy: %" PetscInt_FMT " vertices x %" PetscInt_FMT " dofs, %" PetscInt_FMT " fixed dofs, %d ranks, %" PetscInt_FMT " terms\n", E->N, E->dof, nfix, size, E->nterms));
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "backend %s, threads %" PetscInt_FMT " (0: one or OpenMP's count, as measured faster), scatter %s, block size %" PetscInt_FMT "\n", MfadBackends[E->backend], E->nthreads,
-                                   E->atomic ? "atomic" : "coloured blocks", E->block_size));
+  PetscCall(PetscViewerASCIIPrintf(
+      viewer, "backend %s, threads %" PetscInt_FMT " (0: one or OpenMP's count, as measured faster), scatter %s, block size %" PetscInt_FMT "\n",
+      MfadBackends[E->backend], E->nthreads, MfadEnergyAtomicScatter_Private(E) ? "atomic" : "coloured blocks", E->block_size));
   for (PetscInt t = 0; t < E->nterms; t++) {
     MfadTerm *term = &E->terms[t];
     PetscInt  nglob;

@@ -47,10 +47,12 @@
 /* Hessian mode's rows: N x N lanes never fit in a GPU thread's registers, and unrolling every row
    of every operation made ptxas take 8+ minutes per energy and architecture; loop over rows */
 #define MFAD_UNROLL_HESS _Pragma("unroll 1")
+#define MFAD_NO_UNROLL   _Pragma("unroll 1")
 #else
 #define MFAD_HD
 #define MFAD_RESTRICT __restrict
 #define MFAD_UNROLL   _Pragma("GCC unroll 16")
+#define MFAD_NO_UNROLL _Pragma("GCC unroll 1")
 /* MFAD_ROLL_HESSIAN_ROWS (mfad_add_energy(... ROLL_HESSIAN_ROWS)): Hessian
    mode's rows as loops, for energies of many unknowns. arap_surface (18): gcc -O3 took 140 s with
    unrolled rows and 24 s rolled, and its element Hessians ran no slower rolled (0.59 s against

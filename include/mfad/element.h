@@ -88,6 +88,22 @@ MFAD_HD static MFAD_INLINE void mfad_elem_hvp(const MfadLoop *L, int e, double *
   MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) hv[i] = MFAD_LANE(E.tg, i);
 }
 
+/* col receives H_e e_k, column k of the element Hessian: one HVP along a unit direction. Its
+   numbers hold 2N + 2 doubles where the Hessian mode's hold 1 + N + N^2: the GPU builds element
+   Hessians, diagonals and vertex blocks column by column from it, in a thread's registers */
+MFAD_HD static MFAD_INLINE void mfad_elem_hessian_column(const MfadLoop *L, int e, int k, double *MFAD_RESTRICT col)
+{
+  const int *c = L->conn + (long)e * MFAD_NV;
+  mfad_hvp   xs[MFAD_N], E;
+  MFAD_UNROLL for (int a = 0; a < MFAD_NV; a++) MFAD_UNROLL for (int d = 0; d < MFAD_ND; d++)
+  {
+    const int i = a * MFAD_ND + d;
+    mfad_hvp_seed(&xs[i], L->x[(long)c[a] * MFAD_ND + d], i == k ? 1.0 : 0.0, i);
+  }
+  mfad_energy_hvp(xs, mfad_elem_params(L, e), &E);
+  MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) col[i] = MFAD_LANE(E.tg, i);
+}
+
 /* returns E_e; H receives the N x N element Hessian, row-major */
 MFAD_HD static MFAD_INLINE double mfad_elem_hessian(const MfadLoop *L, int e, double *MFAD_RESTRICT H)
 {

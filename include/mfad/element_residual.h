@@ -100,6 +100,19 @@ MFAD_HD static MFAD_INLINE double mfad_res_half_norm2(const double *r)
 
 #if MFAD_ENERGY_SUM == 2
 /* ---------------------------------------------------------------- system: F = sum of r_e, Jacobian J_e */
+/* col receives J_e e_k (dual numbers: one lane) */
+MFAD_HD static MFAD_INLINE void mfad_elem_hessian_column(const MfadLoop *L, int e, int k, double *MFAD_RESTRICT col)
+{
+  const int *c = L->conn + (long)e * MFAD_NV;
+  mfad_dual  xs[MFAD_N], R[MFAD_M];
+  MFAD_UNROLL for (int a = 0; a < MFAD_NV; a++) MFAD_UNROLL for (int d = 0; d < MFAD_ND; d++)
+  {
+    const int i = a * MFAD_ND + d;
+    mfad_dual_seed(&xs[i], L->x[(long)c[a] * MFAD_ND + d], i == k ? 1.0 : 0.0);
+  }
+  mfad_energy_dual(xs, mfad_elem_params(L, e), R);
+  MFAD_UNROLL for (int i = 0; i < MFAD_M; i++) col[i] = R[i].t;
+}
 MFAD_HD static MFAD_INLINE double mfad_elem_value(const MfadLoop *L, int e)
 {
   (void)L;
@@ -141,6 +154,14 @@ MFAD_HD static MFAD_INLINE void mfad_elem_hvp(const MfadLoop *L, int e, double *
 {
   double r[MFAD_M];
   mfad_res_gaussnewton(L, e, r, hv);
+}
+/* col receives J_e^T (J_e e_k), from the element Jacobian (gradient numbers: N lanes) */
+MFAD_HD static MFAD_INLINE void mfad_elem_hessian_column(const MfadLoop *L, int e, int k, double *MFAD_RESTRICT col)
+{
+  double r[MFAD_M], J[MFAD_M * MFAD_N], jk[MFAD_M];
+  mfad_res_jacobian(L, e, r, J);
+  MFAD_UNROLL for (int i = 0; i < MFAD_M; i++) jk[i] = J[i * MFAD_N + k];
+  mfad_res_tmul(J, jk, col);
 }
 MFAD_HD static MFAD_INLINE double mfad_elem_hessian(const MfadLoop *L, int e, double *MFAD_RESTRICT H)
 {

@@ -46,62 +46,108 @@ __global__ void MFAD_CUDA_FN(k_hvp)(MfadCudaLaunch P)
   mfad_elem_scatter_to(P.L.y, P.L.conn + (long)e * MFAD_NV, hv, P.L.weight, P.atomic);
 }
 
-/* The Hessian mode is the costly one to compile (N(N+1)/2 second derivatives per operation, fully
-   unrolled): four kernels need it, so it is compiled once, in a function nvcc must not inline
-   (inlined into each kernel it made nvcc take 7x longer per energy, measured) */
-__device__ __noinline__ static void MFAD_CUDA_FN(elem_hessian)(const MfadLoop *L, int e, double *H) { (void)mfad_elem_hessian(L, e, H); }
-__device__ __noinline__ static void MFAD_CUDA_FN(psd_project)(double *H, int psd, double eps) { (void)mfad_psd_project(MFAD_N, H, psd, eps); }
+/* Second derivatives by columns: a GPU thread never holds a Hessian-mode number (1 + N + N^2
+   doubles each, N of them: a 47 KB stack frame per thread for a tet, reserved for every resident
+   thread). Column k of H_e is one HVP along e_k (mfad_elem_hessian_column); the diagonal, vertex
+   blocks and element Hessians are written column by column, so a thread keeps one column. The
+   column body is compiled once, in a function nvcc must not inline (N copies would make compile
+   time and code size N times larger); the loops over k stay rolled for the same reason. */
+__device__ __noinline__ static void MFAD_CUDA_FN(elem_column)(const MfadLoop *L, int e, int k, double *col)
+{
+  mfad_elem_hessian_column(L, e, k, col);
+}
 
 __global__ void MFAD_CUDA_FN(k_diagonal)(MfadCudaLaunch P)
 {
   const int i = MFAD_CUDA_TID();
-  double    H[MFAD_N * MFAD_N], dg[MFAD_N];
+  double    dg[MFAD_N], col[MFAD_N];
   if (i >= P.n) return;
   const int e = mfad_cuda_element(P.elems, i);
-  MFAD_CUDA_FN(elem_hessian)(&P.L, e, H);
-  for (int k = 0; k < MFAD_N; k++) dg[k] = H[k * MFAD_N + k];
+  MFAD_NO_UNROLL
+  for (int k = 0; k < MFAD_N; k++) {
+    MFAD_CUDA_FN(elem_column)(&P.L, e, k, col);
+    MFAD_UNROLL for (int j = 0; j < MFAD_N; j++) if (j == k) dg[j] = col[j]; /* constant indices: dg stays in registers */
+  }
   mfad_elem_scatter_to(P.L.y, P.L.conn + (long)e * MFAD_NV, dg, P.L.weight, P.atomic);
 }
 
+/* y[(vertex * dof + d) * dof + f] += w H_e[(a, d), (a, f)]: column (a, f) gives row d of vertex a's block */
 __global__ void MFAD_CUDA_FN(k_blockdiag)(MfadCudaLaunch P)
 {
   const int i = MFAD_CUDA_TID();
-  double    H[MFAD_N * MFAD_N];
+  double    col[MFAD_N];
   if (i >= P.n) return;
-  const int e = mfad_cuda_element(P.elems, i);
-  MFAD_CUDA_FN(elem_hessian)(&P.L, e, H);
-  mfad_elem_scatter_blocks_to(P.L.y, P.L.conn + (long)e * MFAD_NV, H, P.L.weight, P.atomic);
+  const int  e = mfad_cuda_element(P.elems, i);
+  const int *c = P.L.conn + (long)e * MFAD_NV;
+  MFAD_NO_UNROLL
+  for (int k = 0; k < MFAD_N; k++) {
+    const int a = k / MFAD_ND, f = k % MFAD_ND;
+    MFAD_CUDA_FN(elem_column)(&P.L, e, k, col);
+    MFAD_UNROLL for (int d = 0; d < MFAD_ND; d++)
+        mfad_elem_add(&P.L.y[((long)c[a] * MFAD_ND + d) * MFAD_ND + f], P.L.weight * col[a * MFAD_ND + d], P.atomic);
+  }
 }
 
-/* w H_e, then the PSD projection, as the CPU path (src/hessian.c) does it */
-__device__ static inline void MFAD_CUDA_FN(weighted_hessian)(const MfadCudaLaunch *P, int e, double *H)
-{
-  MFAD_CUDA_FN(elem_hessian)(&P->L, e, H);
-  for (int k = 0; k < MFAD_N * MFAD_N; k++) H[k] *= P->L.weight;
-  if (P->psd != MFAD_PSD_MODE_NONE) MFAD_CUDA_FN(psd_project)(H, P->psd, P->psd_eps);
-}
-
-/* element Hessians in the COO value layout: element e's N x N block at e * N * N */
+/* element Hessians in the COO value layout: element e's N x N block w H_e, row-major, at e * N * N */
 __global__ void MFAD_CUDA_FN(k_hessian)(MfadCudaLaunch P)
 {
   const int i = MFAD_CUDA_TID();
-  double    H[MFAD_N * MFAD_N];
+  double    col[MFAD_N];
   if (i >= P.n) return;
-  const int e = mfad_cuda_element(P.elems, i);
-  MFAD_CUDA_FN(weighted_hessian)(&P, e, H);
-  double *out = P.L.y + (long)e * MFAD_N * MFAD_N;
-  for (int k = 0; k < MFAD_N * MFAD_N; k++) out[k] = H[k];
+  const int e   = mfad_cuda_element(P.elems, i);
+  double   *out = P.L.y + (long)e * MFAD_N * MFAD_N;
+  MFAD_NO_UNROLL
+  for (int k = 0; k < MFAD_N; k++) {
+    MFAD_CUDA_FN(elem_column)(&P.L, e, k, col);
+    MFAD_UNROLL for (int j = 0; j < MFAD_N; j++) out[j * MFAD_N + k] = P.L.weight * col[j];
+  }
 }
 
-/* element Hessians packed for the cache: element e's N (N + 1) / 2 entries at e * N (N + 1) / 2 */
+/* Row k's first entry in the packed upper triangle by rows (the cache's layout, mfad_elem_pack) */
+#define MFAD_PACKED_ROW(k) ((k)*MFAD_N - (k) * ((k)-1) / 2)
+
+/* element Hessians packed for the cache, symmetrised as mfad_elem_pack does: entry (i, j), i < j,
+   is w (H_ij + H_ji) / 2, its halves from columns i and j (column k: H_jk for every j) */
 __global__ void MFAD_CUDA_FN(k_hessian_packed)(MfadCudaLaunch P)
 {
   const int i = MFAD_CUDA_TID();
-  double    H[MFAD_N * MFAD_N];
+  double    col[MFAD_N];
+  if (i >= P.n) return;
+  const int e  = mfad_cuda_element(P.elems, i);
+  double   *pk = P.L.y + (long)e * (MFAD_N * (MFAD_N + 1) / 2);
+  MFAD_NO_UNROLL
+  for (int k = 0; k < MFAD_N; k++) {
+    MFAD_CUDA_FN(elem_column)(&P.L, e, k, col);
+    MFAD_UNROLL for (int j = 0; j < MFAD_N; j++)
+    {
+      const double h = P.L.weight * col[j];
+      if (j == k) pk[MFAD_PACKED_ROW(k)] = h;
+      else if (j > k) pk[MFAD_PACKED_ROW(k) + j - k] = 0.5 * h; /* (k, j): its first half */
+      else pk[MFAD_PACKED_ROW(j) + k - j] += 0.5 * h;           /* (j, k): written by column j */
+    }
+  }
+}
+
+/* The PSD projection of the element Hessians the two kernels above wrote (full or packed), as the
+   CPU path projects w H_e (src/hessian.c). The one kernel here that holds whole element matrices
+   per thread (Jacobi's matrix and eigenvectors, N x N each): its stack is the price of a
+   per-thread eigensolver (scripts/cuda-resources.py exempts it by name). */
+__global__ void MFAD_CUDA_FN(k_psd)(MfadCudaLaunch P, int packed)
+{
+  const int i = MFAD_CUDA_TID();
+  double    A[MFAD_N * MFAD_N], V[MFAD_N * MFAD_N], lam[MFAD_N];
   if (i >= P.n) return;
   const int e = mfad_cuda_element(P.elems, i);
-  MFAD_CUDA_FN(weighted_hessian)(&P, e, H);
-  mfad_elem_pack(H, P.L.y + (long)e * (MFAD_N * (MFAD_N + 1) / 2));
+  if (!packed) { /* in place, in the COO value layout */
+    (void)mfad_psd_project_work(MFAD_N, P.L.y + (long)e * MFAD_N * MFAD_N, P.psd, P.psd_eps, A, V, lam);
+  } else { /* unpacked, projected, packed back */
+    double *pk = P.L.y + (long)e * (MFAD_N * (MFAD_N + 1) / 2);
+    double  H[MFAD_N * MFAD_N];
+    for (int r = 0; r < MFAD_N; r++)
+      for (int j = r; j < MFAD_N; j++) H[r * MFAD_N + j] = H[j * MFAD_N + r] = pk[MFAD_PACKED_ROW(r) + j - r];
+    (void)mfad_psd_project_work(MFAD_N, H, P.psd, P.psd_eps, A, V, lam);
+    mfad_elem_pack(H, pk);
+  }
 }
 
 #define MFAD_CUDA_LAUNCHER(op) \
@@ -116,8 +162,18 @@ MFAD_CUDA_LAUNCHER(gradient)
 MFAD_CUDA_LAUNCHER(hvp)
 MFAD_CUDA_LAUNCHER(diagonal)
 MFAD_CUDA_LAUNCHER(blockdiag)
-MFAD_CUDA_LAUNCHER(hessian)
-MFAD_CUDA_LAUNCHER(hessian_packed)
+
+/* element Hessians, then (with -mfad_psd_project) their projection, on the same stream */
+#define MFAD_CUDA_LAUNCHER_PSD(op, packed) \
+  static int MFAD_CUDA_FN(op)(const MfadCudaLaunch *P) \
+  { \
+    if (P->n <= 0) return 0; \
+    MFAD_LAUNCH(MFAD_CUDA_FN(MFAD_CAT(k_, op)), mfad_cuda_grid(P->n), MFAD_CUDA_THREADS, P->stream, *P); \
+    if (P->psd != MFAD_PSD_MODE_NONE) MFAD_LAUNCH(MFAD_CUDA_FN(k_psd), mfad_cuda_grid(P->n), MFAD_CUDA_THREADS, P->stream, *P, packed); \
+    return (int)cudaGetLastError(); \
+  }
+MFAD_CUDA_LAUNCHER_PSD(hessian, 0)
+MFAD_CUDA_LAUNCHER_PSD(hessian_packed, 1)
 
 /* the table the host half of this energy (mfad/instantiate.h) points MfadKernel_<name>.cuda at */
 extern "C" {

@@ -77,17 +77,17 @@ MFAD_HD static inline int mfad_sym_eig_jacobi(int n, double *A, double *V)
   return sweep;
 }
 
-/* Projects the symmetric n x n row-major H (n <= MFAD_PSD_MAX_N) in place: clamp raises
-   eigenvalues below eps to eps, abs replaces each by max(|lambda|, eps). An H whose eigenvalues
-   all pass is left bitwise untouched (returns 0); otherwise H = V diag(f(lambda)) V^T, exactly
-   symmetric (returns 1). Eigenvalues are those of Jacobi: accurate to ~eps_mach |H|, so a PSD H
-   with round-off-negative eigenvalues (rigid modes) changes by ~eps_mach |H|. */
-MFAD_HD static inline int mfad_psd_project(int n, double *H, int mode, double eps)
+/* Projects the symmetric n x n row-major H in place, with the caller's workspace A and V (n x n
+   each) and lam (n): clamp raises eigenvalues below eps to eps, abs replaces each by
+   max(|lambda|, eps). An H whose eigenvalues all pass is left bitwise untouched (returns 0);
+   otherwise H = V diag(f(lambda)) V^T, exactly symmetric (returns 1). Eigenvalues are those of
+   Jacobi: accurate to ~eps_mach |H|, so a PSD H with round-off-negative eigenvalues (rigid modes)
+   changes by ~eps_mach |H|. */
+MFAD_HD static inline int mfad_psd_project_work(int n, double *H, int mode, double eps, double *A, double *V, double *lam)
 {
-  double A[MFAD_PSD_MAX_N * MFAD_PSD_MAX_N], V[MFAD_PSD_MAX_N * MFAD_PSD_MAX_N], lam[MFAD_PSD_MAX_N];
-  int    change = 0;
+  int change = 0;
 
-  if (mode == MFAD_PSD_MODE_NONE || n > MFAD_PSD_MAX_N) return 0;
+  if (mode == MFAD_PSD_MODE_NONE) return 0;
   for (int i = 0; i < n * n; i++) A[i] = H[i];
   (void)mfad_sym_eig_jacobi(n, A, V);
   for (int i = 0; i < n; i++) {
@@ -103,6 +103,16 @@ MFAD_HD static inline int mfad_psd_project(int n, double *H, int mode, double ep
       H[i * n + j] = H[j * n + i] = s;
     }
   return 1;
+}
+
+/* mfad_psd_project_work() for n <= MFAD_PSD_MAX_N with workspace of the largest size: the CPU
+   loops; a GPU kernel sizes its workspace to its element (mfad/loop_cuda.h) */
+MFAD_HD static inline int mfad_psd_project(int n, double *H, int mode, double eps)
+{
+  double A[MFAD_PSD_MAX_N * MFAD_PSD_MAX_N], V[MFAD_PSD_MAX_N * MFAD_PSD_MAX_N], lam[MFAD_PSD_MAX_N];
+
+  if (mode == MFAD_PSD_MODE_NONE || n > MFAD_PSD_MAX_N) return 0;
+  return mfad_psd_project_work(n, H, mode, eps, A, V, lam);
 }
 
 #endif /* MFAD_PSD_H */

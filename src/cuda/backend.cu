@@ -258,8 +258,8 @@ void MfadCudaLaunchInit_Private(MfadEnergy E, const MfadTerm *term, const MfadCu
   P->L.conn   = dt->conn;
   P->L.params = term->k->nparam ? dt->params : NULL;
   P->L.weight = term->weight;
-  P->atomic   = E->atomic ? 1 : 0;
-  P->psd      = (int)E->psd;
+  P->atomic   = MfadEnergyAtomicScatter_Private(E) ? 1 : 0;
+  P->psd      = term->k->nout ? (int)MFAD_PSD_NONE : (int)E->psd; /* J^T J is PSD already (src/hessian.c) */
   P->psd_eps  = E->psd_eps;
   P->stream   = (void *)c->stream;
 }
@@ -322,7 +322,7 @@ PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, Vec X, Vec V, Ve
     const MfadCudaTerm *dt   = &c->terms[t];
     const struct _n_MfadCudaKernel *k = term->k->cuda;
     MfadCudaLaunch     P;
-    const PetscBool    coloured = E->atomic ? PETSC_FALSE : PETSC_TRUE;
+    const PetscBool                 coloured = MfadEnergyAtomicScatter_Private(E) ? PETSC_FALSE : PETSC_TRUE;
     if (!term->nelem) continue;
     MfadCudaLaunchInit_Private(E, term, dt, c, &P);
     P.L.x = x;

@@ -117,7 +117,7 @@ PetscErrorCode MfadEnergyCachedRun_CUDA(MfadEnergy E, MfadOp op, Vec V, Vec Y, d
   for (PetscInt t = 0; t < E->nterms; t++) {
     const MfadTerm     *term = &E->terms[t];
     const MfadCudaTerm *dt   = &c->terms[t];
-    const int           nv = term->k->nvert, dof = term->k->dof, atomic = E->atomic ? 1 : 0;
+    const int           nv = term->k->nvert, dof = term->k->dof, atomic = MfadEnergyAtomicScatter_Private(E) ? 1 : 0;
     /* one launch per colour, or one atomic launch over every element */
     for (int col = 0; col < (atomic ? 1 : dt->ncolours); col++) {
       const int *elems = atomic ? NULL : dt->elems + dt->colour_start[col];

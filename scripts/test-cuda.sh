@@ -7,8 +7,9 @@
 # that nvcc compiles the energies and the CUDA backend, and that the tests pass there (the CUDA
 # backend through its host emulation, test_cuda_emu; test_cuda, which needs a device, reports
 # Skipped). No GPU is used or needed: nothing here runs on a device.
-# Extra arguments go to ctest. Exit status: ctest's; 1 if PETSc or the build failed; 0 with a
-# SKIPPED message when there is no nvcc (or MFAD_CI_CUDA=0).
+# The kernels' resource table (scripts/cuda-resources.py) is printed, and a kernel over its stack or
+# spill gate fails the stage. Extra arguments go to ctest. Exit status: ctest's; 1 if PETSc, the
+# build or the gate failed; 0 with a SKIPPED message when there is no nvcc (or MFAD_CI_CUDA=0).
 # Environment: MFAD_CUDA_BUILD_DIR (default <repo>/build-cuda), MFAD_CI_CUDA=0 (skip), and those
 # of scripts/petsc-cuda.sh (MFAD_PETSC_VERSION, MFAD_CACHE, MFAD_CUDA_ARCH, MFAD_JOBS).
 set -euo pipefail
@@ -56,7 +57,7 @@ fi
 # signature (incompatible pointers, int conversions) and deprecated calls
 export MFAD_BUILD_DIR=$build
 werror="-Werror=implicit-function-declaration -Werror=incompatible-pointer-types -Werror=int-conversion -Werror=deprecated-declarations"
-export MFAD_CMAKE_ARGS="${MFAD_CMAKE_ARGS:-} -DMFAD_ENABLE_CUDA=ON"
+export MFAD_CMAKE_ARGS="${MFAD_CMAKE_ARGS:-} -DMFAD_ENABLE_CUDA=ON -DMFAD_CUDA_RESOURCE_REPORT=ON"
 echo "test-cuda: building mfad against PETSc $version with CUDA into $build"
 t=$SECONDS
 log=$(mktemp "${TMPDIR:-/tmp}/mfad-build-cuda.XXXXXX")
@@ -86,6 +87,14 @@ if ! "$nvcc" -shared -o "$build/mfad-cuda-link-check.so" "${cuobjs[@]}" -Xlinker
   exit 1
 fi
 echo "test-cuda: the ${#cuobjs[@]} nvcc-compiled energies link with the CUDA runtime alone, no undefined symbols"
+
+# every kernel's registers, stack and spills for each architecture, from ptxas's own report, and
+# the gate a GPU needs: what the stack costs is reserved for every resident thread (docs/gpu.md)
+echo "test-cuda: CUDA kernels' resources (ptxas -v; gate: stack <= 1 KB but the PSD kernel, no spills in value/gradient/HVP kernels)"
+if ! python3 "$root/scripts/cuda-resources.py" "$build" --known "$root/scripts/cuda-resources-known.txt"; then
+  echo "test-cuda: FAILED: a CUDA kernel exceeds the stack or spill gate (the table above)" >&2
+  exit 1
+fi
 
 echo "test-cuda: ctest in $build (CPU code paths; PETSc $version, no GPU)"
 rc=0

@@ -6,6 +6,7 @@ static const char help[] = "mfad element-loop benchmark: fused HVP against the g
                            "  -reps <7>: timed repetitions per configuration\n";
 /* Run: build/bench/bench_loops -n 40 -m 105 (1M tets). Ratios within one run are what count:
    the machine is shared and absolute times drift. */
+#include "benchsync.h"
 #include "benchbox.h"
 #include <petsctime.h>
 
@@ -24,6 +25,7 @@ static PetscErrorCode TimeOp(MfadEnergy E, int op, Vec X, Vec V, Vec Y, PetscInt
     if (op == 0) PetscCall(MfadEnergyComputeGradient(E, X, Y));
     else if (op == 1) PetscCall(MfadEnergyComputeHessianProduct(E, X, V, Y));
     else PetscCall(MfadEnergyComputeObjective(E, X, &f));
+    BenchSync();
     PetscCall(PetscTime(&t1));
     if (r >= 0) t[r] = t1 - t0;
   }

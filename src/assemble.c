@@ -50,6 +50,7 @@ static PetscErrorCode MfadMatCheckType_Private(MfadEnergy E, Mat A, PetscBool *u
   MatType   type;
 
   PetscFunctionBegin;
+  (void)E; /* read only with PETSc's CUDA */
   PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &sbaij, MATSEQSBAIJ, MATMPISBAIJ, ""));
   PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &ok, MATSEQAIJ, MATMPIAIJ, MATSEQBAIJ, MATMPIBAIJ, ""));
   PetscCall(MatGetType(A, &type));

@@ -60,7 +60,7 @@ __device__ __noinline__ static void MFAD_CUDA_FN(elem_column)(const MfadLoop *L,
 __global__ void MFAD_CUDA_FN(k_diagonal)(MfadCudaLaunch P)
 {
   const int i = MFAD_CUDA_TID();
-  double    dg[MFAD_N], col[MFAD_N];
+  double    dg[MFAD_N] = {0}, col[MFAD_N]; /* zeroed: compilers cannot see that every dg[j] is set */
   if (i >= P.n) return;
   const int e = mfad_cuda_element(P.elems, i);
   MFAD_NO_UNROLL

@@ -117,13 +117,13 @@ MFAD_HD static MFAD_INLINE double mfad_elem_hessian(const MfadLoop *L, int e, do
 
 #endif
 
-/* Scatter-add the vertex (dof x dof) blocks of a weighted element Hessian into per-vertex blocks. */
-MFAD_HD static MFAD_INLINE void mfad_elem_scatter_blocks_to(double *MFAD_RESTRICT y, const int *MFAD_RESTRICT c, const double *MFAD_RESTRICT H, double w, int atomic)
+/* Scatter-add the vertex (dof x dof) blocks of a weighted element Hessian into per-vertex blocks
+   (the CPU loops; the GPU writes them column by column, mfad/loop_cuda.h). */
+MFAD_HD static MFAD_INLINE void mfad_elem_scatter_blocks(double *MFAD_RESTRICT y, const int *MFAD_RESTRICT c, const double *MFAD_RESTRICT H, double w)
 {
   MFAD_UNROLL for (int a = 0; a < MFAD_NV; a++) MFAD_UNROLL for (int d = 0; d < MFAD_ND; d++) MFAD_UNROLL for (int f = 0; f < MFAD_ND; f++)
-    mfad_elem_add(&y[((long)c[a] * MFAD_ND + d) * MFAD_ND + f], w * H[(a * MFAD_ND + d) * MFAD_N + a * MFAD_ND + f], atomic);
+    y[((long)c[a] * MFAD_ND + d) * MFAD_ND + f] += w * H[(a * MFAD_ND + d) * MFAD_N + a * MFAD_ND + f];
 }
-MFAD_HD static MFAD_INLINE void mfad_elem_scatter_blocks(double *MFAD_RESTRICT y, const int *MFAD_RESTRICT c, const double *MFAD_RESTRICT H, double w) { mfad_elem_scatter_blocks_to(y, c, H, w, 0); }
 
 /* Packed upper triangle by rows of a symmetric N x N matrix, symmetrised (AD gives H_ij and H_ji
    by different operation orders: equal to round-off, not bitwise): the element-Hessian cache. */

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # What the geometry examples' test scripts share (tests/example_geom.sh, example_lsq.sh,
-# real_arap.sh), sourced first: the arguments <check> <program> <nranks> <mpiexec> [mpiexec flags]
-# -- [program options] (on return "$@" holds the program options), and run, field, ok, converged.
+# real_arap.sh, real_param.sh), sourced first: the arguments <check> <program> <nranks> <mpiexec>
+# [mpiexec flags] -- [program options] (on return "$@" holds the program options), and run, field,
+# ok, converged.
 # A program's summary line starts "<program name>: vertices ".
 set -eu
 check=$1 prog=$2 np=$3 mpiexec=$4

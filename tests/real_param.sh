@@ -3,29 +3,8 @@
 # param (petsc-examples/param.c) on the real disks of tests/meshes with its default solver; the
 # checks and their tolerances are justified in tests/real_param.cmake.
 #   real_param.sh <check> <program> <nranks> <mpiexec> [mpiexec flags] -- [program options]
-set -eu
-check=$1 prog=$2 np=$3 mpiexec=$4
-shift 4
-mpiflags=""
-while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do mpiflags="$mpiflags $1"; shift; done
-[ "$#" -gt 0 ] && shift
+. "$(dirname "$0")/geom_lib.sh"
 
-run() { # run <nranks> [options]: prints the summary line; the program must exit 0
-  n=$1
-  shift
-  # shellcheck disable=SC2086
-  out=$("$mpiexec" $mpiflags -n "$n" "$prog" "$@" </dev/null 2>&1) || { echo "$out"; echo "FAIL: param exited with an error"; exit 1; }
-  line=$(echo "$out" | grep "^param: vertices" | tail -1)
-  [ -n "$line" ] || { echo "$out"; echo "FAIL: no summary line"; exit 1; }
-  echo "$line"
-}
-field() { echo "$1" | awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }'; }
-ok() { # ok <description> <awk condition on a, b> [a] [b]
-  if awk -v a="${3:-0}" -v b="${4:-0}" "function abs(x) { return x < 0 ? -x : x } BEGIN { exit !($2) }"; then :; else
-    echo "FAIL: $1 (a = ${3:-}, b = ${4:-})"
-    exit 1
-  fi
-}
 disk() { # the facts every converged parameterisation of a disk satisfies
   ok "converged (reason > 0)" "a > 0" "$(field "$1" reason)"
   ok "no flipped triangle" "a == 0" "$(field "$1" flipped)"

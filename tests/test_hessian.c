@@ -331,6 +331,114 @@ END_TEST
 
 /* -mfad_psd_project on an energy: on a compressed mesh (indefinite element Hessians, see above)
    the projected cached and assembled Hessians agree and are PSD (v^T A v >= 0 for random v) */
+/* |V diag(d) V^T - H|_max and |V^T V - I|_max of a decomposition */
+static void Residuals(int n, const double *H, const double *V, const double *d, double *rec, double *orth)
+{
+  *rec = *orth = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      double r = 0, o = 0;
+      for (int k = 0; k < n; k++) r += V[i * n + k] * d[k] * V[j * n + k], o += V[k * n + i] * V[k * n + j];
+      *rec  = PetscMax(*rec, fabs(r - H[i * n + j]));
+      *orth = PetscMax(*orth, fabs(o - (i == j)));
+    }
+}
+
+/* the projection's eigensolver (Householder + QL) against Jacobi, on matrices that stress it:
+   element Hessians, clustered and repeated eigenvalues, diagonal, zero, 1 x 1, graded scales */
+START_TEST(tridiagonal_ql_matches_jacobi)
+{
+  MfadKernel nh;
+  double     rest[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}, mat[2] = {1.0, 4.0}, p[12], x[12], value;
+  double     H[576], A[576], V[576], d[24], e[24], lam[24], lamj[24], rec, orth, scale;
+  int        cases = 0;
+
+  TestCall(MfadKernelFind("neohookean_tet", &nh));
+  ck_assert(!nh->rest(rest, mat, p));
+  for (int c = 0; c < 8; c++) {
+    int n = 12;
+    switch (c) {
+    case 0: /* compressed: indefinite, 6 rigid null modes */
+    case 1: /* stretched: PSD */
+      for (int i = 0; i < 12; i++) x[i] = rest[i] * (c == 0 ? (i % 3 == 2 ? 0.3 : 1.0) : 1.05);
+      nh->element(MFAD_MODE_HESSIAN, x, NULL, p, &value, H);
+      break;
+    case 2: /* diagonal with repeated entries: already tridiagonal, split at once */
+      n = 9;
+      for (int i = 0; i < n * n; i++) H[i] = 0;
+      for (int i = 0; i < n; i++) H[i * n + i] = (double)(i % 3) - 1;
+      break;
+    case 3: /* zero */
+      n = 6;
+      for (int i = 0; i < n * n; i++) H[i] = 0;
+      break;
+    case 4: /* 1 x 1 */
+      n    = 1;
+      H[0] = -2.5;
+      break;
+    case 5: /* all ones: eigenvalue n once, 0 n - 1 times */
+      n = 24;
+      for (int i = 0; i < n * n; i++) H[i] = 1;
+      break;
+    case 6: /* graded: entries from 1e-8 to 1e8 (a tridiagonal Wilkinson-like matrix) */
+      n = 18;
+      for (int i = 0; i < n * n; i++) H[i] = 0;
+      for (int i = 0; i < n; i++) H[i * n + i] = pow(10.0, 8.0 - 16.0 * i / (n - 1));
+      for (int i = 0; i + 1 < n; i++) H[i * n + i + 1] = H[(i + 1) * n + i] = 0.5 * pow(10.0, 8.0 - 16.0 * (i + 0.5) / (n - 1));
+      break;
+    case 7: /* the 2 x 2 Hilbert-like block tiled: clustered eigenvalues */
+      n = 12;
+      for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) H[i * n + j] = 1.0 / (1 + i % 4 + j % 4) + (i == j ? 1e-9 * i : 0);
+      break;
+    }
+    scale = 0;
+    for (int i = 0; i < n * n; i++) V[i] = H[i], scale = PetscMax(scale, fabs(H[i]));
+    ck_assert_msg(mfad_sym_eig_tridiag(n, V, d, e) == 0, "case %d: QL did not converge", c);
+    Residuals(n, H, V, d, &rec, &orth);
+    ck_assert_msg(rec <= 1e-13 * scale, "case %d: |V diag V^T - H|_max = %.3e, |H|_max %.3e", c, rec, scale);
+    ck_assert_msg(orth <= 1e-13, "case %d: |V^T V - I|_max = %.3e", c, orth);
+    /* the same eigenvalues as Jacobi's, to round-off of |H| */
+    for (int i = 0; i < n * n; i++) A[i] = H[i];
+    (void)mfad_sym_eig_jacobi(n, A, V);
+    for (int i = 0; i < n; i++) lam[i] = d[i], lamj[i] = A[i * n + i];
+    TestCall(PetscSortReal(n, lam));
+    TestCall(PetscSortReal(n, lamj));
+    for (int i = 0; i < n; i++)
+      ck_assert_msg(fabs(lam[i] - lamj[i]) <= 1e-13 * scale, "case %d: eigenvalue %d is %.16e, Jacobi's %.16e", c, i, lam[i], lamj[i]);
+    cases++;
+  }
+  ck_assert_int_eq(cases, 8);
+}
+END_TEST
+
+/* the Cholesky shortcut of the projection: it proves definite blocks and nothing else */
+START_TEST(cholesky_proves_definite_blocks)
+{
+  MfadKernel nh;
+  double     rest[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}, mat[2] = {1.0, 4.0}, p[12], x[12], value, H[144], Hp[144], L[144], lam[12], scale = 0;
+
+  TestCall(MfadKernelFind("neohookean_tet", &nh));
+  ck_assert(!nh->rest(rest, mat, p));
+  for (int i = 0; i < 12; i++) x[i] = rest[i] * 1.05; /* stretched: PSD, but singular (rigid modes) */
+  nh->element(MFAD_MODE_HESSIAN, x, NULL, p, &value, H);
+  for (int i = 0; i < 144; i++) scale = PetscMax(scale, fabs(H[i]));
+  ck_assert_msg(!mfad_psd_is_above(12, H, 0.0, L), "a singular Hessian cannot be proven to have eigenvalues >= 0 by a shifted Cholesky");
+  for (int i = 0; i < 12; i++) H[i * 12 + i] += 1e-3 * scale; /* now definite, smallest eigenvalue 1e-3 |H| */
+  ck_assert_msg(mfad_psd_is_above(12, H, 0.0, L), "H + 1e-3 |H| I is definite");
+  ck_assert_msg(mfad_psd_is_above(12, H, 0.9e-3 * scale, L), "every eigenvalue is above 0.9e-3 |H|");
+  ck_assert_msg(!mfad_psd_is_above(12, H, 1.1e-3 * scale, L), "the smallest eigenvalue, 1e-3 |H|, is below 1.1e-3 |H|");
+  for (int i = 0; i < 144; i++) Hp[i] = H[i];
+  ck_assert(mfad_psd_project(12, Hp, MFAD_PSD_MODE_ABS, 0.0) == 0);
+  ck_assert_msg(memcmp(H, Hp, sizeof(H)) == 0, "a definite block must be left bitwise untouched");
+  ck_assert(mfad_psd_project(12, Hp, MFAD_PSD_MODE_CLAMP, 1.1e-3 * scale) == 1); /* raised to epsilon: changed */
+  (void)Eigenvalues(12, Hp, lam);
+  ck_assert_msg(lam[0] >= 1.1e-3 * scale * (1 - 1e-10), "clamp epsilon: smallest eigenvalue %.6e", lam[0]);
+  H[5] = NAN;
+  ck_assert_msg(!mfad_psd_is_above(12, H, 0.0, L), "a NaN block is not proven definite");
+}
+END_TEST
+
 START_TEST(projected_forms_agree_and_are_psd)
 {
   HFix       f;
@@ -488,6 +596,8 @@ int main(int argc, char **argv)
   tcase_add_loop_test(tc, cached_diagonals_match_the_energy, 0, HFIX_COUNT);
   tcase_add_test(tc, refilling_allocates_nothing);
   tcase_add_test(tc, psd_projection_of_element_hessians);
+  tcase_add_test(tc, tridiagonal_ql_matches_jacobi);
+  tcase_add_test(tc, cholesky_proves_definite_blocks);
   tcase_add_test(tc, projected_forms_agree_and_are_psd);
   tcase_add_test(tc, assembled_and_cached_share_element_hessians);
   tcase_add_test(tc, misuse_is_a_clear_error);

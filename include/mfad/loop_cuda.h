@@ -129,23 +129,23 @@ __global__ void MFAD_CUDA_FN(k_hessian_packed)(MfadCudaLaunch P)
 }
 
 /* The PSD projection of the element Hessians the two kernels above wrote (full or packed), as the
-   CPU path projects w H_e (src/hessian.c). The one kernel here that holds whole element matrices
-   per thread (Jacobi's matrix and eigenvectors, N x N each): its stack is the price of a
-   per-thread eigensolver (scripts/cuda-resources.py exempts it by name). */
+   CPU path projects w H_e (src/hessian.c). The one kernel here that holds a whole element matrix
+   per thread (the eigenvectors, N x N): its stack is the price of a per-thread eigensolver
+   (scripts/cuda-resources.py exempts it by name). */
 __global__ void MFAD_CUDA_FN(k_psd)(MfadCudaLaunch P, int packed)
 {
   const int i = MFAD_CUDA_TID();
-  double    A[MFAD_N * MFAD_N], V[MFAD_N * MFAD_N], lam[MFAD_N];
+  double    V[MFAD_N * MFAD_N], d[MFAD_N], ew[MFAD_N];
   if (i >= P.n) return;
   const int e = mfad_cuda_element(P.elems, i);
   if (!packed) { /* in place, in the COO value layout */
-    (void)mfad_psd_project_work(MFAD_N, P.L.y + (long)e * MFAD_N * MFAD_N, P.psd, P.psd_eps, A, V, lam);
+    (void)mfad_psd_project_work(MFAD_N, P.L.y + (long)e * MFAD_N * MFAD_N, P.psd, P.psd_eps, V, d, ew);
   } else { /* unpacked, projected, packed back */
     double *pk = P.L.y + (long)e * (MFAD_N * (MFAD_N + 1) / 2);
     double  H[MFAD_N * MFAD_N];
     for (int r = 0; r < MFAD_N; r++)
       for (int j = r; j < MFAD_N; j++) H[r * MFAD_N + j] = H[j * MFAD_N + r] = pk[MFAD_PACKED_ROW(r) + j - r];
-    (void)mfad_psd_project_work(MFAD_N, H, P.psd, P.psd_eps, A, V, lam);
+    (void)mfad_psd_project_work(MFAD_N, H, P.psd, P.psd_eps, V, d, ew);
     mfad_elem_pack(H, pk);
   }
 }

@@ -4,7 +4,7 @@
 (the <object>.ptxas files that -DMFAD_CUDA_RESOURCE_REPORT=ON keeps, cmake/ptxas-report.sh), and
 the gate CI applies to them (docs/gpu.md): a kernel's stack (its frame and its callees', what the
 driver reserves for every resident thread) at most --max-stack bytes (1 KB), and no spills in a
-value, gradient or HVP kernel. The PSD projection kernels (k_psd: one element matrix and Jacobi's
+value, gradient or HVP kernel. The PSD projection kernels (k_psd: one element matrix and its
 eigenvectors per thread) are the named exception; the table shows them.
 
   scripts/cuda-resources.py BUILD_DIR [--max-stack 1024] [--markdown] [--known FILE]

@@ -155,8 +155,9 @@ PetscErrorCode MfadEnergySetPSDProjectionSteps(MfadEnergy E, PetscInt steps);
 PetscErrorCode MfadEnergyGetPSDProjectionSteps(MfadEnergy E, PetscInt *steps);
 
 /** @brief Creates the assembled Hessian's matrix: n * dof local rows, block size dof, the pattern
-    of the element connectivity preallocated once by MatSetPreallocationCOO(); fixed rows and
-    columns are the identity. The type comes from -mat_type (with the energy's prefix): aij
+    of the element connectivity preallocated once by MatSetPreallocationCOO() (on the CPU one COO
+    entry per nonzero, element Hessians summed by mfad: -mfad_coo_merge; log event MfadMatPattern);
+    fixed rows and columns are the identity. The type comes from -mat_type (with the energy's prefix): aij
     (default), baij, sbaij (upper triangle), aijcusparse where PETSc has CUDA.
     @param[out] A  the matrix; fill it with MfadEnergyComputeHessian() */
 PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A);

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The assembled Hessian: a PETSc Mat preallocated once with MatSetPreallocationCOO() from the
-   element connectivity, filled at each point with MatSetValuesCOO() straight from the element
-   Hessians (the COO entries are in the order of the element-Hessian buffer, so that buffer is
-   the values array: no copy, no allocation after the first fill).
+   element connectivity, filled at each point with MatSetValuesCOO(). On the CPU the COO entries
+   are the vertex-pair pattern's (src/pattern.c: one entry per nonzero, the element Hessians summed
+   into it first), which makes the set-up several times cheaper than one entry per element entry;
+   -mfad_coo_merge 0, and the CUDA backend (whose values stay on the device), give PETSc the element
+   entries in the order of the element-Hessian buffer, so that buffer is the values array. Either
+   way nothing is allocated after the matrix is made.
    Fixed dofs: every entry in a fixed row or column gets index -1, which COO ignores (PETSc 3.18:
    "entries with negative row or column indices are ignored", checked for aij and baij, 1 and 2
    ranks), and each owned fixed dof gets one diagonal entry of value 1: fixed rows and columns
@@ -14,11 +17,14 @@
 
 /* What a matrix was preallocated for: the energy, its set-up and its fixed dofs. */
 typedef struct {
-  MfadEnergy E;
-  PetscInt   setup_count;
-  PetscInt   nfixloc;
-  PetscInt  *fixloc;
-  PetscCount ncoo;
+  MfadEnergy      E;
+  PetscInt        setup_count;
+  PetscInt        nfixloc;
+  PetscInt       *fixloc;
+  PetscCount      nelemcoo; /* MfadEnergyCOOSize_Private() when made: the energy's shape */
+  PetscBool       merge;    /* COO entries per vertex pair (pat, vals) or per element entry */
+  MfadPairPattern pat;
+  double         *vals; /* merged values: pat.npair dof^2, then 1 per owned fixed dof */
 } MfadMatCOO;
 
 static PetscErrorCode MfadMatCOODestroy_Private(void *ptr)
@@ -27,6 +33,8 @@ static PetscErrorCode MfadMatCOODestroy_Private(void *ptr)
 
   PetscFunctionBegin;
   PetscCall(PetscFree(c->fixloc));
+  PetscCall(MfadPairPatternDestroy_Private(&c->pat));
+  PetscCall(PetscFree(c->vals));
   PetscCall(MfadEnergyDestroy(&c->E));
   PetscCall(PetscFree(c));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -78,13 +86,69 @@ static PetscErrorCode MfadMatCheckType_Private(MfadEnergy E, Mat A, PetscBool *u
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the global index of local dof d of local vertex lv, or -1 when it is fixed */
+static inline PetscInt MfadGlobalDof(MfadEnergy E, const char *fixed, PetscInt lv, PetscInt d)
+{
+  const PetscInt gv = lv < E->n ? E->rstart + lv : E->ghosts[lv - E->n];
+  return fixed[lv * E->dof + d] ? -1 : gv * E->dof + d;
+}
+
+/* COO entries, one per vertex pair and dof pair, in the order of c->vals */
+static PetscErrorCode MfadMatCOOPairs_Private(MfadEnergy E, const MfadPairPattern *pat, const char *fixed, PetscBool upper, PetscInt *ci,
+                                              PetscInt *cj)
+{
+  const PetscInt dof = E->dof;
+  PetscCount     k   = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt a = 0; a < pat->nrow; a++)
+    for (PetscInt p = pat->row_start[a]; p < pat->row_start[a + 1]; p++)
+      for (PetscInt i = 0; i < dof; i++)
+        for (PetscInt j = 0; j < dof; j++, k++) {
+          const PetscInt  gi = MfadGlobalDof(E, fixed, a, i), gj = MfadGlobalDof(E, fixed, pat->col[p], j);
+          const PetscBool drop = gi < 0 || gj < 0 || (upper && gi > gj);
+          ci[k]                = drop ? -1 : gi;
+          cj[k]                = drop ? -1 : gj;
+        }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* COO entries, one per element entry, in the order of E->hess: term by term, element by element
+   (loop order), N x N row-major */
+static PetscErrorCode MfadMatCOOElements_Private(MfadEnergy E, const char *fixed, PetscBool upper, PetscInt *ci, PetscInt *cj)
+{
+  const PetscInt dof = E->dof;
+  PetscCount     k   = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt t = 0; t < E->nterms; t++) {
+    const MfadTerm *term = &E->terms[t];
+    const int       nv = term->k->nvert, N = nv * (int)dof;
+    PetscInt        g[MFAD_MAX_ELEMENT_N];
+    PetscCheck(N <= MFAD_MAX_ELEMENT_N, PETSC_COMM_SELF, PETSC_ERR_SUP, "term '%s': elements of %d unknowns (at most %d)", term->name, N,
+               MFAD_MAX_ELEMENT_N);
+    for (PetscInt e = 0; e < term->nelem; e++) {
+      const int *conn = term->conn + e * nv;
+      for (int a = 0; a < nv; a++)
+        for (int d = 0; d < dof; d++) g[a * dof + d] = MfadGlobalDof(E, fixed, conn[a], d);
+      for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++, k++) {
+          const PetscBool drop = g[i] < 0 || g[j] < 0 || (upper && g[i] > g[j]);
+          ci[k]                = drop ? -1 : g[i];
+          cj[k]                = drop ? -1 : g[j];
+        }
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
 {
   const PetscInt dof = E ? E->dof : 0;
-  PetscCount     ncoo, k = 0;
+  PetscCount     ncoo, nfix0;
   PetscInt      *ci, *cj;
   char          *fixed;
-  PetscBool      upper = PETSC_FALSE;
+  PetscBool      upper = PETSC_FALSE, merge, set;
   MfadMatCOO    *c;
   PetscContainer holder;
 
@@ -100,37 +164,28 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
   PetscCall(MatSetFromOptions(*A));
   PetscCall(MfadMatCheckType_Private(E, *A, &upper));
   if (upper) PetscCall(MfadEnergyCheckSymmetric_Private(E, "MfadEnergyCreateMatrix with -mat_type sbaij (upper triangle only)"));
+  merge = E->backend == MFAD_BACKEND_CUDA ? PETSC_FALSE : PETSC_TRUE;
+  PetscCall(PetscOptionsGetBool(NULL, E->prefix, "-mfad_coo_merge", &merge, &set));
+  PetscCheck(!(set && merge && E->backend == MFAD_BACKEND_CUDA), E->comm, PETSC_ERR_SUP,
+             "MfadEnergyCreateMatrix: -mfad_coo_merge needs the CPU backend (the CUDA backend's values stay on the device, in element order)");
 
-  /* COO entries in the order of E->hess: term by term, element by element (loop order), N x N
-     row-major, then the owned fixed dofs' diagonal */
-  ncoo = MfadEnergyCOOSize_Private(E);
-  PetscCall(PetscMalloc2(ncoo, &ci, ncoo, &cj));
+  PetscCall(PetscNew(&c));
+  PetscCall(PetscLogEventBegin(MFAD_PatternEvent, 0, 0, 0, 0));
   PetscCall(PetscCalloc1(E->nlocal * dof, &fixed));
   for (PetscInt i = 0; i < E->nfixloc; i++) fixed[E->fixloc[i]] = 1;
-  for (PetscInt t = 0; t < E->nterms; t++) {
-    const MfadTerm *term = &E->terms[t];
-    const int       nv = term->k->nvert, N = nv * (int)dof;
-    PetscInt        g[MFAD_MAX_ELEMENT_N];
-    PetscCheck(N <= MFAD_MAX_ELEMENT_N, PETSC_COMM_SELF, PETSC_ERR_SUP, "term '%s': elements of %d unknowns (at most %d)", term->name, N, MFAD_MAX_ELEMENT_N);
-    for (PetscInt e = 0; e < term->nelem; e++) {
-      const int *conn = term->conn + e * nv;
-      for (int a = 0; a < nv; a++) {
-        const PetscInt lv = conn[a], gv = lv < E->n ? E->rstart + lv : E->ghosts[lv - E->n];
-        for (int d = 0; d < dof; d++) g[a * dof + d] = fixed[lv * dof + d] ? -1 : gv * dof + d;
-      }
-      for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++, k++) {
-          const PetscBool drop = g[i] < 0 || g[j] < 0 || (upper && g[i] > g[j]);
-          ci[k]                = drop ? -1 : g[i];
-          cj[k]                = drop ? -1 : g[j];
-        }
-    }
-  }
-  for (PetscInt i = 0; i < E->nfixown; i++, k++) ci[k] = cj[k] = E->rstart * dof + E->fixloc[i];
-  PetscCheck(k == ncoo, PETSC_COMM_SELF, PETSC_ERR_PLIB, "COO entries %" PetscCount_FMT " != %" PetscCount_FMT, k, ncoo);
+  if (merge) {
+    PetscCall(MfadPairPatternCreate_Private(E, &c->pat));
+    nfix0 = (PetscCount)c->pat.npair * dof * dof;
+  } else nfix0 = MfadEnergyCOOSize_Private(E) - E->nfixown;
+  ncoo = nfix0 + E->nfixown; /* then the owned fixed dofs' diagonal */
+  PetscCall(PetscMalloc2(ncoo, &ci, ncoo, &cj));
+  if (merge) PetscCall(MfadMatCOOPairs_Private(E, &c->pat, fixed, upper, ci, cj));
+  else PetscCall(MfadMatCOOElements_Private(E, fixed, upper, ci, cj));
+  for (PetscInt i = 0; i < E->nfixown; i++) ci[nfix0 + i] = cj[nfix0 + i] = E->rstart * dof + E->fixloc[i];
   PetscCall(PetscFree(fixed));
   PetscCall(MatSetPreallocationCOO(*A, ncoo, ci, cj));
   PetscCall(PetscFree2(ci, cj));
+  PetscCall(PetscLogEventEnd(MFAD_PatternEvent, 0, 0, 0, 0));
   /* assembled (all zero) from the start: PETSc's coloured finite differences (-snes_fd_color,
      MatFDColoringCreate()) need an assembled matrix before the first MfadEnergyComputeHessian() */
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
@@ -142,12 +197,16 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
     PetscCall(MatSetOption(*A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE)); /* symmetric or not, for good */
   }
 
-  PetscCall(PetscNew(&c));
   PetscCall(MfadEnergyReference(E));
   c->E           = E;
   c->setup_count = E->setup_count;
   c->nfixloc     = E->nfixloc;
-  c->ncoo        = ncoo;
+  c->nelemcoo    = MfadEnergyCOOSize_Private(E);
+  c->merge       = merge;
+  if (merge) {
+    PetscCall(PetscMalloc1(ncoo, &c->vals));
+    for (PetscCount i = nfix0; i < ncoo; i++) c->vals[i] = 1.0;
+  }
   PetscCall(PetscMalloc1(E->nfixloc, &c->fixloc));
   PetscCall(PetscArraycpy(c->fixloc, E->fixloc, E->nfixloc));
   PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &holder));
@@ -205,7 +264,7 @@ PetscErrorCode MfadEnergyComputeHessian(MfadEnergy E, Vec X, Mat A)
   PetscCall(PetscContainerGetPointer(holder, (void **)&c));
   ncoo = MfadEnergyCOOSize_Private(E);
   PetscCheck(c->E == E, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MfadEnergyComputeHessian: the matrix was made for another energy");
-  PetscCheck(c->setup_count == E->setup_count && c->ncoo == ncoo && c->nfixloc == E->nfixloc, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+  PetscCheck(c->setup_count == E->setup_count && c->nelemcoo == ncoo && c->nfixloc == E->nfixloc, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
              "MfadEnergyComputeHessian: the energy's terms, options or fixed dofs changed since MfadEnergyCreateMatrix(); create the matrix again");
   for (PetscInt i = 0; i < E->nfixloc; i++)
     PetscCheck(c->fixloc[i] == E->fixloc[i], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MfadEnergyComputeHessian: the set of fixed dofs changed since MfadEnergyCreateMatrix(); create the matrix again");
@@ -231,7 +290,8 @@ PetscErrorCode MfadEnergyComputeHessian(MfadEnergy E, Vec X, Mat A)
   }
   PetscCall(MfadEnergyFillHessians_Private(E, X));
   PetscCall(PetscLogEventBegin(MFAD_AssembleEvent, 0, 0, 0, 0));
-  PetscCall(MatSetValuesCOO(A, E->hess, INSERT_VALUES));
+  if (c->merge) PetscCall(MfadPairPatternSum_Private(E, &c->pat, E->hess, c->vals));
+  PetscCall(MatSetValuesCOO(A, c->merge ? c->vals : E->hess, INSERT_VALUES));
   PetscCall(MfadEnergyDampMatrix_Private(E, A));
   PetscCall(PetscLogEventEnd(MFAD_AssembleEvent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -18,7 +18,7 @@ static int        MfadNumUserKernels;
 
 PetscClassId  MFAD_CLASSID;
 PetscLogEvent MFAD_Events[MFAD_OP_COUNT], MFAD_SetUpEvent;
-PetscLogEvent MFAD_ElementHessianEvent, MFAD_AssembleEvent, MFAD_CachedMultEvent;
+PetscLogEvent    MFAD_ElementHessianEvent, MFAD_AssembleEvent, MFAD_CachedMultEvent, MFAD_PatternEvent;
 PetscLogEvent MFAD_GhostEvent, MFAD_ElementsEvent;
 static PetscBool MfadPackageInitialized = PETSC_FALSE;
 
@@ -43,6 +43,7 @@ PetscErrorCode MfadInitializePackage(void)
   PetscCall(PetscLogEventRegister("MfadSetUp", MFAD_CLASSID, &MFAD_SetUpEvent));
   PetscCall(PetscLogEventRegister("MfadElemHessian", MFAD_CLASSID, &MFAD_ElementHessianEvent));
   PetscCall(PetscLogEventRegister("MfadAssemble", MFAD_CLASSID, &MFAD_AssembleEvent));
+  PetscCall(PetscLogEventRegister("MfadMatPattern", MFAD_CLASSID, &MFAD_PatternEvent));
   PetscCall(PetscLogEventRegister("MfadResidual", MFAD_CLASSID, &MFAD_ResidualEvent));
   PetscCall(PetscLogEventRegister("MfadResidualJac", MFAD_CLASSID, &MFAD_ResidualJacobianEvent));
   PetscCall(PetscLogEventRegister("MfadJacTransProd", MFAD_CLASSID, &MFAD_TransposeEvent));

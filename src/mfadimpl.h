@@ -112,6 +112,18 @@ struct _p_MfadEnergy {
   MfadThreadChoice  threads[MFAD_SITE_COUNT]; /* default thread count: which loops threads pay for */
 };
 
+/* The vertex-pair pattern of the assembled Hessian (src/pattern.c): CSR over local vertices, and
+   each element block's pair (its index into col) */
+typedef struct {
+  PetscInt    nrow, npair;
+  PetscInt   *row_start, *col; /* local vertex ids, each row sorted */
+  PetscInt   *slot;            /* term t, element e, block (a, b): slot[slot_start[t] + (e nv + a) nv + b] */
+  PetscCount *slot_start;
+} MfadPairPattern;
+PETSC_INTERN PetscErrorCode MfadPairPatternCreate_Private(MfadEnergy, MfadPairPattern *);
+PETSC_INTERN PetscErrorCode MfadPairPatternDestroy_Private(MfadPairPattern *);
+PETSC_INTERN PetscErrorCode MfadPairPatternSum_Private(MfadEnergy, const MfadPairPattern *, const double *, double *);
+
 PETSC_INTERN PetscClassId  MFAD_CLASSID;
 PETSC_INTERN PetscLogEvent MFAD_Events[MFAD_OP_COUNT], MFAD_SetUpEvent;
 PETSC_INTERN PetscLogEvent MFAD_GhostEvent, MFAD_ElementsEvent; /* ghost exchange, element loops */
@@ -139,7 +151,7 @@ PETSC_INTERN PetscErrorCode MfadEnergyPrepare_Private(MfadEnergy E, Vec X, const
 PETSC_INTERN PetscErrorCode MfadEnergyDampMatrix_Private(MfadEnergy E, Mat A);
 
 /* src/hessian.c: element Hessians for assembly and the cache */
-PETSC_INTERN PetscLogEvent  MFAD_ElementHessianEvent, MFAD_AssembleEvent, MFAD_CachedMultEvent;
+PETSC_INTERN PetscLogEvent  MFAD_ElementHessianEvent, MFAD_AssembleEvent, MFAD_CachedMultEvent, MFAD_PatternEvent;
 PETSC_INTERN PetscErrorCode MfadEnergyHessianKey_Private(MfadEnergy E, Vec X, MfadHessianKey *key);
 PETSC_INTERN PetscBool      MfadHessianKeyEqual_Private(const MfadHessianKey *a, const MfadHessianKey *b);
 PETSC_INTERN PetscErrorCode MfadTermElementHessians_Private(MfadEnergy E, const MfadTerm *term, int b0, int b1, const double *x, double *H);

@@ -3,33 +3,20 @@
 # Runs petsc-examples/sphere on real and on broken closed surfaces and checks what it prints.
 #   real_sphere.sh <check> [<check arguments>] <program> <nranks> <mpiexec> [mpiexec flags] -- [program options]
 # The checks' justifications are in tests/real_sphere.cmake beside the tests that use them.
-set -eu
 check=$1
 shift
 case $check in refused) msg=$1 make=$2; shift 2 ;; esac
-prog=$1 np=$2 mpiexec=$3
-shift 3
-mpiflags=""
-while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do mpiflags="$mpiflags $1"; shift; done
-[ "$#" -gt 0 ] && shift
+set -- "$check" "$@"
+. "$(dirname "$0")/geom_lib.sh" # check prog np mpiexec mpiflags, field, ok; "$@" the program options
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-run() { # run <nranks> [options]: the whole output; fails on an error exit
+output() { # output <nranks> [options]: the whole output (start and summary lines); fails on an error exit
   n=$1
   shift
   # shellcheck disable=SC2086
   "$mpiexec" $mpiflags -n "$n" "$prog" "$@" </dev/null >"$tmp/out" 2>&1 || { cat "$tmp/out"; echo "FAIL: sphere exited with an error"; exit 1; }
   cat "$tmp/out"
-}
-field() { # field <line> <key>: the value after the key
-  echo "$1" | awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }'
-}
-ok() { # ok <description> <awk condition on a, b> [a] [b]
-  if awk -v a="${3:-0}" -v b="${4:-0}" "function abs(x) { return x < 0 ? -x : x } BEGIN { exit !($2) }"; then :; else
-    echo "FAIL: $1 (a = ${3:-}, b = ${4:-})"
-    exit 1
-  fi
 }
 mapped() { # mapped <output>: the start and the result are flip-free maps of degree one onto the unit sphere
   s=$(echo "$1" | grep "^sphere: start" | tail -1)
@@ -87,12 +74,12 @@ make_mesh() {
 
 case $check in
 map) # a flip-free degree-one map, start and result
-  out=$(run "$np" "$@")
+  out=$(output "$np" "$@")
   mapped "$out" ;;
 ranks) # 1 rank and np ranks: both maps, and the same energy to 1e-9 relative
-  out1=$(run 1 "$@")
+  out1=$(output 1 "$@")
   mapped "$out1"
-  out2=$(run "$np" "$@")
+  out2=$(output "$np" "$@")
   mapped "$out2"
   l1=$(echo "$out1" | grep "^sphere: vertices" | tail -1)
   l2=$(echo "$out2" | grep "^sphere: vertices" | tail -1)

@@ -24,7 +24,7 @@
 #   clapeyron <np> <maxits>   a stiff body (linear regime, e.g. a read mesh): strain energy = half
 #                             the work of gravity to 1e-3
 #   hang <maxits>             a large deformation of a read mesh (its default statics): 1 and 2 ranks
-#                             converge (|grad E| <= 1e-8 of the load) to the same energy (1e-10), the
+#                             converge (|grad E| <= 1e-7 of the load) to the same energy (1e-10), the
 #                             energy below the rest shape's, and no tet inverted (min det F > 0,
 #                             from the deformed mesh written by -o)
 #   badmesh                   -mesh with a missing file fails and names the file
@@ -218,14 +218,14 @@ case $check in
     shift 2
     for np in 1 2; do
       run "np$np" "$np" -o "$work/np$np.vtu" "$@"
-      converged "np$np" "$maxits" 1e-8
+      converged "np$np" "$maxits" 1e-7
       # E(x) - E(x0) = elastic - work (gravity's potential is -f . x): the solve went downhill
       holds 'a + 0 < b + 0' "$(field "np$np" elastic)" "$(field "np$np" work)" ||
         fail "run 'np$np': elastic energy $(field "np$np" elastic) >= work of gravity $(field "np$np" work): the energy did not decrease from the rest shape"
       j=$(mindetf "$work/np$np.vtu")
       { number "$j" && holds 'a + 0 > 0' "$j"; } || fail "run 'np$np': min det F = $j over the tets, expected > 0 (no inverted tet)"
     done
-    # the same minimiser (|grad E| <= 1e-8 of the load on both): the energies differ by the order
+    # the same minimiser (|grad E| <= 1e-7 of the load on both): the energies differ by the order
     # of floating-point sums across ranks and the gradient squared over the Hessian, << 1e-10
     close "energy, 1 vs 2 ranks" "$(field np1 energy)" "$(field np2 energy)" 1e-10
     ;;

@@ -23,6 +23,10 @@
 #                             energy (1e-10) and tip displacement (1e-6)
 #   clapeyron <np> <maxits>   a stiff body (linear regime, e.g. a read mesh): strain energy = half
 #                             the work of gravity to 1e-3
+#   hang <maxits>             a large deformation of a read mesh (its default statics): 1 and 2 ranks
+#                             converge (|grad E| <= 1e-7 of the load) to the same energy (1e-10), the
+#                             energy below the rest shape's, and no tet inverted (min det F > 0,
+#                             from the deformed mesh written by -o)
 #   badmesh                   -mesh with a missing file fails and names the file
 #   vtu                       -o writes a complete VTK file on 2 ranks, and no temporary file is left
 #   freefall <np> <maxits> <steps> <dt> <g>
@@ -50,6 +54,34 @@ converged() {
   { number "$res" && holds 'a + 0 <= b + 0' "$res" "$maxres"; } || fail "run '$1': |grad E| reduced to $res of its initial value, expected at most $maxres"
   number "$energy" || fail "run '$1': energy '$energy', expected a finite number"
   { number "$tip" && holds 'a + 0 < 0' "$tip"; } || fail "run '$1': tip displacement '$tip', expected a finite number < 0 (the bar sags)"
+}
+
+# mindetf <file.vtu>: the smallest det F over the tets of the ASCII VTK file written by -o (rest
+# positions = points - displacement; det F = det Ds / det Dm)
+mindetf() {
+  awk '
+    /<Points>/ { inpts = 1; next }
+    /<\/Points>/ { inpts = 0; next }
+    /<DataArray/ { arr = ""; if ($0 ~ /Name="connectivity"/) arr = "c"; else if ($0 ~ /Name="displacement"/) arr = "u"; else if (inpts) arr = "x"; next }
+    /<\/DataArray>/ { arr = ""; next }
+    arr == "x" { for (i = 1; i <= NF; i++) x[nx++] = $i }
+    arr == "u" { for (i = 1; i <= NF; i++) u[nu++] = $i }
+    arr == "c" { for (i = 1; i <= NF; i++) c[nc++] = $i }
+    function det3(a) { return a[1] * (a[5] * a[9] - a[6] * a[8]) - a[2] * (a[4] * a[9] - a[6] * a[7]) + a[3] * (a[4] * a[8] - a[5] * a[7]) }
+    END {
+      if (nx == 0 || nx != nu || nc == 0 || nc % 4) { print "unreadable"; exit }
+      for (e = 0; e < nc / 4; e++) {
+        for (a = 1; a <= 3; a++)
+          for (d = 0; d < 3; d++) {
+            i = 3 * c[4 * e + a] + d; j = 3 * c[4 * e] + d
+            ds[3 * (a - 1) + d + 1] = x[i] - x[j]
+            dm[3 * (a - 1) + d + 1] = x[i] - x[j] - (u[i] - u[j])
+          }
+        J = det3(ds) / det3(dm)
+        if (e == 0 || J < m) m = J
+      }
+      printf "%.6e\n", m
+    }' "$1"
 }
 
 case $check in
@@ -180,6 +212,22 @@ case $check in
     # Clapeyron: linear elasticity (K u = f) has U = u^T K u / 2 = f . u / 2 exactly, also for the
     # discrete model; the hyperelastic models differ by O(|grad u|), tiny for a stiff body
     close "strain energy vs half the work of gravity" "$u" "$(awk -v w="$w" 'BEGIN { printf "%.17g", w / 2 }')" 1e-3
+    ;;
+  hang)
+    maxits=$1
+    shift 2
+    for np in 1 2; do
+      run "np$np" "$np" -o "$work/np$np.vtu" "$@"
+      converged "np$np" "$maxits" 1e-7
+      # E(x) - E(x0) = elastic - work (gravity's potential is -f . x): the solve went downhill
+      holds 'a + 0 < b + 0' "$(field "np$np" elastic)" "$(field "np$np" work)" ||
+        fail "run 'np$np': elastic energy $(field "np$np" elastic) >= work of gravity $(field "np$np" work): the energy did not decrease from the rest shape"
+      j=$(mindetf "$work/np$np.vtu")
+      { number "$j" && holds 'a + 0 > 0' "$j"; } || fail "run 'np$np': min det F = $j over the tets, expected > 0 (no inverted tet)"
+    done
+    # the same minimiser (|grad E| <= 1e-7 of the load on both): the energies differ by the order
+    # of floating-point sums across ranks and the gradient squared over the Hessian, << 1e-10
+    close "energy, 1 vs 2 ranks" "$(field np1 energy)" "$(field np2 energy)" 1e-10
     ;;
   badmesh)
     shift 1

@@ -11,6 +11,7 @@ static const char help[] =
     "Options:\n"
     "  -nx <24> -nt <16> -L <4>  tube grid (along, around) and length\n"
     "  -mesh <file>              a triangle surface (.obj, .off, Gmsh .msh, .ply) instead of the tube\n"
+    "                            (vertices in no triangle are dropped, with a line saying how many)\n"
     "  -band <h/2>               handles: the vertices within band of the smallest and the largest x\n"
     "                            (default: half the tube's grid spacing, or 5% of a mesh's x extent)\n"
     "  -handles <bend>           bend: left handle fixed, right one turned by -angle about the z\n"
@@ -27,7 +28,10 @@ static const char help[] =
     "                            the rigid motion is the minimum, E = 0); uniform: w = 1; cotan: (cot a + cot b)/2\n"
     "                            unclamped, refused (an error naming the edge) where negative, i.e. across a\n"
     "                            non-Delaunay edge, where E could go below 0 and the answer be wrong\n"
-    "  -load_steps <1>           move the handles in this many equal steps, solving after each\n"
+    "  -load_steps <auto>        move the handles in this many equal steps, solving after each (default:\n"
+    "                            the fewest that turn a handle by at most 45 degrees a step, ceil(|angle|/45):\n"
+    "                            from the rest shape, one 90-degree step of the sliver disk spot_jitter ends\n"
+    "                            at a non-rigid local minimum, two reach the rigid motion)\n"
     "  -local_global <0>         also run this many iterations of Sorkine & Alexa's local-global\n"
     "                            algorithm (closed-form local step, sparse LU global step; 1 rank) from the\n"
     "                            same start (same weights) and report how far its result is from Newton's\n"
@@ -132,6 +136,34 @@ static PetscErrorCode TubeMesh(PetscInt nx, PetscInt nt, PetscReal L, PetscReal 
       if ((i + j) % 2 == 0) t[0] = v00, t[1] = v01, t[2] = v11, t[3] = v00, t[4] = v11, t[5] = v10;
       else t[0] = v00, t[1] = v01, t[2] = v10, t[3] = v10, t[4] = v01, t[5] = v11;
     }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Drops the vertices that no triangle uses (the Stanford bunny's OBJ has 1,113 of 35,947): their
+   positions and rotations have no energy, so the Hessian would be singular there (a Cholesky
+   factor fails) and the deviations would measure points that never moved. *ndrop: how many. */
+static PetscErrorCode DropUnusedVertices(MfadMesh *mesh, PetscInt *ndrop)
+{
+  MfadMesh  m = *mesh, c;
+  PetscInt *id, nused = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(m->nvert, &id));
+  for (PetscInt v = 0; v < m->nvert; v++) id[v] = -1;
+  for (PetscInt k = 0; k < 3 * m->ncell; k++) id[m->cells[k]] = 0;
+  for (PetscInt v = 0; v < m->nvert; v++)
+    if (id[v] == 0) id[v] = nused++;
+  *ndrop = m->nvert - nused;
+  if (*ndrop > 0) {
+    PetscCall(MfadMeshCreate(3, nused, 3, m->ncell, &c));
+    for (PetscInt v = 0; v < m->nvert; v++)
+      if (id[v] >= 0)
+        for (int d = 0; d < 3; d++) c->coords[3 * id[v] + d] = m->coords[3 * v + d];
+    for (PetscInt k = 0; k < 3 * m->ncell; k++) c->cells[k] = id[m->cells[k]];
+    PetscCall(MfadMeshDestroy(mesh));
+    *mesh = c;
+  }
+  PetscCall(PetscFree(id));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -379,11 +411,11 @@ int main(int argc, char **argv)
   MfadEnergy E;
   Vec        X, X0, G;
   PetscInt   nx = 24, nt = 16, steps = 1, lgmax = 0, lgits = 0, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, its = 0, reason = 0, term, n = 3,
-           nneg = 0;
+           nneg = 0, ndrop = 0;
   PetscReal  *params, *w, L = 4, energy, gnorm, gnorm0, loc[4] = {0, 0, 0, 0}, sum[2], dev[2], lgenergy = 0, lgdev = 0;
   HandleSet   h;
   Weights     weights = WEIGHTS_COTAN_CLAMPED;
-  PetscBool   use_tao = PETSC_FALSE, write = PETSC_FALSE, file = PETSC_FALSE, set, bandset;
+  PetscBool   use_tao = PETSC_FALSE, write = PETSC_FALSE, file = PETSC_FALSE, set, bandset, stepset;
   char        out[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
   const char *reason_name = "";
   PetscMPIInt size;
@@ -403,7 +435,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-angle", "turn of the handles [degrees]", NULL, h.angle, &h.angle, NULL));
   PetscCall(PetscOptionsRealArray("-axis", "turn axis of -handles rigid", NULL, h.axis, &n, NULL));
   PetscCall(PetscOptionsEnum("-weights", "edge weights", NULL, WeightsTypes, (PetscEnum)weights, (PetscEnum *)&weights, NULL));
-  PetscCall(PetscOptionsInt("-load_steps", "handle motion in this many steps", NULL, steps, &steps, NULL));
+  PetscCall(PetscOptionsInt("-load_steps", "handle motion in this many steps", NULL, steps, &steps, &stepset));
   PetscCall(PetscOptionsInt("-local_global", "local-global iterations to compare with (1 rank)", NULL, lgmax, &lgmax, NULL));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
   PetscCall(PetscOptionsString("-o", "write the deformed surface (.vtu)", NULL, out, out, sizeof out, &write));
@@ -438,6 +470,8 @@ int main(int argc, char **argv)
 
   if (file) {
     PetscCall(GeomMeshRead(path, &m)); /* a manifold triangle surface in 3-D, or an error naming the file */
+    PetscCall(DropUnusedVertices(&m, &ndrop));
+    if (ndrop) PetscCall(PetscPrintf(comm, "arap_surface: %s: dropped %" PetscInt_FMT " vertices in no triangle\n", path, ndrop));
   } else PetscCall(TubeMesh(nx, nt, L, 0.5, &m));
   /* the handles: the two bands at the ends in x, and their centres */
   h.lo = PETSC_MAX_REAL, h.hi = PETSC_MIN_REAL;
@@ -454,6 +488,12 @@ int main(int argc, char **argv)
     PetscCall(PetscOptionsReal("-dz", "move of the handles along z", NULL, h.move[2], &h.move[2], NULL));
     PetscOptionsEnd();
   }
+  /* ARAP is not convex: from the rest shape (every rotation I) a large turn of the handles can end
+     at a local minimum that is not the rigid motion (spot_jitter, 90 degrees in one step: E = 4.6e-3,
+     one cell turned 93 degrees from the handles; PSD-projected Newton throughout, with a Cholesky
+     factor, ends there too). Each load step starts from the last solution, so the cells' rotations
+     follow the handles in turns of at most 45 degrees (2 steps there reach E ~ 1e-28). */
+  if (!stepset) steps = PetscMax(1, (PetscInt)PetscCeilReal(PetscAbsReal(h.angle) / 45));
   h.angle *= PETSC_PI / 180;
   PetscCall(PetscCalloc1(m->nvert, &h.side));
   {

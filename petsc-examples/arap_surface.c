@@ -43,7 +43,9 @@ static const char help[] =
     "negative curvature sends the next 10 back to the projection; -mfad_psd_project_steps -1:\n"
     "projected throughout; with -mfad_hessian given, that form throughout, exact unless\n"
     "-mfad_psd_project is given too; TAO: projected throughout), -snes_max_it 200, -snes_rtol 1e-12\n"
-    "(Newton's last steps are quadratic: an answer to round-off for about 2 steps more), -ksp_type cg\n"
+    "(Newton's last steps are quadratic: an answer to round-off for about 2 steps more; with several\n"
+    "load steps, -snes_atol 1e-12 |g0| and -snes_rtol 0 instead, g0 the whole motion's starting\n"
+    "gradient, so that every step meets one test), -ksp_type cg\n"
     "-pc_type jacobi; every SNES/KSP/PC/TAO and mfad option applies.\n"
     "The last line is a summary: vertices, triangles, weights and negative_cotan (the edges whose\n"
     "cotangent weight (cot a + cot b)/2 is negative: non-Delaunay edges), energy, rigid_deviation and\n"
@@ -546,6 +548,21 @@ int main(int argc, char **argv)
   PetscCall(MfadEnergyComputeGradient(E, X, G));
   PetscCall(VecNorm(G, NORM_2, &gnorm0));
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
+  if (steps > 1 && !use_tao) {
+    /* one test for every load step, |grad E| <= rtol |g0| with g0 the whole motion's starting
+       gradient: SNES's rtol is relative to each step's own start, smaller with every step added,
+       which left the default bend of spot_patch in 2 steps at |g| 1e-11 after 200 iterations */
+    PetscReal rtol = 1e-12;
+    PetscBool aset;
+    char      atol[32];
+    PetscCall(PetscOptionsGetReal(NULL, NULL, "-snes_rtol", &rtol, NULL));
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-snes_atol", &aset));
+    if (!aset) {
+      PetscCall(PetscSNPrintf(atol, sizeof(atol), "%.17g", (double)(rtol * gnorm0)));
+      PetscCall(PetscOptionsSetValue(NULL, "-snes_atol", atol));
+      PetscCall(PetscOptionsSetValue(NULL, "-snes_rtol", "0"));
+    }
+  }
 
   for (PetscInt s = 1; s <= steps; s++) {
     PetscInt sits;

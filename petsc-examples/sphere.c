@@ -123,7 +123,8 @@ static PetscErrorCode SphereMeshCubeSphere(PetscInt n, SphereShape shape, const 
                  stereographic start squeezes them hard */
               if (shape == SPHERE_SHAPE_FINGERS)
                 r = 1 + fingers * (PetscExpReal((w[0] - 1) / 0.03) + PetscExpReal((w[1] - 1) / 0.03) + PetscExpReal((-w[2] - 1) / 0.03));
-              for (int e = 0; e < 3; e++) m->coords[3 * nv + e] = r * w[e] * (shape == SPHERE_SHAPE_SPHERE || shape == SPHERE_SHAPE_FINGERS ? 1 : axes[e]);
+              for (int e = 0; e < 3; e++)
+                m->coords[3 * nv + e] = r * w[e] * (shape == SPHERE_SHAPE_SPHERE || shape == SPHERE_SHAPE_FINGERS ? 1 : axes[e]);
               id[key] = nv++;
             }
             q[c] = id[key];

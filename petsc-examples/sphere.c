@@ -745,6 +745,12 @@ typedef struct {
 
 /* the summary's reason where the line search stopped at round-off (main()): not one of SNES's */
 #define SPHERE_CONVERGED_ROUNDOFF 100
+/* CG's stop at negative curvature, renamed in PETSc 3.19 */
+#if PETSC_VERSION_GE(3, 19, 0)
+  #define SPHERE_KSP_NEG_CURVE KSP_CONVERGED_NEG_CURVE
+#else
+  #define SPHERE_KSP_NEG_CURVE KSP_CONVERGED_CG_NEG_CURVE
+#endif
 
 static PetscErrorCode SpherePostSolve(KSP ksp, Vec g, Vec y, void *ctx)
 {
@@ -757,7 +763,7 @@ static PetscErrorCode SpherePostSolve(KSP ksp, Vec g, Vec y, void *ctx)
 
   PetscFunctionBeginUser;
   PetscCall(KSPGetConvergedReason(ksp, &reason));
-  if (reason != KSP_CONVERGED_CG_NEG_CURVE && reason >= 0) {
+  if (reason != SPHERE_KSP_NEG_CURVE && reason >= 0) {
     PetscCall(VecDot(g, y, &gy));
     steps->slope = PetscAbsScalar(gy);
     PetscFunctionReturn(PETSC_SUCCESS);

@@ -57,11 +57,10 @@ static const char help[] =
     "quadratic model, that step is taken instead (SpherePostSolve(); counted as projected_steps).\n"
     "The backtracking line search on the energy; -snes_atol gatol sqrt(area), -snes_rtol 0,\n"
     "-snes_stol 0 (only the gradient norm decides convergence, in the same terms on every mesh; where\n"
-    "the line search cannot lower the energy and the last step predicts a decrease |g.y| below the\n"
-    "energy's round-off, 100 eps |E|, the point is a minimiser to working precision: reason 100\n"
-    "CONVERGED_ROUNDOFF),\n"
+    "the last step predicts a decrease |g.y| below the energy's round-off, 100 eps |E|, the point is\n"
+    "a minimiser to working precision: reason 100 CONVERGED_ROUNDOFF),\n"
     "-snes_max_it 1000 (long thin parts squeezed by the start take hundreds of steps: -shape fingers,\n"
-    "410); -use_tao: -tao_type ntr.\n"
+    "about 430); -use_tao: -tao_type ntr.\n"
     "Every SNES/KSP/PC/TAO and mfad option applies\n"
     "(-snes_type newtontr retracts too, but PETSc 3.18's trust region stops at the first trial step\n"
     "that flips a triangle, DIVERGED_FUNCTION_DOMAIN, where the line search backs off).\n"
@@ -741,9 +740,10 @@ static PetscErrorCode SphereStepFilter(SNESLineSearch ls, Vec X, Vec Y, PetscBoo
 typedef struct {
   PetscInt  nfallback;
   PetscReal slope;
+  PetscBool roundoff; /* stopped by SphereConverged()'s round-off test */
 } SphereSteps;
 
-/* the summary's reason where the line search stopped at round-off (main()): not one of SNES's */
+/* the summary's reason where a step predicted less than round-off (main()): not one of SNES's */
 #define SPHERE_CONVERGED_ROUNDOFF 100
 /* CG's stop at negative curvature, renamed in PETSc 3.19 */
 #if PETSC_VERSION_GE(3, 19, 0)
@@ -792,6 +792,30 @@ static PetscErrorCode SpherePostSolve(KSP ksp, Vec g, Vec y, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* SNES's test, and one more: the last step predicted a decrease |g.y| below the energy's round-off
+   (100 eps |E|), so no step can be measured to gain anything: a minimiser to working precision (the
+   Newton decrement test of TinyAD's and Boyd's Newton). Long thin parts leave |g| at round-off above
+   -gatol there (-shape fingers: |g| 1.7e-5 against 3.5e-6; PETSc 3.18's line search then fails,
+   3.26's takes steps that change nothing until -snes_max_it). */
+static PetscErrorCode SphereConverged(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm, SNESConvergedReason *reason, void *ctx)
+{
+  SphereSteps *steps = (SphereSteps *)ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(SNESConvergedDefault(snes, it, xnorm, snorm, fnorm, reason, NULL));
+  if (*reason == SNES_CONVERGED_ITERATING && it > 0) {
+    Vec       X;
+    PetscReal f;
+    PetscCall(SNESGetSolution(snes, &X));
+    PetscCall(SNESComputeObjective(snes, X, &f));
+    if (steps->slope <= 100 * PETSC_MACHINE_EPSILON * PetscAbsReal(f)) {
+      steps->roundoff = PETSC_TRUE;
+      *reason         = SNES_CONVERGED_FNORM_ABS; /* reported as CONVERGED_ROUNDOFF by main() */
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Comm   comm;
@@ -805,7 +829,7 @@ int main(int argc, char **argv)
                      s = 0, exponent = 0.5, start_energy = 0, fingers = 8, gatol = 1e-6;
   SphereShape     shape   = SPHERE_SHAPE_ELLIPSOID;
   SphereStartType start   = SPHERE_START_TUTTE;
-  SphereSteps     steps   = {0, PETSC_MAX_REAL};
+  SphereSteps     steps   = {0, PETSC_MAX_REAL, PETSC_FALSE};
   PetscBool       use_tao = PETSC_FALSE, retract = PETSC_TRUE, filter = PETSC_TRUE, write = PETSC_FALSE, write_input = PETSC_FALSE, set, file, turned;
   char            out[PETSC_MAX_PATH_LEN] = "", out_input[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
   const char     *reason_name = "";
@@ -980,6 +1004,7 @@ int main(int argc, char **argv)
       if (size > 1) PetscCall(PCSetType(pc, PCREDUNDANT));
 #endif
     }
+    PetscCall(SNESSetConvergenceTest(snes, SphereConverged, &steps, NULL));
     PetscCall(SNESSetFromOptions(snes));
     PetscCall(PetscObjectTypeCompare((PetscObject)snes, SNESNEWTONTR, &tr));
     if (retract && tr) PetscCall(SNESNewtonTRSetPostCheck(snes, SphereRetractTR, NULL));
@@ -994,7 +1019,10 @@ int main(int argc, char **argv)
     PetscCall(SNESGetConvergedReason(snes, &r));
     reason      = r;
     reason_name = SNESConvergedReasons[r];
-    if (r == SNES_DIVERGED_LINE_SEARCH) {
+    if (steps.roundoff) {
+      reason      = SPHERE_CONVERGED_ROUNDOFF;
+      reason_name = "CONVERGED_ROUNDOFF";
+    } else if (r == SNES_DIVERGED_LINE_SEARCH) {
       /* no trial step lowered the energy, and the last step predicts a decrease |g.y| below the
          energy's round-off (100 eps |E|): no step can be measured to gain anything, the point is a
          minimiser to working precision (the Newton decrement test of TinyAD's and Boyd's Newton).

@@ -38,6 +38,7 @@ static const char help[] =
     "arap_tri's whatever the -form.\n\n";
 
 #include <mfadpetsc.h>
+#include "defaultoption.h"
 #include "geommesh.h"
 
 MFAD_KERNEL_DECLARE(arap_tri);
@@ -47,17 +48,6 @@ typedef enum { HANDLES_BEND, HANDLES_RIGID, HANDLES_STRETCH } Handles;
 static const char *const HandlesTypes[] = {"bend", "rigid", "stretch", "Handles", "HANDLES_", NULL};
 typedef enum { FORM_ENERGY, FORM_GAUSS_NEWTON, FORM_BRGN } Form;
 static const char *const FormTypes[] = {"energy", "gauss_newton", "brgn", "Form", "FORM_", NULL};
-
-/* Sets option `name` to `value` unless the command line gave it */
-static PetscErrorCode DefaultOption(const char name[], const char value[])
-{
-  PetscBool set;
-
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsHasName(NULL, NULL, name, &set));
-  if (!set) PetscCall(PetscOptionsSetValue(NULL, name, value));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /* TAO's Gauss-Newton for least squares on the energy's stacked residual (its least-squares terms) */
 static PetscErrorCode MinimizeBRGN(MPI_Comm comm, MfadEnergy E, Vec X, PetscInt *its, PetscInt *reason, const char **reason_name)

@@ -46,8 +46,10 @@ static const char help[] =
     "-ts_steps also steps, time, kinetic (1/2 v^T M v), com_displacement and com_velocity (z of\n"
     "the centre of mass). Each time step prints a line 'elastic: step ...' with the same fields.\n\n";
 
+#include "defaultoption.h"
 #include "stepper.h"
 #include "elasticmesh.h"
+#include "exactnewton.h"
 #include <petsctime.h>
 #include <stdio.h>
 #include <string.h>
@@ -245,17 +247,6 @@ static PetscErrorCode CheckClamp(MPI_Comm comm, PetscInt n, const PetscReal rest
   PetscFunctionReturn(0);
 }
 
-/* Sets option `name` to `value` unless the command line (or an earlier default) gave it */
-static PetscErrorCode DefaultOption(const char name[], const char value[])
-{
-  PetscBool set;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscOptionsHasName(NULL, NULL, name, &set));
-  if (!set) PetscCall(PetscOptionsSetValue(NULL, name, value));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The SNES defaults of statics on a read mesh, as options: the Hessian form and linear solver only
    when the command line names neither (a user's -ksp_type/-pc_type gets the exact Hessian, as on the
    bar), the iteration and tolerance defaults unless given. A real body clamped on a small patch (the default band of a curved mesh: Spot is held by
@@ -263,7 +254,7 @@ static PetscErrorCode DefaultOption(const char name[], const char value[])
    Hessian is indefinite on the way: CG stops on negative curvature (DIVERGED_LINEAR_SOLVE), and
    continuation in the load does not help (1/100 of gravity already swings the body). So: the
    assembled Hessian, PSD-projected per element (descent far from the minimiser), factored by a
-   sparse Cholesky whose inertia Guard uses to take exact steps where the exact Hessian is positive
+   sparse Cholesky whose inertia exactnewton.c uses to take exact steps where the exact Hessian is positive
    definite (quadratic convergence near the minimiser), and room for the ~70 Newton steps of the
    swing. */
 static PetscErrorCode SetMeshStaticsDefaults(MPI_Comm comm)
@@ -303,94 +294,6 @@ static PetscErrorCode SetMeshStaticsDefaults(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Exact Newton steps where the exact Hessian is positive definite, projected ones elsewhere (the
-   scheme of param.c's -exact_newton): each Newton step tries the exact Hessian; before its linear
-   solve, the Cholesky's inertia (LDL^T: negative pivots are negative eigenvalues) says whether it is
-   positive definite, and if not the projected Hessian is assembled and factored instead, so every
-   step is a descent direction. A failed try waits 1, 2, 4, 4 ... steps before the next. Projected
-   Newton alone converges linearly near the minimiser; exact steps without the test (e.g.
-   -mfad_psd_project_steps with a direct solver, which reports no failure on an indefinite matrix)
-   give ascent directions on which the line search fails. */
-typedef struct {
-  MfadEnergy        E;
-  MfadPSDProjection psd; /* the projection of the steps that are not exact */
-  PetscReal         eps;
-  Mat               H;
-  Vec               X;
-  PetscBool         exact;         /* this step tries the exact Hessian */
-  PetscInt          skip, backoff; /* after a failed try, the next waits 1, 2, 4, 4 ... steps */
-  PetscInt          nexact;        /* steps taken with the exact Hessian */
-} Guard;
-
-static PetscErrorCode GuardUpdate(SNES snes, PetscInt step)
-{
-  Guard *a;
-
-  PetscFunctionBeginUser;
-  PetscCall(SNESGetApplicationContext(snes, &a));
-  if (step == 0) a->skip = 0, a->backoff = 1;
-  if (a->skip > 0) a->skip--;
-  a->exact = (PetscBool)(a->skip == 0);
-  PetscCall(MfadEnergySetPSDProjection(a->E, a->exact ? MFAD_PSD_NONE : a->psd, a->eps));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode GuardPreSolve(KSP ksp, Vec b, Vec x, void *ctx)
-{
-  Guard   *a = (Guard *)ctx;
-  PC       pc;
-  Mat      F;
-  PetscInt nneg;
-
-  PetscFunctionBeginUser;
-  (void)b, (void)x;
-  if (!a->exact) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(KSPSetUp(ksp));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCFactorGetMatrix(pc, &F));
-  PetscCall(MatGetInertia(F, &nneg, NULL, NULL));
-  if (nneg == 0) {
-    a->nexact++;
-    a->backoff = 1;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(PetscInfo(ksp, "elastic: the exact Hessian has %" PetscInt_FMT " negative eigenvalues: projected\n", nneg));
-  a->exact = PETSC_FALSE, a->skip = a->backoff, a->backoff = PetscMin(2 * a->backoff, 4);
-  PetscCall(MfadEnergySetPSDProjection(a->E, a->psd, a->eps));
-  PetscCall(MfadEnergyComputeHessian(a->E, a->X, a->H));
-  PetscCall(KSPSetUp(ksp));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Installs Guard on the SNES when it factors a projected, assembled Hessian by MUMPS's or PETSc's
-   Cholesky (whose inertia is known); else leaves the solver as the options made it. */
-static PetscErrorCode GuardSetUp(Guard *a, MfadEnergy E, SNES snes, Vec X)
-{
-  KSP           ksp;
-  PC            pc;
-  Mat           H;
-  PetscBool     chol, shell;
-  MatSolverType type = NULL;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscMemzero(a, sizeof *a));
-  a->E = E, a->X = X;
-  PetscCall(MfadEnergyGetPSDProjection(E, &a->psd, &a->eps));
-  if (!snes || a->psd == MFAD_PSD_NONE) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(SNESGetKSP(snes, &ksp));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(SNESGetJacobian(snes, &H, NULL, NULL, NULL));
-  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
-  PetscCall(PetscObjectTypeCompare((PetscObject)H, MATSHELL, &shell));
-  if (chol) PetscCall(PCFactorGetMatSolverType(pc, &type));
-  if (!chol || shell || !type || (strcmp(type, MATSOLVERMUMPS) && strcmp(type, MATSOLVERPETSC))) PetscFunctionReturn(PETSC_SUCCESS);
-  a->H = H;
-  PetscCall(SNESSetApplicationContext(snes, a));
-  PetscCall(SNESSetUpdate(snes, GuardUpdate));
-  PetscCall(KSPSetPreSolve(ksp, GuardPreSolve, a));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 int main(int argc, char **argv)
 {
   MPI_Comm       comm;
@@ -405,7 +308,7 @@ int main(int argc, char **argv)
   PetscInt       N, n = PETSC_DECIDE, vstart, ncell, its = 0, inertia, reason = 1;
   PetscReal     *force, *mass, *rest, material[2], *vel = NULL, *xpred = NULL, *iparam = NULL, energy, sum[NMEASURE], gnorm0, gnorm, residual = 0;
   MfadEnergy     E;
-  Guard          guard;
+  ExactNewton    exact;
   Vec            X, G, Xrest;
   Solver         S;
   const char    *reason_name = "";
@@ -484,8 +387,15 @@ int main(int argc, char **argv)
   PetscCall(PetscTime(&ts1));
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view")); /* after one evaluation: flops are counted */
   PetscCall(SolverCreate(E, P.use_tao, P.steps > 0 ? 1e-6 * gnorm0 : 0, X, &S));
-  guard.H = NULL;
-  if (readmesh && P.steps == 0) PetscCall(GuardSetUp(&guard, E, S.snes, X));
+  PetscCall(PetscMemzero(&exact, sizeof exact));
+  if (readmesh && P.steps == 0 && S.snes) { /* the defaults of SetMeshStaticsDefaults(): exactnewton.c */
+    KSP ksp;
+    Mat H;
+    PetscCall(SNESGetKSP(S.snes, &ksp));
+    PetscCall(SNESGetJacobian(S.snes, &H, NULL, NULL, NULL));
+    PetscCall(ExactNewtonSetUp(&exact, E, ksp, H, X));
+    PetscCall(ExactNewtonSetSNES(&exact, S.snes));
+  }
 
   PetscCall(PetscTime(&t0));
   if (P.steps == 0) {
@@ -551,7 +461,7 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(comm, " steps %" PetscInt_FMT " time %.6e kinetic %.12e com_displacement %.12e com_velocity %.12e", P.steps,
                           (double)(P.steps * P.dt), (double)sum[6], (double)(sum[4] / sum[7]), (double)(sum[5] / sum[7])));
   else PetscCall(PetscPrintf(comm, " gradient %.3e", (double)gnorm));
-  if (guard.H) PetscCall(PetscPrintf(comm, " exact_steps %" PetscInt_FMT, guard.nexact));
+  if (exact.active) PetscCall(PetscPrintf(comm, " exact_steps %" PetscInt_FMT, exact.nexact));
   PetscCall(
       PetscPrintf(comm, " residual %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n", (double)residual, its, reason, reason_name));
 

@@ -45,8 +45,10 @@ static const char help[] =
     "prints the reason on stderr and exits with status 1.\n\n";
 
 #include <mfadpetsc.h>
+#include "defaultoption.h"
 #include <string.h>
 #include "geommesh.h"
+#include "exactnewton.h"
 
 /* PETSc 3.21 renamed SNESLineSearchShellSetUserFunc() (same arguments) */
 #if PETSC_VERSION_LT(3, 21, 0)
@@ -88,17 +90,6 @@ static PetscErrorCode Measure(MPI_Comm comm, MfadMesh m, PetscInt cstart, PetscI
   PetscCall(MPIU_Allreduce(&rmax, ratio, 1, MPIU_REAL, MPIU_MAX, comm));
   PetscCall(MPIU_Allreduce(&nf, flipped, 1, MPIU_INT, MPIU_SUM, comm));
   if (*flipped) *ratio = PETSC_INFINITY;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Sets option `name` to `value` unless the command line (or an earlier default) gave it */
-static PetscErrorCode DefaultOption(const char name[], const char value[])
-{
-  PetscBool set;
-
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsHasName(NULL, NULL, name, &set));
-  if (!set) PetscCall(PetscOptionsSetValue(NULL, name, value));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -304,126 +295,17 @@ static PetscErrorCode EnergyLineSearch(SNESLineSearch ls, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Exact Newton where the exact Hessian is positive definite, projected Newton elsewhere
-   (-exact_newton). Projected Newton alone converges linearly near the minimum (the per-element
-   projection changes the Hessian there too: |g| falls by ~0.88 a step on spot_patch) and stalls
-   where the energy's decrease sinks below its round-off. An exact step is tried when the last
-   step reduced |g| by less than a factor 4 (slower than quadratic), or the last exact step went
-   through; the factorisation's inertia says whether the exact Hessian is positive definite, and
-   if not the projected one is assembled and factored instead for this step, so every step is a
-   descent direction. A failed try waits 1, 2, 4, 4 ... steps before the next (at most 4: on a
-   30k-vertex scan, unbounded doubling left 15 projected steps at |g| ratio 0.42 before the exact
-   ones that finished it). */
-typedef struct {
-  MfadEnergy        E;
-  MfadPSDProjection psd; /* the projection to fall back to */
-  PetscReal         eps;
-  Mat               H;             /* the assembled Hessian the solver factors */
-  Vec               X;             /* the solver's iterate */
-  PetscBool         active;        /* a Cholesky with inertia of a projected Hessian: exact steps tried */
-  PetscBool         exact;         /* this step uses the exact Hessian */
-  PetscReal         gprev;         /* |g| at the start of the previous step */
-  PetscInt          nexact;        /* steps taken with the exact Hessian */
-  PetscInt          skip, backoff; /* after a failed try, the next one waits 1, 2, 4, 4 ... steps */
-} Adapt;
-
-static PetscErrorCode AdaptStep(Adapt *a, PetscInt step, PetscReal gnorm)
-{
-  PetscFunctionBegin;
-  if (!a->active) PetscFunctionReturn(PETSC_SUCCESS);
-  if (step == 0) a->exact = PETSC_FALSE, a->skip = 0, a->backoff = 1;
-  else if (a->exact) a->backoff = 1; /* the last exact step went through: stay exact */
-  else if (a->skip > 0) a->skip--;
-  else a->exact = (PetscBool)(gnorm > 0.25 * a->gprev); /* slower than quadratic: try exact */
-  a->gprev = gnorm;
-  PetscCall(MfadEnergySetPSDProjection(a->E, a->exact ? MFAD_PSD_NONE : a->psd, a->eps));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode AdaptUpdateSNES(SNES snes, PetscInt step)
-{
-  Adapt    *a;
-  PetscReal gnorm;
-
-  PetscFunctionBegin;
-  PetscCall(SNESGetApplicationContext(snes, &a));
-  PetscCall(SNESGetFunctionNorm(snes, &gnorm));
-  PetscCall(AdaptStep(a, step, gnorm));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode AdaptUpdateTao(Tao tao, PetscInt step, void *ctx)
-{
-  PetscReal gnorm;
-
-  PetscFunctionBegin;
-  PetscCall(TaoGetSolutionStatus(tao, NULL, NULL, &gnorm, NULL, NULL, NULL));
-  PetscCall(AdaptStep((Adapt *)ctx, step, gnorm));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Before each linear solve: factor, and if the exact Hessian has a negative pivot,
-   project, re-assemble and re-factor */
-static PetscErrorCode AdaptPreSolve(KSP ksp, Vec b, Vec x, void *ctx)
-{
-  Adapt   *a = (Adapt *)ctx;
-  PC       pc;
-  Mat      F;
-  PetscInt nneg;
-
-  PetscFunctionBegin;
-  (void)b, (void)x;
-  if (!a->active || !a->exact) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(KSPSetUp(ksp));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCFactorGetMatrix(pc, &F));
-  PetscCall(MatGetInertia(F, &nneg, NULL, NULL)); /* negative pivots of LDL^T: negative eigenvalues */
-  if (nneg == 0) {
-    a->nexact++;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(PetscInfo(ksp, "param: the exact Hessian has %" PetscInt_FMT " negative eigenvalues: projected\n", nneg));
-  a->exact = PETSC_FALSE, a->skip = a->backoff, a->backoff = PetscMin(2 * a->backoff, 4);
-  PetscCall(MfadEnergySetPSDProjection(a->E, a->psd, a->eps));
-  PetscCall(MfadEnergyComputeHessian(a->E, a->X, a->H));
-  PetscCall(KSPSetUp(ksp));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Whether `ksp` factors with MUMPS's or PETSc's Cholesky (whose inertia is known; CHOLMOD stops
-   with an error on a matrix that is not positive definite) an assembled Hessian that is projected
-   by default: then exact steps can be tried */
-static PetscErrorCode AdaptSetUp(Adapt *a, KSP ksp, Mat H, Vec X, PetscBool exact_newton)
-{
-  PC            pc;
-  PetscBool     chol, shell;
-  MatSolverType type = NULL;
-
-  PetscFunctionBegin;
-  a->H = H, a->X = X, a->active = PETSC_FALSE;
-  PetscCall(MfadEnergyGetPSDProjection(a->E, &a->psd, &a->eps));
-  if (!exact_newton || a->psd == MFAD_PSD_NONE) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
-  PetscCall(PetscObjectTypeCompare((PetscObject)H, MATSHELL, &shell));
-  if (chol) PetscCall(PCFactorGetMatSolverType(pc, &type));
-  a->active = (PetscBool)(chol && !shell && type && (!strcmp(type, MATSOLVERMUMPS) || !strcmp(type, MATSOLVERPETSC)));
-  if (a->active) PetscCall(KSPSetPreSolve(ksp, AdaptPreSolve, a));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Minimises E from X in place with SNES (newtonls) or TAO (nls), the defaults of
    SetSolverDefaults() in the options database */
 static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, FlipCheck *fc, Vec X, PetscBool use_tao, PetscBool exact_newton, PetscInt *its,
                                PetscInt *nexact, PetscInt *reason, const char **reason_name)
 {
-  Adapt a;
-  KSP   ksp;
-  Mat   H;
+  ExactNewton a;
+  KSP         ksp;
+  Mat         H;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(&a, sizeof a));
-  a.E = E;
   if (use_tao) {
     Tao                tao;
     TaoConvergedReason r;
@@ -436,9 +318,9 @@ static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, FlipCheck *fc, Vec X
     PetscCall(TaoGetHessian(tao, &H, NULL, NULL, NULL));
     if (ksp) {
       PetscCall(KSPSetFromOptions(ksp)); /* the PC's type before the first solve */
-      PetscCall(AdaptSetUp(&a, ksp, H, X, exact_newton));
+      if (exact_newton) PetscCall(ExactNewtonSetUp(&a, E, ksp, H, X));
     }
-    if (a.active) PetscCall(TaoSetUpdate(tao, AdaptUpdateTao, &a));
+    PetscCall(ExactNewtonSetTao(&a, tao));
     PetscCall(TaoSolve(tao));
     PetscCall(TaoGetIterationNumber(tao, its));
     PetscCall(TaoGetConvergedReason(tao, &r));
@@ -462,11 +344,8 @@ static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, FlipCheck *fc, Vec X
     PetscCall(SNESSetFromOptions(snes));
     PetscCall(SNESLineSearchSetPreCheck(ls, FlipPreCheck, fc));
     PetscCall(SNESGetJacobian(snes, &H, NULL, NULL, NULL));
-    PetscCall(AdaptSetUp(&a, ksp, H, X, exact_newton));
-    if (a.active) {
-      PetscCall(SNESSetApplicationContext(snes, &a));
-      PetscCall(SNESSetUpdate(snes, AdaptUpdateSNES));
-    }
+    if (exact_newton) PetscCall(ExactNewtonSetUp(&a, E, ksp, H, X));
+    PetscCall(ExactNewtonSetSNES(&a, snes));
     PetscCall(SNESSolve(snes, NULL, X));
     PetscCall(SNESGetIterationNumber(snes, its));
     PetscCall(SNESGetConvergedReason(snes, &r));
@@ -474,7 +353,7 @@ static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, FlipCheck *fc, Vec X
     *reason_name = SNESConvergedReasons[r];
     PetscCall(SNESDestroy(&snes));
   }
-  if (a.active) PetscCall(MfadEnergySetPSDProjection(E, a.psd, a.eps));
+  PetscCall(ExactNewtonFinish(&a));
   *nexact = a.nexact;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -44,7 +44,7 @@ mfad_example_test(example_elastic_spot_ranks 2 mesh ${MFAD_ELASTIC_MAXITS} OPTIO
 # Everything default (E = 1e5 Pa, a 1 m gel cow; the clamp the 14 vertices of the ear of smallest x,
 # gravity along z): the cow swings ~90 degrees to hang from its ear, a large deformation on which
 # the exact Hessian is indefinite; the default Newton (exact steps where the Cholesky's inertia
-# allows, projected elsewhere) converges (70 steps measured, 1 and 2 ranks; bound 150) to the same
+# allows, projected elsewhere) converges (74 steps measured, 1 and 2 ranks; bound 150) to the same
 # energy, below the rest shape's, no tet inverted.
 # Without MUMPS (CI's PETSc 3.26) 2 ranks have no parallel Cholesky and fall back to projected
 # Newton-CG, linear here (not finished in 200 s): 1 rank only there.

@@ -792,11 +792,24 @@ static PetscErrorCode SpherePostSolve(KSP ksp, Vec g, Vec y, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* SNES's test, and one more: the last step predicted a decrease |g.y| below the energy's round-off
-   (100 eps |E|), so no step can be measured to gain anything: a minimiser to working precision (the
-   Newton decrement test of TinyAD's and Boyd's Newton). Long thin parts leave |g| at round-off above
-   -gatol there (-shape fingers: |g| 1.7e-5 against 3.5e-6; PETSc 3.18's line search then fails,
-   3.26's takes steps that change nothing until -snes_max_it). */
+/* Whether the last step predicted a decrease |g.y| below the energy's round-off (100 eps |E| at
+   the solver's point): then no step can be measured to gain anything, a minimiser to working
+   precision (the Newton decrement test of TinyAD's and Boyd's Newton). Long thin parts leave |g| at
+   round-off above -gatol there (-shape fingers: |g| 1.7e-5 against 3.5e-6), where PETSc 3.18's line
+   search fails and 3.26's takes steps that change nothing until -snes_max_it. */
+static PetscErrorCode SphereAtRoundoff(SNES snes, const SphereSteps *steps, PetscBool *yes)
+{
+  Vec       X;
+  PetscReal f;
+
+  PetscFunctionBeginUser;
+  PetscCall(SNESGetSolution(snes, &X));
+  PetscCall(SNESComputeObjective(snes, X, &f));
+  *yes = (PetscBool)(steps->slope <= 100 * PETSC_MACHINE_EPSILON * PetscAbsReal(f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SNES's test, and SphereAtRoundoff() */
 static PetscErrorCode SphereConverged(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm, SNESConvergedReason *reason, void *ctx)
 {
   SphereSteps *steps = (SphereSteps *)ctx;
@@ -804,14 +817,8 @@ static PetscErrorCode SphereConverged(SNES snes, PetscInt it, PetscReal xnorm, P
   PetscFunctionBeginUser;
   PetscCall(SNESConvergedDefault(snes, it, xnorm, snorm, fnorm, reason, NULL));
   if (*reason == SNES_CONVERGED_ITERATING && it > 0) {
-    Vec       X;
-    PetscReal f;
-    PetscCall(SNESGetSolution(snes, &X));
-    PetscCall(SNESComputeObjective(snes, X, &f));
-    if (steps->slope <= 100 * PETSC_MACHINE_EPSILON * PetscAbsReal(f)) {
-      steps->roundoff = PETSC_TRUE;
-      *reason         = SNES_CONVERGED_FNORM_ABS; /* reported as CONVERGED_ROUNDOFF by main() */
-    }
+    PetscCall(SphereAtRoundoff(snes, steps, &steps->roundoff));
+    if (steps->roundoff) *reason = SNES_CONVERGED_FNORM_ABS; /* reported as CONVERGED_ROUNDOFF by main() */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1019,20 +1026,11 @@ int main(int argc, char **argv)
     PetscCall(SNESGetConvergedReason(snes, &r));
     reason      = r;
     reason_name = SNESConvergedReasons[r];
+    /* a line search that failed after a step predicting less than round-off (PETSc 3.18) */
+    if (!steps.roundoff && r == SNES_DIVERGED_LINE_SEARCH) PetscCall(SphereAtRoundoff(snes, &steps, &steps.roundoff));
     if (steps.roundoff) {
       reason      = SPHERE_CONVERGED_ROUNDOFF;
       reason_name = "CONVERGED_ROUNDOFF";
-    } else if (r == SNES_DIVERGED_LINE_SEARCH) {
-      /* no trial step lowered the energy, and the last step predicts a decrease |g.y| below the
-         energy's round-off (100 eps |E|): no step can be measured to gain anything, the point is a
-         minimiser to working precision (the Newton decrement test of TinyAD's and Boyd's Newton).
-         Seen where long thin parts leave |g| at round-off above -gatol (-shape fingers). */
-      PetscReal f;
-      PetscCall(MfadEnergyComputeObjective(E, X, &f));
-      if (steps.slope <= 100 * PETSC_MACHINE_EPSILON * PetscAbsReal(f)) {
-        reason      = SPHERE_CONVERGED_ROUNDOFF;
-        reason_name = "CONVERGED_ROUNDOFF";
-      }
     }
     PetscCall(SNESDestroy(&snes));
   }

@@ -33,9 +33,19 @@ PetscErrorCode MfadEnergyCreateHessianCached(MfadEnergy E, Mat *H);
 typedef enum {
   MFAD_HESSIAN_SHELL  = 0, /**< MATSHELL, MatMult = fused HVP (matrix-free) */
   MFAD_HESSIAN_CACHED = 1, /**< MATSHELL, MatMult from element Hessians stored per point */
-  MFAD_HESSIAN_AIJ    = 2  /**< assembled by COO; type from -mat_type (aij, baij, sbaij) */
+  MFAD_HESSIAN_AIJ    = 2, /**< assembled by COO; type from -mat_type (aij, baij, sbaij) */
+  MFAD_HESSIAN_AUTO   = 3  /**< one of the three chosen per point (Newton step) from their measured costs */
 } MfadHessianType;
 extern const char *const MfadHessianTypes[];
+/** @brief Creates the automatic Hessian of E (-mfad_hessian auto) as a MATSHELL holding the
+    fused, cached and assembled forms: at each point (MfadHessianSetPoint(), once per Newton step)
+    it brings the one predicted cheapest for the step to the point, from each form's measured cost
+    per point and per product on this mesh and the products made at the previous point (the
+    previous step's Krylov iterations); MatMult, the diagonal and the vertex blocks are that form's.
+    The choice and its predictions are told under -info, a summary under -mfad_view and MatView().
+    With a PSD projection in use the fused form (nothing to project) is never chosen, and for a
+    non-symmetric system the cached one (packed symmetric) neither. */
+PetscErrorCode MfadEnergyCreateHessianAuto(MfadEnergy E, Mat *H);
 /** @brief Creates the Hessian of E in the given form; bring it to a point with MfadHessianSetPoint(). */
 PetscErrorCode MfadEnergyCreateHessianMat(MfadEnergy E, MfadHessianType type, Mat *H);
 /** @brief Brings a Hessian of any form made by MfadEnergyCreateHessianMat() (or a shell) to X:

@@ -24,6 +24,7 @@ static const char help[] =
     "  -dt <0.01>           time step [s]\n"
     "  -use_tao             minimise each step with TAO (default -tao_type nls)\n"
     "  -o <file.vtu>        write the final sheet (MfadEnergyWriteVTU)\n"
+    "The Hessian is -mfad_hessian auto unless -mfad_hessian, -mfad_pmat or -pc_type is given.\n"
     "mfad's options and every SNES/KSP/PC/TAO option apply. Each step prints 'cloth: step ...'; the\n"
     "last line is the summary: vertices, triangles, hinges, energy (potential: strain + bending\n"
     "+ gravity), kinetic (1/2 v^T M v), com_displacement and com_velocity (z of the centre of\n"
@@ -33,6 +34,7 @@ static const char help[] =
 
 #include <mfadmesh.h>
 #include "stepper.h"
+#include "defaultoption.h"
 #include <petsctime.h>
 
 typedef enum { PIN_CORNERS, PIN_EDGE, PIN_NONE } PinType;
@@ -264,6 +266,7 @@ int main(int argc, char **argv)
   PetscCall(PetscSplitOwnership(comm, &n, &N));
   PetscCallMPI(MPI_Scan(&n, &vstart, 1, MPIU_INT, MPI_SUM, comm));
   vstart -= n;
+  PetscCall(DefaultHessianAuto()); /* the cheapest Hessian form per Newton step; any -mfad_hessian overrides it */
   PetscCall(MfadEnergyCreate(comm, 3, n, N, &E));
   PetscCall(PetscMalloc5(n, &mass, 3 * n, &vel, 3 * n, &xpred, 3 * n, &xold, 4 * n, &iparam));
   PetscCall(BuildEnergy(E, &s, vstart, vstart + n, mass, &membrane, &inertia));

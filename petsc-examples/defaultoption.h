@@ -16,4 +16,21 @@ static inline PetscErrorCode DefaultOption(const char name[], const char value[]
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -mfad_hessian auto (the form predicted cheapest for each Newton step from its measured costs)
+   unless the command line chose a form, a preconditioning matrix, a preconditioner (one that needs
+   the matrix's entries needs -mfad_hessian aij) or finite-difference colouring (an assembled pattern) */
+static inline PetscErrorCode DefaultHessianAuto(void)
+{
+  const char *const chosen[] = {"-mfad_hessian", "-mfad_pmat", "-pc_type", "-snes_fd_color", "-snes_fd"};
+  PetscBool         set;
+
+  PetscFunctionBegin;
+  for (size_t i = 0; i < sizeof(chosen) / sizeof(chosen[0]); i++) {
+    PetscCall(PetscOptionsHasName(NULL, NULL, chosen[i], &set));
+    if (set) PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "auto"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 #endif

@@ -4,7 +4,7 @@
    matrix (-mfad_pmat), and brought to a new point together. */
 #include "shellimpl.h"
 
-const char *const MfadHessianTypes[] = {"shell", "cached", "aij", "MfadHessianType", "MFAD_HESSIAN_", NULL};
+const char *const MfadHessianTypes[] = {"shell", "cached", "aij", "auto", "MfadHessianType", "MFAD_HESSIAN_", NULL};
 
 PetscErrorCode MfadEnergyCreateHessianMat(MfadEnergy E, MfadHessianType type, Mat *H)
 {
@@ -21,6 +21,9 @@ PetscErrorCode MfadEnergyCreateHessianMat(MfadEnergy E, MfadHessianType type, Ma
     PetscCall(MfadEnergyCreateMatrix(E, H));
     PetscCall(MfadEnergyAttach_Private(E, (PetscObject)*H)); /* MfadHessianSetPoint() finds E */
     break;
+  case MFAD_HESSIAN_AUTO:
+    PetscCall(MfadEnergyCreateHessianAuto(E, H));
+    break;
   default:
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyCreateHessianMat: unknown Hessian type %d", (int)type);
   }
@@ -29,13 +32,18 @@ PetscErrorCode MfadEnergyCreateHessianMat(MfadEnergy E, MfadHessianType type, Ma
 
 PetscErrorCode MfadHessianSetPoint(Mat H, Vec X)
 {
-  PetscBool      shell;
+  PetscBool      shell, isauto;
   PetscContainer holder = NULL;
   MfadEnergy     E;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(H, MAT_CLASSID, 1);
   PetscValidHeaderSpecific(X, VEC_CLASSID, 2);
+  PetscCall(MfadHessianIsAuto_Private(H, &isauto));
+  if (isauto) {
+    PetscCall(MfadAutoSetPoint_Private(H, X));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscObjectTypeCompare((PetscObject)H, MATSHELL, &shell));
   if (shell) {
     PetscCall(MfadHessianShellSetPoint(H, X));
@@ -61,8 +69,8 @@ PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, Mat *J, Mat *P)
   PetscFunctionBegin;
   PetscCall(MfadEnergyGetComm(E, &comm));
   PetscCall(MfadEnergyGetOptionsPrefix(E, &prefix));
-  PetscCall(MfadOptionsRequireValue_Private(comm, prefix, "-mfad_hessian", "shell|cached|aij"));
-  PetscCall(MfadOptionsRequireValue_Private(comm, prefix, "-mfad_pmat", "shell|cached|aij"));
+  PetscCall(MfadOptionsRequireValue_Private(comm, prefix, "-mfad_hessian", "shell|cached|aij|auto"));
+  PetscCall(MfadOptionsRequireValue_Private(comm, prefix, "-mfad_pmat", "shell|cached|aij|auto"));
   PetscOptionsBegin(comm, prefix, "mfad Hessian forms", "MfadEnergySetSNES");
   PetscCall(PetscOptionsEnum("-mfad_hessian", "Form of the Hessian the solver applies", "MfadEnergyCreateHessianMat", MfadHessianTypes, (PetscEnum)jtype, (PetscEnum *)&jtype, NULL));
   ptype = jtype;
@@ -85,7 +93,7 @@ PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, Mat *J, Mat *P)
    takes the element Hessians from the cache instead of computing them again. */
 PetscErrorCode MfadJacobiansSetPoint_Private(Mat J, Mat P, Vec X)
 {
-  PetscBool shell, mffd;
+  PetscBool shell, mffd, isauto;
 
   PetscFunctionBegin;
   /* -snes_mf_operator: J is PETSc's finite-difference operator, P is ours; assembling J is what
@@ -100,7 +108,9 @@ PetscErrorCode MfadJacobiansSetPoint_Private(Mat J, Mat P, Vec X)
   PetscCall(MfadHessianSetPoint(J, X));
   if (P == J) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscObjectTypeCompare((PetscObject)J, MATSHELL, &shell));
-  if (shell) PetscCall(MfadHessianShellGetPoint(J, &X));
+  PetscCall(MfadHessianIsAuto_Private(J, &isauto));
+  if (isauto) PetscCall(MfadAutoGetPoint_Private(J, &X));
+  else if (shell) PetscCall(MfadHessianShellGetPoint(J, &X));
   PetscCall(MfadHessianSetPoint(P, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

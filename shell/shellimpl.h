@@ -9,6 +9,8 @@
 
 /* src/energy.c: sets the projection of Newton step `it` (-mfad_psd_project_steps) */
 PETSC_INTERN PetscErrorCode MfadEnergyChooseProjection_Private(MfadEnergy E, PetscInt it, PetscBool failed);
+/* src/energy.c: the projection of this Newton step (none in an exact step of -mfad_psd_project_steps) */
+PETSC_INTERN PetscErrorCode MfadEnergyGetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection *type);
 /* src/energy.c: "-name" given without the value it needs is an error naming what it takes */
 PETSC_INTERN PetscErrorCode MfadOptionsRequireValue_Private(MPI_Comm comm, const char prefix[], const char name[], const char takes[]);
 /* src/compute.c: names the first invalid element at X (msg empty if none); collective */
@@ -33,6 +35,10 @@ PETSC_INTERN PetscErrorCode MfadShellDestroy_Private(void *ctx);
 /* shell/snes.c */
 PETSC_INTERN PetscErrorCode MfadEnergyAttach_Private(MfadEnergy E, PetscObject obj);
 PETSC_INTERN PetscErrorCode MfadReportInvalid_Private(PetscObject solver, MfadEnergy E, Vec X, PetscBool start);
+/* shell/auto.c */
+PETSC_INTERN PetscErrorCode MfadHessianIsAuto_Private(Mat H, PetscBool *isauto);
+PETSC_INTERN PetscErrorCode MfadAutoSetPoint_Private(Mat H, Vec X);
+PETSC_INTERN PetscErrorCode MfadAutoGetPoint_Private(Mat H, Vec *X);
 /* shell/forms.c */
 PETSC_INTERN PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, Mat *J, Mat *P);
 PETSC_INTERN PetscErrorCode MfadJacobiansSetPoint_Private(Mat J, Mat P, Vec X);

@@ -185,6 +185,19 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
   PetscCall(PetscFree(fixed));
   PetscCall(MatSetPreallocationCOO(*A, ncoo, ci, cj));
   PetscCall(PetscFree2(ci, cj));
+  {
+    /* PETSc 3.18's MPIAIJ COO preallocation makes its diagonal block with block size 1, so
+       MatInvertBlockDiagonal() (point-block Jacobi) inverted 1 x 1 blocks on several ranks */
+    PetscBool mpiaij;
+    PetscCall(PetscObjectBaseTypeCompare((PetscObject)*A, MATMPIAIJ, &mpiaij));
+    if (mpiaij) {
+      Mat      Ad;
+      PetscInt bs;
+      PetscCall(MatMPIAIJGetSeqAIJ(*A, &Ad, NULL, NULL));
+      PetscCall(MatGetBlockSize(Ad, &bs));
+      if (bs != dof) PetscCall(MatSetBlockSizes(Ad, dof, dof));
+    }
+  }
   PetscCall(PetscLogEventEnd(MFAD_PatternEvent, 0, 0, 0, 0));
   /* assembled (all zero) from the start: PETSc's coloured finite differences (-snes_fd_color,
      MatFDColoringCreate()) need an assembled matrix before the first MfadEnergyComputeHessian() */

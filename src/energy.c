@@ -431,6 +431,15 @@ PetscErrorCode MfadEnergyGetPSDProjection(MfadEnergy E, MfadPSDProjection *type,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the projection of this Newton step: psd_user, or none in an exact step of -mfad_psd_project_steps */
+PetscErrorCode MfadEnergyGetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection *type)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  *type = E->psd;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadEnergyGetPSDProjectionSteps(MfadEnergy E, PetscInt *steps)
 {
   PetscFunctionBegin;

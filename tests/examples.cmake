@@ -71,6 +71,16 @@ mfad_example_test(example_elastic_shell_aij_gamg 2 forms 2 ${MFAD_ELASTIC_MAXITS
 mfad_example_test(example_elastic_aij_cholesky 1 forms 1 ${MFAD_ELASTIC_MAXITS} OPTIONS -mfad_hessian aij -ksp_type preonly -pc_type cholesky)
 mfad_example_test(example_elastic_sbaij_cholesky 1 forms 1 ${MFAD_ELASTIC_MAXITS} OPTIONS -mfad_hessian aij -mat_type sbaij -ksp_type preonly -pc_type cholesky)
 mfad_example_test(example_elastic_tao_cached 1 forms 1 ${MFAD_ELASTIC_MAXITS} OPTIONS -use_tao -tao_type nls -mfad_hessian cached -tao_nls_ksp_type cg -tao_nls_pc_type jacobi)
+# (l') -mfad_hessian auto (the examples' default) reaches the same minimiser on 2 ranks, whichever
+#     forms it holds per step and switches to within a step: with Jacobi, point-block Jacobi (its
+#     blocks from the form it holds), projected-then-exact steps (never the fused form while
+#     projected) and TAO; and the assembled aij with point-block Jacobi on 2 ranks (PETSc 3.18's
+#     MPIAIJ COO preallocation gave its diagonal block block size 1: 1 x 1 blocks inverted)
+mfad_example_test(example_elastic_auto_np2 2 forms 2 ${MFAD_ELASTIC_MAXITS} OPTIONS -mfad_hessian auto -ksp_type cg -pc_type jacobi)
+mfad_example_test(example_elastic_auto_pbjacobi_np2 2 forms 2 ${MFAD_ELASTIC_MAXITS} OPTIONS -mfad_hessian auto -ksp_type cg -pc_type pbjacobi)
+mfad_example_test(example_elastic_auto_psd_steps_np2 2 forms 2 ${MFAD_ELASTIC_MAXITS} OPTIONS -mfad_hessian auto -mfad_psd_project abs -mfad_psd_project_steps 2 -ksp_type cg -pc_type jacobi)
+mfad_example_test(example_elastic_auto_tao_np2 2 forms 2 ${MFAD_ELASTIC_MAXITS} OPTIONS -use_tao -tao_type nls -mfad_hessian auto -tao_nls_ksp_type cg -tao_nls_pc_type jacobi)
+mfad_example_test(example_elastic_aij_pbjacobi_np2 2 forms 2 ${MFAD_ELASTIC_MAXITS} OPTIONS -mfad_hessian aij -ksp_type cg -pc_type pbjacobi)
 # (m) a PSD-projected assembled preconditioner under the exact shell operator: same minimiser
 mfad_example_test(example_elastic_psd_pmat 1 forms 1 ${MFAD_ELASTIC_MAXITS} OPTIONS -mfad_pmat aij -mfad_psd_project clamp -ksp_type cg -pc_type gamg)
 # (n) -snes_mf_operator: PETSc's finite-difference operator with mfad's assembled Hessian as the

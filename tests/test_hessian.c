@@ -6,6 +6,7 @@
 #include "hessian_fixtures.h"
 #include <mfad/psd.h>
 #include <string.h>
+#include <unistd.h>
 
 /* every product agrees with the fused one to round-off: sums of the same element products in
    another order, ~1e-15 relative; 1e-12 leaves room for cancellation in |H v| */
@@ -576,6 +577,101 @@ START_TEST(misuse_is_a_clear_error)
 }
 END_TEST
 
+/* -mfad_hessian auto: an error before the first point; at a point, every product, the diagonal
+   and the vertex blocks are those of the exact operator whichever form it holds, through the
+   switches that many products at one point cause (at the first point: fused, then a form with
+   cheaper products) and at the next point, where the previous point's products decide; with a PSD
+   projection it never holds the fused form (nothing to project) and applies the projected operator. */
+START_TEST(auto_form_keeps_the_operator)
+{
+  HFix           f;
+  MfadEnergy     E;
+  Mat            H, S, C;
+  Vec            X, V, Y, Ys, D, Ds;
+  PetscReal      rel;
+  PetscErrorCode ierr;
+  char           text[4096];
+
+  TestCall(HFixCreate(HFixNames[_i], &f));
+  TestCall(HFixEnergy(PETSC_COMM_SELF, &f, &E));
+  TestCall(MfadEnergyCreateVecs(E, &X, &V));
+  TestCall(VecDuplicate(X, &Y));
+  TestCall(VecDuplicate(X, &Ys));
+  TestCall(VecDuplicate(X, &D));
+  TestCall(VecDuplicate(X, &Ds));
+  TestCall(HFixPoint(&f, 1.0, 2, V));
+  TestCall(MfadEnergyCreateHessianMat(E, MFAD_HESSIAN_AUTO, &H));
+  TestCall(MfadEnergyCreateHessianMat(E, MFAD_HESSIAN_SHELL, &S));
+  TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MatMult(H, V, Y);
+  TestCall(PetscPopErrorHandler());
+  ck_assert_msg(ierr == PETSC_ERR_ORDER, "%s: a product before the first point: error %d, expected %d", HFixNames[_i], (int)ierr,
+                (int)PETSC_ERR_ORDER);
+  for (int point = 0; point < 2; point++) {
+    TestCall(HFixPoint(&f, 0.03, 1 + point, X));
+    TestCall(MfadHessianSetPoint(H, X));
+    TestCall(MfadHessianSetPoint(S, X));
+    TestCall(MatMult(S, V, Ys));
+    TestCall(MatGetDiagonal(S, Ds));
+    TestCall(MatGetDiagonal(H, D));
+    TestCall(HFixRelDiff(D, Ds, &rel));
+    ck_assert_msg(rel <= FORMS_RTOL, "%s: point %d: automatic vs fused diagonal differ by %.3e relative", HFixNames[_i], point, rel);
+    for (int k = 0; k < 400; k++) { /* enough for a switch: a cache build is ~10 products */
+      TestCall(MatMult(H, V, Y));
+      TestCall(HFixRelDiff(Y, Ys, &rel));
+      ck_assert_msg(rel <= FORMS_RTOL, "%s: point %d, product %d: automatic vs fused differ by %.3e relative, bound %.0e", HFixNames[_i], point, k,
+                    rel, FORMS_RTOL);
+    }
+  }
+  { /* what it says it holds: after 400 products of the last point, a Neo-Hookean tet's products
+       (an HVP ~27 cached products) must have left the fused form: not a timing bound, a 10x margin */
+    char        name[] = "/tmp/mfad_auto_view_XXXXXX";
+    int         fd     = mkstemp(name);
+    FILE       *fp;
+    size_t      len;
+    PetscViewer viewer;
+    ck_assert(fd >= 0);
+    close(fd);
+    TestCall(PetscViewerASCIIOpen(PETSC_COMM_SELF, name, &viewer));
+    TestCall(MatView(H, viewer));
+    TestCall(PetscViewerDestroy(&viewer));
+    fp  = fopen(name, "r");
+    len = fread(text, 1, sizeof(text) - 1, fp);
+    fclose(fp);
+    remove(name);
+    text[len] = 0;
+    ck_assert_msg(strstr(text, "automatic form (-mfad_hessian auto), 2 points"), "%s: MatView of the automatic Hessian says:\n%s", HFixNames[_i],
+                  text);
+    if (!strcmp(HFixNames[_i], "neohookean_tet"))
+      ck_assert_msg(!strstr(text, "now: shell"), "neohookean_tet: still the fused form after 800 products:\n%s", text);
+  }
+  TestCall(MatDestroy(&H));
+  /* projected: the cached projected operator, never the fused form */
+  TestCall(MfadEnergySetPSDProjection(E, MFAD_PSD_ABS, 0));
+  TestCall(MfadEnergyCreateHessianMat(E, MFAD_HESSIAN_AUTO, &H));
+  TestCall(MfadEnergyCreateHessianMat(E, MFAD_HESSIAN_CACHED, &C));
+  TestCall(MfadHessianSetPoint(H, X));
+  TestCall(MfadHessianSetPoint(C, X));
+  TestCall(MatMult(C, V, Ys));
+  for (int k = 0; k < 100; k++) {
+    TestCall(MatMult(H, V, Y));
+    TestCall(HFixRelDiff(Y, Ys, &rel));
+    ck_assert_msg(rel <= FORMS_RTOL, "%s: projected, product %d: automatic vs cached differ by %.3e relative", HFixNames[_i], k, rel);
+  }
+  TestCall(MatDestroy(&C));
+  TestCall(MatDestroy(&H));
+  TestCall(MatDestroy(&S));
+  TestCall(VecDestroy(&X));
+  TestCall(VecDestroy(&V));
+  TestCall(VecDestroy(&Y));
+  TestCall(VecDestroy(&Ys));
+  TestCall(VecDestroy(&D));
+  TestCall(VecDestroy(&Ds));
+  TestCall(MfadEnergyDestroy(&E));
+  TestCall(HFixDestroy(&f));
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   Suite   *s  = suite_create("hessian");
@@ -601,6 +697,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, projected_forms_agree_and_are_psd);
   tcase_add_test(tc, assembled_and_cached_share_element_hessians);
   tcase_add_test(tc, misuse_is_a_clear_error);
+  tcase_add_loop_test(tc, auto_form_keeps_the_operator, 0, HFIX_COUNT);
   suite_add_tcase(s, tc);
   sr = srunner_create(s);
   srunner_set_fork_status(sr, CK_NOFORK); /* MPI is not fork-safe */

@@ -85,6 +85,8 @@ PetscErrorCode MfadEnergySetFixedDofs(MfadEnergy E, PetscInt n, const PetscInt d
 /** @brief Sets where element loops run (-mfad_backend). CUDA is an error unless compiled and a
     device is present. */
 PetscErrorCode MfadEnergySetBackend(MfadEnergy E, MfadBackend backend);
+/** @brief The backend E computes on (-mfad_backend) */
+PetscErrorCode MfadEnergyGetBackend(MfadEnergy E, MfadBackend *backend);
 /** @brief Sets the OpenMP threads of element loops of at least 16,384 elements (-mfad_num_threads; 0, the default: one thread or OpenMP's count, whichever is measured faster per operation, docs/threads.md). */
 PetscErrorCode MfadEnergySetNumThreads(MfadEnergy E, PetscInt nthreads);
 /** @brief Sets the options prefix of the energy's options. */

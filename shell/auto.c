@@ -75,6 +75,29 @@ static PetscErrorCode MfadAutoCurrent_Private(Mat H, const char op[], MfadAuto *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Makes form f, timed as its creation. Its assembled form serves products, the diagonal and the
+   vertex blocks only (a preconditioner that factors needs -mfad_pmat aij): block storage (baij,
+   3 x 3 blocks), whose product bench/bench_spmv measured 2-3x aij's, unless -mat_type says
+   otherwise; aij on the CUDA backend (aijcusparse) and for one unknown per vertex. */
+static PetscErrorCode MfadAutoCreateForm_Private(MfadAuto *a, PetscInt f)
+{
+  PetscLogDouble t0, t1;
+  MfadBackend    backend;
+  PetscInt       dof;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyGetBackend(a->E, &backend));
+  PetscCall(MfadEnergyGetSizes(a->E, &dof, NULL, NULL));
+  PetscCall(PetscTime(&t0));
+  if (f == MFAD_HESSIAN_AIJ && backend == MFAD_BACKEND_CPU && dof > 1) {
+    PetscCall(MfadEnergyCreateMatrixOfType_Private(a->E, MATBAIJ, &a->form[f]));
+    PetscCall(MfadEnergyAttach_Private(a->E, (PetscObject)a->form[f])); /* MfadHessianSetPoint() finds E */
+  } else PetscCall(MfadEnergyCreateHessianMat(a->E, (MfadHessianType)f, &a->form[f]));
+  PetscCall(PetscTime(&t1));
+  a->t_create[f] = t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* this point's cost, to the form in use */
 static void MfadAutoClosePoint_Private(MfadAuto *a)
 {
@@ -121,12 +144,7 @@ static PetscErrorCode MfadAutoSwitch_Private(Mat H, MfadAuto *a)
   PetscCall(PetscInfo(H, "mfad auto: point %" PetscInt_FMT ": %s -> %s after %" PetscInt_FMT " products\n", a->points - 1, MfadHessianTypes[a->cur],
                       MfadHessianTypes[g], a->products));
   MfadAutoClosePoint_Private(a);
-  if (!a->form[g]) {
-    PetscCall(PetscTime(&t0));
-    PetscCall(MfadEnergyCreateHessianMat(a->E, (MfadHessianType)g, &a->form[g]));
-    PetscCall(PetscTime(&t1));
-    a->t_create[g] = t1 - t0;
-  }
+  if (!a->form[g]) PetscCall(MfadAutoCreateForm_Private(a, g));
   PetscCall(PetscTime(&t0));
   PetscCall(MfadHessianSetPoint(a->form[g], a->X));
   PetscCall(PetscTime(&t1));
@@ -281,12 +299,7 @@ PetscErrorCode MfadAutoSetPoint_Private(Mat H, Vec X)
   }
   PetscCall(MfadAutoChoose_Private(H, a, &f));
   PetscCall(VecCopy(X, a->X));
-  if (!a->form[f]) {
-    PetscCall(PetscTime(&t0));
-    PetscCall(MfadEnergyCreateHessianMat(a->E, (MfadHessianType)f, &a->form[f]));
-    PetscCall(PetscTime(&t1));
-    a->t_create[f] = t1 - t0;
-  }
+  if (!a->form[f]) PetscCall(MfadAutoCreateForm_Private(a, f));
   PetscCall(PetscTime(&t0));
   PetscCall(MfadHessianSetPoint(a->form[f], a->X));
   PetscCall(PetscTime(&t1));

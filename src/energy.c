@@ -271,6 +271,15 @@ PetscErrorCode MfadEnergySetBackend(MfadEnergy E, MfadBackend backend)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MfadEnergyGetBackend(MfadEnergy E, MfadBackend *backend)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  MfadValidPointer(backend, 2);
+  *backend = E->backend;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadEnergySetNumThreads(MfadEnergy E, PetscInt nthreads)
 {
   PetscFunctionBegin;

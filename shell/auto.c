@@ -75,24 +75,16 @@ static PetscErrorCode MfadAutoCurrent_Private(Mat H, const char op[], MfadAuto *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Makes form f, timed as its creation. Its assembled form serves products, the diagonal and the
-   vertex blocks only (a preconditioner that factors needs -mfad_pmat aij): block storage (baij,
-   3 x 3 blocks), whose product bench/bench_spmv measured 2-3x aij's, unless -mat_type says
-   otherwise; aij on the CUDA backend (aijcusparse) and for one unknown per vertex. */
+/* Makes form f, timed as its creation. The assembled form is aij (or -mat_type's): a baij product
+   is faster (bench_spmv), but PETSc 3.18 fills baij by COO ~4x slower than aij (bench_hessian_forms
+   -mat_type baij: 65 against 15 ms at 21k tets), which a step's products do not win back. */
 static PetscErrorCode MfadAutoCreateForm_Private(MfadAuto *a, PetscInt f)
 {
   PetscLogDouble t0, t1;
-  MfadBackend    backend;
-  PetscInt       dof;
 
   PetscFunctionBegin;
-  PetscCall(MfadEnergyGetBackend(a->E, &backend));
-  PetscCall(MfadEnergyGetSizes(a->E, &dof, NULL, NULL));
   PetscCall(PetscTime(&t0));
-  if (f == MFAD_HESSIAN_AIJ && backend == MFAD_BACKEND_CPU && dof > 1) {
-    PetscCall(MfadEnergyCreateMatrixOfType_Private(a->E, MATBAIJ, &a->form[f]));
-    PetscCall(MfadEnergyAttach_Private(a->E, (PetscObject)a->form[f])); /* MfadHessianSetPoint() finds E */
-  } else PetscCall(MfadEnergyCreateHessianMat(a->E, (MfadHessianType)f, &a->form[f]));
+  PetscCall(MfadEnergyCreateHessianMat(a->E, (MfadHessianType)f, &a->form[f]));
   PetscCall(PetscTime(&t1));
   a->t_create[f] = t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -13,8 +13,6 @@ PETSC_INTERN PetscErrorCode MfadEnergyChooseProjection_Private(MfadEnergy E, Pet
 PETSC_INTERN PetscErrorCode MfadEnergyGetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection *type);
 /* src/energy.c: "-name" given without the value it needs is an error naming what it takes */
 PETSC_INTERN PetscErrorCode MfadOptionsRequireValue_Private(MPI_Comm comm, const char prefix[], const char name[], const char takes[]);
-/* src/assemble.c: MfadEnergyCreateMatrix() with `deftype` where -mat_type gives none */
-PETSC_INTERN PetscErrorCode MfadEnergyCreateMatrixOfType_Private(MfadEnergy E, MatType deftype, Mat *A);
 /* src/compute.c: names the first invalid element at X (msg empty if none); collective */
 PETSC_INTERN PetscErrorCode MfadEnergyDescribeInvalid_Private(MfadEnergy E, Vec X, char msg[], size_t len);
 

@@ -144,14 +144,6 @@ static PetscErrorCode MfadMatCOOElements_Private(MfadEnergy E, const char *fixed
 
 PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
 {
-  PetscFunctionBegin;
-  PetscCall(MfadEnergyCreateMatrixOfType_Private(E, MATAIJ, A));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* MfadEnergyCreateMatrix() with another type than aij where -mat_type gives none */
-PetscErrorCode MfadEnergyCreateMatrixOfType_Private(MfadEnergy E, MatType deftype, Mat *A)
-{
   const PetscInt dof = E ? E->dof : 0;
   PetscCount     ncoo, nfix0;
   PetscInt      *ci, *cj;
@@ -168,7 +160,7 @@ PetscErrorCode MfadEnergyCreateMatrixOfType_Private(MfadEnergy E, MatType deftyp
   PetscCall(MatSetSizes(*A, E->n * dof, E->n * dof, E->N * dof, E->N * dof));
   PetscCall(MatSetBlockSize(*A, dof));
   PetscCall(MatSetOptionsPrefix(*A, E->prefix));
-  PetscCall(MatSetType(*A, deftype));
+  PetscCall(MatSetType(*A, MATAIJ));
   PetscCall(MatSetFromOptions(*A));
   PetscCall(MfadMatCheckType_Private(E, *A, &upper));
   if (upper) PetscCall(MfadEnergyCheckSymmetric_Private(E, "MfadEnergyCreateMatrix with -mat_type sbaij (upper triangle only)"));

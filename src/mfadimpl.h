@@ -129,7 +129,6 @@ PETSC_INTERN PetscLogEvent MFAD_Events[MFAD_OP_COUNT], MFAD_SetUpEvent;
 PETSC_INTERN PetscLogEvent MFAD_GhostEvent, MFAD_ElementsEvent; /* ghost exchange, element loops */
 PETSC_INTERN PetscErrorCode MfadEnergyChooseProjection_Private(MfadEnergy E, PetscInt it, PetscBool failed); /* shell/snes.c: -mfad_psd_project_steps */
 PETSC_INTERN PetscErrorCode MfadEnergyGetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection *type);  /* shell/auto.c */
-PETSC_INTERN PetscErrorCode MfadEnergyCreateMatrixOfType_Private(MfadEnergy E, MatType deftype, Mat *A);     /* shell/auto.c: baij */
 PETSC_INTERN PetscErrorCode MfadInitializePackage(void);
 PETSC_INTERN PetscErrorCode MfadColourBlocks_Private(PetscInt nelem, int nvert, const int conn[], PetscInt nvertices, PetscInt block_size, int *nblocks,
                                                      int **block_start, int *ncolors, int **color_start, int **color_blocks);

@@ -25,11 +25,13 @@ static const char help[] =
     "                 mesh's extent along -clamp_axis (a curved mesh has one vertex of smallest x);\n"
     "                 statics needs at least 3 clamped vertices not on one line, else an error\n"
     "  -clamp_axis <x>  with -mesh: x | y | z, the clamp at its smallest values, the tip at its largest\n"
-    "                 Statics with -mesh and SNES: a body clamped on a small patch swings through a large\n"
+    "                 Statics with -mesh: a body clamped on a small patch swings through a large\n"
     "                 rotation where the exact Hessian is indefinite, so unless -mfad_hessian, -ksp_type or\n"
     "                 -pc_type is given the defaults are -mfad_hessian aij -mfad_psd_project abs\n"
     "                 -ksp_type preonly -pc_type cholesky (MUMPS LDL^T; PETSc's own on 1 rank without MUMPS;\n"
     "                 several ranks without MUMPS keep the bar's Newton-CG) -snes_max_it 200 -snes_rtol 1e-7,\n"
+    "                 with -use_tao the same for TAO NLS (-tao_nls_ksp_type, -tao_nls_pc_type ...,\n"
+    "                 -tao_max_it 200 -tao_gttol 1e-7 -tao_ls_type armijo),\n"
     "                 and each Newton step is exact where the factor's inertia says the exact Hessian is\n"
     "                 positive definite (projected elsewhere: descent far from the minimiser, quadratic\n"
     "                 convergence near it)\n"
@@ -260,16 +262,20 @@ static PetscErrorCode CheckClamp(MPI_Comm comm, PetscInt n, const PetscReal rest
    sparse Cholesky whose inertia exactnewton.c uses to take exact steps where the exact Hessian is positive
    definite (quadratic convergence near the minimiser), and room for the ~70 Newton steps of the
    swing. */
-static PetscErrorCode SetMeshStaticsDefaults(MPI_Comm comm)
+static PetscErrorCode SetMeshStaticsDefaults(MPI_Comm comm, PetscBool use_tao)
 {
   PetscBool   set, ksp, pc;
   PetscMPIInt size;
+  const char *pre = use_tao ? "-tao_nls_" : "-"; /* SNES's KSP, or TAO NLS's */
+  char        name[64];
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-ksp_type", &ksp));
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-pc_type", &pc));
+  PetscCall(PetscSNPrintf(name, sizeof name, "%sksp_type", pre));
+  PetscCall(PetscOptionsHasName(NULL, NULL, name, &ksp));
+  PetscCall(PetscSNPrintf(name, sizeof name, "%spc_type", pre));
+  PetscCall(PetscOptionsHasName(NULL, NULL, name, &pc));
   if (!set && !ksp && !pc) { /* else the user's Hessian form or linear solver, exact by default */
     const char *solver = NULL;
 #if defined(PETSC_HAVE_MUMPS)
@@ -283,17 +289,34 @@ static PetscErrorCode SetMeshStaticsDefaults(MPI_Comm comm)
     if (solver) {
       PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "aij"));
       PetscCall(DefaultOption("-mfad_psd_project", "abs"));
-      PetscCall(PetscOptionsSetValue(NULL, "-ksp_type", "preonly"));
-      PetscCall(PetscOptionsSetValue(NULL, "-pc_type", "cholesky"));
-      PetscCall(DefaultOption("-pc_factor_mat_solver_type", solver));
-      if (!strcmp(solver, MATSOLVERMUMPS)) PetscCall(DefaultOption("-mat_mumps_icntl_13", "1")); /* the inertia on several ranks */
+      PetscCall(PetscSNPrintf(name, sizeof name, "%sksp_type", pre));
+      PetscCall(PetscOptionsSetValue(NULL, name, "preonly"));
+      PetscCall(PetscSNPrintf(name, sizeof name, "%spc_type", pre));
+      PetscCall(PetscOptionsSetValue(NULL, name, "cholesky"));
+      PetscCall(PetscSNPrintf(name, sizeof name, "%spc_factor_mat_solver_type", pre));
+      PetscCall(DefaultOption(name, solver));
+      if (!strcmp(solver, MATSOLVERMUMPS)) { /* the inertia on several ranks */
+        PetscCall(PetscSNPrintf(name, sizeof name, "%smat_mumps_icntl_13", pre));
+        PetscCall(DefaultOption(name, "1"));
+      }
     }
   }
-  PetscCall(DefaultOption("-snes_max_it", "200"));
   /* |grad E| <= 1e-7 of the load (Spot: 3e-5 N against ~4 N of weight per vertex): the energy
      (~1e4 J of terms that cancel) carries round-off of the order of a Newton step's decrease once
      |grad E| is ~2e-8 of the load, where the backtracking line search stalls */
-  PetscCall(DefaultOption("-snes_rtol", "1e-7"));
+  if (use_tao) {
+    PetscCall(DefaultOption("-tao_max_it", "200"));
+    PetscCall(DefaultOption("-tao_gttol", "1e-7")); /* |g| / |g0|, as -snes_rtol */
+    PetscCall(DefaultOption("-tao_grtol", "0"));
+    PetscCall(DefaultOption("-tao_gatol", "0"));
+    /* backtracking (More-Thuente's cubic fits fail on the +inf of inverted trial points), measured
+       against the largest of the last 4 energies so that a step within E's round-off is taken */
+    PetscCall(DefaultOption("-tao_ls_type", "armijo"));
+    PetscCall(DefaultOption("-tao_ls_armijo_memory_size", "4"));
+  } else {
+    PetscCall(DefaultOption("-snes_max_it", "200"));
+    PetscCall(DefaultOption("-snes_rtol", "1e-7"));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -363,7 +386,7 @@ int main(int argc, char **argv)
   material[0] = P.young / (2 * (1 + P.nu));
   material[1] = P.young * P.nu / ((1 + P.nu) * (1 - 2 * P.nu));
 
-  if (readmesh && P.steps == 0 && !P.use_tao) PetscCall(SetMeshStaticsDefaults(comm));
+  if (readmesh && P.steps == 0) PetscCall(SetMeshStaticsDefaults(comm, P.use_tao));
   PetscCall(DefaultHessianAuto()); /* bar, dynamics, TAO: 5x faster than the fused form alone */
   PetscCall(PetscTime(&ts0));
   if (readmesh)
@@ -392,13 +415,20 @@ int main(int argc, char **argv)
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view")); /* after one evaluation: flops are counted */
   PetscCall(SolverCreate(E, P.use_tao, P.steps > 0 ? 1e-6 * gnorm0 : 0, X, &S));
   PetscCall(PetscMemzero(&exact, sizeof exact));
-  if (readmesh && P.steps == 0 && S.snes) { /* the defaults of SetMeshStaticsDefaults(): exactnewton.c */
-    KSP ksp;
-    Mat H;
-    PetscCall(SNESGetKSP(S.snes, &ksp));
-    PetscCall(SNESGetJacobian(S.snes, &H, NULL, NULL, NULL));
-    PetscCall(ExactNewtonSetUp(&exact, E, ksp, H, X));
-    PetscCall(ExactNewtonSetSNES(&exact, S.snes));
+  if (readmesh && P.steps == 0) { /* the defaults of SetMeshStaticsDefaults(): exactnewton.c */
+    KSP ksp = NULL;
+    Mat H   = NULL;
+    if (S.snes) {
+      PetscCall(SNESGetKSP(S.snes, &ksp));
+      PetscCall(SNESGetJacobian(S.snes, &H, NULL, NULL, NULL));
+    } else {
+      PetscCall(TaoGetKSP(S.tao, &ksp));
+      PetscCall(TaoGetHessian(S.tao, &H, NULL, NULL, NULL));
+      if (ksp) PetscCall(KSPSetFromOptions(ksp)); /* the PC's type before the first solve */
+    }
+    if (ksp) PetscCall(ExactNewtonSetUp(&exact, E, ksp, H, X));
+    if (S.snes) PetscCall(ExactNewtonSetSNES(&exact, S.snes));
+    else PetscCall(ExactNewtonSetTao(&exact, S.tao));
   }
 
   PetscCall(PetscTime(&t0));

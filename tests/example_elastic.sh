@@ -229,6 +229,19 @@ case $check in
     # of floating-point sums across ranks and the gradient squared over the Hessian, << 1e-10
     [ "$nps" -lt 2 ] || close "energy, 1 vs 2 ranks" "$(field np1 energy)" "$(field np2 energy)" 1e-10
     ;;
+  hangtao)
+    # the same with TAO NLS (-use_tao: the same defaults under -tao_nls_ names, Armijo backtracking):
+    # the same minimiser as SNES's to 1e-10 (both end at |grad E| <= 1e-7 of the load), no tet inverted
+    maxits=$1
+    shift 2
+    run snes 1 "$@"
+    converged snes "$maxits" 1e-7
+    run tao 1 -use_tao -o "$work/tao.vtu" "$@"
+    converged tao "$maxits" 1e-7
+    j=$(mindetf "$work/tao.vtu")
+    { number "$j" && holds 'a + 0 > 0' "$j"; } || fail "run 'tao': min det F = $j over the tets, expected > 0 (no inverted tet)"
+    close "energy, TAO vs SNES" "$(field tao energy)" "$(field snes energy)" 1e-10
+    ;;
   badmesh)
     shift 1
     $mpiexec -n 1 "$prog" -mesh "$work/no_such_mesh.node" "$@" </dev/null >"$work/bad.out" 2>&1 && fail "-mesh with a missing file succeeded"

@@ -50,7 +50,21 @@ typedef struct {
   void (*residual)(const double *x, const double *p, double *r);
   int     outputs; /**< entries of r per element (1 to 24) */
   MfadSum sum;     /**< MFAD_SUM_LEAST_SQUARES (default) or MFAD_SUM_SYSTEM (outputs = vertices * dof) */
+  /** Features: .energy is psi(f, p) over .features entries f = B(p) x written by .feature, a map
+      linear in x (coefficients from p only: F = Ds Dm^-1, an edge vector); E(x, p) = psi(f, p).
+      AD then runs at the features and pulls its results back through B (mfad_energy_eval()). */
+  int features;
+  void (*feature)(const double *x, const double *p, double *f);
 } MfadEnergyInfo;
+
+/** E(x, p) of an energy as plain C, through its feature map where it has one (tests, tools) */
+static inline double mfad_energy_eval(const MfadEnergyInfo *info, const double *x, const double *p)
+{
+  double f[24];
+  if (!info->features) return info->energy(x, p);
+  info->feature(x, p, f);
+  return info->energy(f, p);
+}
 
 /* ---------------------------------------------------------------- values */
 /** x without its derivatives: the translator takes the result as a constant. For an iteration run

@@ -11,15 +11,7 @@
 #include <mfad/energy.h>
 #include "tet_rest.h"
 
-/* the features: F = Ds Dm^{-1}, linear in x (AD runs over its 9 entries, not the 12 of x) */
-static void neohookean_tet_F(const double x[12], const double p[12], double F[9])
-{
-  double Ds[9];
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) Ds[3 * i + j] = x[3 * (j + 1) + i] - x[i];
-  mfad_matmul(F, Ds, p, 3);
-}
-
+/* psi(F, p), F = Ds Dm^{-1} the features (mfad_tet_F, tet_rest.h): AD runs over F's 9 entries */
 static double neohookean_tet(const double F[9], const double p[12])
 {
   const double J = mfad_det3(F);
@@ -35,7 +27,7 @@ const MfadEnergyInfo neohookean_tet_info = {
     .rest_dim    = 3,
     .material    = 2,
     .features    = 9,
-    .feature     = neohookean_tet_F,
+    .feature     = mfad_tet_F,
     .energy      = neohookean_tet,
     .rest        = mfad_tet_rest_lame,
     .description = "V (mu/2 (|F|^2 - 3) - mu log J + lambda/2 log^2 J), F = Ds Dm^-1; params Dm^-1, V, mu, lambda; material mu, lambda",

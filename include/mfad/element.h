@@ -144,6 +144,7 @@ MFAD_HD static MFAD_INLINE void mfad_elem_feature_hessian_columns(const MfadLoop
   mfad_hvp      fs[MFAD_NF], E;
   mfad_elem_gather_to(L, L->x, e, xs);
   mfad_feature_map(xs, p, f);
+  MFAD_NO_UNROLL
   for (int k = 0; k < MFAD_NF; k++) {
     MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++) mfad_hvp_seed(&fs[m], f[m], m == k ? 1.0 : 0.0, m);
     mfad_energy_hvp(fs, p, &E);

@@ -45,9 +45,9 @@ typedef struct {
 static int Point(const Case *c, int t, double stretch, double *x, double *v, double *p)
 {
   static const double S[4][3] = {
-      {0, 0, 0},
-      {1, 0, 0},
-      {0.5, 0.8660254037844386, 0},
+      {0,   0,                   0                },
+      {1,   0,                   0                },
+      {0.5, 0.8660254037844386,  0                },
       {0.5, 0.28867513459481287, 0.816496580927726}
   };
   const int n = c->k->nvert * c->k->dof;
@@ -78,10 +78,11 @@ static double MaxAbs(const double *a, int n)
 static void AssertClose(const char *name, int t, const char *what, const double *a, const double *b, int n, double rtol)
 {
   double err = 0.0, scale = MaxAbs(b, n);
-  int    at  = 0;
+  int    at = 0;
   for (int i = 0; i < n; i++)
     if (fabs(a[i] - b[i]) > err) err = fabs(a[i] - b[i]), at = i;
-  ck_assert_msg(err <= rtol * fmax(scale, 1e-300), "%s trial %d: %s: entry %d %.17g vs %.17g, error %.3g > bound %.3g", name, t, what, at, a[at], b[at], err, rtol * scale);
+  ck_assert_msg(err <= rtol * fmax(scale, 1e-300), "%s trial %d: %s: entry %d %.17g vs %.17g, error %.3g > bound %.3g", name, t, what, at, a[at],
+                b[at], err, rtol * scale);
 }
 
 static Case Cases[2];
@@ -94,7 +95,9 @@ static void InitCases(void)
 START_TEST(kernels_declare_their_features)
 {
   InitCases();
-  for (int q = 0; q < 2; q++) ck_assert_msg(Cases[q].k->nfeat == Cases[q].info->features, "%s: kernel nfeat %d, energy .features %d", Cases[q].k->name, Cases[q].k->nfeat, Cases[q].info->features);
+  for (int q = 0; q < 2; q++)
+    ck_assert_msg(Cases[q].k->nfeat == Cases[q].info->features, "%s: kernel nfeat %d, energy .features %d", Cases[q].k->name, Cases[q].k->nfeat,
+                  Cases[q].info->features);
 }
 END_TEST
 
@@ -130,7 +133,8 @@ START_TEST(value_gradient_hvp_hessian_match_the_plain_c_energy)
         double Hu[NMAX] = {0};
         for (int i = 0; i < n; i++)
           for (int a = 0; a < c->k->nvert; a++) Hu[i] += H[i * n + 3 * a + d];
-        ck_assert_msg(MaxAbs(Hu, n) <= 1e-12 * MaxAbs(H, n * n), "%s trial %d: |H u| = %.3e for the translation along %d, |H| = %.3e", c->k->name, t, MaxAbs(Hu, n), d, MaxAbs(H, n * n));
+        ck_assert_msg(MaxAbs(Hu, n) <= 1e-12 * MaxAbs(H, n * n), "%s trial %d: |H u| = %.3e for the translation along %d, |H| = %.3e", c->k->name, t,
+                      MaxAbs(Hu, n), d, MaxAbs(H, n * n));
       }
     }
   }
@@ -168,7 +172,9 @@ START_TEST(feature_space_projection_is_psd_and_keeps_a_psd_hessian)
         ProjectedHessian(c, x, p, mode, Hp);
         memcpy(A, Hp, sizeof(double) * n * n);
         ck_assert(mfad_sym_eig_tridiag(n, A, d, e) == 0);
-        for (int i = 0; i < n; i++) ck_assert_msg(d[i] >= -1e-12 * scale, "%s trial %d mode %d: eigenvalue %d of the projected Hessian %.3e < -1e-12 |H| = %.3e", c->k->name, t, mode, i, d[i], -1e-12 * scale);
+        for (int i = 0; i < n; i++)
+          ck_assert_msg(d[i] >= -1e-12 * scale, "%s trial %d mode %d: eigenvalue %d of the projected Hessian %.3e < -1e-12 |H| = %.3e", c->k->name, t,
+                        mode, i, d[i], -1e-12 * scale);
         /* where the exact Hessian is PSD, so is H_F (B is onto: y^T H_F y = v^T H v for B v = y),
            and the projection leaves it: round-off eigenvalues (|lambda| <= 1e-13 |H|) move by at
            most twice that through B's conditioning (well-shaped elements, cond(B)^2 < 50): 1e-11 */

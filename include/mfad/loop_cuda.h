@@ -145,7 +145,8 @@ __global__ void MFAD_CUDA_FN(k_psd)(MfadCudaLaunch P, int packed)
   const int e = mfad_cuda_element(P.elems, i);
 #if MFAD_ENERGY_FEATURES > 0
   if (mfad_cuda_psd_features(&P)) { /* the CPU's way (src/hessian.c): project H_F, pull back B^T H_F B */
-    double HF[MFAD_NF * MFAD_NF], H[MFAD_N * MFAD_N];
+    double  HF[MFAD_NF * MFAD_NF];
+    double *H = V; /* the eigenvectors' workspace, free again after the projection */
     mfad_elem_feature_hessian_columns(&P.L, e, HF);
     (void)mfad_psd_project_work(MFAD_NF, HF, P.psd, 0.0, V, d, ew);
     mfad_elem_feature_pullback(mfad_elem_params(&P.L, e), HF, H);

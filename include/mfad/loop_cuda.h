@@ -128,10 +128,10 @@ __global__ void MFAD_CUDA_FN(k_hessian_packed)(MfadCudaLaunch P)
   }
 }
 
-/* An energy at features projects its feature Hessian (as the CPU does, src/hessian.c: with
+/* An energy at features clamps its feature Hessian (as the CPU does, src/hessian.c: clamp with
    epsilon 0; a positive epsilon asks for the element Hessian's smallest eigenvalue): then k_psd
    computes the projected element Hessians itself and the unprojected pass is skipped */
-MFAD_HD static inline int mfad_cuda_psd_features(const MfadCudaLaunch *P) { return MFAD_ENERGY_FEATURES > 0 && P->psd != MFAD_PSD_MODE_NONE && P->psd_eps == 0.0; }
+MFAD_HD static inline int mfad_cuda_psd_features(const MfadCudaLaunch *P) { return MFAD_ENERGY_FEATURES > 0 && P->psd == MFAD_PSD_MODE_CLAMP && P->psd_eps == 0.0; }
 
 /* The PSD projection of the element Hessians the two kernels above wrote (full or packed), as the
    CPU path projects w H_e (src/hessian.c). The one kernel here that holds a whole element matrix

@@ -102,4 +102,5 @@ const struct _n_MfadKernel MFAD_CAT(BenchKernel_, HAND_NAME) = {
   0, /* a scalar energy */
   MFAD_SUM_ENERGY,
   NULL,
+  0, /* derivatives at the unknowns */
 };

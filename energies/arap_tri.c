@@ -18,12 +18,9 @@
 #include <mfad/energy.h>
 #include "tri_frame.h"
 
-static double arap_tri(const double x[6], const double p[5])
+/* psi(J, p), J = Ds Dm^{-1} the features (mfad_tri_J, tri_frame.h) */
+static double arap_tri(const double J[4], const double p[5])
 {
-  double Ds[4], J[4];
-  for (int i = 0; i < 2; i++)
-    for (int j = 0; j < 2; j++) Ds[2 * i + j] = x[2 * (j + 1) + i] - x[i];
-  mfad_matmul(J, Ds, p, 2); /* J = Ds Dm^{-1} */
   /* s = (J00 + J11)^2 + (J10 - J01)^2 = (trace of R^T J)^2 at the best R */
   const double a = J[0] + J[3], b = J[2] - J[1], s = a * a + b * b;
   double       f = mfad_frob2(J, 4) + 2.0;
@@ -42,6 +39,8 @@ const MfadEnergyInfo arap_tri_info = {
     .dof         = 2,
     .params      = 5,
     .rest_dim    = 3,
+    .features    = 4,
+    .feature     = mfad_tri_J,
     .energy      = arap_tri,
     .rest        = arap_tri_rest,
     .description = "min_R A |J - R|^2 = A (|J|^2 + 2 - 2 sqrt(|J|^2 + 2 det J)) (2-D); params Dm^-1, A",

@@ -26,12 +26,10 @@
 #include <mfad/energy.h>
 #include "tet_rest.h"
 
-static double corotated_tet(const double x[12], const double p[12])
+/* psi(F, p), F = Ds Dm^{-1} the features (mfad_tet_F, tet_rest.h) */
+static double corotated_tet(const double F[9], const double p[12])
 {
-  double Ds[9], F[9], C[9];
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) Ds[3 * i + j] = x[3 * (j + 1) + i] - x[i];
-  mfad_matmul(F, Ds, p, 3); /* F = Ds Dm^{-1} */
+  double C[9];
   mfad_tmatmul(C, F, F, 3); /* C = F^T F */
   const double V = p[9], mu = p[10], lambda = p[11];
   const double J = mfad_det3(F), IC = mfad_frob2(F, 9), IIC = (IC * IC - mfad_frob2(C, 9)) / 2.0; /* tr(C^2) = |C|^2, C symmetric */
@@ -64,6 +62,8 @@ const MfadEnergyInfo corotated_tet_info = {
     .params      = 12,
     .rest_dim    = 3,
     .material    = 2,
+    .features    = 9,
+    .feature     = mfad_tet_F,
     .energy      = corotated_tet,
     .rest        = mfad_tet_rest_lame,
     .description = "V (mu |F - R|^2 + lambda/2 tr^2(R^T F - I)), F = R S, F = Ds Dm^-1; params Dm^-1, V, mu, lambda; material mu, lambda",

@@ -15,14 +15,9 @@
 #include <mfad/energy.h>
 #include "tri_frame.h"
 
-static double dirichlet_tri(const double x[9], const double p[5])
+/* psi(J, p), J = Ds Dm^{-1} (3 x 2) the features (mfad_tri_J3, tri_frame.h) */
+static double dirichlet_tri(const double J[6], const double p[5])
 {
-  double J[6];
-  for (int c = 0; c < 3; c++) { /* row c of J: (x1 - x0, x2 - x0)_c Dm^{-1} */
-    const double d1 = x[3 + c] - x[c], d2 = x[6 + c] - x[c];
-    J[2 * c]     = d1 * p[0] + d2 * p[2];
-    J[2 * c + 1] = d1 * p[1] + d2 * p[3];
-  }
   return 0.5 * p[4] * mfad_frob2(J, 6);
 }
 
@@ -37,6 +32,8 @@ const MfadEnergyInfo dirichlet_tri_info = {
     .dof         = 3,
     .params      = 5,
     .rest_dim    = 3,
+    .features    = 6,
+    .feature     = mfad_tri_J3,
     .energy      = dirichlet_tri,
     .rest        = dirichlet_tri_rest,
     .description = "A/2 |Ds Dm^-1|^2 (cotangent Dirichlet, 3-D map); params Dm^-1, A",

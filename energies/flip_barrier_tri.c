@@ -11,11 +11,16 @@
 #include <mfad/energy.h>
 #include "tri_frame.h"
 
-static double flip_barrier_tri(const double x[6], const double p[5])
+/* the features: the edge vectors Ds = (x1 - x0, x2 - x0) as columns, linear in x (4 of 6) */
+static void flip_barrier_tri_Ds(const double x[6], const double p[5], double Ds[4])
 {
-  double Ds[4];
+  (void)p;
   for (int i = 0; i < 2; i++)
     for (int j = 0; j < 2; j++) Ds[2 * i + j] = x[2 * (j + 1) + i] - x[i];
+}
+
+static double flip_barrier_tri(const double Ds[4], const double p[5])
+{
   const double d = mfad_det2(Ds) * (p[0] * p[3] - p[1] * p[2]); /* det J = det Ds det Dm^{-1} */
   if (!(d > 0.0)) return INFINITY;                              /* flipped, flat or NaN */
   return -p[4] * log(d);
@@ -32,6 +37,8 @@ const MfadEnergyInfo flip_barrier_tri_info = {
     .dof         = 2,
     .params      = 5,
     .rest_dim    = 3,
+    .features    = 4,
+    .feature     = flip_barrier_tri_Ds,
     .energy      = flip_barrier_tri,
     .rest        = flip_barrier_tri_rest,
     .description = "-A log(det Ds / det Dm) (2-D), +inf when flipped; params Dm^-1, A",

@@ -6,10 +6,15 @@
    positions, k from the one material constant. */
 #include <mfad/energy.h>
 
-static double mass_spring(const double x[6], const double p[2])
+/* the features: the edge vector d = x1 - x0 (AD runs over its 3 entries, not the 6 of x) */
+static void mass_spring_d(const double x[6], const double p[2], double d[3])
 {
-  double d[3];
+  (void)p;
   mfad_sub3(d, &x[3], &x[0]);
+}
+
+static double mass_spring(const double d[3], const double p[2])
+{
   const double l2 = mfad_dot3(d, d);
   /* |d| has no derivative at d = 0 (two vertices at one point, e.g. a collapsed start): there the
      length is 0 with zero derivatives, so E = k L^2 / 2 with a finite (zero) gradient, not NaN */
@@ -32,6 +37,8 @@ const MfadEnergyInfo mass_spring_info = {
     .params      = 2,
     .rest_dim    = 3,
     .material    = 1,
+    .features    = 3,
+    .feature     = mass_spring_d,
     .energy      = mass_spring,
     .rest        = mass_spring_rest,
     .description = "k/2 (|x1 - x0| - L)^2; params L, k; material k",

@@ -16,14 +16,18 @@
    edge). Any 3-D triangle has a rest frame: no orientation to check. */
 #include <mfad/energy.h>
 
-static double membrane_tri(const double x[9], const double p[7])
+/* the features: F = Ds Dm^{-1} (3 x 2, row-major), linear in x: 6 of 9 */
+static void membrane_tri_F(const double x[9], const double p[7], double F[6])
 {
-  const double A = p[4], mu = p[5], lambda = p[6];
-  double       F[6];
   for (int i = 0; i < 3; i++) { /* row i of F = Ds Dm^{-1} */
     const double d1 = x[3 + i] - x[i], d2 = x[6 + i] - x[i];
     for (int j = 0; j < 2; j++) F[2 * i + j] = d1 * p[j] + d2 * p[2 + j];
   }
+}
+
+static double membrane_tri(const double F[6], const double p[7])
+{
+  const double A = p[4], mu = p[5], lambda = p[6];
   /* C = 2 G = F^T F - I (symmetric) */
   const double C00 = F[0] * F[0] + F[2] * F[2] + F[4] * F[4] - 1.0;
   const double C01 = F[0] * F[1] + F[2] * F[3] + F[4] * F[5];
@@ -64,6 +68,8 @@ const MfadEnergyInfo membrane_tri_info = {
     .params   = 7,
     .rest_dim = 3,
     .material = 2,
+    .features = 6,
+    .feature  = membrane_tri_F,
     .energy   = membrane_tri,
     .rest     = membrane_tri_rest,
     .description =

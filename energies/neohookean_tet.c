@@ -11,12 +11,9 @@
 #include <mfad/energy.h>
 #include "tet_rest.h"
 
-static double neohookean_tet(const double x[12], const double p[12])
+/* psi(F, p), F = Ds Dm^{-1} the features (mfad_tet_F, tet_rest.h): AD runs over F's 9 entries */
+static double neohookean_tet(const double F[9], const double p[12])
 {
-  double Ds[9], F[9];
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) Ds[3 * i + j] = x[3 * (j + 1) + i] - x[i];
-  mfad_matmul(F, Ds, p, 3); /* F = Ds Dm^{-1} */
   const double J = mfad_det3(F);
   if (!(J > 0.0)) return INFINITY; /* inverted, flat or NaN: never take the log */
   const double V = p[9], mu = p[10], lambda = p[11];
@@ -29,6 +26,8 @@ const MfadEnergyInfo neohookean_tet_info = {
     .params      = 12,
     .rest_dim    = 3,
     .material    = 2,
+    .features    = 9,
+    .feature     = mfad_tet_F,
     .energy      = neohookean_tet,
     .rest        = mfad_tet_rest_lame,
     .description = "V (mu/2 (|F|^2 - 3) - mu log J + lambda/2 log^2 J), F = Ds Dm^-1; params Dm^-1, V, mu, lambda; material mu, lambda",

@@ -17,12 +17,9 @@
 #include <mfad/energy.h>
 #include "tet_rest.h"
 
-static double stable_neohookean_tet(const double x[12], const double p[12])
+/* psi(F, p), F = Ds Dm^{-1} the features (mfad_tet_F, tet_rest.h) */
+static double stable_neohookean_tet(const double F[9], const double p[12])
 {
-  double Ds[9], F[9];
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) Ds[3 * i + j] = x[3 * (j + 1) + i] - x[i];
-  mfad_matmul(F, Ds, p, 3); /* F = Ds Dm^{-1} */
   const double V = p[9], mu = p[10], lambda = p[11], alpha = 1.0 + 0.75 * mu / lambda;
   const double J = mfad_det3(F), IC = mfad_frob2(F, 9); /* I_C + 1 >= 1: the log is always finite */
   const double psi_rest = 0.5 * lambda * (1.0 - alpha) * (1.0 - alpha) - mu * log(2.0);
@@ -43,6 +40,8 @@ const MfadEnergyInfo stable_neohookean_tet_info = {
     .params   = 12,
     .rest_dim = 3,
     .material = 2,
+    .features = 9,
+    .feature  = mfad_tet_F,
     .energy   = stable_neohookean_tet,
     .rest     = stable_neohookean_tet_rest,
     .description =

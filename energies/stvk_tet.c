@@ -11,12 +11,10 @@
 #include <mfad/energy.h>
 #include "tet_rest.h"
 
-static double stvk_tet(const double x[12], const double p[12])
+/* psi(F, p), F = Ds Dm^{-1} the features (mfad_tet_F, tet_rest.h) */
+static double stvk_tet(const double F[9], const double p[12])
 {
-  double Ds[9], F[9], G2[9];
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) Ds[3 * i + j] = x[3 * (j + 1) + i] - x[i];
-  mfad_matmul(F, Ds, p, 3); /* F = Ds Dm^{-1} */
+  double G2[9];
   /* G2 = 2 G = F^T F - I: the 1/2 goes into the constants, mu |G|^2 = mu/4 |G2|^2 and
      lambda/2 tr^2 G = lambda/8 tr^2 G2 */
   mfad_tmatmul(G2, F, F, 3);
@@ -31,6 +29,8 @@ const MfadEnergyInfo stvk_tet_info = {
     .params      = 12,
     .rest_dim    = 3,
     .material    = 2,
+    .features    = 9,
+    .feature     = mfad_tet_F,
     .energy      = stvk_tet,
     .rest        = mfad_tet_rest_lame,
     .description = "V (mu |G|^2 + lambda/2 tr^2 G), G = (F^T F - I)/2, F = Ds Dm^-1; params Dm^-1, V, mu, lambda; material mu, lambda",

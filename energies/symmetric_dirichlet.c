@@ -15,12 +15,9 @@
 #include <mfad/energy.h>
 #include "tri_frame.h"
 
-static double symmetric_dirichlet(const double x[6], const double p[5])
+/* psi(J, p), J = Ds Dm^{-1} the features (mfad_tri_J, tri_frame.h) */
+static double symmetric_dirichlet(const double J[4], const double p[5])
 {
-  double Ds[4], J[4];
-  for (int i = 0; i < 2; i++)
-    for (int j = 0; j < 2; j++) Ds[2 * i + j] = x[2 * (j + 1) + i] - x[i];
-  mfad_matmul(J, Ds, p, 2); /* J = Ds Dm^{-1} */
   const double d = mfad_det2(J);
   if (!(d > 0.0)) return INFINITY; /* flipped, flat or NaN */
   const double A = p[4];
@@ -38,6 +35,8 @@ const MfadEnergyInfo symmetric_dirichlet_info = {
     .dof         = 2,
     .params      = 5,
     .rest_dim    = 3,
+    .features    = 4,
+    .feature     = mfad_tri_J,
     .energy      = symmetric_dirichlet,
     .rest        = symmetric_dirichlet_rest,
     .description = "A (|J|^2 + |J^-1|^2), J = Ds Dm^-1 (2-D); params Dm^-1, A",

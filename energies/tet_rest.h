@@ -9,6 +9,17 @@
 #define MFAD_ENERGY_TET_REST_H
 #include <math.h>
 
+/* The features of a tetrahedral solid: the deformation gradient F = Ds Dm^{-1} (row-major), Ds the
+   current edge vectors x1 - x0, x2 - x0, x3 - x0 as columns and Dm^{-1} = p[0..8]. Linear in x:
+   the energies name it as their .feature, so AD runs over F's 9 entries instead of x's 12. */
+static inline void mfad_tet_F(const double x[12], const double *p, double F[9])
+{
+  double Ds[9];
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) Ds[3 * i + j] = x[3 * (j + 1) + i] - x[i];
+  mfad_matmul(F, Ds, p, 3);
+}
+
 static inline int mfad_tet_rest(const double r[12], double p[10])
 {
   double Dm[9], lmax2 = 0.0;

@@ -9,6 +9,27 @@
 #define MFAD_ENERGY_TRI_FRAME_H
 #include <mfad/energy.h>
 
+/* The features of a planar (dof 2) triangle energy: J = Ds Dm^{-1} (2 x 2, row-major), Ds the
+   current edge vectors x1 - x0, x2 - x0 as columns and Dm^{-1} = p[0..3]; linear in x, so AD
+   runs over J's 4 entries instead of x's 6. */
+static inline void mfad_tri_J(const double x[6], const double *p, double J[4])
+{
+  double Ds[4];
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 2; j++) Ds[2 * i + j] = x[2 * (j + 1) + i] - x[i];
+  mfad_matmul(J, Ds, p, 2);
+}
+
+/* The same for a triangle in space (dof 3): J = Ds Dm^{-1} (3 x 2, row-major), 6 features of 9 */
+static inline void mfad_tri_J3(const double x[9], const double *p, double J[6])
+{
+  for (int c = 0; c < 3; c++) { /* row c of J: (x1 - x0, x2 - x0)_c Dm^{-1} */
+    const double d1 = x[3 + c] - x[c], d2 = x[6 + c] - x[c];
+    J[2 * c]     = d1 * p[0] + d2 * p[2];
+    J[2 * c + 1] = d1 * p[1] + d2 * p[3];
+  }
+}
+
 static inline int mfad_tri_frame_rest(const double r[9], double p[5])
 {
   double e1[3], e2[3], e3[3], n[3];

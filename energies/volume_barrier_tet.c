@@ -12,12 +12,9 @@
 #include <mfad/energy.h>
 #include "tet_rest.h"
 
-static double volume_barrier_tet(const double x[12], const double p[11])
+/* psi(F, p), F = Ds Dm^{-1} the features (mfad_tet_F, tet_rest.h) */
+static double volume_barrier_tet(const double F[9], const double p[11])
 {
-  double Ds[9], F[9];
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) Ds[3 * i + j] = x[3 * (j + 1) + i] - x[i];
-  mfad_matmul(F, Ds, p, 3); /* F = Ds Dm^{-1} */
   const double J = mfad_det3(F);
   if (!(J > 0.0)) return INFINITY; /* inverted, flat or NaN: never take the log */
   const double V = p[9], kappa = p[10];
@@ -37,6 +34,8 @@ const MfadEnergyInfo volume_barrier_tet_info = {
     .params      = 11,
     .rest_dim    = 3,
     .material    = 1,
+    .features    = 9,
+    .feature     = mfad_tet_F,
     .energy      = volume_barrier_tet,
     .rest        = volume_barrier_tet_rest,
     .description = "V kappa (J - 1 - log J), J = det(Ds Dm^-1), +inf for J <= 0; params Dm^-1, V, kappa; material kappa",

@@ -150,6 +150,8 @@ void MfadTermLoop_Private(MfadEnergy E, const MfadTerm *term, const double *x, c
   L->atomic       = MfadEnergyAtomicScatter_Private(E);
   L->nthreads     = 1;
   L->parallel     = 0;
+  L->psd          = 0; /* set by src/hessian.c for kernels that project in feature space */
+  L->psd_eps      = 0.0;
 }
 
 /* Runs operation `op` of every term; `value` (if not NULL) receives this rank's energy. */

@@ -79,8 +79,16 @@ void MfadTermElementHessiansRange_Private(MfadEnergy E, const MfadTerm *term, in
   L.block_value = value;
   L.nthreads    = nt;
   L.parallel    = nt > 1;
+  /* an energy at features clamps its feature Hessian H_F (9 x 9 for a tet instead of 12 x 12):
+     a PSD H_F gives a PSD B^T H_F B. With eps > 0 the element's smallest eigenvalue is asked for:
+     that is the element Hessian's, projected below. `abs` stays on the element Hessian for now:
+     B^T |H_F| B changed the path of elastic's default solve on Spot (abs), which then stopped on a
+     small step at |grad| 2.7e-7 of its initial value (test example_elastic_spot_default) */
+  const int feat = term->k->nfeat > 0 && psd == MFAD_PSD_CLAMP && eps == 0.0;
+  L.psd          = feat ? psd : 0;
+  L.psd_eps      = 0.0;
   term->k->cpu_hessian(&L);
-  if (psd != MFAD_PSD_NONE && term->k->nout == 0) { /* a least-squares term's J^T J is PSD already */
+  if (psd != MFAD_PSD_NONE && term->k->nout == 0 && !feat) { /* a least-squares term's J^T J is PSD already */
 #pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
     for (int e = 0; e < ne; e++) (void)mfad_psd_project(N, H + (size_t)e * N * N, psd, eps);
   }

@@ -39,7 +39,10 @@ mfad_geom_test(example_param_ranks param 2 ranks energy OPTIONS -n 12 -surface c
 # 2A (J - R) = diag(0.5 A, 0) is uniform, and has no traction on the free long sides), the handles
 # agree with it, and E = area (s - 1)^2 = 4 x 0.0625 (s1 = 1.25, s2 = 1 in arap_tri's formula).
 mfad_geom_test(example_arap_rigid arap 1 rigid OPTIONS -handles rigid -angle 60 -dx 1 -dy 2)
-mfad_geom_test(example_arap_rigid_np2 arap 2 rigid OPTIONS -handles rigid -angle -30 -dx 0.5 -dy -1)
+# -snes_rtol 1e-10: the check asks rigid_deviation <= 1e-8, and SNES's default rtol 1e-8 stops at an
+# absolute residual of 1.5e-7 here (deviation ~4e-8), one Newton step short of it whenever round-off
+# puts step 6 just under the threshold (it did once the energy ran at its features)
+mfad_geom_test(example_arap_rigid_np2 arap 2 rigid OPTIONS -handles rigid -angle -30 -dx 0.5 -dy -1 -snes_rtol 1e-10)
 mfad_geom_test(example_arap_stretch arap 1 stretch 1.25 OPTIONS -handles stretch -dx 1)
 # (c) the default bend (a quarter circle): 1 and 2 ranks agree (as for param); 11 iterations
 # measured, 30 allowed

@@ -26,8 +26,13 @@
 #ifndef MFAD_N
 #error "mfad/ad.h: define MFAD_N (unknowns per element) before including it"
 #endif
-#if (MFAD_N) < 1 || (MFAD_N) > 24
-#error "mfad/ad.h: MFAD_N must be between 1 and 24"
+/* MFAD_NA: the derivative lanes, the element's unknowns unless the energy declares features
+   (mfad/instantiate.h: AD then runs over its MFAD_ENERGY_FEATURES features) */
+#ifndef MFAD_NA
+#define MFAD_NA MFAD_N
+#endif
+#if (MFAD_NA) < 1 || (MFAD_NA) > 24
+#error "mfad/ad.h: MFAD_N (or MFAD_NA) must be between 1 and 24"
 #endif
 
 /* Every operation is forced inline: an energy is only fast when the whole element body is one
@@ -75,7 +80,7 @@ typedef double mfad_lane;
 typedef double mfad_lane __attribute__((vector_size(4 * sizeof(double))));
 #define MFAD_LANE(g, i) ((g)[(i) / MFAD_W][(i) % MFAD_W])
 #endif
-#define MFAD_NL (((MFAD_N) + MFAD_W - 1) / MFAD_W)
+#define MFAD_NL (((MFAD_NA) + MFAD_W - 1) / MFAD_W)
 
 /* a zero lane, as an initialiser (no vector is ever returned by value: that changes the ABI) */
 #define MFAD_LANE_ZERO {0}
@@ -99,7 +104,7 @@ typedef struct {
 typedef struct {
   double    v;
   mfad_lane g[MFAD_NL];
-  mfad_lane h[MFAD_N][MFAD_NL];
+  mfad_lane h[MFAD_NA][MFAD_NL];
 } mfad_hess;
 
 /* ---------------------------------------------------------------- value mode */
@@ -356,7 +361,7 @@ MFAD_HD static MFAD_INLINE double mfad_hess_val(const mfad_hess *a) { return a->
 MFAD_HD static MFAD_INLINE void   mfad_hess_set(mfad_hess *r, double c)
 {
   const mfad_lane z = MFAD_LANE_ZERO;
-  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = z;
+  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_NA; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = z;
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = z;
   r->v = c;
 }
@@ -366,19 +371,19 @@ MFAD_HD static MFAD_INLINE void mfad_hess_copy(mfad_hess *r, const mfad_hess *a)
 }
 MFAD_HD static MFAD_INLINE void mfad_hess_add(mfad_hess *r, const mfad_hess *a, const mfad_hess *b)
 {
-  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = a->h[i][l] + b->h[i][l];
+  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_NA; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = a->h[i][l] + b->h[i][l];
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = a->g[l] + b->g[l];
   r->v = a->v + b->v;
 }
 MFAD_HD static MFAD_INLINE void mfad_hess_sub(mfad_hess *r, const mfad_hess *a, const mfad_hess *b)
 {
-  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = a->h[i][l] - b->h[i][l];
+  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_NA; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = a->h[i][l] - b->h[i][l];
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = a->g[l] - b->g[l];
   r->v = a->v - b->v;
 }
 MFAD_HD static MFAD_INLINE void mfad_hess_neg(mfad_hess *r, const mfad_hess *a)
 {
-  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = -a->h[i][l];
+  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_NA; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = -a->h[i][l];
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = -a->g[l];
   r->v = -a->v;
 }
@@ -389,14 +394,14 @@ MFAD_HD static MFAD_INLINE void mfad_hess_adds(mfad_hess *r, const mfad_hess *a,
 }
 MFAD_HD static MFAD_INLINE void mfad_hess_muls(mfad_hess *r, const mfad_hess *a, double s)
 {
-  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = a->h[i][l] * s;
+  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_NA; i++) MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = a->h[i][l] * s;
   MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->g[l] = a->g[l] * s;
   r->v = a->v * s;
 }
 MFAD_HD static MFAD_INLINE void mfad_hess_mul(mfad_hess *r, const mfad_hess *a, const mfad_hess *b)
 {
   const double av = a->v, bv = b->v;
-  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_N; i++)
+  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_NA; i++)
   {
     const double agi = MFAD_LANE(a->g, i), bgi = MFAD_LANE(b->g, i);
     MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = a->h[i][l] * bv + b->h[i][l] * av + b->g[l] * agi + a->g[l] * bgi;
@@ -406,7 +411,7 @@ MFAD_HD static MFAD_INLINE void mfad_hess_mul(mfad_hess *r, const mfad_hess *a, 
 }
 MFAD_HD static MFAD_INLINE void mfad_hess_chain1(mfad_hess *r, const mfad_hess *a, double f, double df, double d2f)
 {
-  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_N; i++)
+  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_NA; i++)
   {
     const double c = d2f * MFAD_LANE(a->g, i);
     MFAD_UNROLL for (int l = 0; l < MFAD_NL; l++) r->h[i][l] = a->h[i][l] * df + a->g[l] * c;
@@ -417,7 +422,7 @@ MFAD_HD static MFAD_INLINE void mfad_hess_chain1(mfad_hess *r, const mfad_hess *
 MFAD_HD static MFAD_INLINE void mfad_hess_chain2(mfad_hess *r, const mfad_hess *a, const mfad_hess *b, double f, double fa, double fb, double faa,
                                             double fab, double fbb)
 {
-  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_N; i++)
+  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_NA; i++)
   {
     const double agi = MFAD_LANE(a->g, i), bgi = MFAD_LANE(b->g, i);
     const double ca = faa * agi + fab * bgi, cb = fab * agi + fbb * bgi;
@@ -477,7 +482,7 @@ static inline void mfad_cnt_count(double val, double grad, double hvp, double he
   mfad_cnt_flops[MFAD_CNT_HVP] += hvp;
   mfad_cnt_flops[MFAD_CNT_HESS] += hess;
 }
-#define MFAD_NN ((double)(MFAD_N))
+#define MFAD_NN ((double)(MFAD_NA))
 static inline double mfad_cnt_val(const mfad_cnt *a) { return a->v; }
 static inline void   mfad_cnt_set(mfad_cnt *r, double c) { r->v = c; }
 static inline void   mfad_cnt_copy(mfad_cnt *r, const mfad_cnt *a) { *r = *a; }

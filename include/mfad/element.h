@@ -53,6 +53,121 @@ static inline void mfad_elem_loop_one(MfadLoop *L, int *conn, const double *x, c
 
 #if MFAD_ENERGY_OUTPUTS > 0
 #include <mfad/element_residual.h>
+#elif MFAD_ENERGY_FEATURES > 0
+/* AD at the features: the energy is psi(f, p) with f = B(p) x linear in x (M = MFAD_NA features,
+   e.g. F = Ds Dm^-1: 9 where x has 12). The numbers carry M lanes and start as unit vectors of
+   the feature space, so the first operations on f see constant seeds; the element's derivatives
+   are pulled back once: grad E = B^T g_F, H v = B^T (H_F (B v)), H = B^T H_F B. B is never
+   stored: mfad_feature_map (B v) and mfad_feature_pull (B^T g) are generated from the energy's
+   feature map by mfad-energy, with coefficients computed from p in registers. */
+#define MFAD_NF MFAD_ENERGY_FEATURES
+#include <mfad/psd.h>
+
+MFAD_HD static MFAD_INLINE void mfad_elem_gather_to(const MfadLoop *L, const double *MFAD_RESTRICT a, int e, double *MFAD_RESTRICT out)
+{
+  const int *c = L->conn + (long)e * MFAD_NV;
+  MFAD_UNROLL for (int i = 0; i < MFAD_NV; i++) MFAD_UNROLL for (int d = 0; d < MFAD_ND; d++) out[i * MFAD_ND + d] = a[(long)c[i] * MFAD_ND + d];
+}
+
+MFAD_HD static MFAD_INLINE double mfad_elem_value(const MfadLoop *L, int e)
+{
+  const double *p = mfad_elem_params(L, e);
+  double        xs[MFAD_N], f[MFAD_NF], E;
+  mfad_elem_gather_to(L, L->x, e, xs);
+  mfad_feature_map(xs, p, f);
+  mfad_energy_val(f, p, &E);
+  return E;
+}
+
+MFAD_HD static MFAD_INLINE double mfad_elem_gradient(const MfadLoop *L, int e, double *MFAD_RESTRICT g)
+{
+  const double *p = mfad_elem_params(L, e);
+  double        xs[MFAD_N], f[MFAD_NF], gf[MFAD_NF];
+  mfad_grad     fs[MFAD_NF], E;
+  mfad_elem_gather_to(L, L->x, e, xs);
+  mfad_feature_map(xs, p, f);
+  MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++) mfad_grad_seed(&fs[m], f[m], m);
+  mfad_energy_grad(fs, p, &E);
+  MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++) gf[m] = MFAD_LANE(E.g, m);
+  mfad_feature_pull(gf, p, g);
+  return E.v;
+}
+
+/* hv = B^T H_F (B v) for the element direction v (gathered), or the unit direction e_k (k >= 0) */
+MFAD_HD static MFAD_INLINE void mfad_elem_hvp_dir(const MfadLoop *L, int e, const double *MFAD_RESTRICT vs, double *MFAD_RESTRICT hv)
+{
+  const double *p = mfad_elem_params(L, e);
+  double        xs[MFAD_N], f[MFAD_NF], fv[MFAD_NF], hf[MFAD_NF];
+  mfad_hvp      fs[MFAD_NF], E;
+  mfad_elem_gather_to(L, L->x, e, xs);
+  mfad_feature_map(xs, p, f);
+  mfad_feature_map(vs, p, fv); /* B v: the map is linear */
+  MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++) mfad_hvp_seed(&fs[m], f[m], fv[m], m);
+  mfad_energy_hvp(fs, p, &E);
+  MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++) hf[m] = MFAD_LANE(E.tg, m);
+  mfad_feature_pull(hf, p, hv);
+}
+
+MFAD_HD static MFAD_INLINE void mfad_elem_hvp(const MfadLoop *L, int e, double *MFAD_RESTRICT hv)
+{
+  double vs[MFAD_N];
+  mfad_elem_gather_to(L, L->v, e, vs);
+  mfad_elem_hvp_dir(L, e, vs, hv);
+}
+
+MFAD_HD static MFAD_INLINE void mfad_elem_hessian_column(const MfadLoop *L, int e, int k, double *MFAD_RESTRICT col)
+{
+  double vs[MFAD_N];
+  MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) vs[i] = i == k ? 1.0 : 0.0;
+  mfad_elem_hvp_dir(L, e, vs, col);
+}
+
+/* H = B^T HF B (HF: M x M, row-major, overwritten), as M + N pull-backs: W = B^T HF by columns of
+   HF, then the rows of H = B^T W^T; HF symmetric, so row m of HF serves as its column m */
+MFAD_HD static MFAD_INLINE void mfad_elem_feature_pullback(const double *MFAD_RESTRICT p, const double *MFAD_RESTRICT HF, double *MFAD_RESTRICT H)
+{
+  double W[MFAD_NF][MFAD_N], w[MFAD_NF];
+  MFAD_UNROLL_HESS for (int m = 0; m < MFAD_NF; m++) mfad_feature_pull(&HF[m * MFAD_NF], p, W[m]);
+  MFAD_UNROLL_HESS for (int n = 0; n < MFAD_N; n++)
+  {
+    MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++) w[m] = W[m][n];
+    mfad_feature_pull(w, p, &H[n * MFAD_N]);
+  }
+}
+
+/* The feature Hessian HF (M x M, row-major) by one feature-space HVP per column (the GPU's way:
+   2M + 2 doubles per number) */
+MFAD_HD static MFAD_INLINE void mfad_elem_feature_hessian_columns(const MfadLoop *L, int e, double *MFAD_RESTRICT HF)
+{
+  const double *p = mfad_elem_params(L, e);
+  double        xs[MFAD_N], f[MFAD_NF];
+  mfad_hvp      fs[MFAD_NF], E;
+  mfad_elem_gather_to(L, L->x, e, xs);
+  mfad_feature_map(xs, p, f);
+  MFAD_NO_UNROLL
+  for (int k = 0; k < MFAD_NF; k++) {
+    MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++) mfad_hvp_seed(&fs[m], f[m], m == k ? 1.0 : 0.0, m);
+    mfad_energy_hvp(fs, p, &E);
+    MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++) HF[m * MFAD_NF + k] = MFAD_LANE(E.tg, m);
+  }
+}
+
+/* returns E_e; H receives B^T HF B, HF PSD-projected first when L->psd is set (a PSD HF gives a
+   PSD B^T HF B: the 9 x 9 eigenproblem of a tet instead of 12 x 12) */
+MFAD_HD static MFAD_INLINE double mfad_elem_hessian(const MfadLoop *L, int e, double *MFAD_RESTRICT H)
+{
+  const double *p = mfad_elem_params(L, e);
+  double        xs[MFAD_N], f[MFAD_NF], HF[MFAD_NF * MFAD_NF];
+  mfad_hess     fs[MFAD_NF], E;
+  mfad_elem_gather_to(L, L->x, e, xs);
+  mfad_feature_map(xs, p, f);
+  MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++) mfad_hess_seed(&fs[m], f[m], m);
+  mfad_energy_hess(fs, p, &E);
+  MFAD_UNROLL_HESS for (int i = 0; i < MFAD_NF; i++) MFAD_UNROLL for (int j = 0; j < MFAD_NF; j++) HF[i * MFAD_NF + j] = MFAD_LANE(E.h[i], j);
+  if (L->psd) (void)mfad_psd_project(MFAD_NF, HF, L->psd, L->psd_eps);
+  mfad_elem_feature_pullback(p, HF, H);
+  return E.v;
+}
 #else
 MFAD_HD static MFAD_INLINE double mfad_elem_value(const MfadLoop *L, int e)
 {

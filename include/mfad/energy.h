@@ -21,6 +21,20 @@
   Hessian for the C compiler and for nvcc. A residual, `void r(const double x[N], const double p[P],
   double r[M])` named by .residual with .outputs = M, gets its value, Jacobian-vector and
   vector-Jacobian products, element Jacobian and Gauss-Newton product the same way.
+  An energy whose unknowns enter only through a smaller linear feature vector (F = Ds Dm^-1 of a
+  tet: 9 features of 12 unknowns; a spring's edge vector: 3 of 6) declares it, and is written over
+  the features; AD then runs at the features and its results are pulled back once per element
+  (gradient B^T g_F, HVP B^T H_F B v, Hessian B^T H_F B, PSD projection of the smaller H_F):
+
+      static void edge(const double x[6], const double p[2], double d[3]) { mfad_sub3(d, &x[3], &x[0]); }
+      static double spring(const double d[3], const double p[2]) { ... }
+      const MfadEnergyInfo spring_info = {.vertices = 2, .dof = 3, .params = 2,
+                                          .features = 3, .feature = edge, .energy = spring};
+
+  The map must be linear in x with coefficients from p only, with loops of constant bounds and no
+  branches on doubles: the translator unrolls it, refuses anything else at its file:line, and
+  writes B v (in the map's own operation order) and B^T g (its adjoint) without storing B.
+  E(x, p) = spring(edge(x, p), p) as plain C: mfad_energy_eval().
   The helpers below are plain C here; the translator replaces them by the AD library's tuned versions where their arguments are differentiated.
   Matrices are flat row-major arrays (A[3 * i + j]); an array is passed by name or from an entry
   on (mfad_dot3(&x[3 * a], &x[3 * a]): vertex a's coordinates); outputs must not alias inputs.
@@ -50,7 +64,21 @@ typedef struct {
   void (*residual)(const double *x, const double *p, double *r);
   int     outputs; /**< entries of r per element (1 to 24) */
   MfadSum sum;     /**< MFAD_SUM_LEAST_SQUARES (default) or MFAD_SUM_SYSTEM (outputs = vertices * dof) */
+  /** Features: .energy is psi(f, p) over .features entries f = B(p) x written by .feature, a map
+      linear in x (coefficients from p only: F = Ds Dm^-1, an edge vector); E(x, p) = psi(f, p).
+      AD then runs at the features and pulls its results back through B (mfad_energy_eval()). */
+  int features;
+  void (*feature)(const double *x, const double *p, double *f);
 } MfadEnergyInfo;
+
+/** E(x, p) of an energy as plain C, through its feature map where it has one (tests, tools) */
+static inline double mfad_energy_eval(const MfadEnergyInfo *info, const double *x, const double *p)
+{
+  double f[24];
+  if (!info->features) return info->energy(x, p);
+  info->feature(x, p, f);
+  return info->energy(f, p);
+}
 
 /* ---------------------------------------------------------------- values */
 /** x without its derivatives: the translator takes the result as a constant. For an iteration run

@@ -55,7 +55,17 @@
 #define MFAD_ENERGY_CELL_VERTICES MFAD_ENERGY_VERTICES
 #endif
 
+#ifndef MFAD_ENERGY_FEATURES
+#define MFAD_ENERGY_FEATURES 0
+#endif
+
 #define MFAD_N (MFAD_ENERGY_VERTICES * MFAD_ENERGY_DOF)
+#if MFAD_ENERGY_FEATURES > 0
+/* AD at the features: the energy body is psi(f, p) over the M features f = B(p) x, and its
+   derivatives are pulled back through B once per element (mfad/element.h). The generated file
+   defines mfad_feature_map (f = B x) and mfad_feature_pull (g_x = B^T g) */
+#define MFAD_NA MFAD_ENERGY_FEATURES
+#endif
 #include <mfad/ad.h>
 
 /* The energy's signature in every mode; helpers in an energy header use MFAD_ENERGY_HELPER. */
@@ -179,7 +189,13 @@ static void mfad_flops_host(const double *x, const double *params, double flops[
 {
   mfad_cnt xs[MFAD_N], E[MFAD_NOUT];
   for (int m = 0; m < MFAD_CNT_MODES; m++) mfad_cnt_flops[m] = 0.0;
+#if MFAD_ENERGY_FEATURES > 0
+  double f[MFAD_ENERGY_FEATURES];
+  mfad_feature_map(x, params, f);
+  for (int i = 0; i < MFAD_ENERGY_FEATURES; i++) mfad_cnt_seed(&xs[i], f[i], i);
+#else
   for (int i = 0; i < MFAD_N; i++) mfad_cnt_seed(&xs[i], x[i], i);
+#endif
   mfad_energy_cnt(xs, params, E);
   (void)E;
 #if MFAD_ENERGY_OUTPUTS > 0
@@ -207,6 +223,17 @@ static void mfad_flops_host(const double *x, const double *params, double flops[
   flops[1] = mfad_cnt_flops[MFAD_CNT_GRAD] + 2 * MFAD_N;
   flops[2] = mfad_cnt_flops[MFAD_CNT_HVP] + 2 * MFAD_N;
   flops[3] = mfad_cnt_flops[MFAD_CNT_HESS] + MFAD_N * MFAD_N;
+#if MFAD_ENERGY_FEATURES > 0
+  {
+    /* the map and its pull-back, each at most 2 N M flops (fewer: B is sparse): value f = B x,
+       gradient + B^T g, HVP + B v + 2 B^T, Hessian B^T (H_F B): M + N pull-backs */
+    const double bm = 2.0 * MFAD_N * MFAD_ENERGY_FEATURES;
+    flops[0] += bm;
+    flops[1] += 2 * bm;
+    flops[2] += 4 * bm;
+    flops[3] += bm * (1 + MFAD_N + MFAD_ENERGY_FEATURES);
+  }
+#endif
 #endif
 }
 
@@ -247,6 +274,7 @@ const struct _n_MfadKernel        MFAD_KERNEL_SYMBOL = {
   MFAD_ENERGY_OUTPUTS,
   (MfadSum)MFAD_ENERGY_SUM,
   MFAD_RESIDUAL_KERNEL,
+  MFAD_ENERGY_FEATURES,
 };
 #ifdef __cplusplus
 }

@@ -60,6 +60,10 @@ typedef struct {
   /* stacked residual rows (least-squares terms) */
   const int    *row;          /**< element e's rows are row[e] * m ... (NULL: e * m) */
   const double *w;            /**< stacked input rows (J^T w) */
+  /* element Hessians of an energy with features (MfadKernel nfeat > 0): PSD projection of the
+     feature Hessian H_F before the pull-back B^T H_F B (PSD as well); 0 everywhere else */
+  int           psd;          /**< MfadPSDProjection of the feature Hessian, 0: none */
+  double        psd_eps;      /**< its smallest eigenvalue */
 } MfadLoop;
 
 typedef void (*MfadLoopFn)(const MfadLoop *);
@@ -141,6 +145,9 @@ struct _n_MfadKernel {
   int                                     nout;     /**< residuals: outputs per element (0: a scalar energy) */
   MfadSum                                 sum;      /**< how element outputs are summed */
   const struct _n_MfadResidualKernel     *residual; /**< residual entry points, NULL for a scalar energy */
+  /** AD at nfeat features f = B(p) x (0: at the N unknowns): its cpu_hessian projects the feature
+      Hessian when MfadLoop's psd is set, and its CUDA hessian entries when the launch's psd is */
+  int nfeat;
 };
 
 /** A compiled element energy (opaque to users; see MfadKernelGetName() and friends). */

@@ -128,6 +128,11 @@ __global__ void MFAD_CUDA_FN(k_hessian_packed)(MfadCudaLaunch P)
   }
 }
 
+/* An energy at features clamps its feature Hessian (as the CPU does, src/hessian.c: clamp with
+   epsilon 0; a positive epsilon asks for the element Hessian's smallest eigenvalue): then k_psd
+   computes the projected element Hessians itself and the unprojected pass is skipped */
+MFAD_HD static inline int mfad_cuda_psd_features(const MfadCudaLaunch *P) { return MFAD_ENERGY_FEATURES > 0 && P->psd == MFAD_PSD_MODE_CLAMP && P->psd_eps == 0.0; }
+
 /* The PSD projection of the element Hessians the two kernels above wrote (full or packed), as the
    CPU path projects w H_e (src/hessian.c). The one kernel here that holds a whole element matrix
    per thread (the eigenvectors, N x N): its stack is the price of a per-thread eigensolver
@@ -138,6 +143,20 @@ __global__ void MFAD_CUDA_FN(k_psd)(MfadCudaLaunch P, int packed)
   double    V[MFAD_N * MFAD_N], d[MFAD_N], ew[MFAD_N];
   if (i >= P.n) return;
   const int e = mfad_cuda_element(P.elems, i);
+#if MFAD_ENERGY_FEATURES > 0
+  if (mfad_cuda_psd_features(&P)) { /* the CPU's way (src/hessian.c): project H_F, pull back B^T H_F B */
+    double  HF[MFAD_NF * MFAD_NF];
+    double *H = V; /* the eigenvectors' workspace, free again after the projection */
+    mfad_elem_feature_hessian_columns(&P.L, e, HF);
+    (void)mfad_psd_project_work(MFAD_NF, HF, P.psd, 0.0, V, d, ew);
+    mfad_elem_feature_pullback(mfad_elem_params(&P.L, e), HF, H);
+    for (int k = 0; k < MFAD_N * MFAD_N; k++) H[k] *= P.L.weight;
+    if (packed) mfad_elem_pack(H, P.L.y + (long)e * (MFAD_N * (MFAD_N + 1) / 2));
+    else
+      for (int k = 0; k < MFAD_N * MFAD_N; k++) P.L.y[(long)e * MFAD_N * MFAD_N + k] = H[k];
+    return;
+  }
+#endif
   if (!packed) { /* in place, in the COO value layout */
     (void)mfad_psd_project_work(MFAD_N, P.L.y + (long)e * MFAD_N * MFAD_N, P.psd, P.psd_eps, V, d, ew);
   } else { /* unpacked, projected, packed back */
@@ -168,7 +187,7 @@ MFAD_CUDA_LAUNCHER(blockdiag)
   static int MFAD_CUDA_FN(op)(const MfadCudaLaunch *P) \
   { \
     if (P->n <= 0) return 0; \
-    MFAD_LAUNCH(MFAD_CUDA_FN(MFAD_CAT(k_, op)), mfad_cuda_grid(P->n), MFAD_CUDA_THREADS, P->stream, *P); \
+    if (!mfad_cuda_psd_features(P)) MFAD_LAUNCH(MFAD_CUDA_FN(MFAD_CAT(k_, op)), mfad_cuda_grid(P->n), MFAD_CUDA_THREADS, P->stream, *P); \
     if (P->psd != MFAD_PSD_MODE_NONE) MFAD_LAUNCH(MFAD_CUDA_FN(k_psd), mfad_cuda_grid(P->n), MFAD_CUDA_THREADS, P->stream, *P, packed); \
     return (int)cudaGetLastError(); \
   }

@@ -1,0 +1,9 @@
+/* expect: 4: does not set f[2] */
+#include <mfad/energy.h>
+
+static void fmap(const double x[6], const double p[2], double f[3])
+{
+  for (int i = 0; i < 2; i++) f[i] = x[3 + i] - x[i];
+}
+static double psi(const double f[3], const double p[2]) { return p[1] * mfad_dot3(f, f); }
+const MfadEnergyInfo e_info = {.vertices = 2, .dof = 3, .params = 2, .features = 3, .feature = fmap, .energy = psi};

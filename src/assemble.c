@@ -22,7 +22,9 @@ typedef struct {
   PetscInt        nfixloc;
   PetscInt       *fixloc;
   PetscCount      nelemcoo; /* MfadEnergyCOOSize_Private() when made: the energy's shape */
+  PetscInt        elements_state, ghost_rebuilds; /* the element sets and local numbering the pattern is for */
   PetscBool       merge;    /* COO entries per vertex pair (pat, vals) or per element entry */
+  PetscBool       upper;    /* sbaij: the upper triangle only */
   MfadPairPattern pat;
   double         *vals; /* merged values: pat.npair dof^2, then 1 per owned fixed dof */
 } MfadMatCOO;
@@ -142,12 +144,100 @@ static PetscErrorCode MfadMatCOOElements_Private(MfadEnergy E, const char *fixed
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
+/* MatSetPreallocationCOO() for the energy's current elements and fixed dofs, on a new matrix or
+   again on one whose pattern changed (dynamic element sets); pat: the merged pattern, taken (NULL:
+   built here). Collective. */
+static PetscErrorCode MfadMatPreallocate_Private(MfadEnergy E, Mat A, MfadMatCOO *c, MfadPairPattern *pat)
 {
-  const PetscInt dof = E ? E->dof : 0;
+  const PetscInt dof = E->dof;
   PetscCount     ncoo, nfix0;
   PetscInt      *ci, *cj;
   char          *fixed;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(MFAD_PatternEvent, 0, 0, 0, 0));
+  PetscCall(MfadPairPatternDestroy_Private(&c->pat));
+  PetscCall(PetscFree(c->vals));
+  PetscCall(PetscFree(c->fixloc));
+  PetscCall(PetscCalloc1(E->nlocal * dof, &fixed));
+  for (PetscInt i = 0; i < E->nfixloc; i++) fixed[E->fixloc[i]] = 1;
+  if (c->merge) {
+    if (pat) c->pat = *pat;
+    else PetscCall(MfadPairPatternCreate_Private(E, &c->pat));
+    nfix0 = (PetscCount)c->pat.npair * dof * dof;
+  } else nfix0 = MfadEnergyCOOSize_Private(E) - E->nfixown;
+  ncoo = nfix0 + E->nfixown; /* then the owned fixed dofs' diagonal */
+  PetscCall(PetscMalloc2(ncoo, &ci, ncoo, &cj));
+  if (c->merge) PetscCall(MfadMatCOOPairs_Private(E, &c->pat, fixed, c->upper, ci, cj));
+  else PetscCall(MfadMatCOOElements_Private(E, fixed, c->upper, ci, cj));
+  for (PetscInt i = 0; i < E->nfixown; i++) ci[nfix0 + i] = cj[nfix0 + i] = E->rstart * dof + E->fixloc[i];
+  PetscCall(PetscFree(fixed));
+  PetscCall(MatSetPreallocationCOO(A, ncoo, ci, cj));
+  PetscCall(PetscFree2(ci, cj));
+  /* assembled (all zero) from the start: PETSc's coloured finite differences (-snes_fd_color,
+     MatFDColoringCreate()) need an assembled matrix before the first MfadEnergyComputeHessian() */
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  {
+    PetscBool sym;
+    PetscCall(MfadEnergyIsSymmetric(E, &sym));
+    PetscCall(MatSetOption(A, MAT_SYMMETRIC, sym));
+    PetscCall(MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE)); /* symmetric or not, for good */
+  }
+  c->setup_count    = E->setup_count;
+  c->elements_state = E->elements_state;
+  c->ghost_rebuilds = E->nghost_rebuilds;
+  c->nfixloc        = E->nfixloc;
+  c->nelemcoo       = MfadEnergyCOOSize_Private(E);
+  if (c->merge) {
+    PetscCall(PetscMalloc1(ncoo, &c->vals));
+    for (PetscCount i = nfix0; i < ncoo; i++) c->vals[i] = 1.0;
+  }
+  PetscCall(PetscMalloc1(E->nfixloc, &c->fixloc));
+  PetscCall(PetscArraycpy(c->fixloc, E->fixloc, E->nfixloc));
+  PetscCall(PetscLogEventEnd(MFAD_PatternEvent, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After an element-set change: the same vertex pairs (in any element order) keep the matrix's
+   preallocation, with the new elements' slots; other pairs re-preallocate it. Pairs are compared
+   in local numbering, which is the same exactly when no ghost rebuild happened (a changed ghost
+   set is a changed pair set: every used vertex pairs with itself). Collective. */
+static PetscErrorCode MfadMatUpdatePattern_Private(MfadEnergy E, Mat A, MfadMatCOO *c)
+{
+  MfadPairPattern pat;
+  PetscInt        changed = 1, anychanged;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&pat, sizeof(pat)));
+  if (c->merge) {
+    PetscCall(PetscLogEventBegin(MFAD_PatternEvent, 0, 0, 0, 0));
+    PetscCall(MfadPairPatternCreate_Private(E, &pat));
+    if (c->ghost_rebuilds == E->nghost_rebuilds && pat.nrow == c->pat.nrow && pat.npair == c->pat.npair) {
+      PetscBool same;
+      PetscCall(PetscArraycmp(pat.row_start, c->pat.row_start, pat.nrow + 1, &same));
+      if (same && pat.npair) PetscCall(PetscArraycmp(pat.col, c->pat.col, pat.npair, &same));
+      changed = same ? 0 : 1;
+    }
+    PetscCall(PetscLogEventEnd(MFAD_PatternEvent, 0, 0, 0, 0));
+  }
+  PetscCall(MPIU_Allreduce(&changed, &anychanged, 1, MPIU_INT, MPI_MAX, E->comm)); /* preallocation is collective */
+  if (anychanged) {
+    PetscCall(PetscInfo(A, "mfad: the element sets changed the vertex-pair pattern: re-preallocating\n"));
+    PetscCall(MfadMatPreallocate_Private(E, A, c, c->merge ? &pat : NULL));
+    E->npattern_builds++;
+  } else {
+    PetscCall(MfadPairPatternDestroy_Private(&c->pat));
+    c->pat            = pat; /* the same pairs, the new elements' slots */
+    c->elements_state = E->elements_state;
+    c->nelemcoo       = MfadEnergyCOOSize_Private(E);
+    E->npattern_kept++;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
+{
   PetscBool      upper = PETSC_FALSE, merge, set;
   MfadMatCOO    *c;
   PetscContainer holder;
@@ -157,8 +247,8 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
   MfadValidPointer(A, 2);
   PetscCall(MfadEnergySetUp(E));
   PetscCall(MatCreate(E->comm, A));
-  PetscCall(MatSetSizes(*A, E->n * dof, E->n * dof, E->N * dof, E->N * dof));
-  PetscCall(MatSetBlockSize(*A, dof));
+  PetscCall(MatSetSizes(*A, E->n * E->dof, E->n * E->dof, E->N * E->dof, E->N * E->dof));
+  PetscCall(MatSetBlockSize(*A, E->dof));
   PetscCall(MatSetOptionsPrefix(*A, E->prefix));
   PetscCall(MatSetType(*A, MATAIJ));
   PetscCall(MatSetFromOptions(*A));
@@ -170,45 +260,11 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
              "MfadEnergyCreateMatrix: -mfad_coo_merge needs the CPU backend (the CUDA backend's values stay on the device, in element order)");
 
   PetscCall(PetscNew(&c));
-  PetscCall(PetscLogEventBegin(MFAD_PatternEvent, 0, 0, 0, 0));
-  PetscCall(PetscCalloc1(E->nlocal * dof, &fixed));
-  for (PetscInt i = 0; i < E->nfixloc; i++) fixed[E->fixloc[i]] = 1;
-  if (merge) {
-    PetscCall(MfadPairPatternCreate_Private(E, &c->pat));
-    nfix0 = (PetscCount)c->pat.npair * dof * dof;
-  } else nfix0 = MfadEnergyCOOSize_Private(E) - E->nfixown;
-  ncoo = nfix0 + E->nfixown; /* then the owned fixed dofs' diagonal */
-  PetscCall(PetscMalloc2(ncoo, &ci, ncoo, &cj));
-  if (merge) PetscCall(MfadMatCOOPairs_Private(E, &c->pat, fixed, upper, ci, cj));
-  else PetscCall(MfadMatCOOElements_Private(E, fixed, upper, ci, cj));
-  for (PetscInt i = 0; i < E->nfixown; i++) ci[nfix0 + i] = cj[nfix0 + i] = E->rstart * dof + E->fixloc[i];
-  PetscCall(PetscFree(fixed));
-  PetscCall(MatSetPreallocationCOO(*A, ncoo, ci, cj));
-  PetscCall(PetscFree2(ci, cj));
-  PetscCall(PetscLogEventEnd(MFAD_PatternEvent, 0, 0, 0, 0));
-  /* assembled (all zero) from the start: PETSc's coloured finite differences (-snes_fd_color,
-     MatFDColoringCreate()) need an assembled matrix before the first MfadEnergyComputeHessian() */
-  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  {
-    PetscBool sym;
-    PetscCall(MfadEnergyIsSymmetric(E, &sym));
-    PetscCall(MatSetOption(*A, MAT_SYMMETRIC, sym));
-    PetscCall(MatSetOption(*A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE)); /* symmetric or not, for good */
-  }
-
+  c->merge = merge;
+  c->upper = upper;
+  PetscCall(MfadMatPreallocate_Private(E, *A, c, NULL));
   PetscCall(MfadEnergyReference(E));
-  c->E           = E;
-  c->setup_count = E->setup_count;
-  c->nfixloc     = E->nfixloc;
-  c->nelemcoo    = MfadEnergyCOOSize_Private(E);
-  c->merge       = merge;
-  if (merge) {
-    PetscCall(PetscMalloc1(ncoo, &c->vals));
-    for (PetscCount i = nfix0; i < ncoo; i++) c->vals[i] = 1.0;
-  }
-  PetscCall(PetscMalloc1(E->nfixloc, &c->fixloc));
-  PetscCall(PetscArraycpy(c->fixloc, E->fixloc, E->nfixloc));
+  c->E = E;
   PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &holder));
   PetscCall(PetscContainerSetPointer(holder, c));
   PetscCall(MfadContainerSetCtxDestroy(holder, MfadMatCOODestroy_Private));
@@ -262,8 +318,10 @@ PetscErrorCode MfadEnergyComputeHessian(MfadEnergy E, Vec X, Mat A)
   PetscCall(PetscObjectQuery((PetscObject)A, "MfadEnergyCOO", (PetscObject *)&holder));
   PetscCheck(holder, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "MfadEnergyComputeHessian: the matrix was not made by MfadEnergyCreateMatrix()");
   PetscCall(PetscContainerGetPointer(holder, (void **)&c));
-  ncoo = MfadEnergyCOOSize_Private(E);
   PetscCheck(c->E == E, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MfadEnergyComputeHessian: the matrix was made for another energy");
+  /* dynamic element sets: the same pairs keep the preallocation, others renew it */
+  if (c->setup_count == E->setup_count && c->elements_state != E->elements_state) PetscCall(MfadMatUpdatePattern_Private(E, A, c));
+  ncoo = MfadEnergyCOOSize_Private(E);
   PetscCheck(c->setup_count == E->setup_count && c->nelemcoo == ncoo && c->nfixloc == E->nfixloc, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
              "MfadEnergyComputeHessian: the energy's terms, options or fixed dofs changed since MfadEnergyCreateMatrix(); create the matrix again");
   for (PetscInt i = 0; i < E->nfixloc; i++)

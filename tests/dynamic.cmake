@@ -8,3 +8,8 @@ target_compile_options(test_dynamic PRIVATE -Wall -Wextra)
 foreach(np 1 2)
   mfad_mpi_test(test_dynamic_${np} ${np} $<TARGET_FILE:test_dynamic>)
 endforeach()
+# the cost of an update against one fused HVP (bench/dynamic.c, run by hand); here only its smoke run
+add_executable(bench_dynamic ${PROJECT_SOURCE_DIR}/bench/dynamic.c)
+target_link_libraries(bench_dynamic PRIVATE mfad m)
+target_compile_options(bench_dynamic PRIVATE -Wall -Wextra)
+mfad_mpi_test(bench_dynamic_smoke_np2 2 $<TARGET_FILE:bench_dynamic> -n 4 -pairs 50 -reps 2)

@@ -26,7 +26,9 @@ typedef struct {
   PetscBool       merge;    /* COO entries per vertex pair (pat, vals) or per element entry */
   PetscBool       upper;    /* sbaij: the upper triangle only */
   MfadPairPattern pat;
-  double         *vals; /* merged values: pat.npair dof^2, then 1 per owned fixed dof */
+  double         *vals;         /* merged values: pat.npair dof^2, then 1 per owned fixed dof */
+  PetscInt       *cover;        /* merged: element blocks in each pair, over all terms */
+  PetscInt       *term_updates; /* each term's element sets given (MfadTerm nupdates) when pat was made */
 } MfadMatCOO;
 
 static PetscErrorCode MfadMatCOODestroy_Private(void *ptr)
@@ -37,6 +39,8 @@ static PetscErrorCode MfadMatCOODestroy_Private(void *ptr)
   PetscCall(PetscFree(c->fixloc));
   PetscCall(MfadPairPatternDestroy_Private(&c->pat));
   PetscCall(PetscFree(c->vals));
+  PetscCall(PetscFree(c->cover));
+  PetscCall(PetscFree(c->term_updates));
   PetscCall(MfadEnergyDestroy(&c->E));
   PetscCall(PetscFree(c));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -159,6 +163,8 @@ static PetscErrorCode MfadMatPreallocate_Private(MfadEnergy E, Mat A, MfadMatCOO
   PetscCall(MfadPairPatternDestroy_Private(&c->pat));
   PetscCall(PetscFree(c->vals));
   PetscCall(PetscFree(c->fixloc));
+  PetscCall(PetscFree(c->cover));
+  PetscCall(PetscFree(c->term_updates));
   PetscCall(PetscCalloc1(E->nlocal * dof, &fixed));
   for (PetscInt i = 0; i < E->nfixloc; i++) fixed[E->fixloc[i]] = 1;
   if (c->merge) {
@@ -192,10 +198,70 @@ static PetscErrorCode MfadMatPreallocate_Private(MfadEnergy E, Mat A, MfadMatCOO
   if (c->merge) {
     PetscCall(PetscMalloc1(ncoo, &c->vals));
     for (PetscCount i = nfix0; i < ncoo; i++) c->vals[i] = 1.0;
+    PetscCall(PetscCalloc1(c->pat.npair, &c->cover));
+    for (PetscCount i = 0; i < c->pat.slot_start[E->nterms]; i++) c->cover[c->pat.slot[i]]++;
   }
+  PetscCall(PetscMalloc1(E->nterms, &c->term_updates));
+  for (PetscInt t = 0; t < E->nterms; t++) c->term_updates[t] = E->terms[t].nupdates;
   PetscCall(PetscMalloc1(E->nfixloc, &c->fixloc));
   PetscCall(PetscArraycpy(c->fixloc, E->fixloc, E->nfixloc));
   PetscCall(PetscLogEventEnd(MFAD_PatternEvent, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the changed terms' new elements keep the pair pattern (merged COO, local numbering
+   unchanged): their old blocks leave each pair's count of covering blocks, their new blocks must
+   each find their pair and enter its count, and no pair may be left uncovered. On success `slot`
+   and `slot_start` are the new elements' slots. O(the changed terms' elements), whatever the size
+   of the other terms. */
+static PetscErrorCode MfadMatSamePairs_Private(MfadEnergy E, MfadMatCOO *c, PetscBool *same, PetscInt **slot, PetscCount **slot_start)
+{
+  const MfadPairPattern *pat = &c->pat;
+  PetscInt              *zero = NULL, nzero = 0, maxzero = 0;
+
+  PetscFunctionBegin;
+  *same = PETSC_TRUE;
+  PetscCall(PetscMalloc1(E->nterms + 1, slot_start));
+  (*slot_start)[0] = 0;
+  for (PetscInt t = 0; t < E->nterms; t++) {
+    const int nv = E->terms[t].k->nvert;
+    (*slot_start)[t + 1] = (*slot_start)[t] + E->terms[t].nelem * nv * nv;
+    if (c->term_updates[t] != E->terms[t].nupdates) maxzero += (PetscInt)(pat->slot_start[t + 1] - pat->slot_start[t]);
+  }
+  PetscCall(PetscMalloc1((*slot_start)[E->nterms], slot));
+  PetscCall(PetscMalloc1(maxzero, &zero));
+  for (PetscInt t = 0; t < E->nterms && *same; t++) {
+    const MfadTerm *term = &E->terms[t];
+    const int       nv   = term->k->nvert;
+    PetscInt       *ns   = *slot + (*slot_start)[t];
+    if (c->term_updates[t] == term->nupdates) { /* unchanged: its slots stand */
+      PetscCall(PetscArraycpy(ns, pat->slot + pat->slot_start[t], (*slot_start)[t + 1] - (*slot_start)[t]));
+      continue;
+    }
+    for (PetscCount i = pat->slot_start[t]; i < pat->slot_start[t + 1]; i++)
+      if (--c->cover[pat->slot[i]] == 0) zero[nzero++] = pat->slot[i];
+    for (PetscInt e = 0; e < term->nelem && *same; e++)
+      for (int a = 0; a < nv && *same; a++) {
+        const PetscInt r = term->conn[e * nv + a], r0 = pat->row_start[r], len = pat->row_start[r + 1] - r0;
+        for (int b = 0; b < nv; b++) {
+          PetscInt pos;
+          PetscCall(PetscFindInt(term->conn[e * nv + b], len, pat->col + r0, &pos));
+          if (pos < 0) {
+            *same = PETSC_FALSE;
+            break;
+          }
+          ns[((size_t)e * nv + a) * nv + b] = r0 + pos;
+          c->cover[r0 + pos]++;
+        }
+      }
+  }
+  for (PetscInt i = 0; i < nzero && *same; i++)
+    if (!c->cover[zero[i]]) *same = PETSC_FALSE; /* a pair only the old elements had */
+  PetscCall(PetscFree(zero));
+  if (!*same) {
+    PetscCall(PetscFree(*slot));
+    PetscCall(PetscFree(*slot_start));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -205,30 +271,30 @@ static PetscErrorCode MfadMatPreallocate_Private(MfadEnergy E, Mat A, MfadMatCOO
    set is a changed pair set: every used vertex pairs with itself). Collective. */
 static PetscErrorCode MfadMatUpdatePattern_Private(MfadEnergy E, Mat A, MfadMatCOO *c)
 {
-  MfadPairPattern pat;
-  PetscInt        changed = 1, anychanged;
+  PetscInt   *slot       = NULL, changed = 1, anychanged;
+  PetscCount *slot_start = NULL;
+  PetscBool   same       = PETSC_FALSE;
 
   PetscFunctionBegin;
-  PetscCall(PetscMemzero(&pat, sizeof(pat)));
-  if (c->merge) {
+  if (c->merge && c->ghost_rebuilds == E->nghost_rebuilds) {
     PetscCall(PetscLogEventBegin(MFAD_PatternEvent, 0, 0, 0, 0));
-    PetscCall(MfadPairPatternCreate_Private(E, &pat));
-    if (c->ghost_rebuilds == E->nghost_rebuilds && pat.nrow == c->pat.nrow && pat.npair == c->pat.npair) {
-      PetscBool same;
-      PetscCall(PetscArraycmp(pat.row_start, c->pat.row_start, pat.nrow + 1, &same));
-      if (same && pat.npair) PetscCall(PetscArraycmp(pat.col, c->pat.col, pat.npair, &same));
-      changed = same ? 0 : 1;
-    }
+    PetscCall(MfadMatSamePairs_Private(E, c, &same, &slot, &slot_start));
+    changed = same ? 0 : 1;
     PetscCall(PetscLogEventEnd(MFAD_PatternEvent, 0, 0, 0, 0));
   }
   PetscCall(MPIU_Allreduce(&changed, &anychanged, 1, MPIU_INT, MPI_MAX, E->comm)); /* preallocation is collective */
   if (anychanged) {
+    PetscCall(PetscFree(slot));
+    PetscCall(PetscFree(slot_start));
     PetscCall(PetscInfo(A, "mfad: the element sets changed the vertex-pair pattern: re-preallocating\n"));
-    PetscCall(MfadMatPreallocate_Private(E, A, c, c->merge ? &pat : NULL));
+    PetscCall(MfadMatPreallocate_Private(E, A, c, NULL));
     E->npattern_builds++;
   } else {
-    PetscCall(MfadPairPatternDestroy_Private(&c->pat));
-    c->pat            = pat; /* the same pairs, the new elements' slots */
+    PetscCall(PetscFree(c->pat.slot));
+    PetscCall(PetscFree(c->pat.slot_start));
+    c->pat.slot       = slot; /* the same pairs, the new elements' slots */
+    c->pat.slot_start = slot_start;
+    for (PetscInt t = 0; t < E->nterms; t++) c->term_updates[t] = E->terms[t].nupdates;
     c->elements_state = E->elements_state;
     c->nelemcoo       = MfadEnergyCOOSize_Private(E);
     E->npattern_kept++;

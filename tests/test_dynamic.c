@@ -7,8 +7,8 @@
    against the cached form and assembled aij and baij matrices made before the first change
    (re-preallocated inside MfadEnergyComputeHessian) and the from-scratch energy to 1e-12, the PSD-
    projected assembled and cached forms against the from-scratch projection; the counts of ghost
-   rebuilds and re-preallocations against what the stage's pair and ghost sets say. Then a SNES
-   solve whose provider changes the element set every step, and bad input that must be refused
+   rebuilds and re-preallocations against what the stage's pair and ghost sets say. Then SNES and TAO
+   solves whose provider changes the element set every step, and bad input that must be refused
    with the term's name. Prints one line per failure. */
 #include "hessian_fixtures.h"
 
@@ -452,6 +452,29 @@ static PetscErrorCode CheckSNES(const HFix *f)
   PetscCall(MfadEnergyUpdateElements(E, X)); /* the start point's elements: the first objective is E2's */
   PetscCall(Solve(E, f, X, &r, &its));
   PetscCall(Solve(E2, f, X2, &r2, &its2));
+  { /* TAO's Newton (nls): the provider before each Hessian too, the same minimiser */
+    Tao                tao;
+    TaoConvergedReason tr;
+    Vec                Xt;
+    PetscInt           calls = p.calls;
+    PetscCall(VecDuplicate(X, &Xt));
+    PetscCall(HFixPoint(f, 0.03, 11, Xt));
+    PetscCall(MfadEnergyApplyFixedValues(E, Xt));
+    PetscCall(TaoCreate(PETSC_COMM_WORLD, &tao));
+    PetscCall(TaoSetType(tao, TAONLS));
+    PetscCall(TaoSetSolution(tao, Xt));
+    PetscCall(MfadEnergySetTao(E, tao));
+    PetscCall(TaoSetTolerances(tao, 1e-11, 0, 0));
+    PetscCall(TaoSetFromOptions(tao));
+    PetscCall(TaoSolve(tao));
+    PetscCall(TaoGetConvergedReason(tao, &tr));
+    PetscCall(Expect((PetscBool)(tr > 0), "tao", "converged reason with a provider", tr, 0));
+    PetscCall(Expect((PetscBool)(p.calls > calls), "tao", "provider calls during the solve", p.calls - calls, 1));
+    PetscCall(HFixRelDiff(Xt, X2, &rel));
+    PetscCall(Expect((PetscBool)(rel <= 1e-8), "tao", "|x(tao) - x(snes, from scratch)| / |x|", rel, 1e-8));
+    PetscCall(TaoDestroy(&tao));
+    PetscCall(VecDestroy(&Xt));
+  }
   PetscCall(Expect((PetscBool)(r > 0), "snes", "converged reason with a provider", r, 0));
   PetscCall(Expect((PetscBool)(r2 > 0), "snes", "converged reason from scratch", r2, 0));
   PetscCall(Expect((PetscBool)(p.calls >= its + 1), "snes", "provider calls (one before the solve, one per Newton step)", p.calls, its + 1));

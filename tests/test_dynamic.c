@@ -184,7 +184,7 @@ static PetscErrorCode FromScratch(MPI_Comm comm, const HFix *f, const Springs *s
 typedef struct {
   MfadEnergy E;
   PetscInt   dyn;
-  Mat        S, C, A, B; /* made before the first change */
+  Mat        S, C, A, B, Q, Z; /* made before the first change: Q sbaij, Z aij with one COO entry per element entry */
   Vec        X, V;
 } Dyn;
 
@@ -279,18 +279,27 @@ static PetscErrorCode CheckStage(const char *stage, const HFix *f, Dyn *d, const
   PetscCall(MatMult(d->B, d->V, Y2));
   PetscCall(HFixRelDiff(Y2, Y, &rel));
   PetscCall(Expect((PetscBool)(rel <= 1e-12), stage, "|assembled baij - fused| / |fused|", rel, 1e-12));
+  PetscCall(MfadEnergyComputeHessian(d->E, d->X, d->Q));
+  PetscCall(MatMult(d->Q, d->V, Y2));
+  PetscCall(HFixRelDiff(Y2, Y, &rel));
+  PetscCall(Expect((PetscBool)(rel <= 1e-12), stage, "|assembled sbaij - fused| / |fused|", rel, 1e-12));
+  PetscCall(MfadEnergyComputeHessian(d->E, d->X, d->Z));
+  PetscCall(MatMult(d->Z, d->V, Y2));
+  PetscCall(HFixRelDiff(Y2, Y, &rel));
+  PetscCall(Expect((PetscBool)(rel <= 1e-12), stage, "|assembled aij (element COO) - fused| / |fused|", rel, 1e-12));
   {
     PetscBool sym;
     PetscCall(MatNorm(d->A, NORM_FROBENIUS, &nrm));
     PetscCall(MatIsSymmetric(d->A, 1e-14 * nrm, &sym));
     PetscCall(Expect(sym, stage, "assembled aij symmetric (tolerance 1e-14 |A|_F); |A|_F", nrm, 0));
   }
-  /* two matrices filled: each re-preallocated iff the pair set changed, else kept */
+  /* three matrices with merged COO: each re-preallocated iff the pair set changed, else kept; the
+     one with an entry per element entry after every change */
   PetscCall(MfadEnergyGetElementsCounts(d->E, NULL, &c1[1], &c1[2], &c1[3]));
-  PetscCall(Expect((PetscBool)(c1[2] - c0[2] == (pairs_changed ? 2 : 0)), stage,
-                   "re-preallocations of 2 matrices (expected 2 iff a rank's pair set changed)", c1[2] - c0[2], pairs_changed ? 2 : 0));
-  PetscCall(Expect((PetscBool)(c1[3] - c0[3] == (pairs_changed ? 0 : 2)), stage,
-                   "preallocations kept of 2 matrices (expected 2 iff no pair set changed)", c1[3] - c0[3], pairs_changed ? 0 : 2));
+  PetscCall(Expect((PetscBool)(c1[2] - c0[2] == (pairs_changed ? 4 : 1)), stage,
+                   "re-preallocations of 4 matrices (expected 3 iff a rank's pair set changed, + 1)", c1[2] - c0[2], pairs_changed ? 4 : 1));
+  PetscCall(Expect((PetscBool)(c1[3] - c0[3] == (pairs_changed ? 0 : 3)), stage,
+                   "preallocations kept of 3 matrices (expected 3 iff no pair set changed)", c1[3] - c0[3], pairs_changed ? 0 : 3));
 
   /* PSD projection: per element, the same as the from-scratch energy's; cached = assembled */
   PetscCall(MfadEnergySetPSDProjection(d->E, MFAD_PSD_CLAMP, 0.0));
@@ -354,6 +363,12 @@ static PetscErrorCode CheckStages(const HFix *f)
   PetscCall(MfadEnergyCreateMatrix(d.E, &d.A));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_type", "baij"));
   PetscCall(MfadEnergyCreateMatrix(d.E, &d.B));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_type", "sbaij"));
+  PetscCall(MfadEnergyCreateMatrix(d.E, &d.Q));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_type", "aij"));
+  PetscCall(PetscOptionsSetValue(NULL, "-mfad_coo_merge", "0"));
+  PetscCall(MfadEnergyCreateMatrix(d.E, &d.Z));
+  PetscCall(PetscOptionsClearValue(NULL, "-mfad_coo_merge"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_type"));
 
   SpringsMeshEdges(f, &mesh);
@@ -374,6 +389,8 @@ static PetscErrorCode CheckStages(const HFix *f)
   PetscCall(MatDestroy(&d.C));
   PetscCall(MatDestroy(&d.A));
   PetscCall(MatDestroy(&d.B));
+  PetscCall(MatDestroy(&d.Q));
+  PetscCall(MatDestroy(&d.Z));
   PetscCall(VecDestroy(&d.X));
   PetscCall(VecDestroy(&d.V));
   PetscCall(MfadEnergyDestroy(&d.E));

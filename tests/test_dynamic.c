@@ -466,8 +466,10 @@ static PetscErrorCode CheckSNES(const HFix *f)
   PetscCall(FromScratch(PETSC_COMM_WORLD, f, &a, &E2));
   PetscCall(MfadEnergyCreateVecs(E, &X, NULL));
   PetscCall(VecDuplicate(X, &X2));
-  PetscCall(MfadEnergyUpdateElements(E, X)); /* the start point's elements: the first objective is E2's */
+  /* no update before the solve: the provider's first call (before the first Newton step's Hessian)
+     brings the springs, and the step's right-hand side is computed again with them */
   PetscCall(Solve(E, f, X, &r, &its));
+  PetscCall(Expect((PetscBool)(p.calls == its), "snes", "provider calls (one per Newton step) - Newton steps", p.calls - its, 0));
   PetscCall(Solve(E2, f, X2, &r2, &its2));
   { /* TAO's Newton (nls): the provider before each Hessian too, the same minimiser */
     Tao                tao;
@@ -494,7 +496,6 @@ static PetscErrorCode CheckSNES(const HFix *f)
   }
   PetscCall(Expect((PetscBool)(r > 0), "snes", "converged reason with a provider", r, 0));
   PetscCall(Expect((PetscBool)(r2 > 0), "snes", "converged reason from scratch", r2, 0));
-  PetscCall(Expect((PetscBool)(p.calls >= its + 1), "snes", "provider calls (one before the solve, one per Newton step)", p.calls, its + 1));
   /* the same energy: the same minimiser to the solver's tolerance (1e-10 absolute gradient) */
   PetscCall(HFixRelDiff(X, X2, &rel));
   PetscCall(Expect((PetscBool)(rel <= 1e-8), "snes", "|x - x(from scratch)| / |x|", rel, 1e-8));

@@ -77,6 +77,45 @@ PetscErrorCode MfadEnergyAddTermFromRest(MfadEnergy E, MfadKernel k, PetscInt ne
     @param[in] term    index returned by MfadEnergyAddTerm()
     @param[in] params  nelem * nparam parameters */
 PetscErrorCode MfadEnergySetTermParams(MfadEnergy E, PetscInt term, const PetscReal params[]);
+/** @name Dynamic element sets
+    A term whose elements change between evaluations (contact pairs from a spatial search): add it
+    with MfadEnergyAddTerm() (0 elements is fine), then give its elements anew, directly or from a
+    provider that mfad calls before each Newton step under SNES and TAO. Every operation (objective,
+    gradient, fused and cached products, assembled Hessian, PSD projection) uses the current set.
+    The ghost exchange is rebuilt only when the set of ghost vertices changed, and a matrix from
+    MfadEnergyCreateMatrix() is re-preallocated (log event MfadMatPattern) at its next
+    MfadEnergyComputeHessian() only when its vertex-pair pattern changed; counts in -mfad_view. */
+/**@{*/
+/** @brief Replaces a term's elements: count (may change, 0 included), connectivity and parameters.
+    Collective: every rank calls it (with its own elements, possibly none). Use for contact pairs
+    and other interaction terms; data are copied. A bad set (negative count, vertex id out of range,
+    NaN parameter, on any rank) is an error naming the term and leaves the term as it was.
+    @param[in] term    index returned by MfadEnergyAddTerm()
+    @param[in] nelem   elements on this rank
+    @param[in] conn    nelem * nvert global vertex ids
+    @param[in] params  nelem * nparam parameters (NULL if the kernel takes none) */
+PetscErrorCode MfadEnergySetTermElements(MfadEnergy E, PetscInt term, PetscInt nelem, const PetscInt conn[], const PetscReal params[]);
+/** @brief Sets a term's element provider: `fn(E, term, X, ctx)` gives the elements at the point X
+    (a global Vec) by calling MfadEnergySetTermElements() (or leaves them). Called, collectively, by
+    MfadEnergyUpdateElements(): under MfadEnergySetSNES() and MfadEnergySetTao() before each Newton
+    step's Hessian. NULL removes it. */
+PetscErrorCode MfadEnergySetTermElementsFunction(MfadEnergy E, PetscInt term, PetscErrorCode (*fn)(MfadEnergy E, PetscInt term, Vec X, void *ctx), void *ctx);
+/** @brief Calls every term's element provider at X (collective). Use before an evaluation at a new
+    point when not under SNES or TAO, or from a line search that moves the point far. */
+PetscErrorCode MfadEnergyUpdateElements(MfadEnergy E, Vec X);
+/** @brief Whether some term has an element provider. */
+PetscErrorCode MfadEnergyHasElementsFunction(MfadEnergy E, PetscBool *flg);
+/** @brief A counter that grows with every element-set change: a Hessian operator made at one
+    point compares it to know its elements are still those of its point. */
+PetscErrorCode MfadEnergyGetElementsState(MfadEnergy E, PetscInt *state);
+/** @brief What element-set changes cost so far (each may be NULL): changes given
+    (MfadEnergySetTermElements() calls), ghost-exchange rebuilds, re-preallocations of matrices
+    from MfadEnergyCreateMatrix() (their vertex-pair pattern changed) and fills that kept the
+    preallocation (the same pairs). Also printed by -mfad_view. */
+PetscErrorCode MfadEnergyGetElementsCounts(MfadEnergy E, PetscInt *updates, PetscInt *ghost_rebuilds, PetscInt *repreallocations, PetscInt *kept);
+/** @brief A term's current elements on this rank (global vertex ids, the caller's order; borrowed). */
+PetscErrorCode MfadEnergyGetTermElements(MfadEnergy E, PetscInt term, PetscInt *nelem, const PetscInt *conn[]);
+/**@}*/
 /** @brief Sets a term's name for messages and -mfad_view (default: the kernel's). */
 PetscErrorCode MfadEnergySetTermName(MfadEnergy E, PetscInt term, const char name[]);
 /** @brief Fixes dofs (global indices vertex * dof + d) at `values` (NULL: zero). Any rank may

@@ -3,3 +3,11 @@
 # against a brute-force search (random soup, Spot), the continuous-collision step bound, bad input
 mfad_check_test(test_contact)
 target_compile_definitions(test_contact PRIVATE MFAD_TEST_MESHES="${CMAKE_CURRENT_SOURCE_DIR}/meshes")
+# 2 and 3 ranks find the same pairs (each once), step bound and minimum distance as one rank
+add_executable(test_contact_mpi test_contact_mpi.c)
+target_link_libraries(test_contact_mpi PRIVATE mfad m)
+target_compile_options(test_contact_mpi PRIVATE -Wall -Wextra)
+target_compile_definitions(test_contact_mpi PRIVATE MFAD_TEST_MESHES="${CMAKE_CURRENT_SOURCE_DIR}/meshes")
+foreach(np 1 2 3)
+  mfad_mpi_test(test_contact_mpi_${np} ${np} $<TARGET_FILE:test_contact_mpi>)
+endforeach()

@@ -25,6 +25,25 @@
    the rest |e|^2 of an edge */
 #define MFAD_CONTACT_REC 23
 
+/* -log_view events: the whole detection and step bound, the broad phase, the rank exchange */
+static PetscLogEvent MFAD_ContactDetect, MFAD_ContactStepBound, MFAD_ContactBroad, MFAD_ContactExchange;
+static PetscBool     MfadContactRegistered = PETSC_FALSE;
+
+static PetscErrorCode MfadContactRegisterEvents_Private(void)
+{
+  PetscClassId id;
+
+  PetscFunctionBegin;
+  if (MfadContactRegistered) PetscFunctionReturn(PETSC_SUCCESS);
+  MfadContactRegistered = PETSC_TRUE;
+  PetscCall(PetscClassIdRegister("MfadContact", &id));
+  PetscCall(PetscLogEventRegister("MfadContactDetect", id, &MFAD_ContactDetect));
+  PetscCall(PetscLogEventRegister("MfadContactStep", id, &MFAD_ContactStepBound));
+  PetscCall(PetscLogEventRegister("MfadContactBroad", id, &MFAD_ContactBroad));
+  PetscCall(PetscLogEventRegister("MfadContactExch", id, &MFAD_ContactExchange));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 struct _p_MfadContact {
   MPI_Comm   comm;
   PetscInt   nv;  /* this rank's vertices (coordinates x[3 nv]) */
@@ -57,6 +76,7 @@ PetscErrorCode MfadContactCreate(MPI_Comm comm, MfadContact *C)
 {
   PetscFunctionBegin;
   MfadValidPointer(C, 2);
+  PetscCall(MfadContactRegisterEvents_Private());
   PetscCall(PetscNew(C));
   (*C)->comm  = comm;
   (*C)->dhat  = -1.0;
@@ -284,6 +304,13 @@ static inline PetscInt MfadCell_Private(const MfadGrid *G, PetscReal c, int d)
   return i < 0 ? 0 : (i >= G->dim[d] ? G->dim[d] - 1 : i);
 }
 
+static inline PetscBool MfadBoxesOverlapF_Private(const float *a, const float *b)
+{
+  for (int d = 0; d < 3; d++)
+    if (a[d] > b[3 + d] || b[d] > a[3 + d]) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
 static inline PetscBool MfadBoxesOverlap_Private(const PetscReal *a, const PetscReal *b)
 {
   for (int d = 0; d < 3; d++)
@@ -292,7 +319,7 @@ static inline PetscBool MfadBoxesOverlap_Private(const PetscReal *a, const Petsc
 }
 
 /* the cell of the lowest corner of two overlapping boxes' intersection is (cx, cy, cz) */
-static inline PetscBool MfadPairHere_Private(const MfadGrid *G, const PetscReal *a, const PetscReal *b, const PetscInt c[3])
+static inline PetscBool MfadPairHere_Private(const MfadGrid *G, const float *a, const float *b, const PetscInt c[3])
 {
   for (int d = 0; d < 3; d++)
     if (MfadCell_Private(G, PetscMax(a[d], b[d]), d) != c[d]) return PETSC_FALSE;
@@ -309,15 +336,26 @@ static PetscErrorCode MfadBroadPhase_Private(PetscInt np, const PetscReal *pbox,
   PetscReal        hi[3], ext = 0.0;
   PetscInt         nbig = 0, nent = 0, nbucket, bits = 4, *start, *id, *fill;
   uint64_t        *key;
+  float           *fb[3], *ebx; /* the boxes rounded outwards to float, and a copy per entry */
 
   PetscFunctionBegin;
   PT->n = EE->n = 0;
   if (!(np && nt) && ne < 2) PetscFunctionReturn(PETSC_SUCCESS);
+  /* float boxes, rounded outwards: half the bytes of the pair loops' reads, which are what costs */
+  PetscCall(PetscMalloc3(6 * np, &fb[0], 6 * nt, &fb[1], 6 * ne, &fb[2]));
+  for (int s = 0; s < 3; s++)
+    for (PetscInt i = 0; i < 6 * nset[s]; i++) {
+      const PetscReal v = box[s][i];
+      float           f = (float)v;
+      if (i % 6 < 3 && (PetscReal)f > v) f = nextafterf(f, -INFINITY);
+      if (i % 6 >= 3 && (PetscReal)f < v) f = nextafterf(f, INFINITY);
+      fb[s][i] = f;
+    }
   for (int d = 0; d < 3; d++) G.lo[d] = PETSC_MAX_REAL, hi[d] = PETSC_MIN_REAL;
   for (int s = 0; s < 3; s++)
     for (PetscInt i = 0; i < nset[s]; i++) {
-      const PetscReal *b = &box[s][6 * i];
-      PetscReal        m = 0.0;
+      const float *b = &fb[s][6 * i];
+      PetscReal    m = 0.0;
       for (int d = 0; d < 3; d++) {
         G.lo[d] = PetscMin(G.lo[d], b[d]), hi[d] = PetscMax(hi[d], b[3 + d]);
         m = PetscMax(m, b[3 + d] - b[d]);
@@ -335,8 +373,8 @@ static PetscErrorCode MfadBroadPhase_Private(PetscInt np, const PetscReal *pbox,
     for (int d = 0; d < 3; d++) G.dim[d] = (PetscInt)((hi[d] - G.lo[d]) / G.h) + 1;
     for (int s = 0; s < 3; s++)
       for (PetscInt i = 0; i < nset[s]; i++) {
-        const PetscReal *b = &box[s][6 * i];
-        PetscInt64       c = 1;
+        const float *b = &fb[s][6 * i];
+        PetscInt64   c = 1;
         for (int d = 0; d < 3; d++) c *= MfadCell_Private(&G, b[3 + d], d) - MfadCell_Private(&G, b[d], d) + 1;
         cnt += c;
       }
@@ -349,13 +387,13 @@ static PetscErrorCode MfadBroadPhase_Private(PetscInt np, const PetscReal *pbox,
   while (((PetscInt)1 << bits) < nent) bits++;
   nbucket = (PetscInt)1 << bits;
   PetscCall(PetscCalloc1(nbucket + 1, &start));
-  PetscCall(PetscMalloc3(nent, &key, nent, &id, nbucket, &fill));
+  PetscCall(PetscMalloc4(nent, &key, nent, &id, nbucket, &fill, 6 * nent, &ebx));
   /* two passes of a counting sort by bucket: count, then place */
   for (int pass = 0; pass < 2; pass++) {
     for (int s = 0; s < 3; s++)
       for (PetscInt i = 0; i < nset[s]; i++) {
-        const PetscReal *b = &box[s][6 * i];
-        PetscInt         c0[3], c1[3];
+        const float *b = &fb[s][6 * i];
+        PetscInt     c0[3], c1[3];
         for (int d = 0; d < 3; d++) c0[d] = MfadCell_Private(&G, b[d], d), c1[d] = MfadCell_Private(&G, b[3 + d], d);
         for (PetscInt cz = c0[2]; cz <= c1[2]; cz++)
           for (PetscInt cy = c0[1]; cy <= c1[1]; cy++)
@@ -365,7 +403,8 @@ static PetscErrorCode MfadBroadPhase_Private(PetscInt np, const PetscReal *pbox,
               if (!pass) start[bk + 1]++;
               else {
                 const PetscInt at = fill[bk]++;
-                key[at] = k, id[at] = 3 * i + s;
+                key[at] = k, id[at] = 4 * i + s;
+                for (int d = 0; d < 6; d++) ebx[6 * at + d] = b[d];
               }
             }
       }
@@ -374,30 +413,43 @@ static PetscErrorCode MfadBroadPhase_Private(PetscInt np, const PetscReal *pbox,
       for (PetscInt bk = 0; bk < nbucket; bk++) fill[bk] = start[bk];
     }
   }
-  /* pairs within each bucket, of entries of the same cell */
-  for (PetscInt bk = 0; bk < nbucket; bk++)
-    for (PetscInt a = start[bk]; a < start[bk + 1]; a++) {
-      const int        sa   = (int)(id[a] % 3);
-      const PetscInt   ia   = id[a] / 3;
-      const uint64_t   k    = key[a];
-      const PetscInt   c[3] = {(PetscInt)(k & 0x1FFFFF), (PetscInt)((k >> 21) & 0x1FFFFF), (PetscInt)(k >> 42)};
-      const PetscReal *ba   = &box[sa][6 * ia];
-      if (sa == 1) continue; /* triangles are met from points */
-      for (PetscInt b = start[bk]; b < start[bk + 1]; b++) {
-        const int      sb = (int)(id[b] % 3);
-        const PetscInt ib = id[b] / 3;
-        if (key[b] != k) continue;
-        if (sa == 0 && sb == 1) {
-          const PetscReal *bb = &box[1][6 * ib];
-          if (MfadBoxesOverlap_Private(ba, bb) && MfadPairHere_Private(&G, ba, bb, c)) PetscCall(MfadPairPush_Private(PT, ia, ib));
-        } else if (sa == 2 && sb == 2 && ia < ib) {
-          const PetscReal *bb = &box[2][6 * ib];
-          if (MfadBoxesOverlap_Private(ba, bb) && MfadPairHere_Private(&G, ba, bb, c)) PetscCall(MfadPairPush_Private(EE, ia, ib));
-        }
+  /* pairs within each bucket, of entries of the same cell: entries were placed set by set, so a
+     bucket holds its points, then its triangles, then its edges */
+  for (PetscInt bk = 0; bk < nbucket; bk++) {
+    PetscInt tb = start[bk], eb, end = start[bk + 1];
+    while (tb < end && (id[tb] & 3) == 0) tb++;
+    eb = tb;
+    while (eb < end && (id[eb] & 3) == 1) eb++;
+    for (PetscInt a = start[bk]; a < tb; a++) {
+      const PetscInt ia = id[a] >> 2;
+      const uint64_t k  = key[a];
+      const float   *ba = &ebx[6 * a];
+      PetscInt       c[3];
+      for (PetscInt b = tb; b < eb; b++) {
+        const PetscInt ib = id[b] >> 2;
+        const float   *bb = &ebx[6 * b];
+        if (key[b] != k || !MfadBoxesOverlapF_Private(ba, bb)) continue;
+        c[0] = (PetscInt)(k & 0x1FFFFF), c[1] = (PetscInt)((k >> 21) & 0x1FFFFF), c[2] = (PetscInt)(k >> 42);
+        if (MfadPairHere_Private(&G, ba, bb, c)) PetscCall(MfadPairPush_Private(PT, ia, ib));
       }
     }
+    for (PetscInt a = eb; a < end; a++) {
+      const PetscInt ia = id[a] >> 2;
+      const uint64_t k  = key[a];
+      const float   *ba = &ebx[6 * a];
+      PetscInt       c[3];
+      for (PetscInt b = a + 1; b < end; b++) {
+        const PetscInt ib = id[b] >> 2;
+        const float   *bb = &ebx[6 * b];
+        if (key[b] != k || !MfadBoxesOverlapF_Private(ba, bb)) continue;
+        c[0] = (PetscInt)(k & 0x1FFFFF), c[1] = (PetscInt)((k >> 21) & 0x1FFFFF), c[2] = (PetscInt)(k >> 42);
+        if (MfadPairHere_Private(&G, ba, bb, c)) PetscCall(MfadPairPush_Private(EE, PetscMin(ia, ib), PetscMax(ia, ib)));
+      }
+    }
+  }
   PetscCall(PetscFree(start));
-  PetscCall(PetscFree3(key, id, fill));
+  PetscCall(PetscFree4(key, id, fill, ebx));
+  PetscCall(PetscFree3(fb[0], fb[1], fb[2]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -626,9 +678,14 @@ PetscErrorCode MfadContactDetect(MfadContact C, const PetscReal x[])
   dhat2 = C->dhat * C->dhat;
   /* a point within dhat of a triangle: the point's box padded by dhat meets the triangle's;
      two edges within dhat: their boxes padded by dhat / 2 meet */
+  PetscCall(PetscLogEventBegin(MFAD_ContactDetect, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(MFAD_ContactExchange, 0, 0, 0, 0));
   PetscCall(MfadContactWorkCreate_Private(C, x, NULL, C->dhat, 0.5 * C->dhat, &W));
+  PetscCall(PetscLogEventEnd(MFAD_ContactExchange, 0, 0, 0, 0));
   PetscCall(MfadContactBoxes_Private(&W, C->dhat, 0.5 * C->dhat, &pbox, &tbox, &ebox));
+  PetscCall(PetscLogEventBegin(MFAD_ContactBroad, 0, 0, 0, 0));
   PetscCall(MfadBroadPhase_Private(W.np, pbox, W.nt, tbox, W.ne, ebox, C->dhat, &PT, &EE));
+  PetscCall(PetscLogEventEnd(MFAD_ContactBroad, 0, 0, 0, 0));
   PetscCall(PetscFree3(pbox, tbox, ebox));
   C->npt = C->nee = 0;
   C->dmin         = dhat2;
@@ -673,6 +730,7 @@ PetscErrorCode MfadContactDetect(MfadContact C, const PetscReal x[])
   PetscCall(PetscFree(PT.ij));
   PetscCall(PetscFree(EE.ij));
   PetscCall(MfadContactWorkDestroy_Private(&W));
+  PetscCall(PetscLogEventEnd(MFAD_ContactDetect, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -749,9 +807,14 @@ PetscErrorCode MfadContactStepBound(MfadContact C, const PetscReal x[], const Pe
   PetscCall(MfadContactCheckCoordinates_Private(C, dx, "step"));
   PetscCallMPI(MPI_Comm_rank(C->comm, &rank));
   /* pairs that can meet during the step: their boxes swept from x to x + dx overlap */
+  PetscCall(PetscLogEventBegin(MFAD_ContactStepBound, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(MFAD_ContactExchange, 0, 0, 0, 0));
   PetscCall(MfadContactWorkCreate_Private(C, x, dx, 0.0, 0.0, &W));
+  PetscCall(PetscLogEventEnd(MFAD_ContactExchange, 0, 0, 0, 0));
   PetscCall(MfadContactBoxes_Private(&W, 0.0, 0.0, &pbox, &tbox, &ebox));
+  PetscCall(PetscLogEventBegin(MFAD_ContactBroad, 0, 0, 0, 0));
   PetscCall(MfadBroadPhase_Private(W.np, pbox, W.nt, tbox, W.ne, ebox, 0.0, &PT, &EE));
+  PetscCall(PetscLogEventEnd(MFAD_ContactBroad, 0, 0, 0, 0));
   PetscCall(PetscFree3(pbox, tbox, ebox));
   for (PetscInt k = 0; k < PT.n; k++) {
     const PetscInt i = PT.ij[2 * k], j = PT.ij[2 * k + 1], v[4] = {W.p[i], W.t[3 * j], W.t[3 * j + 1], W.t[3 * j + 2]};
@@ -770,6 +833,7 @@ PetscErrorCode MfadContactStepBound(MfadContact C, const PetscReal x[], const Pe
   PetscCall(PetscFree(PT.ij));
   PetscCall(PetscFree(EE.ij));
   PetscCall(MfadContactWorkDestroy_Private(&W));
+  PetscCall(PetscLogEventEnd(MFAD_ContactStepBound, 0, 0, 0, 0));
   PetscCall(MPIU_Allreduce(&a, alpha, 1, MPIU_REAL, MPIU_MIN, C->comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

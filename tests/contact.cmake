@@ -11,3 +11,8 @@ target_compile_definitions(test_contact_mpi PRIVATE MFAD_TEST_MESHES="${CMAKE_CU
 foreach(np 1 2 3)
   mfad_mpi_test(test_contact_mpi_${np} ${np} $<TARGET_FILE:test_contact_mpi>)
 endforeach()
+# bench/contact.c runs (never timed here): detection, step bound, barrier terms in an energy, 1 and 2 ranks
+if(MFAD_BUILD_EXAMPLES)
+  mfad_mpi_test(bench_contact_smoke 1 $<TARGET_FILE:bench_contact> -n 12 -sheets 2 -reps 1)
+  mfad_mpi_test(bench_contact_smoke_np2 2 $<TARGET_FILE:bench_contact> -n 12 -sheets 2 -reps 1)
+endif()

@@ -7,7 +7,8 @@
    m the mollifier in c = |(a1 - a0) x (b1 - b0)|^2: (2 - c / eps_x) c / eps_x below eps_x, else 1,
    so the barrier of nearly parallel edges, whose distance type jumps, fades smoothly to 0 (the
    point-triangle pairs cover them). IPC's eps_x = 1e-3 |a1 - a0|^2 |b1 - b0|^2 at rest; eps_x <= 0
-   turns the mollifier off. E = +inf at d <= 0.
+   turns the mollifier off. As in IPC, m is C1 at c = eps_x (m'' jumps from -2 / eps_x^2 to 0), so
+   the energy's Hessian jumps there; everywhere else E is C2. E = +inf at d <= 0.
    Vertices (a0, a1, b0, b1); parameters per element (4): type (MFAD_EE_*), dhat^2, kappa, eps_x. */
 #include <mfad/energy.h>
 #include <mfad/contact.h>

@@ -358,6 +358,81 @@ START_TEST(mollifier_threshold_comes_from_rest_lengths)
 }
 END_TEST
 
+/* the pairs go into an energy as they are: two terms (MfadEnergyAddTerm with the kernels of their
+   kind); its gradient matches central differences of its objective and its fused HVP central
+   differences of its gradient, along a random direction. The soup has pairs at any distance (down
+   to ~1e-4 here), where the barrier's derivatives grow like powers of 1 / distance: the FD step is
+   1e-4 of the smallest distance, so truncation is O(1e-8) relative and round-off
+   eps |g| / h ~ eps |Hv| dmin / h = 1e-12 |Hv|; bound 1e-6 (1 + |.|). The mollifier is on: it is
+   C1 at c = eps_x (as IPC's), a kink a stencil of this width meets with negligible chance. */
+START_TEST(detected_pairs_make_an_energy_with_consistent_derivatives)
+{
+  double          *X, f0, fp, fm, h, dmin;
+  PetscScalar      gv;
+  PetscInt        *tri, npt, nee, ntri = 200, nv = 600;
+  const PetscInt  *cpt, *cee;
+  const PetscReal *ppt, *pee;
+  MfadContact      C;
+  MfadEnergy       E;
+  Vec              Xv, V, G, Gp, Gm, Y, T;
+  PetscScalar     *xa;
+  PetscReal        gmax, err;
+  Soup(ntri, 0.06, &X, &tri);
+  TestCall(MfadContactCreate(PETSC_COMM_SELF, &C));
+  TestCall(MfadContactSetSurface(C, nv, NULL, ntri, tri, PETSC_DETERMINE, NULL, PETSC_DETERMINE, NULL));
+  TestCall(MfadContactSetBarrier(C, 0.05, 1.0));
+  TestCall(MfadContactSetRestCoordinates(C, X)); /* the mollifier on */
+  TestCall(MfadContactDetect(C, X));
+  TestCall(MfadContactGetMinimumDistance(C, &dmin));
+  h = 1e-4 * dmin; /* |v_i| <= 1: the step is 1e-4 of the closest pair's gap */
+  TestCall(MfadContactGetPairs(C, MFAD_CONTACT_POINT_TRIANGLE, &npt, &cpt, &ppt));
+  TestCall(MfadContactGetPairs(C, MFAD_CONTACT_EDGE_EDGE, &nee, &cee, &pee));
+  ck_assert_msg(npt > 10 && nee > 10, "random soup: %d point-triangle and %d edge-edge pairs: too few", (int)npt, (int)nee);
+  TestCall(MfadEnergyCreate(PETSC_COMM_SELF, 3, nv, nv, &E));
+  TestCall(MfadEnergyAddTerm(E, Find("ipc_point_triangle"), npt, cpt, ppt, 1.0, NULL));
+  TestCall(MfadEnergyAddTerm(E, Find("ipc_edge_edge"), nee, cee, pee, 1.0, NULL));
+  TestCall(MfadEnergyCreateVecs(E, &Xv, &G));
+  TestCall(VecDuplicate(Xv, &V));
+  TestCall(VecDuplicate(Xv, &Gp));
+  TestCall(VecDuplicate(Xv, &Gm));
+  TestCall(VecDuplicate(Xv, &Y));
+  TestCall(VecDuplicate(Xv, &T));
+  TestCall(VecGetArray(Xv, &xa));
+  for (PetscInt i = 0; i < 3 * nv; i++) xa[i] = X[i];
+  TestCall(VecRestoreArray(Xv, &xa));
+  TestCall(VecGetArray(V, &xa));
+  for (PetscInt i = 0; i < 3 * nv; i++) xa[i] = Uniform(-1, 1);
+  TestCall(VecRestoreArray(V, &xa));
+  TestCall(MfadEnergyComputeObjectiveGradient(E, Xv, &f0, G));
+  ck_assert_msg(isfinite(f0) && f0 > 0, "energy of the detected pairs: %g, expected in (0, inf)", f0);
+  TestCall(VecDot(G, V, &gv));
+  TestCall(VecWAXPY(T, h, V, Xv));
+  TestCall(MfadEnergyComputeObjective(E, T, &fp));
+  TestCall(MfadEnergyComputeGradient(E, T, Gp));
+  TestCall(VecWAXPY(T, -h, V, Xv));
+  TestCall(MfadEnergyComputeObjective(E, T, &fm));
+  TestCall(MfadEnergyComputeGradient(E, T, Gm));
+  AssertNear("directional derivative vs FD of the objective", gv, (fp - fm) / (2 * h), 1e-6 * (1 + fabs(gv)));
+  TestCall(MfadEnergyComputeHessianProduct(E, Xv, V, Y));
+  TestCall(VecAXPY(Gp, -1.0, Gm));
+  TestCall(VecScale(Gp, 1.0 / (2 * h)));
+  TestCall(VecNorm(Y, NORM_INFINITY, &gmax));
+  TestCall(VecAXPY(Gp, -1.0, Y));
+  TestCall(VecNorm(Gp, NORM_INFINITY, &err));
+  ck_assert_msg(err <= 1e-6 * (1 + gmax), "HVP vs FD of the gradient: error %g > %g (max |Hv| %g)", err, 1e-6 * (1 + gmax), gmax);
+  TestCall(VecDestroy(&Xv));
+  TestCall(VecDestroy(&V));
+  TestCall(VecDestroy(&G));
+  TestCall(VecDestroy(&Gp));
+  TestCall(VecDestroy(&Gm));
+  TestCall(VecDestroy(&Y));
+  TestCall(VecDestroy(&T));
+  TestCall(MfadEnergyDestroy(&E));
+  TestCall(MfadContactDestroy(&C));
+  free(X), free(tri);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- step bound */
 static double StepBound(PetscInt nv, const double *X, const double *dX, PetscInt ntri, const PetscInt *tri, PetscInt nedge, const PetscInt *edge)
 {
@@ -510,6 +585,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, detection_matches_brute_force_on_a_random_soup);
   tcase_add_test(tc, detection_matches_brute_force_on_spot);
   tcase_add_test(tc, mollifier_threshold_comes_from_rest_lengths);
+  tcase_add_test(tc, detected_pairs_make_an_energy_with_consistent_derivatives);
   tcase_add_test(tc, step_bound_stops_before_crossing_and_is_one_when_free);
   tcase_add_test(tc, step_bound_on_a_random_soup_never_lets_a_point_through);
   tcase_add_test(tc, bad_input_is_a_clear_error);

@@ -239,15 +239,20 @@ PetscErrorCode MfadContactSetRestCoordinates(MfadContact C, const PetscReal rest
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* collective: every rank stops with an error when any rank has a non-finite entry (a rank that
+   stopped alone would leave the others waiting in the exchange) */
 static PetscErrorCode MfadContactCheckCoordinates_Private(MfadContact C, const PetscReal x[], const char *what)
 {
+  PetscInt bad = -1, anybad;
+
   PetscFunctionBegin;
   PetscCheck(!C->nv || x, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "MfadContact: %s is NULL", what);
-  for (PetscInt v = 0; v < C->nv; v++)
-    for (int d = 0; d < 3; d++)
-      PetscCheck(PetscIsNormalReal(x[3 * v + d]) || x[3 * v + d] == 0.0, PETSC_COMM_SELF, PETSC_ERR_FP,
-                 "MfadContact: %s of vertex %" PetscInt_FMT " (global %" PetscInt_FMT "), component %d, is %g", what, v, C->gid[v], d,
-                 (double)x[3 * v + d]);
+  for (PetscInt i = 0; i < 3 * C->nv && bad < 0; i++)
+    if (!(PetscIsNormalReal(x[i]) || x[i] == 0.0)) bad = i;
+  PetscCall(MPIU_Allreduce(&bad, &anybad, 1, MPIU_INT, MPI_MAX, C->comm));
+  PetscCheck(bad < 0, PETSC_COMM_SELF, PETSC_ERR_FP, "MfadContact: %s of vertex %" PetscInt_FMT " (global %" PetscInt_FMT "), component %d, is %g",
+             what, bad / 3, C->gid[bad / 3], (int)(bad % 3), (double)x[bad]);
+  PetscCheck(anybad < 0, PETSC_COMM_SELF, PETSC_ERR_FP, "MfadContact: a %s on another rank is not finite", what);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -5,7 +5,7 @@
    (same vertices, same distance type), each on one rank only; the step bound and the minimum
    distance are the same. Surfaces: a random triangle soup dealt round-robin (nearly every pair
    crosses ranks) and Spot (tests/meshes/spot.obj) cut into slabs along x (pairs cross at the cuts).
-   Exits non-zero with a message on the first disagreement. */
+   A NaN coordinate on one rank is an error on every rank. Exits non-zero with a message on the first disagreement. */
 #include <mfadmesh.h>
 #include <mfad/contact.h>
 #include <stdlib.h>
@@ -258,6 +258,26 @@ int main(int argc, char **argv)
     PetscCall(PetscFree4(tr, er, pr, dX));
     PetscCall(PetscFree(edge));
     PetscCall(MfadMeshDestroy(&m));
+  }
+  { /* a NaN on the last rank only: every rank returns the error (none waits in the exchange) */
+    PetscMPIInt    rank;
+    PetscReal      x[9]   = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    const PetscInt tri[3] = {0, 1, 2}, edge[2] = {0, 1}, pt[1] = {2};
+    PetscInt       gid[3];
+    PetscErrorCode ierr;
+    MfadContact    C;
+    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+    for (int a = 0; a < 3; a++) gid[a] = 3 * rank + a, x[3 * a + 2] = 0.1 * rank;
+    if (rank == size - 1) x[4] = NAN;
+    PetscCall(MfadContactCreate(PETSC_COMM_WORLD, &C));
+    PetscCall(MfadContactSetSurface(C, 3, gid, 1, tri, 1, edge, 1, pt));
+    PetscCall(MfadContactSetBarrier(C, 0.5, 1.0));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = MfadContactDetect(C, x);
+    PetscCall(PetscPopErrorHandler());
+    PetscCheck(ierr == PETSC_ERR_FP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "rank %d: detection with a NaN on rank %d returned %d, expected PETSC_ERR_FP",
+               (int)rank, (int)(size - 1), (int)ierr);
+    PetscCall(MfadContactDestroy(&C));
   }
   PetscCall(PetscFinalize());
   return 0;

@@ -299,13 +299,13 @@ static PetscErrorCode MfadPairPush_Private(MfadPairList *L, PetscInt i, PetscInt
 }
 
 typedef struct {
-  PetscReal lo[3], h;
+  PetscReal lo[3], h[3]; /* cell size per axis */
   PetscInt  dim[3];
 } MfadGrid;
 
 static inline PetscInt MfadCell_Private(const MfadGrid *G, PetscReal c, int d)
 {
-  PetscInt i = (PetscInt)PetscFloorReal((c - G->lo[d]) / G->h);
+  PetscInt i = (PetscInt)PetscFloorReal((c - G->lo[d]) / G->h[d]);
   return i < 0 ? 0 : (i >= G->dim[d] ? G->dim[d] - 1 : i);
 }
 
@@ -338,7 +338,7 @@ static PetscErrorCode MfadBroadPhase_Private(PetscInt np, const PetscReal *pbox,
   const PetscInt   nset[3] = {np, nt, ne};
   const PetscReal *box[3]  = {pbox, tbox, ebox};
   MfadGrid         G;
-  PetscReal        hi[3], ext = 0.0;
+  PetscReal        hi[3], ext[3] = {0.0, 0.0, 0.0};
   PetscInt         nbig = 0, nent = 0, nbucket, bits = 4, *start, *id, *fill;
   uint64_t        *key;
   float           *fb[3], *ebx; /* the boxes rounded outwards to float, and a copy per entry */
@@ -360,22 +360,26 @@ static PetscErrorCode MfadBroadPhase_Private(PetscInt np, const PetscReal *pbox,
   for (int s = 0; s < 3; s++)
     for (PetscInt i = 0; i < nset[s]; i++) {
       const float *b = &fb[s][6 * i];
-      PetscReal    m = 0.0;
       for (int d = 0; d < 3; d++) {
         G.lo[d] = PetscMin(G.lo[d], b[d]), hi[d] = PetscMax(hi[d], b[3 + d]);
-        m = PetscMax(m, b[3 + d] - b[d]);
+        if (s) ext[d] += b[3 + d] - b[d];
       }
-      if (s) ext += m, nbig++;
+      if (s) nbig++;
     }
-  /* cell size: the mean largest extent of a triangle or edge box, at least hmin, and never so
-     small that an axis has more than 2^20 cells (keys pack 21 bits per axis) */
-  G.h = nbig ? ext / nbig : 0.0;
-  G.h = PetscMax(G.h, hmin);
-  for (int d = 0; d < 3; d++) G.h = PetscMax(G.h, (hi[d] - G.lo[d]) / (PetscReal)(1 << 20));
-  if (!(G.h > 0.0)) G.h = 1.0; /* every box a single point */
-  for (;;) {                   /* entries O(n): double h while the boxes cover too many cells */
+  /* cell size (cubic): twice the mean extent of the triangle and edge boxes, so that a box covers
+     one or two cells along each axis (measured here on stacked sheets: 1.5 to 2 times less CPU than
+     one mean extent, or than a cell size per axis); at least hmin, and never so small that an axis
+     has more than 2^20 cells (keys pack 21 bits per axis) */
+  {
+    PetscReal h = nbig ? 2.0 * (ext[0] + ext[1] + ext[2]) / (3.0 * nbig) : 0.0;
+    h           = PetscMax(h, hmin);
+    for (int d = 0; d < 3; d++) h = PetscMax(h, (hi[d] - G.lo[d]) / (PetscReal)(1 << 20));
+    if (!(h > 0.0)) h = 1.0; /* every box a single point */
+    for (int d = 0; d < 3; d++) G.h[d] = h;
+  }
+  for (;;) { /* entries O(n): double h while the boxes cover too many cells */
     PetscInt64 cnt = 0;
-    for (int d = 0; d < 3; d++) G.dim[d] = (PetscInt)((hi[d] - G.lo[d]) / G.h) + 1;
+    for (int d = 0; d < 3; d++) G.dim[d] = (PetscInt)((hi[d] - G.lo[d]) / G.h[d]) + 1;
     for (int s = 0; s < 3; s++)
       for (PetscInt i = 0; i < nset[s]; i++) {
         const float *b = &fb[s][6 * i];
@@ -387,7 +391,7 @@ static PetscErrorCode MfadBroadPhase_Private(PetscInt np, const PetscReal *pbox,
       nent = (PetscInt)cnt;
       break;
     }
-    G.h *= 2.0;
+    for (int d = 0; d < 3; d++) G.h[d] *= 2.0;
   }
   while (((PetscInt)1 << bits) < nent) bits++;
   nbucket = (PetscInt)1 << bits;

@@ -253,6 +253,56 @@ PetscErrorCode MfadEnergyCreateResidualJacobian(MfadEnergy E, Mat *J);
 PetscErrorCode MfadEnergyComputeResidualJacobian(MfadEnergy E, Vec X, Mat J);
 /**@}*/
 
+/** @name Contact
+    Pairs of a triangle surface closer than dhat, for the IPC barrier energies
+    `ipc_point_triangle` and `ipc_edge_edge` (energies/, distances in mfad/contact.h): each pair is
+    an element of 4 global vertex ids and its parameters, ready for a term (MfadEnergyAddTerm() with
+    the kernel of its kind). Detection uses a hashed grid (never all pairs); on several ranks each
+    rank gives its own part of the surface, primitives near another rank's part are sent there
+    through a PetscSF, and a pair across ranks is found once, on the lower rank. Typical use: detect
+    at the start of each Newton step, cap each line search at MfadContactStepBound(). */
+/**@{*/
+/** A contact detector: a surface, dhat and kappa, and the pairs of the last detection. */
+typedef struct _p_MfadContact *MfadContact;
+/** The two kinds of pairs, with their kernels and parameters (per pair) */
+typedef enum {
+  MFAD_CONTACT_POINT_TRIANGLE = 0, /**< (p, t0, t1, t2), kernel ipc_point_triangle; params type (MFAD_PT_*), dhat^2, kappa */
+  MFAD_CONTACT_EDGE_EDGE      = 1  /**< (a0, a1, b0, b1), kernel ipc_edge_edge; params type (MFAD_EE_*), dhat^2, kappa, eps_x */
+} MfadContactKind;
+/** @brief Creates a contact detector on `comm` (collective in Detect/StepBound). */
+PetscErrorCode MfadContactCreate(MPI_Comm comm, MfadContact *C);
+/** @brief Destroys it and sets *C to NULL. */
+PetscErrorCode MfadContactDestroy(MfadContact *C);
+/** @brief Sets this rank's surface over its `nv` vertices (coordinates x[3 v + d] in later calls):
+    `gid` their global ids (NULL: 0 .. nv-1), `ntri` triangles `tri` (3 vertex numbers each),
+    `nedge` edges `edge` (2 each; PETSC_DETERMINE: every triangle edge once, one rank only) and
+    `npoint` points `point` (PETSC_DETERMINE: every vertex of a triangle or edge, one rank only).
+    On several ranks each triangle, edge and point must be given on exactly one rank; a vertex may
+    appear on several with the same global id. Pairs that share a vertex are never reported. */
+PetscErrorCode MfadContactSetSurface(MfadContact C, PetscInt nv, const PetscInt gid[], PetscInt ntri, const PetscInt tri[], PetscInt nedge,
+                                     const PetscInt edge[], PetscInt npoint, const PetscInt point[]);
+/** @brief Sets the barrier: activation distance `dhat` (a distance: pairs closer than dhat are
+    reported, with dhat^2 in their parameters) and stiffness `kappa`. */
+PetscErrorCode MfadContactSetBarrier(MfadContact C, PetscReal dhat, PetscReal kappa);
+/** @brief Rest coordinates (3 per vertex, NULL: none) for IPC's edge-edge mollifier threshold
+    eps_x = 1e-3 |a|^2 |b|^2 of rest edge lengths; without them eps_x = 0 (no mollifier). */
+PetscErrorCode MfadContactSetRestCoordinates(MfadContact C, const PetscReal rest[]);
+/** @brief Finds every point-triangle and edge-edge pair closer than dhat at x (this rank's
+    vertex coordinates, 3 each), with its distance type; collective. NaN coordinates are an error. */
+PetscErrorCode MfadContactDetect(MfadContact C, const PetscReal x[]);
+/** @brief This rank's pairs of a kind from the last MfadContactDetect(): count, connectivity
+    (4 global vertex ids per pair) and parameters; borrowed, valid until the next detection. */
+PetscErrorCode MfadContactGetPairs(MfadContact C, MfadContactKind kind, PetscInt *n, const PetscInt *conn[], const PetscReal *params[]);
+/** @brief The smallest distance (not squared) of the last detection's pairs, over all ranks (dhat
+    if none); collective. */
+PetscErrorCode MfadContactGetMinimumDistance(MfadContact C, PetscReal *d);
+/** @brief A conservative continuous-collision step bound: alpha in [0, 1] such that moving from
+    x to x + t dx for every t <= alpha makes no point pass through a triangle and no edge through an
+    edge, and keeps at least about a tenth of each pair's distance (additive CCD, Li et al. 2021);
+    1 if nothing can meet. Collective. Cap a line search's step at alpha. */
+PetscErrorCode MfadContactStepBound(MfadContact C, const PetscReal x[], const PetscReal dx[], PetscReal *alpha);
+/**@}*/
+
 /** @brief Tets of a box of nx x ny x nz cubes, 6 per cube, positively oriented and conforming;
     vertex (i, j, k) has id i + (nx + 1) (j + (ny + 1) k). Writes the 24 vertex ids of each cube
     c in [cstart, cend) (cubes numbered x fastest) to conn. Use for generated test and benchmark

@@ -16,3 +16,5 @@ if(MFAD_BUILD_EXAMPLES)
   mfad_mpi_test(bench_contact_smoke 1 $<TARGET_FILE:bench_contact> -n 12 -sheets 2 -reps 1)
   mfad_mpi_test(bench_contact_smoke_np2 2 $<TARGET_FILE:bench_contact> -n 12 -sheets 2 -reps 1)
 endif()
+# the cloth example's sphere obstacle (energies/ipc_point_sphere.c): closed form, finite differences
+mfad_check_test(test_ipc_sphere)

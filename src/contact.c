@@ -17,6 +17,8 @@
    rank's box to that rank, through a PetscSF built from the counts. A pair of a local primitive and
    one received from rank r is kept by the lower of the two ranks: found on both, owned by one. */
 #include <stdint.h>
+#include <stdlib.h>
+#include <omp.h>
 #include <petscsf.h>
 #include <mfad/contact.h>
 #include "mfadimpl.h"
@@ -287,16 +289,20 @@ typedef struct {
   PetscInt *ij; /* pairs (i, j) */
 } MfadPairList;
 
-static PetscErrorCode MfadPairPush_Private(MfadPairList *L, PetscInt i, PetscInt j)
+/* the same from inside a parallel region (plain realloc: no PETSc calls in threads); 1 on failure */
+static int MfadPairPushRaw_Private(MfadPairList *L, PetscInt i, PetscInt j)
 {
-  PetscFunctionBegin;
   if (L->n == L->cap) {
-    L->cap = PetscMax(1024, 2 * L->cap);
-    PetscCall(PetscRealloc(2 * (size_t)L->cap * sizeof(PetscInt), &L->ij));
+    PetscInt *ij = (PetscInt *)realloc(L->ij, 2 * (size_t)PetscMax(1024, 2 * L->cap) * sizeof(PetscInt));
+    if (!ij) return 1;
+    L->ij = ij, L->cap = PetscMax(1024, 2 * L->cap);
   }
   L->ij[2 * L->n] = i, L->ij[2 * L->n + 1] = j, L->n++;
-  PetscFunctionReturn(PETSC_SUCCESS);
+  return 0;
 }
+
+/* threads for a loop of n items: OpenMP's count from 16,384 items on (as the element loops) */
+static inline int MfadContactThreads_Private(PetscInt64 n) { return n >= 16384 ? omp_get_max_threads() : 1; }
 
 typedef struct {
   PetscReal lo[3], h[3]; /* cell size per axis */
@@ -423,38 +429,70 @@ static PetscErrorCode MfadBroadPhase_Private(PetscInt np, const PetscReal *pbox,
     }
   }
   /* pairs within each bucket, of entries of the same cell: entries were placed set by set, so a
-     bucket holds its points, then its triangles, then its edges */
-  for (PetscInt bk = 0; bk < nbucket; bk++) {
-    PetscInt tb = start[bk], eb, end = start[bk + 1];
-    while (tb < end && (id[tb] & 3) == 0) tb++;
-    eb = tb;
-    while (eb < end && (id[eb] & 3) == 1) eb++;
-    for (PetscInt a = start[bk]; a < tb; a++) {
-      const PetscInt ia = id[a] >> 2;
-      const uint64_t k  = key[a];
-      const float   *ba = &ebx[6 * a];
-      PetscInt       c[3];
-      for (PetscInt b = tb; b < eb; b++) {
-        const PetscInt ib = id[b] >> 2;
-        const float   *bb = &ebx[6 * b];
-        if (key[b] != k || !MfadBoxesOverlapF_Private(ba, bb)) continue;
-        c[0] = (PetscInt)(k & 0x1FFFFF), c[1] = (PetscInt)((k >> 21) & 0x1FFFFF), c[2] = (PetscInt)(k >> 42);
-        if (MfadPairHere_Private(&G, ba, bb, c)) PetscCall(MfadPairPush_Private(PT, ia, ib));
+     bucket holds its points, then its triangles, then its edges. Threads take contiguous bucket
+     ranges into their own lists, concatenated in bucket order: the same pairs in the same order
+     for any thread count. */
+  {
+    const int     nth = MfadContactThreads_Private(nent);
+    MfadPairList *lpt, *lee;
+    int           failed = 0;
+    PetscCall(PetscCalloc2(nth, &lpt, nth, &lee));
+#pragma omp parallel num_threads(nth) reduction(|| : failed)
+    {
+      const int      tid = omp_get_thread_num(), nthr = omp_get_num_threads();
+      const PetscInt b0 = (PetscInt)((PetscInt64)nbucket * tid / nthr), b1 = (PetscInt)((PetscInt64)nbucket * (tid + 1) / nthr);
+      for (PetscInt bk = b0; bk < b1 && !failed; bk++) {
+        PetscInt tb = start[bk], eb, end = start[bk + 1];
+        while (tb < end && (id[tb] & 3) == 0) tb++;
+        eb = tb;
+        while (eb < end && (id[eb] & 3) == 1) eb++;
+        for (PetscInt a = start[bk]; a < tb; a++) {
+          const PetscInt ia = id[a] >> 2;
+          const uint64_t k  = key[a];
+          const float   *ba = &ebx[6 * a];
+          PetscInt       c[3];
+          for (PetscInt b = tb; b < eb; b++) {
+            const float *bb = &ebx[6 * b];
+            if (key[b] != k || !MfadBoxesOverlapF_Private(ba, bb)) continue;
+            c[0] = (PetscInt)(k & 0x1FFFFF), c[1] = (PetscInt)((k >> 21) & 0x1FFFFF), c[2] = (PetscInt)(k >> 42);
+            if (MfadPairHere_Private(&G, ba, bb, c)) failed = failed || MfadPairPushRaw_Private(&lpt[tid], ia, id[b] >> 2);
+          }
+        }
+        for (PetscInt a = eb; a < end; a++) {
+          const PetscInt ia = id[a] >> 2;
+          const uint64_t k  = key[a];
+          const float   *ba = &ebx[6 * a];
+          PetscInt       c[3];
+          for (PetscInt b = a + 1; b < end; b++) {
+            const PetscInt ib = id[b] >> 2;
+            const float   *bb = &ebx[6 * b];
+            if (key[b] != k || !MfadBoxesOverlapF_Private(ba, bb)) continue;
+            c[0] = (PetscInt)(k & 0x1FFFFF), c[1] = (PetscInt)((k >> 21) & 0x1FFFFF), c[2] = (PetscInt)(k >> 42);
+            if (MfadPairHere_Private(&G, ba, bb, c)) failed = failed || MfadPairPushRaw_Private(&lee[tid], PetscMin(ia, ib), PetscMax(ia, ib));
+          }
+        }
       }
     }
-    for (PetscInt a = eb; a < end; a++) {
-      const PetscInt ia = id[a] >> 2;
-      const uint64_t k  = key[a];
-      const float   *ba = &ebx[6 * a];
-      PetscInt       c[3];
-      for (PetscInt b = a + 1; b < end; b++) {
-        const PetscInt ib = id[b] >> 2;
-        const float   *bb = &ebx[6 * b];
-        if (key[b] != k || !MfadBoxesOverlapF_Private(ba, bb)) continue;
-        c[0] = (PetscInt)(k & 0x1FFFFF), c[1] = (PetscInt)((k >> 21) & 0x1FFFFF), c[2] = (PetscInt)(k >> 42);
-        if (MfadPairHere_Private(&G, ba, bb, c)) PetscCall(MfadPairPush_Private(EE, PetscMin(ia, ib), PetscMax(ia, ib)));
+    if (!failed) { /* concatenate */
+      MfadPairList *L[2] = {lpt, lee}, *O[2] = {PT, EE};
+      for (int l = 0; l < 2; l++) {
+        PetscInt n = 0;
+        for (int t = 0; t < nth; t++) n += L[l][t].n;
+        if (n > O[l]->cap) {
+          PetscCall(PetscFree(O[l]->ij));
+          PetscCall(PetscMalloc1(2 * n, &O[l]->ij));
+          O[l]->cap = n;
+        }
+        O[l]->n = 0;
+        for (int t = 0; t < nth; t++) {
+          PetscCall(PetscArraycpy(&O[l]->ij[2 * O[l]->n], L[l][t].ij, 2 * L[l][t].n));
+          O[l]->n += L[l][t].n;
+        }
       }
     }
+    for (int t = 0; t < nth; t++) free(lpt[t].ij), free(lee[t].ij);
+    PetscCall(PetscFree2(lpt, lee));
+    PetscCheck(!failed, PETSC_COMM_SELF, PETSC_ERR_MEM, "MfadContact: out of memory for candidate pairs");
   }
   PetscCall(PetscFree(start));
   PetscCall(PetscFree4(key, id, fill, ebx));
@@ -696,45 +734,64 @@ PetscErrorCode MfadContactDetect(MfadContact C, const PetscReal x[])
   PetscCall(MfadBroadPhase_Private(W.np, pbox, W.nt, tbox, W.ne, ebox, C->dhat, &PT, &EE));
   PetscCall(PetscLogEventEnd(MFAD_ContactBroad, 0, 0, 0, 0));
   PetscCall(PetscFree3(pbox, tbox, ebox));
+  /* narrow phase: the distance type and distance of every candidate, in threads (into type[], -1:
+     not this rank's, sharing a vertex or beyond dhat); then the pairs in candidate order */
   C->npt = C->nee = 0;
   C->dmin         = dhat2;
-  for (PetscInt k = 0; k < PT.n; k++) {
-    const PetscInt i = PT.ij[2 * k], j = PT.ij[2 * k + 1], v[4] = {W.p[i], W.t[3 * j], W.t[3 * j + 1], W.t[3 * j + 2]};
-    PetscReal      x12[12], par[MFAD_IPC_PT_PARAMS], d2;
-    PetscInt       gv[4];
-    int            type;
-    if (!MfadPairMine_Private(W.prank, i, W.trank, j, rank) || MfadShareVertex_Private(&W, v, 1)) continue;
-    MfadGather_Private(&W, v, x12, NULL);
-    type = mfad_ipc_pt_type(x12);
-    d2   = mfad_ipc_pt_distance2(type, x12);
-    for (int a = 0; a < 4; a++) gv[a] = W.gid[v[a]];
-    PetscCheck(d2 >= 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-               "MfadContactDetect: point %" PetscInt_FMT " and triangle (%" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT
-               ") have distance %g: a degenerate triangle?",
-               gv[0], gv[1], gv[2], gv[3], (double)d2);
-    if (!(d2 < dhat2)) continue;
-    par[0] = type, par[1] = dhat2, par[2] = C->kappa;
-    C->dmin = PetscMin(C->dmin, d2);
-    PetscCall(MfadContactPush_Private(C, PETSC_TRUE, gv, par));
-  }
-  for (PetscInt k = 0; k < EE.n; k++) {
-    const PetscInt i = EE.ij[2 * k], j = EE.ij[2 * k + 1], v[4] = {W.e[2 * i], W.e[2 * i + 1], W.e[2 * j], W.e[2 * j + 1]};
-    PetscReal      x12[12], par[MFAD_IPC_EE_PARAMS], d2;
-    PetscInt       gv[4];
-    int            type;
-    if (!MfadPairMine_Private(W.erank, i, W.erank, j, rank) || MfadShareVertex_Private(&W, v, 2)) continue;
-    MfadGather_Private(&W, v, x12, NULL);
-    type = mfad_ipc_ee_type(x12);
-    d2   = mfad_ipc_ee_distance2(type, x12);
-    for (int a = 0; a < 4; a++) gv[a] = W.gid[v[a]];
-    PetscCheck(d2 >= 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-               "MfadContactDetect: edges (%" PetscInt_FMT " %" PetscInt_FMT ") and (%" PetscInt_FMT " %" PetscInt_FMT ") have distance %g", gv[0],
-               gv[1], gv[2], gv[3], (double)d2);
-    if (!(d2 < dhat2)) continue;
-    /* IPC's mollifier threshold from the rest lengths: eps_x = 1e-3 |a|^2 |b|^2 */
-    par[0] = type, par[1] = dhat2, par[2] = C->kappa, par[3] = W.erest2 ? 1e-3 * W.erest2[i] * W.erest2[j] : 0.0;
-    C->dmin = PetscMin(C->dmin, d2);
-    PetscCall(MfadContactPush_Private(C, PETSC_FALSE, gv, par));
+  {
+    const PetscInt n   = PT.n + EE.n;
+    const int      nth = MfadContactThreads_Private(n);
+    signed char   *type;
+    PetscInt       bad  = PETSC_MAX_INT;
+    PetscReal      dmin = dhat2;
+    PetscCall(PetscMalloc1(n, &type));
+#pragma omp parallel for num_threads(nth) schedule(static) reduction(min : bad, dmin)
+    for (PetscInt k = 0; k < n; k++) {
+      const PetscBool pt = (PetscBool)(k < PT.n);
+      const PetscInt  i = pt ? PT.ij[2 * k] : EE.ij[2 * (k - PT.n)], j = pt ? PT.ij[2 * k + 1] : EE.ij[2 * (k - PT.n) + 1];
+      PetscInt        v[4];
+      PetscReal       x12[12], d2;
+      int             t;
+      type[k] = -1;
+      if (pt) v[0] = W.p[i], v[1] = W.t[3 * j], v[2] = W.t[3 * j + 1], v[3] = W.t[3 * j + 2];
+      else v[0] = W.e[2 * i], v[1] = W.e[2 * i + 1], v[2] = W.e[2 * j], v[3] = W.e[2 * j + 1];
+      if (!(pt ? MfadPairMine_Private(W.prank, i, W.trank, j, rank) : MfadPairMine_Private(W.erank, i, W.erank, j, rank)) ||
+          MfadShareVertex_Private(&W, v, pt ? 1 : 2))
+        continue;
+      MfadGather_Private(&W, v, x12, NULL);
+      t  = pt ? mfad_ipc_pt_type(x12) : mfad_ipc_ee_type(x12);
+      d2 = pt ? mfad_ipc_pt_distance2(t, x12) : mfad_ipc_ee_distance2(t, x12);
+      if (!(d2 >= 0.0)) bad = PetscMin(bad, k); /* NaN: a degenerate triangle or edge */
+      else if (d2 < dhat2) type[k] = (signed char)t, dmin = PetscMin(dmin, d2);
+    }
+    if (bad != PETSC_MAX_INT) {
+      const PetscBool pt = (PetscBool)(bad < PT.n);
+      const PetscInt  i = pt ? PT.ij[2 * bad] : EE.ij[2 * (bad - PT.n)], j = pt ? PT.ij[2 * bad + 1] : EE.ij[2 * (bad - PT.n) + 1];
+      PetscCall(PetscFree(type));
+      if (pt)
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+                "MfadContactDetect: point %" PetscInt_FMT " and triangle (%" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT
+                ") have no distance: a degenerate triangle?",
+                W.gid[W.p[i]], W.gid[W.t[3 * j]], W.gid[W.t[3 * j + 1]], W.gid[W.t[3 * j + 2]]);
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+              "MfadContactDetect: edges (%" PetscInt_FMT " %" PetscInt_FMT ") and (%" PetscInt_FMT " %" PetscInt_FMT
+              ") have no distance: a zero-length edge?",
+              W.gid[W.e[2 * i]], W.gid[W.e[2 * i + 1]], W.gid[W.e[2 * j]], W.gid[W.e[2 * j + 1]]);
+    }
+    C->dmin = dmin;
+    for (PetscInt k = 0; k < n; k++) {
+      const PetscBool pt = (PetscBool)(k < PT.n);
+      const PetscInt  i = pt ? PT.ij[2 * k] : EE.ij[2 * (k - PT.n)], j = pt ? PT.ij[2 * k + 1] : EE.ij[2 * (k - PT.n) + 1];
+      PetscInt        gv[4];
+      PetscReal       par[MFAD_IPC_EE_PARAMS];
+      if (type[k] < 0) continue;
+      if (pt) gv[0] = W.gid[W.p[i]], gv[1] = W.gid[W.t[3 * j]], gv[2] = W.gid[W.t[3 * j + 1]], gv[3] = W.gid[W.t[3 * j + 2]];
+      else gv[0] = W.gid[W.e[2 * i]], gv[1] = W.gid[W.e[2 * i + 1]], gv[2] = W.gid[W.e[2 * j]], gv[3] = W.gid[W.e[2 * j + 1]];
+      /* IPC's mollifier threshold from the rest lengths: eps_x = 1e-3 |a|^2 |b|^2 */
+      par[0] = type[k], par[1] = dhat2, par[2] = C->kappa, par[3] = (!pt && W.erest2) ? 1e-3 * W.erest2[i] * W.erest2[j] : 0.0;
+      PetscCall(MfadContactPush_Private(C, pt, gv, par));
+    }
+    PetscCall(PetscFree(type));
   }
   PetscCall(PetscFree(PT.ij));
   PetscCall(PetscFree(EE.ij));
@@ -825,19 +882,22 @@ PetscErrorCode MfadContactStepBound(MfadContact C, const PetscReal x[], const Pe
   PetscCall(MfadBroadPhase_Private(W.np, pbox, W.nt, tbox, W.ne, ebox, 0.0, &PT, &EE));
   PetscCall(PetscLogEventEnd(MFAD_ContactBroad, 0, 0, 0, 0));
   PetscCall(PetscFree3(pbox, tbox, ebox));
-  for (PetscInt k = 0; k < PT.n; k++) {
-    const PetscInt i = PT.ij[2 * k], j = PT.ij[2 * k + 1], v[4] = {W.p[i], W.t[3 * j], W.t[3 * j + 1], W.t[3 * j + 2]};
-    PetscReal      x12[12], dx12[12];
-    if (!MfadPairMine_Private(W.prank, i, W.trank, j, rank) || MfadShareVertex_Private(&W, v, 1)) continue;
-    MfadGather_Private(&W, v, x12, dx12);
-    a = PetscMin(a, MfadAdditiveCCD_Private(PETSC_TRUE, x12, dx12));
-  }
-  for (PetscInt k = 0; k < EE.n; k++) {
-    const PetscInt i = EE.ij[2 * k], j = EE.ij[2 * k + 1], v[4] = {W.e[2 * i], W.e[2 * i + 1], W.e[2 * j], W.e[2 * j + 1]};
-    PetscReal      x12[12], dx12[12];
-    if (!MfadPairMine_Private(W.erank, i, W.erank, j, rank) || MfadShareVertex_Private(&W, v, 2)) continue;
-    MfadGather_Private(&W, v, x12, dx12);
-    a = PetscMin(a, MfadAdditiveCCD_Private(PETSC_FALSE, x12, dx12));
+  { /* each candidate's additive CCD, in threads; the minimum does not depend on their order */
+    const PetscInt n = PT.n + EE.n;
+#pragma omp parallel for num_threads(MfadContactThreads_Private(n)) schedule(dynamic, 1024) reduction(min : a)
+    for (PetscInt k = 0; k < n; k++) {
+      const PetscBool pt = (PetscBool)(k < PT.n);
+      const PetscInt  i = pt ? PT.ij[2 * k] : EE.ij[2 * (k - PT.n)], j = pt ? PT.ij[2 * k + 1] : EE.ij[2 * (k - PT.n) + 1];
+      PetscInt        v[4];
+      PetscReal       x12[12], dx12[12];
+      if (pt) v[0] = W.p[i], v[1] = W.t[3 * j], v[2] = W.t[3 * j + 1], v[3] = W.t[3 * j + 2];
+      else v[0] = W.e[2 * i], v[1] = W.e[2 * i + 1], v[2] = W.e[2 * j], v[3] = W.e[2 * j + 1];
+      if (!(pt ? MfadPairMine_Private(W.prank, i, W.trank, j, rank) : MfadPairMine_Private(W.erank, i, W.erank, j, rank)) ||
+          MfadShareVertex_Private(&W, v, pt ? 1 : 2))
+        continue;
+      MfadGather_Private(&W, v, x12, dx12);
+      a = PetscMin(a, MfadAdditiveCCD_Private(pt, x12, dx12));
+    }
   }
   PetscCall(PetscFree(PT.ij));
   PetscCall(PetscFree(EE.ij));

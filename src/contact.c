@@ -333,7 +333,7 @@ PetscErrorCode MfadContactDetect(MfadContact C, const PetscReal x[])
       if (pt) gv[0] = W.gid[W.p[i]], gv[1] = W.gid[W.t[3 * j]], gv[2] = W.gid[W.t[3 * j + 1]], gv[3] = W.gid[W.t[3 * j + 2]];
       else gv[0] = W.gid[W.e[2 * i]], gv[1] = W.gid[W.e[2 * i + 1]], gv[2] = W.gid[W.e[2 * j]], gv[3] = W.gid[W.e[2 * j + 1]];
       /* IPC's mollifier threshold from the rest lengths: eps_x = 1e-3 |a|^2 |b|^2 */
-      par[0] = type[k], par[1] = dhat2, par[2] = C->kappa, par[3] = (!pt && W.erest2) ? 1e-3 * W.erest2[i] * W.erest2[j] : 0.0;
+      par[0] = type[k], par[1] = dhat2, par[2] = C->kappa, par[3] = (!pt && W.erest2) ? 1e-3 * (W.erest2[i] * W.erest2[j]) : 0.0;
       PetscCall(MfadContactPush_Private(C, pt, gv, par));
     }
     PetscCall(PetscFree(type));

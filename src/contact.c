@@ -4,7 +4,7 @@
    the API, the narrow phase (each candidate's distance type and distance) and the additive CCD.
    Candidates come from src/contactgrid.c (hashed grid; on several ranks, with copies of the other
    ranks' primitives near this rank's part). A pair of a local primitive and one received from
-   rank r is kept by the lower of the two ranks: found on both, owned by one. */
+   rank r is found on both ranks and kept by one, chosen from the pair's vertex ids. */
 #include <stdlib.h>
 #include "contactimpl.h"
 
@@ -212,11 +212,15 @@ static PetscErrorCode MfadContactCheckCoordinates_Private(MfadContact C, const P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* a pair of primitives owned by ranks ra and rb is this rank's if the lower of them is */
-static inline PetscBool MfadPairMine_Private(const PetscMPIInt *ra, PetscInt i, const PetscMPIInt *rb, PetscInt j, PetscMPIInt rank)
+/* a pair of primitives owned by ranks ra and rb is this rank's if it is the one of the two that
+   the parity of the pair's global vertex ids picks (both ranks compute the same choice; the lower
+   rank always would pile the cross-rank pairs of a round-robin partition on rank 0) */
+static inline PetscBool MfadPairMine_Private(const MfadContactWork *W, const PetscMPIInt *ra, PetscInt i, const PetscMPIInt *rb, PetscInt j,
+                                             const PetscInt v[4], PetscMPIInt rank)
 {
   if (!ra) return PETSC_TRUE; /* one rank */
-  return (PetscBool)(PetscMin(ra[i], rb[j]) == rank);
+  if (ra[i] == rb[j]) return (PetscBool)(ra[i] == rank);
+  return (PetscBool)(((W->gid[v[0]] + W->gid[v[1]] + W->gid[v[2]] + W->gid[v[3]]) & 1 ? PetscMax(ra[i], rb[j]) : PetscMin(ra[i], rb[j])) == rank);
 }
 
 static inline void MfadGather_Private(const MfadContactWork *W, const PetscInt v[4], PetscReal x12[12], PetscReal dx12[12])
@@ -300,7 +304,7 @@ PetscErrorCode MfadContactDetect(MfadContact C, const PetscReal x[])
       type[k] = -1;
       if (pt) v[0] = W.p[i], v[1] = W.t[3 * j], v[2] = W.t[3 * j + 1], v[3] = W.t[3 * j + 2];
       else v[0] = W.e[2 * i], v[1] = W.e[2 * i + 1], v[2] = W.e[2 * j], v[3] = W.e[2 * j + 1];
-      if (!(pt ? MfadPairMine_Private(W.prank, i, W.trank, j, rank) : MfadPairMine_Private(W.erank, i, W.erank, j, rank)) ||
+      if (!(pt ? MfadPairMine_Private(&W, W.prank, i, W.trank, j, v, rank) : MfadPairMine_Private(&W, W.erank, i, W.erank, j, v, rank)) ||
           MfadShareVertex_Private(&W, v, pt ? 1 : 2))
         continue;
       MfadGather_Private(&W, v, x12, NULL);
@@ -437,7 +441,7 @@ PetscErrorCode MfadContactStepBound(MfadContact C, const PetscReal x[], const Pe
       PetscReal       x12[12], dx12[12];
       if (pt) v[0] = W.p[i], v[1] = W.t[3 * j], v[2] = W.t[3 * j + 1], v[3] = W.t[3 * j + 2];
       else v[0] = W.e[2 * i], v[1] = W.e[2 * i + 1], v[2] = W.e[2 * j], v[3] = W.e[2 * j + 1];
-      if (!(pt ? MfadPairMine_Private(W.prank, i, W.trank, j, rank) : MfadPairMine_Private(W.erank, i, W.erank, j, rank)) ||
+      if (!(pt ? MfadPairMine_Private(&W, W.prank, i, W.trank, j, v, rank) : MfadPairMine_Private(&W, W.erank, i, W.erank, j, v, rank)) ||
           MfadShareVertex_Private(&W, v, pt ? 1 : 2))
         continue;
       MfadGather_Private(&W, v, x12, dx12);

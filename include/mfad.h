@@ -259,7 +259,7 @@ PetscErrorCode MfadEnergyComputeResidualJacobian(MfadEnergy E, Vec X, Mat J);
     an element of 4 global vertex ids and its parameters, ready for a term (MfadEnergyAddTerm() with
     the kernel of its kind). Detection uses a hashed grid (never all pairs); on several ranks each
     rank gives its own part of the surface, primitives near another rank's part are sent there
-    through a PetscSF, and a pair across ranks is found once, on the lower rank. Typical use: detect
+    through a PetscSF, and a pair across ranks is found once, on one of its two ranks. Typical use: detect
     at the start of each Newton step, cap each line search at MfadContactStepBound(). */
 /**@{*/
 /** A contact detector: a surface, dhat and kappa, and the pairs of the last detection. */

@@ -3,6 +3,7 @@
 # against a brute-force search (random soup, Spot), the continuous-collision step bound, bad input
 mfad_check_test(test_contact)
 target_compile_definitions(test_contact PRIVATE MFAD_TEST_MESHES="${CMAKE_CURRENT_SOURCE_DIR}/meshes")
+target_link_libraries(test_contact PRIVATE OpenMP::OpenMP_C) # omp_set_num_threads: 1 vs 3 threads
 # 2 and 3 ranks find the same pairs (each once), step bound and minimum distance as one rank
 add_executable(test_contact_mpi test_contact_mpi.c)
 target_link_libraries(test_contact_mpi PRIVATE mfad m)

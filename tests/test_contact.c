@@ -7,6 +7,8 @@
    - MfadContactDetect() finds exactly the pairs a brute-force O(n^2) search over the same surface
      finds (same vertices, same distance type), each once, on a random triangle soup and on the
      Spot mesh (tests/meshes/spot.obj), and the pairs' energies are the barrier of their distance;
+   - detection gives the same pairs in the same order, and the step bound the same value, on 1 and
+     3 threads;
    - MfadContactStepBound(): a point moving through a triangle (an edge through an edge) gets a
      bound below the crossing time and within a factor 2 of it (head-on, additive CCD advances by
      0.9 of the gap); a step that meets nothing gets 1; on a random soup no point crosses a
@@ -16,6 +18,7 @@
 #include <mfadmesh.h>
 #include <mfad/contact.h>
 #include <check.h>
+#include <omp.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -336,6 +339,53 @@ START_TEST(detection_matches_brute_force_on_spot)
 }
 END_TEST
 
+START_TEST(detection_is_the_same_on_any_thread_count)
+{
+  /* threads take contiguous bucket ranges and the pairs are concatenated in bucket order: the
+     same pairs in the same order whatever the count (Spot: ~60k grid entries, threaded) */
+  MfadMesh    m;
+  MfadContact C;
+  PetscInt    n[2][2];
+  PetscInt   *conn[2][2];
+  PetscReal  *par[2][2], a[2];
+  const int   nthr[2] = {1, 3};
+  double     *dX;
+  TestCall(MfadMeshReadOBJ(MFAD_TEST_MESHES "/spot.obj", &m));
+  dX = (double *)malloc(3 * m->nvert * sizeof(double));
+  for (PetscInt i = 0; i < 3 * m->nvert; i++) dX[i] = Uniform(-0.05, 0.05);
+  TestCall(MfadContactCreate(PETSC_COMM_SELF, &C));
+  TestCall(MfadContactSetSurface(C, m->nvert, NULL, m->ncell, m->cells, PETSC_DETERMINE, NULL, PETSC_DETERMINE, NULL));
+  TestCall(MfadContactSetBarrier(C, 0.05, 1.0));
+  for (int r = 0; r < 2; r++) {
+    omp_set_num_threads(nthr[r]);
+    TestCall(MfadContactDetect(C, m->coords));
+    TestCall(MfadContactStepBound(C, m->coords, dX, &a[r]));
+    for (int kind = 0; kind < 2; kind++) {
+      const PetscInt  *c;
+      const PetscReal *p;
+      const PetscInt   np = kind ? MFAD_IPC_EE_PARAMS : MFAD_IPC_PT_PARAMS;
+      TestCall(MfadContactGetPairs(C, kind ? MFAD_CONTACT_EDGE_EDGE : MFAD_CONTACT_POINT_TRIANGLE, &n[r][kind], &c, &p));
+      conn[r][kind] = (PetscInt *)malloc((4 * n[r][kind] + 1) * sizeof(PetscInt));
+      par[r][kind]  = (PetscReal *)malloc((np * n[r][kind] + 1) * sizeof(PetscReal));
+      memcpy(conn[r][kind], c, 4 * n[r][kind] * sizeof(PetscInt));
+      memcpy(par[r][kind], p, np * n[r][kind] * sizeof(PetscReal));
+    }
+  }
+  for (int kind = 0; kind < 2; kind++) {
+    const PetscInt np = kind ? MFAD_IPC_EE_PARAMS : MFAD_IPC_PT_PARAMS;
+    ck_assert_msg(n[0][kind] == n[1][kind] && n[0][kind] > 100, "kind %d: %d pairs on 1 thread, %d on 3", kind, (int)n[0][kind], (int)n[1][kind]);
+    ck_assert_msg(!memcmp(conn[0][kind], conn[1][kind], 4 * n[0][kind] * sizeof(PetscInt)) &&
+                      !memcmp(par[0][kind], par[1][kind], np * n[0][kind] * sizeof(PetscReal)),
+                  "kind %d: pairs differ between 1 and 3 threads", kind);
+    free(conn[0][kind]), free(conn[1][kind]), free(par[0][kind]), free(par[1][kind]);
+  }
+  ck_assert_msg(a[0] == a[1] && a[0] < 1.0, "step bound %.17g on 1 thread, %.17g on 3", a[0], a[1]);
+  TestCall(MfadContactDestroy(&C));
+  TestCall(MfadMeshDestroy(&m));
+  free(dX);
+}
+END_TEST
+
 START_TEST(mollifier_threshold_comes_from_rest_lengths)
 {
   /* two crossing edges (a triangle each, far apart otherwise): eps_x = 1e-3 |a|^2 |b|^2 at rest */
@@ -584,6 +634,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, barrier_derivatives_match_finite_differences_in_every_type);
   tcase_add_test(tc, detection_matches_brute_force_on_a_random_soup);
   tcase_add_test(tc, detection_matches_brute_force_on_spot);
+  tcase_add_test(tc, detection_is_the_same_on_any_thread_count);
   tcase_add_test(tc, mollifier_threshold_comes_from_rest_lengths);
   tcase_add_test(tc, detected_pairs_make_an_energy_with_consistent_derivatives);
   tcase_add_test(tc, step_bound_stops_before_crossing_and_is_one_when_free);

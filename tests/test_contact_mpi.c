@@ -2,7 +2,8 @@
 /* Contact detection and step bound on several ranks agree with one rank: each rank holds a part
    of the surface (its triangles, edges and points, vertices numbered locally with global ids);
    the pairs all ranks find together are exactly the pairs one rank finds over the whole surface
-   (same vertices, same distance type), each on one rank only; the step bound and the minimum
+   (same vertices, same distance type, bitwise the same mollifier threshold eps_x), each on one rank
+   only; the step bound and the minimum
    distance are the same. Surfaces: a random triangle soup dealt round-robin (nearly every pair
    crosses ranks) and Spot (tests/meshes/spot.obj) cut into slabs along x (pairs cross at the cuts).
    A NaN coordinate on one rank is an error on every rank. Exits non-zero with a message on the first disagreement. */
@@ -13,6 +14,7 @@
 
 typedef struct {
   PetscInt v[4], type;
+  PetscInt e[2]; /* the bits of an edge-edge pair's eps_x (0 for point-triangle) */
 } Pair;
 
 static int PairCompare(const void *a, const void *b)
@@ -20,7 +22,10 @@ static int PairCompare(const void *a, const void *b)
   const Pair *x = (const Pair *)a, *y = (const Pair *)b;
   for (int i = 0; i < 4; i++)
     if (x->v[i] != y->v[i]) return x->v[i] < y->v[i] ? -1 : 1;
-  return (x->type > y->type) - (x->type < y->type);
+  if (x->type != y->type) return x->type < y->type ? -1 : 1;
+  for (int i = 0; i < 2; i++)
+    if (x->e[i] != y->e[i]) return x->e[i] < y->e[i] ? -1 : 1;
+  return 0;
 }
 
 /* an edge-edge pair with its edges in a canonical order (the types named for a and b swap too) */
@@ -51,11 +56,14 @@ static PetscErrorCode Pairs(MfadContact C, PetscInt *n, Pair **P)
   for (PetscInt i = 0; i < npt; i++) {
     PetscCall(PetscArraycpy((*P)[i].v, &cpt[4 * i], 4));
     (*P)[i].type = (PetscInt)ppt[MFAD_IPC_PT_PARAMS * i];
+    (*P)[i].e[0] = (*P)[i].e[1] = 0;
   }
   for (PetscInt i = 0; i < nee; i++) {
     Pair *p = &(*P)[npt + i];
     PetscCall(PetscArraycpy(p->v, &cee[4 * i], 4));
     p->type = 100 + (PetscInt)pee[MFAD_IPC_EE_PARAMS * i];
+    p->e[0] = p->e[1] = 0;
+    memcpy(p->e, &pee[MFAD_IPC_EE_PARAMS * i + 3], sizeof(PetscReal));
     CanonicalEdgeEdge(p);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -102,6 +110,7 @@ static PetscErrorCode Compare(MPI_Comm comm, const char *what, PetscInt nv, cons
   PetscCall(MfadContactCreate(comm, &C));
   PetscCall(MfadContactSetSurface(C, nl, l2g, nt, lt, ne, le, np, lp));
   PetscCall(MfadContactSetBarrier(C, dhat, 1.0));
+  PetscCall(MfadContactSetRestCoordinates(C, lx)); /* eps_x of the pairs compared too */
   PetscCall(MfadContactDetect(C, lx));
   PetscCall(MfadContactGetMinimumDistance(C, &dmin));
   PetscCall(MfadContactStepBound(C, lx, ldx, &alpha));
@@ -109,7 +118,7 @@ static PetscErrorCode Compare(MPI_Comm comm, const char *what, PetscInt nv, cons
   PetscCall(MfadContactDestroy(&C));
 
   /* all pairs on rank 0 */
-  PetscCallMPI(MPI_Type_contiguous(5, MPIU_INT, &pairtype));
+  PetscCallMPI(MPI_Type_contiguous(7, MPIU_INT, &pairtype));
   PetscCallMPI(MPI_Type_commit(&pairtype));
   if (!rank) PetscCall(PetscMalloc2(size, &counts, size, &displs));
   {
@@ -133,6 +142,7 @@ static PetscErrorCode Compare(MPI_Comm comm, const char *what, PetscInt nv, cons
     PetscCall(MfadContactCreate(PETSC_COMM_SELF, &C));
     PetscCall(MfadContactSetSurface(C, nv, NULL, ntri, tri, nedge, edge, nv, pts));
     PetscCall(MfadContactSetBarrier(C, dhat, 1.0));
+    PetscCall(MfadContactSetRestCoordinates(C, X));
     PetscCall(MfadContactDetect(C, X));
     PetscCall(MfadContactGetMinimumDistance(C, &dmin1));
     PetscCall(MfadContactStepBound(C, X, dX, &alpha1));

@@ -77,6 +77,45 @@ PetscErrorCode MfadEnergyAddTermFromRest(MfadEnergy E, MfadKernel k, PetscInt ne
     @param[in] term    index returned by MfadEnergyAddTerm()
     @param[in] params  nelem * nparam parameters */
 PetscErrorCode MfadEnergySetTermParams(MfadEnergy E, PetscInt term, const PetscReal params[]);
+/** @name Dynamic element sets
+    A term whose elements change between evaluations (contact pairs from a spatial search): add it
+    with MfadEnergyAddTerm() (0 elements is fine), then give its elements anew, directly or from a
+    provider that mfad calls before each Newton step under SNES and TAO. Every operation (objective,
+    gradient, fused and cached products, assembled Hessian, PSD projection) uses the current set.
+    The ghost exchange is rebuilt only when the set of ghost vertices changed, and a matrix from
+    MfadEnergyCreateMatrix() is re-preallocated (log event MfadMatPattern) at its next
+    MfadEnergyComputeHessian() only when its vertex-pair pattern changed; counts in -mfad_view. */
+/**@{*/
+/** @brief Replaces a term's elements: count (may change, 0 included), connectivity and parameters.
+    Collective: every rank calls it (with its own elements, possibly none). Use for contact pairs
+    and other interaction terms; data are copied. A bad set (negative count, vertex id out of range,
+    NaN parameter, on any rank) is an error naming the term and leaves the term as it was.
+    @param[in] term    index returned by MfadEnergyAddTerm()
+    @param[in] nelem   elements on this rank
+    @param[in] conn    nelem * nvert global vertex ids
+    @param[in] params  nelem * nparam parameters (NULL if the kernel takes none) */
+PetscErrorCode MfadEnergySetTermElements(MfadEnergy E, PetscInt term, PetscInt nelem, const PetscInt conn[], const PetscReal params[]);
+/** @brief Sets a term's element provider: `fn(E, term, X, ctx)` gives the elements at the point X
+    (a global Vec) by calling MfadEnergySetTermElements() (or leaves them). Called, collectively, by
+    MfadEnergyUpdateElements(): under MfadEnergySetSNES() and MfadEnergySetTao() before each Newton
+    step's Hessian. NULL removes it. */
+PetscErrorCode MfadEnergySetTermElementsFunction(MfadEnergy E, PetscInt term, PetscErrorCode (*fn)(MfadEnergy E, PetscInt term, Vec X, void *ctx), void *ctx);
+/** @brief Calls every term's element provider at X (collective). Use before an evaluation at a new
+    point when not under SNES or TAO, or from a line search that moves the point far. */
+PetscErrorCode MfadEnergyUpdateElements(MfadEnergy E, Vec X);
+/** @brief Whether some term has an element provider. */
+PetscErrorCode MfadEnergyHasElementsFunction(MfadEnergy E, PetscBool *flg);
+/** @brief A counter that grows with every element-set change: a Hessian operator made at one
+    point compares it to know its elements are still those of its point. */
+PetscErrorCode MfadEnergyGetElementsState(MfadEnergy E, PetscInt *state);
+/** @brief What element-set changes cost so far (each may be NULL): changes given
+    (MfadEnergySetTermElements() calls), ghost-exchange rebuilds, re-preallocations of matrices
+    from MfadEnergyCreateMatrix() (their vertex-pair pattern changed) and fills that kept the
+    preallocation (the same pairs). Also printed by -mfad_view. */
+PetscErrorCode MfadEnergyGetElementsCounts(MfadEnergy E, PetscInt *updates, PetscInt *ghost_rebuilds, PetscInt *repreallocations, PetscInt *kept);
+/** @brief A term's current elements on this rank (global vertex ids, the caller's order; borrowed). */
+PetscErrorCode MfadEnergyGetTermElements(MfadEnergy E, PetscInt term, PetscInt *nelem, const PetscInt *conn[]);
+/**@}*/
 /** @brief Sets a term's name for messages and -mfad_view (default: the kernel's). */
 PetscErrorCode MfadEnergySetTermName(MfadEnergy E, PetscInt term, const char name[]);
 /** @brief Fixes dofs (global indices vertex * dof + d) at `values` (NULL: zero). Any rank may
@@ -212,6 +251,56 @@ PetscErrorCode MfadEnergyComputeResidualJacobianTransposeProduct(MfadEnergy E, V
 PetscErrorCode MfadEnergyCreateResidualJacobian(MfadEnergy E, Mat *J);
 /** @brief J = J(X), element Jacobians summed by MatSetValuesCOO(). */
 PetscErrorCode MfadEnergyComputeResidualJacobian(MfadEnergy E, Vec X, Mat J);
+/**@}*/
+
+/** @name Contact
+    Pairs of a triangle surface closer than dhat, for the IPC barrier energies
+    `ipc_point_triangle` and `ipc_edge_edge` (energies/, distances in mfad/contact.h): each pair is
+    an element of 4 global vertex ids and its parameters, ready for a term (MfadEnergyAddTerm() with
+    the kernel of its kind). Detection uses a hashed grid (never all pairs); on several ranks each
+    rank gives its own part of the surface, primitives near another rank's part are sent there
+    through a PetscSF, and a pair across ranks is found once, on one of its two ranks. Typical use: detect
+    at the start of each Newton step, cap each line search at MfadContactStepBound(). */
+/**@{*/
+/** A contact detector: a surface, dhat and kappa, and the pairs of the last detection. */
+typedef struct _p_MfadContact *MfadContact;
+/** The two kinds of pairs, with their kernels and parameters (per pair) */
+typedef enum {
+  MFAD_CONTACT_POINT_TRIANGLE = 0, /**< (p, t0, t1, t2), kernel ipc_point_triangle; params type (MFAD_PT_*), dhat^2, kappa */
+  MFAD_CONTACT_EDGE_EDGE      = 1  /**< (a0, a1, b0, b1), kernel ipc_edge_edge; params type (MFAD_EE_*), dhat^2, kappa, eps_x */
+} MfadContactKind;
+/** @brief Creates a contact detector on `comm` (collective in Detect/StepBound). */
+PetscErrorCode MfadContactCreate(MPI_Comm comm, MfadContact *C);
+/** @brief Destroys it and sets *C to NULL. */
+PetscErrorCode MfadContactDestroy(MfadContact *C);
+/** @brief Sets this rank's surface over its `nv` vertices (coordinates x[3 v + d] in later calls):
+    `gid` their global ids (NULL: 0 .. nv-1), `ntri` triangles `tri` (3 vertex numbers each),
+    `nedge` edges `edge` (2 each; PETSC_DETERMINE: every triangle edge once, one rank only) and
+    `npoint` points `point` (PETSC_DETERMINE: every vertex of a triangle or edge, one rank only).
+    On several ranks each triangle, edge and point must be given on exactly one rank; a vertex may
+    appear on several with the same global id. Pairs that share a vertex are never reported. */
+PetscErrorCode MfadContactSetSurface(MfadContact C, PetscInt nv, const PetscInt gid[], PetscInt ntri, const PetscInt tri[], PetscInt nedge,
+                                     const PetscInt edge[], PetscInt npoint, const PetscInt point[]);
+/** @brief Sets the barrier: activation distance `dhat` (a distance: pairs closer than dhat are
+    reported, with dhat^2 in their parameters) and stiffness `kappa`. */
+PetscErrorCode MfadContactSetBarrier(MfadContact C, PetscReal dhat, PetscReal kappa);
+/** @brief Rest coordinates (3 per vertex, NULL: none) for IPC's edge-edge mollifier threshold
+    eps_x = 1e-3 |a|^2 |b|^2 of rest edge lengths; without them eps_x = 0 (no mollifier). */
+PetscErrorCode MfadContactSetRestCoordinates(MfadContact C, const PetscReal rest[]);
+/** @brief Finds every point-triangle and edge-edge pair closer than dhat at x (this rank's
+    vertex coordinates, 3 each), with its distance type; collective. NaN coordinates are an error. */
+PetscErrorCode MfadContactDetect(MfadContact C, const PetscReal x[]);
+/** @brief This rank's pairs of a kind from the last MfadContactDetect(): count, connectivity
+    (4 global vertex ids per pair) and parameters; borrowed, valid until the next detection. */
+PetscErrorCode MfadContactGetPairs(MfadContact C, MfadContactKind kind, PetscInt *n, const PetscInt *conn[], const PetscReal *params[]);
+/** @brief The smallest distance (not squared) of the last detection's pairs, over all ranks (dhat
+    if none); collective. */
+PetscErrorCode MfadContactGetMinimumDistance(MfadContact C, PetscReal *d);
+/** @brief A conservative continuous-collision step bound: alpha in [0, 1] such that moving from
+    x to x + t dx for every t <= alpha makes no point pass through a triangle and no edge through an
+    edge, and keeps at least about a tenth of each pair's distance (additive CCD, Li et al. 2021);
+    1 if nothing can meet. Collective. Cap a line search's step at alpha. */
+PetscErrorCode MfadContactStepBound(MfadContact C, const PetscReal x[], const PetscReal dx[], PetscReal *alpha);
 /**@}*/
 
 /** @brief Tets of a box of nx x ny x nz cubes, 6 per cube, positively oriented and conforming;

@@ -24,16 +24,31 @@ static const char help[] =
     "  -dt <0.01>           time step [s]\n"
     "  -use_tao             minimise each step with TAO (default -tao_type nls)\n"
     "  -o <file.vtu>        write the final sheet (MfadEnergyWriteVTU)\n"
+    "  -o_steps <prefix>    write the sheet after every step, <prefix>_0001.vtu ...\n"
+    "Contact (SNES only):\n"
+    "  -contact             self-contact: IPC barriers on the point-triangle and edge-edge pairs of the\n"
+    "                       sheet closer than -dhat (found anew at each Newton step), each line-search\n"
+    "                       step capped where a pair would pass through (continuous collision)\n"
+    "  -sphere <0>          radius [m] of a fixed sphere under the sheet's centre (0: none; implies\n"
+    "                       -contact): an IPC barrier on every vertex, steps capped before it enters\n"
+    "  -sphere_gap <0.05>   the sphere's top below the sheet [m]\n"
+    "  -dhat <h/4>          the barriers' activation distance [m] (h the square's side)\n"
+    "  -kappa <10 m g / dhat^3>  barrier stiffness (m a vertex's mass): at dhat / 2 ~40 times its weight\n"
+    "  With contact, each step starts from the last position (collision-free), not the prediction;\n"
+    "  defaults -mfad_psd_project abs -mfad_psd_project_steps 3 (projected, then exact Newton);\n"
+    "  and prints contact_distance (the smallest pair distance) and sphere_distance.\n"
     "The Hessian is -mfad_hessian auto unless -mfad_hessian, -mfad_pmat or -pc_type is given.\n"
     "mfad's options and every SNES/KSP/PC/TAO option apply. Each step prints 'cloth: step ...'; the\n"
     "last line is the summary: vertices, triangles, hinges, energy (potential: strain + bending\n"
     "+ gravity), kinetic (1/2 v^T M v), com_displacement and com_velocity (z of the centre of\n"
     "mass), sag (the lowest z displacement), bottom_displacement (mean z displacement of the row\n"
     "farthest from y = 0), residual (|grad E| / the load, the largest over steps), iterations\n"
-    "(the most of any step) and reason (the smallest of any step; > 0: converged).\n\n";
+    "(the most of any step) and reason (the smallest of any step; > 0: converged); with contact also\n"
+    "min_contact_distance and min_sphere_distance over all steps (> 0: nothing passed through).\n\n";
 
 #include <mfadmesh.h>
 #include "stepper.h"
+#include "contactstep.h"
 #include "defaultoption.h"
 #include <petsctime.h>
 
@@ -182,6 +197,39 @@ static PetscErrorCode BuildEnergy(MfadEnergy E, const Sheet *s, PetscInt vstart,
   PetscFunctionReturn(0);
 }
 
+/* This rank's contact surface: vertices [vstart, vend) and the ones after them its squares and
+   edges reach (local number l is global vstart + l), the triangles of the squares whose corner 00
+   it owns, the edges from its vertices to the right, up and up-right (the diagonal), each grid edge
+   once, and its own vertices as points. Caller frees gid, rest, tri, edge, point. */
+static PetscErrorCode SheetSurface(const Sheet *s, PetscInt vstart, PetscInt vend, PetscInt *nv, PetscInt **gid, PetscReal **rest, PetscInt *ntri,
+                                   PetscInt **tri, PetscInt *nedge, PetscInt **edge, PetscInt *npoint, PetscInt **point)
+{
+  const PetscInt N = (s->nx + 1) * (s->ny + 1), n = vend - vstart;
+
+  PetscFunctionBeginUser;
+  *nv = n + PetscMin(s->nx + 2, N - vend);
+  PetscCall(PetscMalloc5(*nv, gid, 3 * *nv, rest, 6 * n, tri, 6 * n, edge, n, point));
+  for (PetscInt l = 0; l < *nv; l++) {
+    (*gid)[l] = vstart + l;
+    SheetRest(s, vstart + l, &(*rest)[3 * l]);
+  }
+  *ntri = *nedge = 0;
+  for (PetscInt l = 0; l < n; l++) {
+    const PetscInt v = vstart + l, i = v % (s->nx + 1), j = v / (s->nx + 1), up = l + s->nx + 1;
+    (*point)[l] = l;
+    if (i < s->nx) (*edge)[2 * *nedge] = l, (*edge)[2 * *nedge + 1] = l + 1, (*nedge)++;
+    if (j < s->ny) (*edge)[2 * *nedge] = l, (*edge)[2 * *nedge + 1] = up, (*nedge)++;
+    if (i < s->nx && j < s->ny) {
+      const PetscInt t[6] = {l, l + 1, up + 1, l, up + 1, up};
+      for (int k = 0; k < 6; k++) (*tri)[3 * *ntri + k] = t[k];
+      *ntri += 2;
+      (*edge)[2 * *nedge] = l, (*edge)[2 * *nedge + 1] = up + 1, (*nedge)++;
+    }
+  }
+  *npoint = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Summed over ranks: [0] sum m u_z, [1] sum m v_z, [2] 1/2 v^T M v, [3] sum m, [4] the inertia
    term's value, [5] sum of u_z over the row j = ny, [6] its vertex count; [7] min u_z (separately) */
 static PetscErrorCode Measure(MPI_Comm comm, const Sheet *s, PetscInt vstart, PetscInt n, const PetscScalar x[], const PetscReal vel[],
@@ -221,7 +269,10 @@ int main(int argc, char **argv)
   Vec            X, X0, G;
   Solver         S;
   const char    *reason_name = "";
-  PetscBool      meshopt;
+  PetscBool      meshopt, contact = PETSC_FALSE, steps_out = PETSC_FALSE;
+  char           prefix[PETSC_MAX_PATH_LEN] = "";
+  PetscReal      radius = 0, gap = 0.05, dhat = 0, kappa = 0, dpair_min = PETSC_MAX_REAL, dsph_min = PETSC_MAX_REAL;
+  Contact        ct;
   PetscLogDouble t0, t1;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -242,6 +293,12 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-dt", "time step [s]", NULL, s.dt, &s.dt, NULL));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO", NULL, s.use_tao, &s.use_tao, NULL));
   PetscCall(PetscOptionsString("-o", "write the final sheet as .vtu", NULL, out, out, sizeof out, &write));
+  PetscCall(PetscOptionsString("-o_steps", "write the sheet after every step as <prefix>_NNNN.vtu", NULL, prefix, prefix, sizeof prefix, &steps_out));
+  PetscCall(PetscOptionsBool("-contact", "self-contact (IPC barriers, continuous collision)", NULL, contact, &contact, NULL));
+  PetscCall(PetscOptionsReal("-sphere", "radius of a fixed sphere under the sheet (0: none)", NULL, radius, &radius, NULL));
+  PetscCall(PetscOptionsReal("-sphere_gap", "the sphere's top below the sheet [m]", NULL, gap, &gap, NULL));
+  PetscCall(PetscOptionsReal("-dhat", "contact activation distance [m] (default h / 4)", NULL, dhat, &dhat, NULL));
+  PetscCall(PetscOptionsReal("-kappa", "barrier stiffness (default 10 m g / dhat^3)", NULL, kappa, &kappa, NULL));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-mesh", &meshopt));
   PetscOptionsEnd();
   /* the pins, the hinges and the row measurements are the grid's: no read sheet (yet) */
@@ -260,7 +317,21 @@ int main(int argc, char **argv)
   PetscCheck(s.steps > 0 || s.pin != PIN_NONE, comm, PETSC_ERR_ARG_INCOMP,
              "-pin none leaves statics without a minimiser (the sheet falls): use -ts_steps");
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
+  PetscCheck(!steps_out || prefix[0], comm, PETSC_ERR_ARG_WRONG, "-o_steps needs a file name prefix");
   s.h = s.L / s.nx;
+  if (radius > 0) contact = PETSC_TRUE;
+  PetscCheck(radius >= 0 && dhat >= 0 && kappa >= 0 && gap > 0, comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-sphere %g, -dhat %g and -kappa %g must be >= 0, -sphere_gap %g > 0", (double)radius, (double)dhat, (double)kappa, (double)gap);
+  PetscCheck(!contact || !s.use_tao, comm, PETSC_ERR_SUP, "-contact caps SNES's line-search steps (continuous collision): not with -use_tao");
+  PetscCheck(!contact || s.steps > 0, comm, PETSC_ERR_ARG_INCOMP, "-contact and -sphere simulate a fall: use -ts_steps > 0");
+  if (contact && dhat == 0) dhat = 0.25 * s.h; /* below the rest sheet's closest non-adjacent pair, h / sqrt(2) */
+  if (contact && kappa == 0) kappa = 10 * s.rho * s.h * s.h * PetscAbsReal(s.grav) / (dhat * dhat * dhat);
+  if (contact) { /* folds make the Hessian indefinite (CG stopped at step 30 of the default drape);
+                    projected Newton alone then took > 50 steps per time step near rest: projected,
+                    then exact steps (80 time steps: 6-9 Newton steps each) */
+    PetscCall(DefaultOption("-mfad_psd_project", "abs"));
+    PetscCall(DefaultOption("-mfad_psd_project_steps", "3"));
+  }
 
   N = (s.nx + 1) * (s.ny + 1);
   PetscCall(PetscSplitOwnership(comm, &n, &N));
@@ -270,6 +341,13 @@ int main(int argc, char **argv)
   PetscCall(MfadEnergyCreate(comm, 3, n, N, &E));
   PetscCall(PetscMalloc5(n, &mass, 3 * n, &vel, 3 * n, &xpred, 3 * n, &xold, 4 * n, &iparam));
   PetscCall(BuildEnergy(E, &s, vstart, vstart + n, mass, &membrane, &inertia));
+  if (contact) {
+    PetscInt   nv = 0, ntri = 0, nedge = 0, npoint = 0, *gid, *tri, *edge, *point;
+    PetscReal *rest, centre[3] = {0.5 * s.L, 0.5 * s.h * s.ny, -gap - radius};
+    PetscCall(SheetSurface(&s, vstart, vstart + n, &nv, &gid, &rest, &ntri, &tri, &nedge, &edge, &npoint, &point));
+    PetscCall(ContactCreate(E, nv, gid, rest, ntri, tri, nedge, edge, npoint, point, dhat, kappa, centre, radius, &ct));
+    PetscCall(PetscFree5(gid, rest, tri, edge, point));
+  }
   PetscCall(MfadEnergySetFromOptions(E));
   PetscCall(MfadEnergySetUp(E));
 
@@ -293,6 +371,7 @@ int main(int argc, char **argv)
 
   /* converged at |grad E| < 1e-6 of the load, statics too: see stepper.h */
   PetscCall(SolverCreate(E, s.use_tao, 1e-6 * gnorm0, X, &S));
+  if (contact) PetscCall(ContactSetSNES(&ct, S.snes));
 
   PetscCall(PetscTime(&t0));
   nsteps = PetscMax(s.steps, 1); /* statics: one solve without the inertia term */
@@ -302,7 +381,17 @@ int main(int argc, char **argv)
     const char  *sname = "";
 
     if (s.steps > 0) PetscCall(ImplicitEulerPredict(E, inertia, n, mass, s.dt, vel, X, xold, xpred, iparam));
+    if (contact) { /* start from x_n, which is collision-free: x_pred may have passed through */
+      PetscCall(VecGetArray(X, &x));
+      for (PetscInt l = 0; l < 3 * n; l++) x[l] = xold[l];
+      PetscCall(VecRestoreArray(X, &x));
+    }
     PetscCall(SolverSolve(&S, X, &sits, &sreason, &sname));
+    if (contact && sreason == SNES_DIVERGED_LINE_SEARCH) { /* a step below round-off: nothing left to find */
+      PetscBool roundoff;
+      PetscCall(ContactAtRoundoff(&ct, X, &roundoff));
+      if (roundoff) sreason = CONTACT_CONVERGED_ROUNDOFF, sname = "CONVERGED_ROUNDOFF";
+    }
     PetscCall(MfadEnergyComputeObjective(E, X, &energy));
     PetscCall(MfadEnergyComputeGradient(E, X, G));
     PetscCall(VecNorm(G, NORM_2, &gnorm));
@@ -314,6 +403,18 @@ int main(int argc, char **argv)
     PetscCall(Measure(comm, &s, vstart, n, x, s.steps ? vel : NULL, s.steps ? xpred : NULL, mass, sum));
     PetscCall(VecRestoreArray(X, &x));
     energy -= sum[4];
+    if (contact) {
+      PetscReal dp, dsph;
+      PetscCall(ContactMeasure(&ct, X, &dp, &dsph));
+      dpair_min = PetscMin(dpair_min, dp);
+      dsph_min  = PetscMin(dsph_min, dsph);
+      PetscCall(PetscPrintf(comm, "cloth: step %" PetscInt_FMT " contact_distance %.6e sphere_distance %.6e\n", step, (double)dp, (double)dsph));
+    }
+    if (steps_out) {
+      char path[PETSC_MAX_PATH_LEN + 16];
+      PetscCall(PetscSNPrintf(path, sizeof path, "%s_%04" PetscInt_FMT ".vtu", prefix, step));
+      PetscCall(MfadEnergyWriteVTU(E, membrane, X, X0, path));
+    }
     if (s.steps > 0)
       PetscCall(PetscPrintf(
           comm,
@@ -333,6 +434,16 @@ int main(int argc, char **argv)
                         " sag %.12e bottom_displacement %.12e residual %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n",
                         N, 2 * s.nx * s.ny, 3 * s.nx * s.ny - s.nx - s.ny, (double)energy, (double)sum[2], (double)(sum[0] / sum[3]),
                         (double)(sum[1] / sum[3]), (double)sum[7], (double)(sum[5] / sum[6]), (double)residual, its, reason, reason_name));
+  if (contact) {
+    PetscInt updates, rebuilds, repre, kept;
+    PetscCall(MfadEnergyGetElementsCounts(E, &updates, &rebuilds, &repre, &kept));
+    PetscCall(PetscPrintf(comm,
+                          "cloth: contact dhat %.6e kappa %.6e min_contact_distance %.6e min_sphere_distance %.6e detections %" PetscInt_FMT
+                          " capped_steps %" PetscInt_FMT " min_step_bound %.3e ghost_rebuilds %" PetscInt_FMT " repreallocations %" PetscInt_FMT "\n",
+                          (double)dhat, (double)kappa, (double)dpair_min, (double)dsph_min, ct.detections, ct.capped, (double)ct.alpha_min, rebuilds,
+                          repre));
+    PetscCall(ContactDestroy(&ct));
+  }
 
   PetscCall(SolverDestroy(&S));
   PetscCall(VecDestroy(&X));

@@ -11,6 +11,7 @@ static PetscErrorCode MfadCachedMult_Private(Mat H, Vec V, Vec Y)
 
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(H, &s));
+  PetscCall(MfadShellCheckElements_Private(s, "MatMult of the mfad cached Hessian"));
   PetscCall(MfadEnergyCachedHessianProduct(s->E, s->X, V, Y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

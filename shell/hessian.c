@@ -19,12 +19,26 @@ PetscErrorCode MfadShellGetContext_Private(Mat H, MfadShell **s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A product at the stored point with other elements than the point's (an element set changed
+   inside a linear solve) would be the Hessian of no function the solver sees: an error. */
+PetscErrorCode MfadShellCheckElements_Private(MfadShell *s, const char *what)
+{
+  PetscInt state;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyGetElementsState(s->E, &state));
+  PetscCheck(state == s->elements_state, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
+             "%s: an element set changed (MfadEnergySetTermElements()) after the Hessian's point was set, e.g. during a linear solve; set the point again (MfadHessianSetPoint()) after changing elements", what);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MfadShellMult_Private(Mat H, Vec V, Vec Y)
 {
   MfadShell *s;
 
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(H, &s));
+  PetscCall(MfadShellCheckElements_Private(s, "MatMult of the mfad Hessian shell"));
   PetscCall(MfadEnergyComputeHessianProduct(s->E, s->X, V, Y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -168,6 +182,7 @@ PetscErrorCode MfadShellCreate_Private(MfadEnergy E, PetscBool cached, Mat *H)
   s->cookie = MFAD_SHELL_COOKIE;
   s->E      = E;
   s->cached = cached;
+  PetscCall(MfadEnergyGetElementsState(E, &s->elements_state));
   PetscCall(MfadEnergyCreateVecs(E, &s->X, NULL));
   PetscCall(VecZeroEntries(s->X));
   PetscCall(MatCreateShell(comm, n * dof, n * dof, N * dof, N * dof, s, H));
@@ -204,6 +219,7 @@ PetscErrorCode MfadHessianShellSetPoint(Mat H, Vec X)
   PetscValidHeaderSpecific(X, VEC_CLASSID, 2);
   PetscCall(MfadShellGetContext_Private(H, &s));
   PetscCall(VecCopy(X, s->X));
+  PetscCall(MfadEnergyGetElementsState(s->E, &s->elements_state));
   /* the cached form computes its element Hessians now: once per point, timed with the Jacobian */
   if (s->cached) PetscCall(MfadEnergyComputeHessianCache(s->E, s->X));
   PetscCall(MatAssemblyBegin(H, MAT_FINAL_ASSEMBLY));

@@ -24,6 +24,7 @@ typedef struct {
   Vec          X;         /* the point */
   PetscBool    cached;    /* products from the element-Hessian cache, not the fused HVP */
   PetscScalar *invblocks; /* n * dof * dof, owned by the Mat (MatInvertBlockDiagonal contract) */
+  PetscInt     elements_state; /* MfadEnergyGetElementsState() when the point was set */
 } MfadShell;
 
 /* shell/hessian.c */
@@ -32,6 +33,9 @@ PETSC_INTERN PetscErrorCode MfadShellGetContext_Private(Mat H, MfadShell **s);
 PETSC_INTERN PetscErrorCode MfadInvertBlocks_Private(Mat H, PetscInt n, PetscInt dof, PetscScalar blocks[]);
 PETSC_INTERN PetscErrorCode MfadShellView_Private(Mat H, PetscViewer viewer);
 PETSC_INTERN PetscErrorCode MfadShellDestroy_Private(void *ctx);
+PETSC_INTERN PetscErrorCode MfadShellCheckElements_Private(MfadShell *s, const char *what);
+/* shell/snes.c: a dynamic energy's providers at a Newton step's point; G (may be NULL) is then the gradient there */
+PETSC_INTERN PetscErrorCode MfadEnergyUpdateElementsAtStep_Private(MfadEnergy E, Vec X, Vec G);
 /* shell/snes.c */
 PETSC_INTERN PetscErrorCode MfadEnergyAttach_Private(MfadEnergy E, PetscObject obj);
 PETSC_INTERN PetscErrorCode MfadReportInvalid_Private(PetscObject solver, MfadEnergy E, Vec X, PetscBool start);

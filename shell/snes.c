@@ -90,12 +90,35 @@ static PetscErrorCode MfadSNESChooseProjection_Private(SNES snes, MfadEnergy E)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Dynamic element sets: each term's provider at the point of a Newton step, before its Hessian.
+   The step's right-hand side G (SNES's function, TAO's gradient) was computed with the previous
+   elements: when they changed it is computed again, so the step is the Newton step of one
+   function. (A provider whose elements enter and leave at zero energy, like a barrier at its
+   distance d-hat, changes neither.) */
+PetscErrorCode MfadEnergyUpdateElementsAtStep_Private(MfadEnergy E, Vec X, Vec G)
+{
+  PetscBool dynamic;
+  PetscInt  before, after;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyHasElementsFunction(E, &dynamic));
+  if (!dynamic) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MfadEnergyGetElementsState(E, &before));
+  PetscCall(MfadEnergyUpdateElements(E, X));
+  PetscCall(MfadEnergyGetElementsState(E, &after));
+  if (after != before && G) PetscCall(MfadEnergyComputeGradient(E, X, G));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MfadSNESJacobian_Private(SNES snes, Vec X, Mat J, Mat P, void *ctx)
 {
   KSP ksp;
   PC  pc;
+  Vec F;
 
   PetscFunctionBegin;
+  PetscCall(SNESGetFunction(snes, &F, NULL, NULL));
+  PetscCall(MfadEnergyUpdateElementsAtStep_Private((MfadEnergy)ctx, X, F));
   PetscCall(SNESGetKSP(snes, &ksp));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(MfadPCCheckShell_Private(pc, P));

@@ -54,8 +54,11 @@ static PetscErrorCode MfadTaoDefaultPC_Private(Tao tao, Mat P)
 
 static PetscErrorCode MfadTaoHessian_Private(Tao tao, Vec X, Mat H, Mat P, void *ctx)
 {
+  Vec G;
+
   PetscFunctionBegin;
-  (void)ctx;
+  PetscCall(TaoGetGradient(tao, &G, NULL, NULL));
+  PetscCall(MfadEnergyUpdateElementsAtStep_Private((MfadEnergy)ctx, X, G));
   PetscCall(MfadTaoDefaultPC_Private(tao, P));
   PetscCall(MfadJacobiansSetPoint_Private(H, P, X));
   PetscFunctionReturn(PETSC_SUCCESS);

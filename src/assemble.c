@@ -22,9 +22,13 @@ typedef struct {
   PetscInt        nfixloc;
   PetscInt       *fixloc;
   PetscCount      nelemcoo; /* MfadEnergyCOOSize_Private() when made: the energy's shape */
+  PetscInt        elements_state, ghost_rebuilds; /* the element sets and local numbering the pattern is for */
   PetscBool       merge;    /* COO entries per vertex pair (pat, vals) or per element entry */
+  PetscBool       upper;    /* sbaij: the upper triangle only */
   MfadPairPattern pat;
-  double         *vals; /* merged values: pat.npair dof^2, then 1 per owned fixed dof */
+  double         *vals;         /* merged values: pat.npair dof^2, then 1 per owned fixed dof */
+  PetscInt       *cover;        /* merged: element blocks in each pair, over all terms */
+  PetscInt       *term_updates; /* each term's element sets given (MfadTerm nupdates) when pat was made */
 } MfadMatCOO;
 
 static PetscErrorCode MfadMatCOODestroy_Private(void *ptr)
@@ -35,6 +39,8 @@ static PetscErrorCode MfadMatCOODestroy_Private(void *ptr)
   PetscCall(PetscFree(c->fixloc));
   PetscCall(MfadPairPatternDestroy_Private(&c->pat));
   PetscCall(PetscFree(c->vals));
+  PetscCall(PetscFree(c->cover));
+  PetscCall(PetscFree(c->term_updates));
   PetscCall(MfadEnergyDestroy(&c->E));
   PetscCall(PetscFree(c));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -142,12 +148,175 @@ static PetscErrorCode MfadMatCOOElements_Private(MfadEnergy E, const char *fixed
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
+/* MatSetPreallocationCOO() for the energy's current elements and fixed dofs, on a new matrix or
+   again on one whose pattern changed (dynamic element sets); pat: the merged pattern, taken (NULL:
+   built here). Collective. */
+static PetscErrorCode MfadMatPreallocate_Private(MfadEnergy E, Mat A, MfadMatCOO *c, MfadPairPattern *pat)
 {
-  const PetscInt dof = E ? E->dof : 0;
+  const PetscInt dof = E->dof;
   PetscCount     ncoo, nfix0;
   PetscInt      *ci, *cj;
   char          *fixed;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(MFAD_PatternEvent, 0, 0, 0, 0));
+  PetscCall(MfadPairPatternDestroy_Private(&c->pat));
+  PetscCall(PetscFree(c->vals));
+  PetscCall(PetscFree(c->fixloc));
+  PetscCall(PetscFree(c->cover));
+  PetscCall(PetscFree(c->term_updates));
+  PetscCall(PetscCalloc1(E->nlocal * dof, &fixed));
+  for (PetscInt i = 0; i < E->nfixloc; i++) fixed[E->fixloc[i]] = 1;
+  if (c->merge) {
+    if (pat) c->pat = *pat;
+    else PetscCall(MfadPairPatternCreate_Private(E, &c->pat));
+    nfix0 = (PetscCount)c->pat.npair * dof * dof;
+  } else nfix0 = MfadEnergyCOOSize_Private(E) - E->nfixown;
+  ncoo = nfix0 + E->nfixown; /* then the owned fixed dofs' diagonal */
+  PetscCall(PetscMalloc2(ncoo, &ci, ncoo, &cj));
+  if (c->merge) PetscCall(MfadMatCOOPairs_Private(E, &c->pat, fixed, c->upper, ci, cj));
+  else PetscCall(MfadMatCOOElements_Private(E, fixed, c->upper, ci, cj));
+  for (PetscInt i = 0; i < E->nfixown; i++) ci[nfix0 + i] = cj[nfix0 + i] = E->rstart * dof + E->fixloc[i];
+  PetscCall(PetscFree(fixed));
+  PetscCall(MatSetPreallocationCOO(A, ncoo, ci, cj));
+  PetscCall(PetscFree2(ci, cj));
+  {
+    /* PETSc 3.18's MPIAIJ COO preallocation makes its diagonal block with block size 1, so
+       MatInvertBlockDiagonal() (point-block Jacobi) inverted 1 x 1 blocks on several ranks */
+    PetscBool mpiaij;
+    PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, &mpiaij));
+    if (mpiaij) {
+      Mat      Ad;
+      PetscInt bs;
+      PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
+      PetscCall(MatGetBlockSize(Ad, &bs));
+      if (bs != dof) PetscCall(MatSetBlockSizes(Ad, dof, dof));
+    }
+  }
+  /* assembled (all zero) from the start: PETSc's coloured finite differences (-snes_fd_color,
+     MatFDColoringCreate()) need an assembled matrix before the first MfadEnergyComputeHessian() */
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  {
+    PetscBool sym;
+    PetscCall(MfadEnergyIsSymmetric(E, &sym));
+    PetscCall(MatSetOption(A, MAT_SYMMETRIC, sym));
+    PetscCall(MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE)); /* symmetric or not, for good */
+  }
+  c->setup_count    = E->setup_count;
+  c->elements_state = E->elements_state;
+  c->ghost_rebuilds = E->nghost_rebuilds;
+  c->nfixloc        = E->nfixloc;
+  c->nelemcoo       = MfadEnergyCOOSize_Private(E);
+  if (c->merge) {
+    PetscCall(PetscMalloc1(ncoo, &c->vals));
+    for (PetscCount i = nfix0; i < ncoo; i++) c->vals[i] = 1.0;
+    PetscCall(PetscCalloc1(c->pat.npair, &c->cover));
+    for (PetscCount i = 0; i < c->pat.slot_start[E->nterms]; i++) c->cover[c->pat.slot[i]]++;
+  }
+  PetscCall(PetscMalloc1(E->nterms, &c->term_updates));
+  for (PetscInt t = 0; t < E->nterms; t++) c->term_updates[t] = E->terms[t].nupdates;
+  PetscCall(PetscMalloc1(E->nfixloc, &c->fixloc));
+  PetscCall(PetscArraycpy(c->fixloc, E->fixloc, E->nfixloc));
+  PetscCall(PetscLogEventEnd(MFAD_PatternEvent, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the changed terms' new elements keep the pair pattern (merged COO, local numbering
+   unchanged): their old blocks leave each pair's count of covering blocks, their new blocks must
+   each find their pair and enter its count, and no pair may be left uncovered. On success `slot`
+   and `slot_start` are the new elements' slots. O(the changed terms' elements), whatever the size
+   of the other terms. */
+static PetscErrorCode MfadMatSamePairs_Private(MfadEnergy E, MfadMatCOO *c, PetscBool *same, PetscInt **slot, PetscCount **slot_start)
+{
+  const MfadPairPattern *pat = &c->pat;
+  PetscInt              *zero = NULL, nzero = 0, maxzero = 0;
+
+  PetscFunctionBegin;
+  *same = PETSC_TRUE;
+  PetscCall(PetscMalloc1(E->nterms + 1, slot_start));
+  (*slot_start)[0] = 0;
+  for (PetscInt t = 0; t < E->nterms; t++) {
+    const int nv = E->terms[t].k->nvert;
+    (*slot_start)[t + 1] = (*slot_start)[t] + E->terms[t].nelem * nv * nv;
+    if (c->term_updates[t] != E->terms[t].nupdates) maxzero += (PetscInt)(pat->slot_start[t + 1] - pat->slot_start[t]);
+  }
+  PetscCall(PetscMalloc1((*slot_start)[E->nterms], slot));
+  PetscCall(PetscMalloc1(maxzero, &zero));
+  for (PetscInt t = 0; t < E->nterms && *same; t++) {
+    const MfadTerm *term = &E->terms[t];
+    const int       nv   = term->k->nvert;
+    PetscInt       *ns   = *slot + (*slot_start)[t];
+    if (c->term_updates[t] == term->nupdates) { /* unchanged: its slots stand */
+      PetscCall(PetscArraycpy(ns, pat->slot + pat->slot_start[t], (*slot_start)[t + 1] - (*slot_start)[t]));
+      continue;
+    }
+    for (PetscCount i = pat->slot_start[t]; i < pat->slot_start[t + 1]; i++)
+      if (--c->cover[pat->slot[i]] == 0) zero[nzero++] = pat->slot[i];
+    for (PetscInt e = 0; e < term->nelem && *same; e++)
+      for (int a = 0; a < nv && *same; a++) {
+        const PetscInt r = term->conn[e * nv + a], r0 = pat->row_start[r], len = pat->row_start[r + 1] - r0;
+        for (int b = 0; b < nv; b++) {
+          PetscInt pos;
+          PetscCall(PetscFindInt(term->conn[e * nv + b], len, pat->col + r0, &pos));
+          if (pos < 0) {
+            *same = PETSC_FALSE;
+            break;
+          }
+          ns[((size_t)e * nv + a) * nv + b] = r0 + pos;
+          c->cover[r0 + pos]++;
+        }
+      }
+  }
+  for (PetscInt i = 0; i < nzero && *same; i++)
+    if (!c->cover[zero[i]]) *same = PETSC_FALSE; /* a pair only the old elements had */
+  PetscCall(PetscFree(zero));
+  if (!*same) {
+    PetscCall(PetscFree(*slot));
+    PetscCall(PetscFree(*slot_start));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After an element-set change: the same vertex pairs (in any element order) keep the matrix's
+   preallocation, with the new elements' slots; other pairs re-preallocate it. Pairs are compared
+   in local numbering, which is the same exactly when no ghost rebuild happened (a changed ghost
+   set is a changed pair set: every used vertex pairs with itself). Collective. */
+static PetscErrorCode MfadMatUpdatePattern_Private(MfadEnergy E, Mat A, MfadMatCOO *c)
+{
+  PetscInt   *slot       = NULL, changed = 1, anychanged;
+  PetscCount *slot_start = NULL;
+  PetscBool   same       = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (c->merge && c->ghost_rebuilds == E->nghost_rebuilds) {
+    PetscCall(PetscLogEventBegin(MFAD_PatternEvent, 0, 0, 0, 0));
+    PetscCall(MfadMatSamePairs_Private(E, c, &same, &slot, &slot_start));
+    changed = same ? 0 : 1;
+    PetscCall(PetscLogEventEnd(MFAD_PatternEvent, 0, 0, 0, 0));
+  }
+  PetscCall(MPIU_Allreduce(&changed, &anychanged, 1, MPIU_INT, MPI_MAX, E->comm)); /* preallocation is collective */
+  if (anychanged) {
+    PetscCall(PetscFree(slot));
+    PetscCall(PetscFree(slot_start));
+    PetscCall(PetscInfo(A, "mfad: the element sets changed the vertex-pair pattern: re-preallocating\n"));
+    PetscCall(MfadMatPreallocate_Private(E, A, c, NULL));
+    E->npattern_builds++;
+  } else {
+    PetscCall(PetscFree(c->pat.slot));
+    PetscCall(PetscFree(c->pat.slot_start));
+    c->pat.slot       = slot; /* the same pairs, the new elements' slots */
+    c->pat.slot_start = slot_start;
+    for (PetscInt t = 0; t < E->nterms; t++) c->term_updates[t] = E->terms[t].nupdates;
+    c->elements_state = E->elements_state;
+    c->nelemcoo       = MfadEnergyCOOSize_Private(E);
+    E->npattern_kept++;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
+{
   PetscBool      upper = PETSC_FALSE, merge, set;
   MfadMatCOO    *c;
   PetscContainer holder;
@@ -157,8 +326,8 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
   MfadValidPointer(A, 2);
   PetscCall(MfadEnergySetUp(E));
   PetscCall(MatCreate(E->comm, A));
-  PetscCall(MatSetSizes(*A, E->n * dof, E->n * dof, E->N * dof, E->N * dof));
-  PetscCall(MatSetBlockSize(*A, dof));
+  PetscCall(MatSetSizes(*A, E->n * E->dof, E->n * E->dof, E->N * E->dof, E->N * E->dof));
+  PetscCall(MatSetBlockSize(*A, E->dof));
   PetscCall(MatSetOptionsPrefix(*A, E->prefix));
   PetscCall(MatSetType(*A, MATAIJ));
   PetscCall(MatSetFromOptions(*A));
@@ -170,58 +339,11 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
              "MfadEnergyCreateMatrix: -mfad_coo_merge needs the CPU backend (the CUDA backend's values stay on the device, in element order)");
 
   PetscCall(PetscNew(&c));
-  PetscCall(PetscLogEventBegin(MFAD_PatternEvent, 0, 0, 0, 0));
-  PetscCall(PetscCalloc1(E->nlocal * dof, &fixed));
-  for (PetscInt i = 0; i < E->nfixloc; i++) fixed[E->fixloc[i]] = 1;
-  if (merge) {
-    PetscCall(MfadPairPatternCreate_Private(E, &c->pat));
-    nfix0 = (PetscCount)c->pat.npair * dof * dof;
-  } else nfix0 = MfadEnergyCOOSize_Private(E) - E->nfixown;
-  ncoo = nfix0 + E->nfixown; /* then the owned fixed dofs' diagonal */
-  PetscCall(PetscMalloc2(ncoo, &ci, ncoo, &cj));
-  if (merge) PetscCall(MfadMatCOOPairs_Private(E, &c->pat, fixed, upper, ci, cj));
-  else PetscCall(MfadMatCOOElements_Private(E, fixed, upper, ci, cj));
-  for (PetscInt i = 0; i < E->nfixown; i++) ci[nfix0 + i] = cj[nfix0 + i] = E->rstart * dof + E->fixloc[i];
-  PetscCall(PetscFree(fixed));
-  PetscCall(MatSetPreallocationCOO(*A, ncoo, ci, cj));
-  PetscCall(PetscFree2(ci, cj));
-  {
-    /* PETSc 3.18's MPIAIJ COO preallocation makes its diagonal block with block size 1, so
-       MatInvertBlockDiagonal() (point-block Jacobi) inverted 1 x 1 blocks on several ranks */
-    PetscBool mpiaij;
-    PetscCall(PetscObjectBaseTypeCompare((PetscObject)*A, MATMPIAIJ, &mpiaij));
-    if (mpiaij) {
-      Mat      Ad;
-      PetscInt bs;
-      PetscCall(MatMPIAIJGetSeqAIJ(*A, &Ad, NULL, NULL));
-      PetscCall(MatGetBlockSize(Ad, &bs));
-      if (bs != dof) PetscCall(MatSetBlockSizes(Ad, dof, dof));
-    }
-  }
-  PetscCall(PetscLogEventEnd(MFAD_PatternEvent, 0, 0, 0, 0));
-  /* assembled (all zero) from the start: PETSc's coloured finite differences (-snes_fd_color,
-     MatFDColoringCreate()) need an assembled matrix before the first MfadEnergyComputeHessian() */
-  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  {
-    PetscBool sym;
-    PetscCall(MfadEnergyIsSymmetric(E, &sym));
-    PetscCall(MatSetOption(*A, MAT_SYMMETRIC, sym));
-    PetscCall(MatSetOption(*A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE)); /* symmetric or not, for good */
-  }
-
+  c->merge = merge;
+  c->upper = upper;
+  PetscCall(MfadMatPreallocate_Private(E, *A, c, NULL));
   PetscCall(MfadEnergyReference(E));
-  c->E           = E;
-  c->setup_count = E->setup_count;
-  c->nfixloc     = E->nfixloc;
-  c->nelemcoo    = MfadEnergyCOOSize_Private(E);
-  c->merge       = merge;
-  if (merge) {
-    PetscCall(PetscMalloc1(ncoo, &c->vals));
-    for (PetscCount i = nfix0; i < ncoo; i++) c->vals[i] = 1.0;
-  }
-  PetscCall(PetscMalloc1(E->nfixloc, &c->fixloc));
-  PetscCall(PetscArraycpy(c->fixloc, E->fixloc, E->nfixloc));
+  c->E = E;
   PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &holder));
   PetscCall(PetscContainerSetPointer(holder, c));
   PetscCall(MfadContainerSetCtxDestroy(holder, MfadMatCOODestroy_Private));
@@ -275,8 +397,10 @@ PetscErrorCode MfadEnergyComputeHessian(MfadEnergy E, Vec X, Mat A)
   PetscCall(PetscObjectQuery((PetscObject)A, "MfadEnergyCOO", (PetscObject *)&holder));
   PetscCheck(holder, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "MfadEnergyComputeHessian: the matrix was not made by MfadEnergyCreateMatrix()");
   PetscCall(PetscContainerGetPointer(holder, (void **)&c));
-  ncoo = MfadEnergyCOOSize_Private(E);
   PetscCheck(c->E == E, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MfadEnergyComputeHessian: the matrix was made for another energy");
+  /* dynamic element sets: the same pairs keep the preallocation, others renew it */
+  if (c->setup_count == E->setup_count && c->elements_state != E->elements_state) PetscCall(MfadMatUpdatePattern_Private(E, A, c));
+  ncoo = MfadEnergyCOOSize_Private(E);
   PetscCheck(c->setup_count == E->setup_count && c->nelemcoo == ncoo && c->nfixloc == E->nfixloc, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
              "MfadEnergyComputeHessian: the energy's terms, options or fixed dofs changed since MfadEnergyCreateMatrix(); create the matrix again");
   for (PetscInt i = 0; i < E->nfixloc; i++)

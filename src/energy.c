@@ -41,6 +41,7 @@ PetscErrorCode MfadEnergyCreate(MPI_Comm comm, PetscInt dof, PetscInt n, PetscIn
   e->psd_steps    = -1;
   e->reorder      = PETSC_TRUE;
   e->check_finite = PETSC_TRUE;
+  e->elements_term = -1;
   *E              = e;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -50,27 +51,7 @@ static PetscErrorCode MfadEnergyReset_Private(MfadEnergy E)
 {
   PetscFunctionBegin;
   PetscCall(MfadEnergyReset_CUDA(E));
-  for (PetscInt t = 0; t < E->nterms; t++) {
-    MfadTerm *term = &E->terms[t];
-    const int np   = term->k->nparam;
-    /* set-up keeps parameters in loop order: put them back in the caller's order, which the
-       next set-up (other ghosts, other colouring) permutes again */
-    if (term->order && np && term->nelem) {
-      double *params;
-      PetscCall(PetscMalloc1((size_t)term->nelem * np, &params));
-      for (PetscInt e = 0; e < term->nelem; e++)
-        for (int q = 0; q < np; q++) params[term->order[e] * np + q] = term->params[e * np + q];
-      PetscCall(PetscFree(term->params));
-      term->params = params;
-    }
-    PetscCall(PetscFree(term->conn));
-    PetscCall(PetscFree(term->order));
-    PetscCall(PetscFree(term->row));
-    PetscCall(PetscFree(term->block_start));
-    PetscCall(PetscFree(term->color_start));
-    PetscCall(PetscFree(term->color_blocks));
-    PetscCall(PetscFree(term->block_value));
-  }
+  for (PetscInt t = 0; t < E->nterms; t++) PetscCall(MfadTermResetLocal_Private(&E->terms[t]));
   PetscCall(PetscFree(E->ghosts));
   PetscCall(ISLocalToGlobalMappingDestroy(&E->ltog));
   PetscCall(VecDestroy(&E->xglob));

@@ -42,6 +42,7 @@ PetscErrorCode MfadEnergyHessianKey_Private(MfadEnergy E, Vec X, MfadHessianKey 
   PetscCall(PetscObjectStateGet((PetscObject)X, &key->state));
   key->fixed_count = E->fixed_count;
   key->setup_count = E->setup_count;
+  key->elements_state = E->elements_state;
   if (E->psd != MFAD_PSD_NONE) PetscCall(MfadEnergyCheckSymmetric_Private(E, "PSD projection (-mfad_psd_project)"));
   key->psd         = E->psd;
   key->psd_eps     = E->psd_eps;
@@ -51,7 +52,7 @@ PetscErrorCode MfadEnergyHessianKey_Private(MfadEnergy E, Vec X, MfadHessianKey 
 
 PetscBool MfadHessianKeyEqual_Private(const MfadHessianKey *a, const MfadHessianKey *b)
 {
-  return a->valid && b->valid && a->id == b->id && a->state == b->state && a->fixed_count == b->fixed_count && a->setup_count == b->setup_count && a->psd == b->psd &&
+  return a->valid && b->valid && a->id == b->id && a->state == b->state && a->fixed_count == b->fixed_count && a->setup_count == b->setup_count && a->elements_state == b->elements_state && a->psd == b->psd &&
                  a->psd_eps == b->psd_eps
            ? PETSC_TRUE
            : PETSC_FALSE;

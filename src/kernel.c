@@ -19,7 +19,7 @@ static int        MfadNumUserKernels;
 PetscClassId  MFAD_CLASSID;
 PetscLogEvent MFAD_Events[MFAD_OP_COUNT], MFAD_SetUpEvent;
 PetscLogEvent    MFAD_ElementHessianEvent, MFAD_AssembleEvent, MFAD_CachedMultEvent, MFAD_PatternEvent;
-PetscLogEvent MFAD_GhostEvent, MFAD_ElementsEvent;
+PetscLogEvent MFAD_GhostEvent, MFAD_ElementsEvent, MFAD_ElementSetEvent;
 static PetscBool MfadPackageInitialized = PETSC_FALSE;
 
 static PetscErrorCode MfadFinalizePackage(void)
@@ -44,6 +44,7 @@ PetscErrorCode MfadInitializePackage(void)
   PetscCall(PetscLogEventRegister("MfadElemHessian", MFAD_CLASSID, &MFAD_ElementHessianEvent));
   PetscCall(PetscLogEventRegister("MfadAssemble", MFAD_CLASSID, &MFAD_AssembleEvent));
   PetscCall(PetscLogEventRegister("MfadMatPattern", MFAD_CLASSID, &MFAD_PatternEvent));
+  PetscCall(PetscLogEventRegister("MfadElementSet", MFAD_CLASSID, &MFAD_ElementSetEvent)); /* dynamic terms: a new element set */
   PetscCall(PetscLogEventRegister("MfadResidual", MFAD_CLASSID, &MFAD_ResidualEvent));
   PetscCall(PetscLogEventRegister("MfadResidualJac", MFAD_CLASSID, &MFAD_ResidualJacobianEvent));
   PetscCall(PetscLogEventRegister("MfadJacTransProd", MFAD_CLASSID, &MFAD_TransposeEvent));

@@ -27,7 +27,7 @@ typedef struct {
   PetscBool         valid;
   PetscObjectId     id;
   PetscObjectState  state;
-  PetscInt          fixed_count, setup_count;
+  PetscInt          fixed_count, setup_count, elements_state;
   MfadPSDProjection psd;
   PetscReal         psd_eps;
 } MfadHessianKey;
@@ -49,6 +49,10 @@ typedef struct {
   int        *row;         /* least squares: loop element e's rows are (this term's first row) + row[e] * nout */
   PetscBool   flops_known;
   double      flops[4];    /* per element, by MfadMode */
+  /* dynamic element sets (src/dynamic.c) */
+  PetscErrorCode (*elements_fn)(MfadEnergy, PetscInt, Vec, void *);
+  void       *elements_ctx;
+  PetscInt    nupdates;    /* element sets given by MfadEnergySetTermElements() */
 } MfadTerm;
 
 struct _p_MfadEnergy {
@@ -110,6 +114,11 @@ struct _p_MfadEnergy {
   PetscInt          nchunk_blocks;
   void             *cuda;         /* the CUDA backend's device state (src/cuda/cudaimpl.h), or NULL */
   MfadThreadChoice  threads[MFAD_SITE_COUNT]; /* default thread count: which loops threads pay for */
+  /* dynamic element sets (src/dynamic.c) */
+  PetscInt          elements_state;  /* element-set changes so far: explicit Hessians and matrix patterns belong to one */
+  PetscInt          elements_term;   /* the term changed last (-1: none), for messages */
+  PetscInt          nelem_updates, nghost_rebuilds, npattern_builds, npattern_kept; /* counts for -mfad_view */
+  PetscBool         updating;        /* inside MfadEnergyUpdateElements(): a provider is running */
 };
 
 /* The vertex-pair pattern of the assembled Hessian (src/pattern.c): CSR over local vertices, and
@@ -126,13 +135,18 @@ PETSC_INTERN PetscErrorCode MfadPairPatternSum_Private(MfadEnergy, const MfadPai
 
 PETSC_INTERN PetscClassId  MFAD_CLASSID;
 PETSC_INTERN PetscLogEvent MFAD_Events[MFAD_OP_COUNT], MFAD_SetUpEvent;
-PETSC_INTERN PetscLogEvent MFAD_GhostEvent, MFAD_ElementsEvent; /* ghost exchange, element loops */
+PETSC_INTERN PetscLogEvent MFAD_GhostEvent, MFAD_ElementsEvent, MFAD_ElementSetEvent; /* ghost exchange, element loops, a new element set (src/dynamic.c) */
 PETSC_INTERN PetscErrorCode MfadEnergyChooseProjection_Private(MfadEnergy E, PetscInt it, PetscBool failed); /* shell/snes.c: -mfad_psd_project_steps */
 PETSC_INTERN PetscErrorCode MfadEnergyGetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection *type);  /* shell/auto.c */
 PETSC_INTERN PetscErrorCode MfadInitializePackage(void);
 PETSC_INTERN PetscErrorCode MfadColourBlocks_Private(PetscInt nelem, int nvert, const int conn[], PetscInt nvertices, PetscInt block_size, int *nblocks,
                                                      int **block_start, int *ncolors, int **color_start, int **color_blocks);
 PETSC_INTERN PetscErrorCode MfadEnergySetUpFixed_Private(MfadEnergy E);
+/* src/setup.c, shared with the dynamic element sets (src/dynamic.c) */
+PETSC_INTERN PetscErrorCode MfadEnergySetUpGhosts_Private(MfadEnergy E, PetscInt nghost, PetscInt *ghosts);
+PETSC_INTERN PetscErrorCode MfadTermSetUpLocal_Private(MfadEnergy E, MfadTerm *term);
+PETSC_INTERN PetscErrorCode MfadTermResetLocal_Private(MfadTerm *term);
+PETSC_INTERN PetscErrorCode MfadEnergyCollectGhosts_Private(MfadEnergy E, PetscInt *nghost, PetscInt **ghosts);
 
 /* src/compute.c, shared with the explicit Hessians */
 typedef enum { MFAD_FIXED_RESIDUAL, MFAD_FIXED_IDENTITY, MFAD_FIXED_ONE, MFAD_FIXED_ZERO } MfadFixedRows;

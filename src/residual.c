@@ -294,7 +294,7 @@ PetscErrorCode MfadEnergyComputeResidualJacobianTransposeProduct(MfadEnergy E, V
 
 typedef struct {
   MfadEnergy E;
-  PetscInt   setup_count, fixed_count;
+  PetscInt   setup_count, fixed_count, elements_state;
   PetscCount nvalues;
   double    *values; /* each least-squares term's sqrt(w) J_e, m x N row-major, loop order */
 } MfadResidualJacobian;
@@ -362,6 +362,7 @@ PetscErrorCode MfadEnergyCreateResidualJacobian(MfadEnergy E, Mat *J)
   PetscCall(MfadEnergyReference(E));
   c->E           = E;
   c->setup_count = E->setup_count;
+  c->elements_state = E->elements_state;
   c->fixed_count = E->fixed_count;
   c->nvalues     = ncoo;
   PetscCall(PetscMalloc1(ncoo, &c->values));
@@ -387,8 +388,8 @@ PetscErrorCode MfadEnergyComputeResidualJacobian(MfadEnergy E, Vec X, Mat J)
   if (holder) PetscCall(PetscContainerGetPointer(holder, (void **)&c));
   PetscCheck(c && c->E == E, E->comm, PETSC_ERR_ARG_WRONG,
              "MfadEnergyComputeResidualJacobian: the matrix was not made by MfadEnergyCreateResidualJacobian() for this energy");
-  PetscCheck(c->setup_count == E->setup_count && c->fixed_count == E->fixed_count, E->comm, PETSC_ERR_ARG_WRONGSTATE,
-             "MfadEnergyComputeResidualJacobian: the energy's terms or fixed dofs changed since the matrix was made; make it again");
+  PetscCheck(c->setup_count == E->setup_count && c->fixed_count == E->fixed_count && c->elements_state == E->elements_state, E->comm, PETSC_ERR_ARG_WRONGSTATE,
+             "MfadEnergyComputeResidualJacobian: the energy's terms, element sets or fixed dofs changed since the matrix was made; make it again");
   PetscCheck(E->backend == MFAD_BACKEND_CPU, E->comm, PETSC_ERR_SUP,
              "MfadEnergyComputeResidualJacobian: runs on the CPU backend only (-mfad_backend cpu)");
   PetscCall(PetscLogEventBegin(MFAD_ResidualJacobianEvent, 0, 0, 0, 0));

@@ -46,22 +46,14 @@ static PetscErrorCode MfadTermOrder_Private(MfadEnergy E, MfadTerm *t, const int
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MfadEnergySetUp(MfadEnergy E)
+/* The sorted global ids of the vertices this rank's elements (all terms) use but do not own;
+   an out-of-range id is an error naming the term, the element and its vertices. */
+PetscErrorCode MfadEnergyCollectGhosts_Private(MfadEnergy E, PetscInt *nghost, PetscInt **ghosts)
 {
-  PetscInt  nref = 0, *ref, rend, *gids;
-  const int dof = (int)E->dof;
-  IS        is;
+  PetscInt  nref = 0, *ref;
+  PetscInt  rend = E->rstart + E->n;
 
   PetscFunctionBegin;
-  MfadValidEnergy(E, 1);
-  if (E->setup) {
-    if (!E->fixed_setup) PetscCall(MfadEnergySetUpFixed_Private(E));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(PetscLogEventBegin(MFAD_SetUpEvent, 0, 0, 0, 0));
-  if (!E->from_options) PetscCall(MfadEnergySetFromOptions(E));
-  rend = E->rstart + E->n;
-  /* validate vertex ids and collect ghosts */
   for (PetscInt t = 0; t < E->nterms; t++) nref += E->terms[t].nelem * E->terms[t].k->nvert;
   PetscCall(PetscMalloc1(nref, &ref));
   nref = 0;
@@ -79,18 +71,38 @@ PetscErrorCode MfadEnergySetUp(MfadEnergy E)
     }
   }
   PetscCall(PetscSortRemoveDupsInt(&nref, ref));
-  E->nghost = nref;
-  E->ghosts = ref;
-  E->nlocal = E->n + E->nghost;
-  PetscCheck((PetscInt64)E->nlocal * dof * dof < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_SUP, "%" PetscInt_FMT " local vertices overflow 32-bit local indices", E->nlocal);
+  *nghost = nref;
+  *ghosts = ref;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  /* local -> global and the ghost exchange */
+/* Local numbering (owned vertices, then the sorted ghosts, whose array E takes) and the ghost
+   exchange: local-to-global map, local vectors, VecScatter. Drops the previous ones. */
+PetscErrorCode MfadEnergySetUpGhosts_Private(MfadEnergy E, PetscInt nghost, PetscInt *ghosts)
+{
+  PetscInt *gids;
+  const int dof = (int)E->dof;
+  IS        is;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree(E->ghosts));
+  PetscCall(ISLocalToGlobalMappingDestroy(&E->ltog));
+  PetscCall(VecDestroy(&E->xloc));
+  PetscCall(VecDestroy(&E->vloc));
+  PetscCall(VecDestroy(&E->yloc));
+  PetscCall(VecScatterDestroy(&E->scatter));
+  PetscCall(PetscFree(E->blockloc));
+  E->nghost = nghost;
+  E->ghosts = ghosts;
+  E->nlocal = E->n + E->nghost;
+  E->xvalid = PETSC_FALSE;
+  PetscCheck((PetscInt64)E->nlocal * dof * dof < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_SUP, "%" PetscInt_FMT " local vertices overflow 32-bit local indices", E->nlocal);
   PetscCall(PetscMalloc1(E->nlocal, &gids));
   for (PetscInt i = 0; i < E->n; i++) gids[i] = E->rstart + i;
   for (PetscInt i = 0; i < E->nghost; i++) gids[E->n + i] = E->ghosts[i];
   PetscCall(ISLocalToGlobalMappingCreate(PETSC_COMM_SELF, dof, E->nlocal, gids, PETSC_COPY_VALUES, &E->ltog));
   PetscCall(ISCreateBlock(PETSC_COMM_SELF, dof, E->nlocal, gids, PETSC_OWN_POINTER, &is));
-  PetscCall(MfadEnergyCreateVecs(E, &E->xglob, NULL));
+  if (!E->xglob) PetscCall(MfadEnergyCreateVecs(E, &E->xglob, NULL));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, E->nlocal * dof, &E->xloc));
   if (E->backend == MFAD_BACKEND_CUDA) { /* device local vectors: the ghost exchange stays on the GPU */
     VecType type;
@@ -102,40 +114,92 @@ PetscErrorCode MfadEnergySetUp(MfadEnergy E)
   PetscCall(VecScatterCreate(E->xglob, is, E->xloc, NULL, &E->scatter));
   PetscCall(ISDestroy(&is));
   PetscCall(PetscMalloc1((size_t)E->nlocal * dof * dof, &E->blockloc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  /* per term: local connectivity, element order, colouring */
-  for (PetscInt t = 0; t < E->nterms; t++) {
-    MfadTerm *term = &E->terms[t];
-    const int nv = term->k->nvert, np = term->k->nparam;
-    int      *lconn;
-    double   *params;
-    PetscCall(PetscMalloc1((size_t)term->nelem * nv, &lconn));
-    for (PetscInt i = 0; i < term->nelem * nv; i++) {
-      const PetscInt v = term->conn_global[i];
-      PetscInt       g;
-      if (v >= E->rstart && v < rend) lconn[i] = (int)(v - E->rstart);
-      else {
-        PetscCall(PetscFindInt(v, E->nghost, E->ghosts, &g));
-        lconn[i] = (int)(E->n + g);
-      }
-    }
-    PetscCall(MfadTermOrder_Private(E, term, lconn));
-    PetscCall(PetscMalloc1((size_t)term->nelem * nv, &term->conn));
+/* Drops a term's local connectivity, element order and colouring, putting its parameters back in
+   the caller's element order. */
+PetscErrorCode MfadTermResetLocal_Private(MfadTerm *term)
+{
+  const int np = term->k->nparam;
+
+  PetscFunctionBegin;
+  if (term->order && np && term->nelem) {
+    double *params;
     PetscCall(PetscMalloc1((size_t)term->nelem * np, &params));
-    for (PetscInt e = 0; e < term->nelem; e++) {
-      const PetscInt o = term->order[e];
-      for (int a = 0; a < nv; a++) term->conn[e * nv + a] = lconn[o * nv + a];
-      for (int p = 0; p < np; p++) params[e * np + p] = term->params[o * np + p];
-    }
-    /* keep parameters in loop order; conn_global stays in the caller's order */
+    for (PetscInt e = 0; e < term->nelem; e++)
+      for (int q = 0; q < np; q++) params[term->order[e] * np + q] = term->params[e * np + q];
     PetscCall(PetscFree(term->params));
     term->params = params;
-    PetscCall(PetscFree(lconn));
-    PetscCall(MfadColourBlocks_Private(term->nelem, nv, term->conn, E->nlocal, E->block_size, &term->nblocks, &term->block_start, &term->ncolors, &term->color_start, &term->color_blocks));
-    PetscCall(PetscMalloc1(term->nblocks, &term->block_value));
-    term->parallel = 0; /* threads only pay off where a colour gives them separate blocks */
-    for (int c = 0; c < term->ncolors; c++) term->parallel |= term->color_start[c + 1] - term->color_start[c] > 1;
   }
+  PetscCall(PetscFree(term->conn));
+  PetscCall(PetscFree(term->order));
+  PetscCall(PetscFree(term->row));
+  PetscCall(PetscFree(term->block_start));
+  PetscCall(PetscFree(term->color_start));
+  PetscCall(PetscFree(term->color_blocks));
+  PetscCall(PetscFree(term->block_value));
+  term->nblocks = term->ncolors = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A term's local connectivity in the current numbering, element order and block colouring; its
+   parameters go from the caller's element order to the loop's. */
+PetscErrorCode MfadTermSetUpLocal_Private(MfadEnergy E, MfadTerm *term)
+{
+  const int      nv = term->k->nvert, np = term->k->nparam;
+  const PetscInt rend = E->rstart + E->n;
+  int           *lconn;
+  double        *params;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1((size_t)term->nelem * nv, &lconn));
+  for (PetscInt i = 0; i < term->nelem * nv; i++) {
+    const PetscInt v = term->conn_global[i];
+    PetscInt       g;
+    if (v >= E->rstart && v < rend) lconn[i] = (int)(v - E->rstart);
+    else {
+      PetscCall(PetscFindInt(v, E->nghost, E->ghosts, &g));
+      PetscCheck(g >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "term '%s': vertex %" PetscInt_FMT " is not a ghost", term->name, v);
+      lconn[i] = (int)(E->n + g);
+    }
+  }
+  PetscCall(MfadTermOrder_Private(E, term, lconn));
+  PetscCall(PetscMalloc1((size_t)term->nelem * nv, &term->conn));
+  PetscCall(PetscMalloc1((size_t)term->nelem * np, &params));
+  for (PetscInt e = 0; e < term->nelem; e++) {
+    const PetscInt o = term->order[e];
+    for (int a = 0; a < nv; a++) term->conn[e * nv + a] = lconn[o * nv + a];
+    for (int p = 0; p < np; p++) params[e * np + p] = term->params[o * np + p];
+  }
+  /* keep parameters in loop order; conn_global stays in the caller's order */
+  PetscCall(PetscFree(term->params));
+  term->params = params;
+  PetscCall(PetscFree(lconn));
+  PetscCall(MfadColourBlocks_Private(term->nelem, nv, term->conn, E->nlocal, E->block_size, &term->nblocks, &term->block_start, &term->ncolors, &term->color_start, &term->color_blocks));
+  PetscCall(PetscMalloc1(term->nblocks, &term->block_value));
+  term->parallel = 0; /* threads only pay off where a colour gives them separate blocks */
+  for (int c = 0; c < term->ncolors; c++) term->parallel |= term->color_start[c + 1] - term->color_start[c] > 1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetUp(MfadEnergy E)
+{
+  PetscInt  nghost, *ghosts;
+
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  if (E->setup) {
+    if (!E->fixed_setup) PetscCall(MfadEnergySetUpFixed_Private(E));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscLogEventBegin(MFAD_SetUpEvent, 0, 0, 0, 0));
+  if (!E->from_options) PetscCall(MfadEnergySetFromOptions(E));
+  /* validate vertex ids and collect ghosts; then the ghost exchange */
+  PetscCall(MfadEnergyCollectGhosts_Private(E, &nghost, &ghosts));
+  PetscCall(MfadEnergySetUpGhosts_Private(E, nghost, ghosts));
+  /* per term: local connectivity, element order, colouring */
+  for (PetscInt t = 0; t < E->nterms; t++) PetscCall(MfadTermSetUpLocal_Private(E, &E->terms[t]));
   E->setup  = PETSC_TRUE;
   E->xvalid = PETSC_FALSE;
   E->setup_count++;

@@ -106,6 +106,19 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
                                      E->hess ? "allocated" : "not allocated"));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   }
+  {
+    PetscBool dynamic;
+    PetscCall(MfadEnergyHasElementsFunction(E, &dynamic));
+    if (dynamic || E->nelem_updates) {
+      PetscCall(PetscViewerASCIIPrintf(viewer, "dynamic element sets:"));
+      PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+      for (PetscInt t = 0; t < E->nterms; t++)
+        if (E->terms[t].elements_fn || E->terms[t].nupdates) PetscCall(PetscViewerASCIIPrintf(viewer, " '%s' %" PetscInt_FMT " updates%s,", E->terms[t].name, E->terms[t].nupdates, E->terms[t].elements_fn ? " (provider)" : ""));
+      PetscCall(PetscViewerASCIIPrintf(viewer, " ghost exchange rebuilt %" PetscInt_FMT " times, assembled pattern re-preallocated %" PetscInt_FMT " times and kept %" PetscInt_FMT " times\n", E->nghost_rebuilds, E->npattern_builds,
+                                       E->npattern_kept));
+      PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+    }
+  }
   PetscCall(MfadEnergyViewLoadBalance_Private(E, viewer));
   PetscCall(PetscViewerGetFormat(viewer, &format));
   if (size > 4 && format != PETSC_VIEWER_ASCII_INFO_DETAIL) { /* one line per rank: only when asked (-mfad_view ::ascii_info_detail) or few */

@@ -10,6 +10,8 @@
 #   drape <maxits>            the default drape (membrane + bending, 4 corners pinned, 20 steps): each
 #                             step converges within <maxits>; 1 and 2 ranks agree; the sheet sags
 #                             less than free fall would take it; with bending springs too
+#   contact <maxits> <steps> <same>
+#                             a sheet falling onto a sphere and folding onto itself (-sphere, -contact)
 # Prints nothing on success; on failure, the value, the expectation and the program's output.
 set -u
 name=cloth
@@ -80,6 +82,34 @@ case $check in
     holds 'a + 0 < 0 && a + 0 > -0.206' "$(field np1 com_displacement)" || fail "centre of mass moved by $(field np1 com_displacement), expected in (-0.206, 0)"
     run springs 2 -bend_springs 10 "$@"
     converged springs "$maxits"
+    ;;
+  contact)
+    # The sheet falls onto a fixed sphere and folds onto itself (-sphere: IPC barriers on its
+    # point-triangle and edge-edge pairs closer than dhat, found anew at each Newton step, and
+    # against the sphere; each line-search step capped by continuous collision): every step
+    # converges, nothing passes through (every pair and every vertex stays at a distance > 0 after
+    # every step: the summary's minima over steps), some pair came within dhat (self-contact
+    # happened), and 1 and 2 ranks take the same steps (to 1e-8) over the first <same> steps (each
+    # ends at |grad E| <= 1e-6 of the load: differences ~1e-11 measured; later folds amplify them)
+    maxits=$1 steps=$2 same=$3
+    shift 4
+    for np in 1 2; do
+      run "np$np" "$np" -ts_steps "$steps" "$@"
+      converged "np$np" "$maxits"
+      c=$(grep '^cloth: contact ' "$work/np$np.out")
+      get() { printf '%s\n' "$c" | awk -v name="$1" '{ for (i = 1; i < NF; i++) if ($i == name) { print $(i + 1); exit } }'; }
+      dp=$(get min_contact_distance) ds=$(get min_sphere_distance) dhat=$(get dhat)
+      { number "$dp" && holds 'a + 0 > 0' "$dp"; } || fail "run 'np$np': min_contact_distance '$dp', expected > 0 (a pair passed through)"
+      { number "$ds" && holds 'a + 0 > 0' "$ds"; } || fail "run 'np$np': min_sphere_distance '$ds', expected > 0 (a vertex entered the sphere)"
+      holds 'a + 0 < b + 0' "$dp" "$dhat" || fail "run 'np$np': no pair came within dhat = $dhat (closest $dp): no self-contact exercised"
+    done
+    for k in $(seq 1 "$same"); do
+      for f in energy com_displacement sag; do
+        a=$(awk -v k="$k" -v name="$f" '$2 == "step" && $3 == k && $4 == "time" { for (i = 1; i < NF; i++) if ($i == name) print $(i + 1) }' "$work/np1.out")
+        b=$(awk -v k="$k" -v name="$f" '$2 == "step" && $3 == k && $4 == "time" { for (i = 1; i < NF; i++) if ($i == name) print $(i + 1) }' "$work/np2.out")
+        close "step $k $f, 1 vs 2 ranks" "$a" "$b" 1e-8
+      done
+    done
     ;;
   *)
     fail "unknown check '$check'"

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: BSD-2-Clause
+static const char help[] =
+    "An elastic cube of tetrahedra dropped, tilted, onto a fixed triangulated floor, by implicit Euler\n"
+    "with incremental potential contact (IPC): each time step minimises\n"
+    "  1/(2 dt^2) |x - x_pred|_M^2 + W(x) + sum over pairs closer than dhat of the IPC barrier,\n"
+    "W the Neo-Hookean energy and gravity, the pairs (a point of one surface and a triangle, or two\n"
+    "edges: the cube's boundary and the floor, and the cube with itself) found anew at each Newton\n"
+    "step (MfadContactDetect, a term of changing elements), every line-search step capped before a\n"
+    "pair could pass through (continuous collision, MfadContactStepBound). Options:\n"
+    "  -n <4>          cubes along each side of the cube (6 tets each)\n"
+    "  -h <0.025>      cube edge [m]\n"
+    "  -E <1e5>        Young's modulus [Pa]; -nu <0.3> Poisson's ratio; -rho <1000> density [kg/m^3]\n"
+    "  -g <-9.81>      gravity along z [m/s^2]\n"
+    "  -drop <0.02>    gap between the cube's lowest corner and the floor at the start [m]\n"
+    "  -tilt <0.4>     the cube turned by this angle [rad] about x and half of it about y: it lands on a corner\n"
+    "  -floor <8>      floor squares per side (the floor spans twice the cube's width)\n"
+    "  -dhat <h/4>     contact activation distance [m] (h = -h / -n); -kappa <10 m g / dhat^3> stiffness\n"
+    "  -ts_steps <40>  implicit-Euler steps; -dt <0.005> time step [s]\n"
+    "  -o_steps <prefix>  write the cube after every step, <prefix>_0001.vtu ...\n"
+    "Each step prints 'drop: step ...' with the lowest z, the centre of mass's z and the smallest pair\n"
+    "distance; the last line is the summary (min_contact_distance over all steps: > 0, nothing\n"
+    "passed through). Defaults -mfad_psd_project abs -mfad_psd_project_steps 3 (projected, then\n"
+    "exact Newton); mfad's options and every SNES/KSP/PC option apply.\n\n";
+
+#include <mfadmesh.h>
+#include "stepper.h"
+#include "contactstep.h"
+#include "defaultoption.h"
+
+typedef struct {
+  PetscInt  n, nf, steps;
+  PetscReal h, young, nu, rho, grav, drop, tilt, dt;
+} Scene;
+
+/* The cube's rest coordinates (all (n+1)^3 vertices) and where it starts: turned and lifted */
+static void CubeStart(const Scene *sc, const PetscReal rest[], PetscInt nb, PetscReal x0[])
+{
+  const PetscReal a = sc->tilt, b = 0.5 * sc->tilt, L = sc->n * sc->h, c = 0.5 * L;
+  PetscReal       zmin = PETSC_MAX_REAL;
+  for (PetscInt v = 0; v < nb; v++) { /* about the cube's centre: R_y(b) R_x(a) */
+    const PetscReal p[3] = {rest[3 * v] - c, rest[3 * v + 1] - c, rest[3 * v + 2] - c};
+    const PetscReal q[3] = {p[0], PetscCosReal(a) * p[1] - PetscSinReal(a) * p[2], PetscSinReal(a) * p[1] + PetscCosReal(a) * p[2]};
+    x0[3 * v]            = PetscCosReal(b) * q[0] + PetscSinReal(b) * q[2];
+    x0[3 * v + 1]        = q[1];
+    x0[3 * v + 2]        = -PetscSinReal(b) * q[0] + PetscCosReal(b) * q[2];
+    zmin                 = PetscMin(zmin, x0[3 * v + 2]);
+  }
+  for (PetscInt v = 0; v < nb; v++) x0[3 * v + 2] += sc->drop - zmin; /* the floor is z = 0 */
+}
+
+/* The floor: (nf + 1)^2 vertices at z = 0 spanning twice the cube's width, centred under it */
+static void FloorVertex(const Scene *sc, PetscInt f, PetscReal X[3])
+{
+  const PetscReal W = 2 * sc->n * sc->h, s = W / sc->nf;
+  X[0] = -0.5 * W + s * (f % (sc->nf + 1));
+  X[1] = -0.5 * W + s * (f / (sc->nf + 1));
+  X[2] = 0;
+}
+
+/* The contact surface, the same on every rank, dealt round-robin: the cube's boundary triangles
+   (the faces of its tets with all three vertices on one side of the box), the floor's triangles,
+   their edges once each and their vertices once each. Vertex l of the surface is global vertex l
+   (the cube's vertices, then the floor's): every rank lists them all (small). */
+static PetscErrorCode Surface(const Scene *sc, PetscMPIInt rank, PetscMPIInt size, PetscInt *nv, PetscInt **gid, PetscReal **rest, PetscInt *ntri,
+                              PetscInt **tri, PetscInt *nedge, PetscInt **edge, PetscInt *npoint, PetscInt **point)
+{
+  const PetscInt   n = sc->n, nb = (n + 1) * (n + 1) * (n + 1), nfl = (sc->nf + 1) * (sc->nf + 1), ncube = n * n * n;
+  PetscInt        *conn, *alltri, *alledge, nt = 0, ne = 0;
+  PetscReal        lo[3] = {0, 0, 0}, hi[3] = {n * sc->h, n * sc->h, n * sc->h};
+  static const int faces[4][3] = {
+      {0, 2, 1},
+      {0, 1, 3},
+      {1, 2, 3},
+      {0, 3, 2}
+  };
+
+  PetscFunctionBeginUser;
+  *nv = nb + nfl;
+  PetscCall(PetscMalloc2(*nv, gid, 3 * *nv, rest));
+  PetscCall(PetscMalloc1(24 * ncube, &conn));
+  PetscCall(PetscMalloc2(3 * (12 * n * n + 2 * sc->nf * sc->nf), &alltri, 2 * 3 * (12 * n * n + 2 * sc->nf * sc->nf), &alledge));
+  for (PetscInt l = 0; l < *nv; l++) (*gid)[l] = l;
+  PetscCall(MfadMeshBoxVertices(n, n, n, lo, hi, 0, nb, *rest));
+  for (PetscInt f = 0; f < nfl; f++) FloorVertex(sc, f, &(*rest)[3 * (nb + f)]);
+  PetscCall(MfadMeshBoxTets(n, n, n, 0, ncube, conn));
+  for (PetscInt t = 0; t < 6 * ncube; t++)
+    for (int f = 0; f < 4; f++) {
+      PetscInt v[3], side = -1;
+      for (int a = 0; a < 3; a++) v[a] = conn[4 * t + faces[f][a]];
+      for (int d = 0; d < 3 && side < 0; d++)
+        for (PetscInt s = 0; s <= n; s += n) {
+          PetscBool on = PETSC_TRUE;
+          for (int a = 0; a < 3; a++) {
+            const PetscInt ijk[3] = {v[a] % (n + 1), (v[a] / (n + 1)) % (n + 1), v[a] / ((n + 1) * (n + 1))};
+            on                    = (PetscBool)(on && ijk[d] == s);
+          }
+          if (on) side = d;
+        }
+      if (side < 0) continue;
+      for (int a = 0; a < 3; a++) alltri[3 * nt + a] = v[a];
+      nt++;
+    }
+  for (PetscInt j = 0; j < sc->nf; j++)
+    for (PetscInt i = 0; i < sc->nf; i++) {
+      const PetscInt v00 = nb + j * (sc->nf + 1) + i, v10 = v00 + 1, v01 = v00 + sc->nf + 1, v11 = v01 + 1;
+      const PetscInt t[6] = {v00, v10, v11, v00, v11, v01};
+      for (int k = 0; k < 6; k++) alltri[3 * nt + k] = t[k];
+      nt += 2;
+    }
+  for (PetscInt t = 0; t < nt; t++) /* each edge once: from the triangle where it appears first */
+    for (int a = 0; a < 3; a++) {
+      const PetscInt p = PetscMin(alltri[3 * t + a], alltri[3 * t + (a + 1) % 3]), q = PetscMax(alltri[3 * t + a], alltri[3 * t + (a + 1) % 3]);
+      PetscBool      seen = PETSC_FALSE;
+      for (PetscInt e = 0; e < ne && !seen; e++) seen = (PetscBool)(alledge[2 * e] == p && alledge[2 * e + 1] == q);
+      if (!seen) alledge[2 * ne] = p, alledge[2 * ne + 1] = q, ne++;
+    }
+  PetscCall(PetscMalloc3(3 * (nt / size + 1), tri, 2 * (ne / size + 1), edge, *nv / size + 1, point));
+  *ntri = *nedge = *npoint = 0;
+  for (PetscInt t = rank; t < nt; t += size, (*ntri)++)
+    for (int a = 0; a < 3; a++) (*tri)[3 * *ntri + a] = alltri[3 * t + a];
+  for (PetscInt e = rank; e < ne; e += size, (*nedge)++)
+    for (int a = 0; a < 2; a++) (*edge)[2 * *nedge + a] = alledge[2 * e + a];
+  for (PetscInt v = rank; v < *nv; v += size) (*point)[(*npoint)++] = v; /* interior cube vertices too: harmless, never near a triangle */
+  PetscCall(PetscFree2(alltri, alledge));
+  PetscCall(PetscFree(conn));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Comm    comm;
+  PetscMPIInt rank, size;
+  Scene       sc = {4, 8, 40, 0.025, 1e5, 0.3, 1000, -9.81, 0.02, 0.4, 0.005};
+  PetscInt    nb, nfl, N, n = PETSC_DECIDE, vstart, vend, cstart, cend, ncube, inertia, its = 0, reason = 1, nv = 0, ntri = 0, nedge = 0, npoint = 0,
+                       *gid, *tri, *edge, *point;
+  PetscReal *rest, *x0, *mass, *vel, *xpred, *xold, *iparam, dhat = 0, kappa = 0, dmin = PETSC_MAX_REAL, zmin_all = PETSC_MAX_REAL, gnorm0,
+                                                             residual = 0;
+  MfadEnergy  E;
+  Vec         X, X0, G, M;
+  Solver      S;
+  Contact     ct;
+  char        prefix[PETSC_MAX_PATH_LEN] = "";
+  PetscBool   steps_out                  = PETSC_FALSE;
+  const char *reason_name                = "";
+  PetscInt    tets_term;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  comm = PETSC_COMM_WORLD;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscOptionsBegin(comm, NULL, "Drop options", NULL);
+  PetscCall(PetscOptionsInt("-n", "cubes along each side", NULL, sc.n, &sc.n, NULL));
+  PetscCall(PetscOptionsReal("-h", "cube edge [m]", NULL, sc.h, &sc.h, NULL));
+  PetscCall(PetscOptionsReal("-E", "Young's modulus [Pa]", NULL, sc.young, &sc.young, NULL));
+  PetscCall(PetscOptionsReal("-nu", "Poisson's ratio", NULL, sc.nu, &sc.nu, NULL));
+  PetscCall(PetscOptionsReal("-rho", "density [kg/m^3]", NULL, sc.rho, &sc.rho, NULL));
+  PetscCall(PetscOptionsReal("-g", "gravity along z [m/s^2]", NULL, sc.grav, &sc.grav, NULL));
+  PetscCall(PetscOptionsReal("-drop", "gap to the floor at the start [m]", NULL, sc.drop, &sc.drop, NULL));
+  PetscCall(PetscOptionsReal("-tilt", "turn about x [rad] (half of it about y)", NULL, sc.tilt, &sc.tilt, NULL));
+  PetscCall(PetscOptionsInt("-floor", "floor squares per side", NULL, sc.nf, &sc.nf, NULL));
+  PetscCall(PetscOptionsReal("-dhat", "contact activation distance [m]", NULL, dhat, &dhat, NULL));
+  PetscCall(PetscOptionsReal("-kappa", "barrier stiffness", NULL, kappa, &kappa, NULL));
+  PetscCall(PetscOptionsInt("-ts_steps", "implicit-Euler steps", NULL, sc.steps, &sc.steps, NULL));
+  PetscCall(PetscOptionsReal("-dt", "time step [s]", NULL, sc.dt, &sc.dt, NULL));
+  PetscCall(PetscOptionsString("-o_steps", "write the cube after every step as <prefix>_NNNN.vtu", NULL, prefix, prefix, sizeof prefix, &steps_out));
+  PetscOptionsEnd();
+  PetscCheck(sc.n >= 1 && sc.nf >= 1 && sc.steps >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-n %" PetscInt_FMT ", -floor %" PetscInt_FMT " and -ts_steps %" PetscInt_FMT " must be >= 1", sc.n, sc.nf, sc.steps);
+  PetscCheck(sc.h > 0 && sc.young > 0 && sc.nu > -1 && sc.nu < 0.5 && sc.rho > 0 && sc.dt > 0 && sc.drop > 0 && dhat >= 0 && kappa >= 0, comm,
+             PETSC_ERR_ARG_OUTOFRANGE, "-h, -E, -rho, -dt and -drop must be > 0, -nu in (-1, 0.5), -dhat and -kappa >= 0");
+  PetscCheck(!steps_out || prefix[0], comm, PETSC_ERR_ARG_WRONG, "-o_steps needs a file name prefix");
+  if (dhat == 0) dhat = 0.25 * sc.h;
+  if (kappa == 0) kappa = 10 * sc.rho * sc.h * sc.h * sc.h * PetscAbsReal(sc.grav) / (dhat * dhat * dhat);
+  PetscCall(DefaultOption("-mfad_psd_project", "abs")); /* a tumbling cube: the exact Hessian is indefinite on the way */
+  PetscCall(DefaultOption("-mfad_psd_project_steps", "3"));
+  PetscCall(DefaultHessianAuto());
+
+  /* vertices: the cube's (n+1)^3, then the floor's (fixed) */
+  nb    = (sc.n + 1) * (sc.n + 1) * (sc.n + 1);
+  nfl   = (sc.nf + 1) * (sc.nf + 1);
+  N     = nb + nfl;
+  ncube = sc.n * sc.n * sc.n;
+  PetscCall(PetscSplitOwnership(comm, &n, &N));
+  PetscCallMPI(MPI_Scan(&n, &vend, 1, MPIU_INT, MPI_SUM, comm));
+  vstart = vend - n;
+  cstart = (ncube * rank) / size, cend = (ncube * (rank + 1)) / size;
+  PetscCall(MfadEnergyCreate(comm, 3, n, N, &E));
+  PetscCall(Surface(&sc, rank, size, &nv, &gid, &rest, &ntri, &tri, &nedge, &edge, &npoint, &point));
+  PetscCall(PetscMalloc6(3 * nb, &x0, n, &mass, 3 * n, &vel, 3 * n, &xpred, 3 * n, &xold, 4 * n, &iparam));
+  CubeStart(&sc, rest, nb, x0);
+  {
+    MfadKernel k;
+    PetscInt  *conn, *vconn;
+    PetscReal *trest, mat[2] = {sc.young / (2 * (1 + sc.nu)), sc.young * sc.nu / ((1 + sc.nu) * (1 - 2 * sc.nu))}, *gp;
+    PetscCall(PetscMalloc4(24 * (cend - cstart), &conn, 72 * (cend - cstart), &trest, n, &vconn, 4 * n, &gp));
+    PetscCall(MfadMeshBoxTets(sc.n, sc.n, sc.n, cstart, cend, conn));
+    PetscCall(VecCreateMPI(comm, n, N, &M));
+    for (PetscInt t = 0; t < 6 * (cend - cstart); t++) { /* lumped masses: rho V / 4 to each corner */
+      PetscReal   D[9], V, m;
+      PetscScalar mv[4];
+      for (int a = 0; a < 4; a++)
+        for (int d = 0; d < 3; d++) trest[12 * t + 3 * a + d] = rest[3 * conn[4 * t + a] + d];
+      for (int a = 0; a < 3; a++)
+        for (int d = 0; d < 3; d++) D[3 * a + d] = trest[12 * t + 3 * (a + 1) + d] - trest[12 * t + d];
+      V = (D[0] * (D[4] * D[8] - D[5] * D[7]) - D[1] * (D[3] * D[8] - D[5] * D[6]) + D[2] * (D[3] * D[7] - D[4] * D[6])) / 6;
+      m = sc.rho * PetscAbsReal(V) / 4;
+      for (int a = 0; a < 4; a++) mv[a] = m;
+      PetscCall(VecSetValues(M, 4, &conn[4 * t], mv, ADD_VALUES));
+    }
+    PetscCall(VecAssemblyBegin(M));
+    PetscCall(VecAssemblyEnd(M));
+    PetscCall(MfadKernelFind("neohookean_tet", &k));
+    PetscCall(MfadEnergyAddTermFromRest(E, k, 6 * (cend - cstart), conn, trest, mat, 1.0, &tets_term));
+    {
+      const PetscScalar *mm;
+      PetscCall(VecGetArrayRead(M, &mm));
+      for (PetscInt l = 0; l < n; l++) {
+        mass[l]       = vstart + l < nb ? PetscRealPart(mm[l]) : 1.0; /* the floor's: fixed, any mass */
+        vconn[l]      = vstart + l;
+        gp[3 * l]     = 0;
+        gp[3 * l + 1] = 0;
+        gp[3 * l + 2] = vstart + l < nb ? mass[l] * sc.grav : 0;
+      }
+      PetscCall(VecRestoreArrayRead(M, &mm));
+    }
+    PetscCall(MfadKernelFind("gravity", &k));
+    PetscCall(MfadEnergyAddTerm(E, k, n, vconn, gp, 1.0, NULL));
+    for (PetscInt l = 0; l < n; l++) {
+      gp[4 * l] = mass[l] / (sc.dt * sc.dt);
+      for (int d = 0; d < 3; d++) gp[4 * l + 1 + d] = vstart + l < nb ? x0[3 * (vstart + l) + d] : rest[3 * (vstart + l) + d];
+    }
+    PetscCall(MfadKernelFind("inertia", &k));
+    PetscCall(MfadEnergyAddTerm(E, k, n, vconn, gp, 1.0, &inertia));
+    PetscCall(PetscFree4(conn, trest, vconn, gp));
+  }
+  { /* the floor is fixed */
+    PetscInt   nfix = 0, *fix;
+    PetscReal *val;
+    PetscCall(PetscMalloc2(3 * n, &fix, 3 * n, &val));
+    for (PetscInt v = PetscMax(vstart, nb); v < vend; v++)
+      for (int d = 0; d < 3; d++) fix[nfix] = 3 * v + d, val[nfix++] = rest[3 * v + d];
+    PetscCall(MfadEnergySetFixedDofs(E, nfix, fix, val));
+    PetscCall(PetscFree2(fix, val));
+  }
+  PetscCall(ContactCreate(E, nv, gid, rest, ntri, tri, nedge, edge, npoint, point, dhat, kappa, NULL, 0, &ct));
+  PetscCall(MfadEnergySetFromOptions(E));
+  PetscCall(MfadEnergySetUp(E));
+
+  PetscCall(MfadEnergyCreateVecs(E, &X, &G));
+  {
+    PetscScalar *x;
+    PetscCall(VecGetArray(X, &x));
+    for (PetscInt l = 0; l < n; l++)
+      for (int d = 0; d < 3; d++) x[3 * l + d] = vstart + l < nb ? x0[3 * (vstart + l) + d] : rest[3 * (vstart + l) + d], vel[3 * l + d] = 0;
+    PetscCall(VecRestoreArray(X, &x));
+  }
+  PetscCall(VecDuplicate(X, &X0));
+  PetscCall(VecCopy(X, X0));
+  PetscCall(MfadEnergyComputeGradient(E, X, G));
+  PetscCall(VecNorm(G, NORM_2, &gnorm0)); /* the load: the cube's weight */
+  PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
+  PetscCall(SolverCreate(E, PETSC_FALSE, 1e-6 * gnorm0, X, &S));
+  PetscCall(ContactSetSNES(&ct, S.snes));
+
+  for (PetscInt step = 1; step <= sc.steps; step++) {
+    PetscScalar *x;
+    PetscInt     sits = 0, sreason = 0;
+    const char  *sname = "";
+    PetscReal    dp, dsph, z[2] = {PETSC_MAX_REAL, 0}, mz = 0, msum = 0, gnorm;
+
+    PetscCall(ImplicitEulerPredict(E, inertia, n, mass, sc.dt, vel, X, xold, xpred, iparam));
+    PetscCall(VecGetArray(X, &x)); /* start from x_n, collision-free: x_pred may have passed through */
+    for (PetscInt l = 0; l < 3 * n; l++) x[l] = xold[l];
+    PetscCall(VecRestoreArray(X, &x));
+    PetscCall(SolverSolve(&S, X, &sits, &sreason, &sname));
+    if (sreason == SNES_DIVERGED_LINE_SEARCH) { /* a step below round-off: nothing left to find */
+      PetscBool roundoff;
+      PetscCall(ContactAtRoundoff(&ct, X, &roundoff));
+      if (roundoff) sreason = CONTACT_CONVERGED_ROUNDOFF, sname = "CONVERGED_ROUNDOFF";
+    }
+    PetscCall(MfadEnergyComputeGradient(E, X, G));
+    PetscCall(VecNorm(G, NORM_2, &gnorm));
+    residual = PetscMax(residual, gnorm / gnorm0);
+    its      = PetscMax(its, sits);
+    if (step == 1 || sreason < reason) reason = sreason, reason_name = sname;
+    PetscCall(ImplicitEulerVelocity(n, sc.dt, X, xold, vel));
+    PetscCall(ContactMeasure(&ct, X, &dp, &dsph));
+    dmin = PetscMin(dmin, dp);
+    PetscCall(VecGetArray(X, &x));
+    for (PetscInt l = 0; l < n && vstart + l < nb; l++) {
+      z[0] = PetscMin(z[0], PetscRealPart(x[3 * l + 2]));
+      mz += mass[l] * PetscRealPart(x[3 * l + 2]);
+      msum += mass[l];
+    }
+    PetscCall(VecRestoreArray(X, &x));
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &z[0], 1, MPIU_REAL, MPIU_MIN, comm));
+    {
+      PetscReal s2[2] = {mz, msum};
+      PetscCall(MPIU_Allreduce(MPI_IN_PLACE, s2, 2, MPIU_REAL, MPIU_SUM, comm));
+      z[1] = s2[0] / s2[1];
+    }
+    zmin_all = PetscMin(zmin_all, z[0]);
+    PetscCall(PetscPrintf(comm,
+                          "drop: step %" PetscInt_FMT
+                          " time %.6e lowest_z %.12e com_z %.12e contact_distance %.6e residual %.3e iterations %" PetscInt_FMT
+                          " reason %" PetscInt_FMT " %s\n",
+                          step, (double)(step * sc.dt), (double)z[0], (double)z[1], (double)dp, (double)(gnorm / gnorm0), sits, sreason, sname));
+    if (steps_out) {
+      char path[PETSC_MAX_PATH_LEN + 16];
+      PetscCall(PetscSNPrintf(path, sizeof path, "%s_%04" PetscInt_FMT ".vtu", prefix, step));
+      PetscCall(MfadEnergyWriteVTU(E, tets_term, X, X0, path));
+    }
+  }
+  {
+    PetscInt updates, rebuilds, repre, kept;
+    PetscCall(MfadEnergyGetElementsCounts(E, &updates, &rebuilds, &repre, &kept));
+    PetscCall(PetscPrintf(comm,
+                          "drop: vertices %" PetscInt_FMT " tets %" PetscInt_FMT
+                          " dhat %.6e kappa %.6e min_contact_distance %.6e lowest_z %.6e detections %" PetscInt_FMT " capped_steps %" PetscInt_FMT
+                          " ghost_rebuilds %" PetscInt_FMT " repreallocations %" PetscInt_FMT " residual %.3e iterations %" PetscInt_FMT
+                          " reason %" PetscInt_FMT " %s\n",
+                          N, 6 * ncube, (double)dhat, (double)kappa, (double)dmin, (double)zmin_all, ct.detections, ct.capped, rebuilds, repre,
+                          (double)residual, its, reason, reason_name));
+  }
+  PetscCall(ContactDestroy(&ct));
+  PetscCall(SolverDestroy(&S));
+  PetscCall(VecDestroy(&X));
+  PetscCall(VecDestroy(&X0));
+  PetscCall(VecDestroy(&G));
+  PetscCall(VecDestroy(&M));
+  PetscCall(PetscFree2(gid, rest));
+  PetscCall(PetscFree3(tri, edge, point));
+  PetscCall(PetscFree6(x0, mass, vel, xpred, xold, iparam));
+  PetscCall(MfadEnergyDestroy(&E));
+  if (reason <= 0) PetscCall(PetscFPrintf(comm, PETSC_STDERR, "drop: a step did not converge: %s\n", reason_name));
+  PetscCall(PetscFinalize());
+  return reason > 0 ? 0 : 1;
+}

@@ -387,9 +387,9 @@ int main(int argc, char **argv)
       PetscCall(VecRestoreArray(X, &x));
     }
     PetscCall(SolverSolve(&S, X, &sits, &sreason, &sname));
-    if (contact && sreason == SNES_DIVERGED_LINE_SEARCH) { /* a step below round-off: nothing left to find */
-      PetscBool roundoff;
-      PetscCall(ContactAtRoundoff(&ct, X, &roundoff));
+    if (contact && (ct.roundoff || sreason == SNES_DIVERGED_LINE_SEARCH)) { /* a step below round-off: nothing left to find */
+      PetscBool roundoff = ct.roundoff;
+      if (!roundoff) PetscCall(ContactAtRoundoff(&ct, X, &roundoff));
       if (roundoff) sreason = CONTACT_CONVERGED_ROUNDOFF, sname = "CONVERGED_ROUNDOFF";
     }
     PetscCall(MfadEnergyComputeObjective(E, X, &energy));

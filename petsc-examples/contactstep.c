@@ -154,6 +154,24 @@ PetscErrorCode ContactCreate(MfadEnergy E, PetscInt nv, const PetscInt gid[], co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* SNES's own test, then the round-off stop (after a step: slope is that step's) */
+static PetscErrorCode ContactConverged(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm, SNESConvergedReason *reason,
+                                       void *ctx)
+{
+  Contact *ct = (Contact *)ctx;
+
+  PetscFunctionBeginUser;
+  if (it == 0) ct->roundoff = PETSC_FALSE;
+  PetscCall(SNESConvergedDefault(snes, it, xnorm, snorm, fnorm, reason, NULL));
+  if (*reason == SNES_CONVERGED_ITERATING && it > 0) {
+    Vec X;
+    PetscCall(SNESGetSolution(snes, &X));
+    PetscCall(ContactAtRoundoff(ct, X, &ct->roundoff));
+    if (ct->roundoff) *reason = SNES_CONVERGED_FNORM_ABS; /* reported as CONVERGED_ROUNDOFF by the example */
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode ContactSetSNES(Contact *ct, SNES snes)
 {
   SNESLineSearch ls;
@@ -161,6 +179,7 @@ PetscErrorCode ContactSetSNES(Contact *ct, SNES snes)
   PetscFunctionBeginUser;
   PetscCall(SNESGetLineSearch(snes, &ls));
   PetscCall(SNESLineSearchSetPreCheck(ls, ContactPreCheck, ct));
+  PetscCall(SNESSetConvergenceTest(snes, ContactConverged, ct, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

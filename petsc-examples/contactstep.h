@@ -26,6 +26,7 @@ typedef struct {
   PetscReal   alpha_min;           /* smallest step bound applied */
   PetscInt    detections, capped;  /* provider calls; steps the pre-check shortened */
   PetscReal   slope;               /* |grad E . step| of the last step tried: its predicted decrease */
+  PetscBool   roundoff;            /* the last solve ended on ContactConverged()'s round-off test */
 } Contact;
 
 /* the reason a time step reports when its last step predicted less than round-off (not SNES's) */
@@ -35,7 +36,9 @@ typedef struct {
 PetscErrorCode ContactCreate(MfadEnergy E, PetscInt nv, const PetscInt gid[], const PetscReal rest[], PetscInt ntri, const PetscInt tri[],
                              PetscInt nedge, const PetscInt edge[], PetscInt npoint, const PetscInt point[], PetscReal dhat, PetscReal kappa,
                              const PetscReal centre[3], PetscReal radius, Contact *ct);
-/* The line-search pre-check on snes (newtonls) */
+/* The line-search pre-check on snes (newtonls), and SNES's convergence test with a round-off stop:
+   converged where the last step predicted less than the energy's round-off (ContactAtRoundoff()),
+   flagged in ct->roundoff (PETSc 3.26's line search keeps taking such steps where 3.18's fails) */
 PetscErrorCode ContactSetSNES(Contact *ct, SNES snes);
 /* Detects at X (collective) and gives the smallest pair distance and the smallest distance of a
    surface vertex to the sphere (dhat-capped pairs; +inf without a sphere) */

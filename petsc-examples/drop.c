@@ -273,9 +273,9 @@ int main(int argc, char **argv)
     for (PetscInt l = 0; l < 3 * n; l++) x[l] = xold[l];
     PetscCall(VecRestoreArray(X, &x));
     PetscCall(SolverSolve(&S, X, &sits, &sreason, &sname));
-    if (sreason == SNES_DIVERGED_LINE_SEARCH) { /* a step below round-off: nothing left to find */
-      PetscBool roundoff;
-      PetscCall(ContactAtRoundoff(&ct, X, &roundoff));
+    if (ct.roundoff || sreason == SNES_DIVERGED_LINE_SEARCH) { /* a step below round-off: nothing left to find */
+      PetscBool roundoff = ct.roundoff;
+      if (!roundoff) PetscCall(ContactAtRoundoff(&ct, X, &roundoff));
       if (roundoff) sreason = CONTACT_CONVERGED_ROUNDOFF, sname = "CONVERGED_ROUNDOFF";
     }
     PetscCall(MfadEnergyComputeGradient(E, X, G));

@@ -381,17 +381,9 @@ int main(int argc, char **argv)
     const char  *sname = "";
 
     if (s.steps > 0) PetscCall(ImplicitEulerPredict(E, inertia, n, mass, s.dt, vel, X, xold, xpred, iparam));
-    if (contact) { /* start from x_n, which is collision-free: x_pred may have passed through */
-      PetscCall(VecGetArray(X, &x));
-      for (PetscInt l = 0; l < 3 * n; l++) x[l] = xold[l];
-      PetscCall(VecRestoreArray(X, &x));
-    }
+    if (contact) PetscCall(ContactStepStart(X, xold));
     PetscCall(SolverSolve(&S, X, &sits, &sreason, &sname));
-    if (contact && (ct.roundoff || sreason == SNES_DIVERGED_LINE_SEARCH)) { /* a step below round-off: nothing left to find */
-      PetscBool roundoff = ct.roundoff;
-      if (!roundoff) PetscCall(ContactAtRoundoff(&ct, X, &roundoff));
-      if (roundoff) sreason = CONTACT_CONVERGED_ROUNDOFF, sname = "CONVERGED_ROUNDOFF";
-    }
+    if (contact) PetscCall(ContactStepReason(&ct, X, &sreason, &sname));
     PetscCall(MfadEnergyComputeObjective(E, X, &energy));
     PetscCall(MfadEnergyComputeGradient(E, X, G));
     PetscCall(VecNorm(G, NORM_2, &gnorm));

@@ -214,6 +214,29 @@ PetscErrorCode ContactAtRoundoff(Contact *ct, Vec X, PetscBool *yes)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode ContactStepStart(Vec X, const PetscReal xold[])
+{
+  PetscScalar *x;
+  PetscInt     m;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(X, &m));
+  PetscCall(VecGetArray(X, &x));
+  for (PetscInt l = 0; l < m; l++) x[l] = xold[l];
+  PetscCall(VecRestoreArray(X, &x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ContactStepReason(Contact *ct, Vec X, PetscInt *reason, const char **name)
+{
+  PetscBool roundoff = ct->roundoff;
+
+  PetscFunctionBeginUser;
+  if (!roundoff && *reason == SNES_DIVERGED_LINE_SEARCH) PetscCall(ContactAtRoundoff(ct, X, &roundoff));
+  if (roundoff) *reason = CONTACT_CONVERGED_ROUNDOFF, *name = "CONVERGED_ROUNDOFF";
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode ContactDestroy(Contact *ct)
 {
   PetscFunctionBeginUser;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Contact for the examples' time steppers (cloth.c): the self-contact of a triangle surface by
+/* Contact for the examples' time steppers (cloth.c, drop.c): the self-contact of a triangle surface by
    mfad's detection (MfadContact) and IPC barrier terms, and a fixed sphere as an obstacle.
    - Two terms of changing elements, point-triangle and edge-edge pairs closer than dhat, given
      anew by an element provider at the start of each Newton step (MfadEnergySetTermElementsFunction).
@@ -47,5 +47,11 @@ PetscErrorCode ContactMeasure(Contact *ct, Vec X, PetscReal *dpair, PetscReal *d
    a line search that then fails has nothing left to find (barriers make E's terms large and
    cancelling); collective */
 PetscErrorCode ContactAtRoundoff(Contact *ct, Vec X, PetscBool *yes);
+/* Before a time step's solve: X = x_n (xold, this rank's dofs), which is collision-free, where
+   ImplicitEulerPredict() left x_pred, which may have passed through */
+PetscErrorCode ContactStepStart(Vec X, const PetscReal xold[]);
+/* After it: a solve that ended on the round-off stop, or whose line search failed where the last
+   step predicted less than round-off, gets CONTACT_CONVERGED_ROUNDOFF ("CONVERGED_ROUNDOFF") */
+PetscErrorCode ContactStepReason(Contact *ct, Vec X, PetscInt *reason, const char **name);
 PetscErrorCode ContactDestroy(Contact *ct);
 #endif

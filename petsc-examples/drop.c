@@ -1,26 +1,30 @@
 // SPDX-License-Identifier: BSD-2-Clause
 static const char help[] =
-    "An elastic cube of tetrahedra dropped, tilted, onto a fixed triangulated floor, by implicit Euler\n"
-    "with incremental potential contact (IPC): each time step minimises\n"
+    "Elastic cubes of tetrahedra dropped, tilted, one above the other onto a fixed triangulated floor:\n"
+    "the lowest lands on the floor, each other one on the cube below it. By implicit Euler with\n"
+    "incremental potential contact (IPC): each time step minimises\n"
     "  1/(2 dt^2) |x - x_pred|_M^2 + W(x) + sum over pairs closer than dhat of the IPC barrier,\n"
     "W the Neo-Hookean energy and gravity, the pairs (a point of one surface and a triangle, or two\n"
-    "edges: the cube's boundary and the floor, and the cube with itself) found anew at each Newton\n"
+    "edges: cube and floor, cube and cube, and each cube with itself) found anew at each Newton\n"
     "step (MfadContactDetect, a term of changing elements), every line-search step capped before a\n"
     "pair could pass through (continuous collision, MfadContactStepBound). Options:\n"
-    "  -n <4>          cubes along each side of the cube (6 tets each)\n"
+    "  -cubes <2>      elastic cubes, stacked with a gap of -drop between each and the next\n"
+    "  -n <4>          cells along each side of a cube (6 tets each)\n"
     "  -h <0.025>      cube edge [m]\n"
     "  -E <1e5>        Young's modulus [Pa]; -nu <0.3> Poisson's ratio; -rho <1000> density [kg/m^3]\n"
     "  -g <-9.81>      gravity along z [m/s^2]\n"
-    "  -drop <0.02>    gap between the cube's lowest corner and the floor at the start [m]\n"
-    "  -tilt <0.4>     the cube turned by this angle [rad] about x and half of it about y: it lands on a corner\n"
+    "  -drop <0.02>    gap between the lowest cube and the floor, and between a cube and the next, at the start [m]\n"
+    "  -tilt <0.4>     each cube turned by this angle [rad] about x (alternating in sign from cube to cube)\n"
+    "                  and half of it about y: it lands on a corner\n"
     "  -floor <8>      floor squares per side (the floor spans twice the cube's width)\n"
     "  -dhat <h/4>     contact activation distance [m] (h = -h / -n); -kappa <10 m g / dhat^3> stiffness\n"
     "  -ts_steps <40>  implicit-Euler steps; -dt <0.005> time step [s]\n"
-    "  -o_steps <prefix>  write the cube after every step, <prefix>_0001.vtu ...\n"
-    "Each step prints 'drop: step ...' with the lowest z, the centre of mass's z and the smallest pair\n"
-    "distance; the last line is the summary (min_contact_distance over all steps: > 0, nothing\n"
-    "passed through). Defaults -mfad_psd_project abs -mfad_psd_project_steps 3 (projected, then\n"
-    "exact Newton); mfad's options and every SNES/KSP/PC option apply.\n\n";
+    "  -o_steps <prefix>  write the cubes after every step, <prefix>_0001.vtu ...\n"
+    "Each step prints 'drop: step ...' with the lowest z, the centre of mass's z, the smallest pair\n"
+    "distance and the pairs between two cubes (cube_pairs); the last line is the summary\n"
+    "(min_contact_distance over all steps: > 0, nothing passed through; cube_pairs: the most pairs\n"
+    "between two cubes at a step). Defaults -mfad_psd_project abs -mfad_psd_project_steps 3\n"
+    "(projected, then exact Newton); mfad's options and every SNES/KSP/PC option apply.\n\n";
 
 #include <mfadmesh.h>
 #include "stepper.h"
@@ -28,27 +32,33 @@ static const char help[] =
 #include "defaultoption.h"
 
 typedef struct {
-  PetscInt  n, nf, steps;
+  PetscInt  cubes, n, nf, steps;
   PetscReal h, young, nu, rho, grav, drop, tilt, dt;
 } Scene;
 
-/* The cube's rest coordinates (all (n+1)^3 vertices) and where it starts: turned and lifted */
-static void CubeStart(const Scene *sc, const PetscReal rest[], PetscInt nb, PetscReal x0[])
+/* Where the cubes start (all (n+1)^3 vertices of each, rest: the first cube's): cube k turned by
+   (-1)^k tilt about its centre and lifted to a gap of -drop above the floor (k = 0) or the highest
+   point of cube k - 1 */
+static void CubesStart(const Scene *sc, const PetscReal rest[], PetscInt nb, PetscReal x0[])
 {
-  const PetscReal a = sc->tilt, b = 0.5 * sc->tilt, L = sc->n * sc->h, c = 0.5 * L;
-  PetscReal       zmin = PETSC_MAX_REAL;
-  for (PetscInt v = 0; v < nb; v++) { /* about the cube's centre: R_y(b) R_x(a) */
-    const PetscReal p[3] = {rest[3 * v] - c, rest[3 * v + 1] - c, rest[3 * v + 2] - c};
-    const PetscReal q[3] = {p[0], PetscCosReal(a) * p[1] - PetscSinReal(a) * p[2], PetscSinReal(a) * p[1] + PetscCosReal(a) * p[2]};
-    x0[3 * v]            = PetscCosReal(b) * q[0] + PetscSinReal(b) * q[2];
-    x0[3 * v + 1]        = q[1];
-    x0[3 * v + 2]        = -PetscSinReal(b) * q[0] + PetscCosReal(b) * q[2];
-    zmin                 = PetscMin(zmin, x0[3 * v + 2]);
+  PetscReal top = 0;
+  for (PetscInt k = 0; k < sc->cubes; k++) {
+    const PetscReal a = (k % 2 ? -1 : 1) * sc->tilt, b = 0.5 * sc->tilt, c = 0.5 * sc->n * sc->h;
+    PetscReal       zmin = PETSC_MAX_REAL, *xk = &x0[3 * k * nb];
+    for (PetscInt v = 0; v < nb; v++) { /* about the cube's centre: R_y(b) R_x(a) */
+      const PetscReal p[3] = {rest[3 * v] - c, rest[3 * v + 1] - c, rest[3 * v + 2] - c};
+      const PetscReal q[3] = {p[0], PetscCosReal(a) * p[1] - PetscSinReal(a) * p[2], PetscSinReal(a) * p[1] + PetscCosReal(a) * p[2]};
+      xk[3 * v]            = PetscCosReal(b) * q[0] + PetscSinReal(b) * q[2];
+      xk[3 * v + 1]        = q[1];
+      xk[3 * v + 2]        = -PetscSinReal(b) * q[0] + PetscCosReal(b) * q[2];
+      zmin                 = PetscMin(zmin, xk[3 * v + 2]);
+    }
+    for (PetscInt v = 0; v < nb; v++) xk[3 * v + 2] += top + sc->drop - zmin; /* the floor is z = 0 */
+    for (PetscInt v = 0; v < nb; v++) top = PetscMax(top, xk[3 * v + 2]);
   }
-  for (PetscInt v = 0; v < nb; v++) x0[3 * v + 2] += sc->drop - zmin; /* the floor is z = 0 */
 }
 
-/* The floor: (nf + 1)^2 vertices at z = 0 spanning twice the cube's width, centred under it */
+/* The floor: (nf + 1)^2 vertices at z = 0 spanning twice a cube's width, centred under them */
 static void FloorVertex(const Scene *sc, PetscInt f, PetscReal X[3])
 {
   const PetscReal W = 2 * sc->n * sc->h, s = W / sc->nf;
@@ -57,15 +67,32 @@ static void FloorVertex(const Scene *sc, PetscInt f, PetscReal X[3])
   X[2] = 0;
 }
 
-/* The contact surface, the same on every rank, dealt round-robin: the cube's boundary triangles
+/* The edges of triangles t0 ... t1 - 1 appended to edge[2 (*ne) ...], each once (from the
+   triangle where it appears first; triangles of one surface, which shares no edge with another) */
+static void Edges(const PetscInt tri[], PetscInt t0, PetscInt t1, PetscInt edge[], PetscInt *ne)
+{
+  const PetscInt e0 = *ne;
+
+  for (PetscInt t = t0; t < t1; t++)
+    for (int a = 0; a < 3; a++) {
+      const PetscInt p = PetscMin(tri[3 * t + a], tri[3 * t + (a + 1) % 3]), q = PetscMax(tri[3 * t + a], tri[3 * t + (a + 1) % 3]);
+      PetscBool      seen = PETSC_FALSE;
+      for (PetscInt e = e0; e < *ne && !seen; e++) seen = (PetscBool)(edge[2 * e] == p && edge[2 * e + 1] == q);
+      if (!seen) edge[2 * *ne] = p, edge[2 * *ne + 1] = q, (*ne)++;
+    }
+}
+
+/* The contact surface, the same on every rank, dealt round-robin: each cube's boundary triangles
    (the faces of its tets with all three vertices on one side of the box), the floor's triangles,
    their edges once each and their vertices once each. Vertex l of the surface is global vertex l
-   (the cube's vertices, then the floor's): every rank lists them all (small). */
+   (cube k's vertices are k nb ... (k + 1) nb - 1, then the floor's): every rank lists them all
+   (small); rest: every cube's at its rest place (only edge lengths are used). */
 static PetscErrorCode Surface(const Scene *sc, PetscMPIInt rank, PetscMPIInt size, PetscInt *nv, PetscInt **gid, PetscReal **rest, PetscInt *ntri,
                               PetscInt **tri, PetscInt *nedge, PetscInt **edge, PetscInt *npoint, PetscInt **point)
 {
-  const PetscInt   n = sc->n, nb = (n + 1) * (n + 1) * (n + 1), nfl = (sc->nf + 1) * (sc->nf + 1), ncube = n * n * n;
-  PetscInt        *conn, *alltri, *alledge, nt = 0, ne = 0;
+  const PetscInt   n = sc->n, nb = (n + 1) * (n + 1) * (n + 1), nfl = (sc->nf + 1) * (sc->nf + 1), ncube = n * n * n, nc = sc->cubes;
+  const PetscInt   mt = nc * 12 * n * n + 2 * sc->nf * sc->nf; /* triangles: 2 n^2 per face */
+  PetscInt        *conn, *alltri, *alledge, nt = 0, ne = 0, nt1, ne1;
   PetscReal        lo[3] = {0, 0, 0}, hi[3] = {n * sc->h, n * sc->h, n * sc->h};
   static const int faces[4][3] = {
       {0, 2, 1},
@@ -75,13 +102,13 @@ static PetscErrorCode Surface(const Scene *sc, PetscMPIInt rank, PetscMPIInt siz
   };
 
   PetscFunctionBeginUser;
-  *nv = nb + nfl;
+  *nv = nc * nb + nfl;
   PetscCall(PetscMalloc2(*nv, gid, 3 * *nv, rest));
   PetscCall(PetscMalloc1(24 * ncube, &conn));
-  PetscCall(PetscMalloc2(3 * (12 * n * n + 2 * sc->nf * sc->nf), &alltri, 2 * 3 * (12 * n * n + 2 * sc->nf * sc->nf), &alledge));
+  PetscCall(PetscMalloc2(3 * mt, &alltri, 2 * 3 * mt, &alledge));
   for (PetscInt l = 0; l < *nv; l++) (*gid)[l] = l;
-  PetscCall(MfadMeshBoxVertices(n, n, n, lo, hi, 0, nb, *rest));
-  for (PetscInt f = 0; f < nfl; f++) FloorVertex(sc, f, &(*rest)[3 * (nb + f)]);
+  for (PetscInt k = 0; k < nc; k++) PetscCall(MfadMeshBoxVertices(n, n, n, lo, hi, 0, nb, &(*rest)[3 * k * nb]));
+  for (PetscInt f = 0; f < nfl; f++) FloorVertex(sc, f, &(*rest)[3 * (nc * nb + f)]);
   PetscCall(MfadMeshBoxTets(n, n, n, 0, ncube, conn));
   for (PetscInt t = 0; t < 6 * ncube; t++)
     for (int f = 0; f < 4; f++) {
@@ -100,20 +127,20 @@ static PetscErrorCode Surface(const Scene *sc, PetscMPIInt rank, PetscMPIInt siz
       for (int a = 0; a < 3; a++) alltri[3 * nt + a] = v[a];
       nt++;
     }
+  Edges(alltri, 0, nt, alledge, &ne);
+  nt1 = nt, ne1 = ne;
+  for (PetscInt k = 1; k < nc; k++, nt += nt1, ne += ne1) { /* the other cubes: the first's, shifted */
+    for (PetscInt i = 0; i < 3 * nt1; i++) alltri[3 * nt + i] = alltri[i] + k * nb;
+    for (PetscInt i = 0; i < 2 * ne1; i++) alledge[2 * ne + i] = alledge[i] + k * nb;
+  }
   for (PetscInt j = 0; j < sc->nf; j++)
     for (PetscInt i = 0; i < sc->nf; i++) {
-      const PetscInt v00 = nb + j * (sc->nf + 1) + i, v10 = v00 + 1, v01 = v00 + sc->nf + 1, v11 = v01 + 1;
+      const PetscInt v00 = nc * nb + j * (sc->nf + 1) + i, v10 = v00 + 1, v01 = v00 + sc->nf + 1, v11 = v01 + 1;
       const PetscInt t[6] = {v00, v10, v11, v00, v11, v01};
       for (int k = 0; k < 6; k++) alltri[3 * nt + k] = t[k];
       nt += 2;
     }
-  for (PetscInt t = 0; t < nt; t++) /* each edge once: from the triangle where it appears first */
-    for (int a = 0; a < 3; a++) {
-      const PetscInt p = PetscMin(alltri[3 * t + a], alltri[3 * t + (a + 1) % 3]), q = PetscMax(alltri[3 * t + a], alltri[3 * t + (a + 1) % 3]);
-      PetscBool      seen = PETSC_FALSE;
-      for (PetscInt e = 0; e < ne && !seen; e++) seen = (PetscBool)(alledge[2 * e] == p && alledge[2 * e + 1] == q);
-      if (!seen) alledge[2 * ne] = p, alledge[2 * ne + 1] = q, ne++;
-    }
+  Edges(alltri, nt - 2 * sc->nf * sc->nf, nt, alledge, &ne); /* the floor's */
   PetscCall(PetscMalloc3(3 * (nt / size + 1), tri, 2 * (ne / size + 1), edge, *nv / size + 1, point));
   *ntri = *nedge = *npoint = 0;
   for (PetscInt t = rank; t < nt; t += size, (*ntri)++)
@@ -126,13 +153,39 @@ static PetscErrorCode Surface(const Scene *sc, PetscMPIInt rank, PetscMPIInt siz
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The pairs of the last detection between two cubes (vertex ids below ncv, of two cubes of nb),
+   over all ranks: each pair is kept by one rank */
+static PetscErrorCode CubePairs(Contact *ct, PetscInt nb, PetscInt ncv, PetscInt *count)
+{
+  const MfadContactKind kinds[2] = {MFAD_CONTACT_POINT_TRIANGLE, MFAD_CONTACT_EDGE_EDGE};
+  MPI_Comm              comm;
+
+  PetscFunctionBeginUser;
+  *count = 0;
+  for (int k = 0; k < 2; k++) {
+    const PetscInt  *conn;
+    const PetscReal *par;
+    PetscInt         np;
+    PetscCall(MfadContactGetPairs(ct->C, kinds[k], &np, &conn, &par));
+    for (PetscInt i = 0; i < np; i++) {
+      PetscBool two = PETSC_FALSE, floor = PETSC_FALSE;
+      for (int a = 0; a < 4; a++) floor = (PetscBool)(floor || conn[4 * i + a] >= ncv);
+      for (int a = 1; a < 4; a++) two = (PetscBool)(two || conn[4 * i + a] / nb != conn[4 * i] / nb);
+      if (two && !floor) (*count)++;
+    }
+  }
+  PetscCall(MfadEnergyGetComm(ct->E, &comm));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, count, 1, MPIU_INT, MPI_SUM, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Comm    comm;
   PetscMPIInt rank, size;
-  Scene       sc = {4, 8, 40, 0.025, 1e5, 0.3, 1000, -9.81, 0.02, 0.4, 0.005};
-  PetscInt    nb, nfl, N, n = PETSC_DECIDE, vstart, vend, cstart, cend, ncube, inertia, its = 0, reason = 1, nv = 0, ntri = 0, nedge = 0, npoint = 0,
-                       *gid, *tri, *edge, *point;
+  Scene       sc = {2, 4, 8, 40, 0.025, 1e5, 0.3, 1000, -9.81, 0.02, 0.4, 0.005};
+  PetscInt    nb, nfl, ncv, N, n = PETSC_DECIDE, vstart, vend, cstart, cend, ncube, inertia, its = 0, reason = 1, nv = 0, ntri = 0, nedge = 0,
+                            npoint = 0, *gid, *tri, *edge, *point, cube_pairs_max = 0;
   PetscReal *rest, *x0, *mass, *vel, *xpred, *xold, *iparam, dhat = 0, kappa = 0, dmin = PETSC_MAX_REAL, zmin_all = PETSC_MAX_REAL, gnorm0,
                                                              residual = 0;
   MfadEnergy  E;
@@ -149,13 +202,14 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscOptionsBegin(comm, NULL, "Drop options", NULL);
-  PetscCall(PetscOptionsInt("-n", "cubes along each side", NULL, sc.n, &sc.n, NULL));
+  PetscCall(PetscOptionsInt("-cubes", "elastic cubes, one above the other", NULL, sc.cubes, &sc.cubes, NULL));
+  PetscCall(PetscOptionsInt("-n", "cells along each side of a cube", NULL, sc.n, &sc.n, NULL));
   PetscCall(PetscOptionsReal("-h", "cube edge [m]", NULL, sc.h, &sc.h, NULL));
   PetscCall(PetscOptionsReal("-E", "Young's modulus [Pa]", NULL, sc.young, &sc.young, NULL));
   PetscCall(PetscOptionsReal("-nu", "Poisson's ratio", NULL, sc.nu, &sc.nu, NULL));
   PetscCall(PetscOptionsReal("-rho", "density [kg/m^3]", NULL, sc.rho, &sc.rho, NULL));
   PetscCall(PetscOptionsReal("-g", "gravity along z [m/s^2]", NULL, sc.grav, &sc.grav, NULL));
-  PetscCall(PetscOptionsReal("-drop", "gap to the floor at the start [m]", NULL, sc.drop, &sc.drop, NULL));
+  PetscCall(PetscOptionsReal("-drop", "gap to the floor and between cubes at the start [m]", NULL, sc.drop, &sc.drop, NULL));
   PetscCall(PetscOptionsReal("-tilt", "turn about x [rad] (half of it about y)", NULL, sc.tilt, &sc.tilt, NULL));
   PetscCall(PetscOptionsInt("-floor", "floor squares per side", NULL, sc.nf, &sc.nf, NULL));
   PetscCall(PetscOptionsReal("-dhat", "contact activation distance [m]", NULL, dhat, &dhat, NULL));
@@ -164,8 +218,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-dt", "time step [s]", NULL, sc.dt, &sc.dt, NULL));
   PetscCall(PetscOptionsString("-o_steps", "write the cube after every step as <prefix>_NNNN.vtu", NULL, prefix, prefix, sizeof prefix, &steps_out));
   PetscOptionsEnd();
-  PetscCheck(sc.n >= 1 && sc.nf >= 1 && sc.steps >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE,
-             "-n %" PetscInt_FMT ", -floor %" PetscInt_FMT " and -ts_steps %" PetscInt_FMT " must be >= 1", sc.n, sc.nf, sc.steps);
+  PetscCheck(sc.cubes >= 1 && sc.n >= 1 && sc.nf >= 1 && sc.steps >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-cubes %" PetscInt_FMT ", -n %" PetscInt_FMT ", -floor %" PetscInt_FMT " and -ts_steps %" PetscInt_FMT " must be >= 1", sc.cubes, sc.n,
+             sc.nf, sc.steps);
   PetscCheck(sc.h > 0 && sc.young > 0 && sc.nu > -1 && sc.nu < 0.5 && sc.rho > 0 && sc.dt > 0 && sc.drop > 0 && dhat >= 0 && kappa >= 0, comm,
              PETSC_ERR_ARG_OUTOFRANGE, "-h, -E, -rho, -dt and -drop must be > 0, -nu in (-1, 0.5), -dhat and -kappa >= 0");
   PetscCheck(!steps_out || prefix[0], comm, PETSC_ERR_ARG_WRONG, "-o_steps needs a file name prefix");
@@ -175,25 +230,31 @@ int main(int argc, char **argv)
   PetscCall(DefaultOption("-mfad_psd_project_steps", "3"));
   PetscCall(DefaultHessianAuto());
 
-  /* vertices: the cube's (n+1)^3, then the floor's (fixed) */
+  /* vertices: each cube's (n+1)^3 (ncv in all), then the floor's (fixed); cells: each cube's n^3 */
   nb    = (sc.n + 1) * (sc.n + 1) * (sc.n + 1);
+  ncv   = sc.cubes * nb;
   nfl   = (sc.nf + 1) * (sc.nf + 1);
-  N     = nb + nfl;
+  N     = ncv + nfl;
   ncube = sc.n * sc.n * sc.n;
   PetscCall(PetscSplitOwnership(comm, &n, &N));
   PetscCallMPI(MPI_Scan(&n, &vend, 1, MPIU_INT, MPI_SUM, comm));
   vstart = vend - n;
-  cstart = (ncube * rank) / size, cend = (ncube * (rank + 1)) / size;
+  cstart = (sc.cubes * ncube * rank) / size, cend = (sc.cubes * ncube * (rank + 1)) / size;
   PetscCall(MfadEnergyCreate(comm, 3, n, N, &E));
   PetscCall(Surface(&sc, rank, size, &nv, &gid, &rest, &ntri, &tri, &nedge, &edge, &npoint, &point));
-  PetscCall(PetscMalloc6(3 * nb, &x0, n, &mass, 3 * n, &vel, 3 * n, &xpred, 3 * n, &xold, 4 * n, &iparam));
-  CubeStart(&sc, rest, nb, x0);
+  PetscCall(PetscMalloc6(3 * ncv, &x0, n, &mass, 3 * n, &vel, 3 * n, &xpred, 3 * n, &xold, 4 * n, &iparam));
+  CubesStart(&sc, rest, nb, x0);
   {
     MfadKernel k;
     PetscInt  *conn, *vconn;
     PetscReal *trest, mat[2] = {sc.young / (2 * (1 + sc.nu)), sc.young * sc.nu / ((1 + sc.nu) * (1 - 2 * sc.nu))}, *gp;
     PetscCall(PetscMalloc4(24 * (cend - cstart), &conn, 72 * (cend - cstart), &trest, n, &vconn, 4 * n, &gp));
-    PetscCall(MfadMeshBoxTets(sc.n, sc.n, sc.n, cstart, cend, conn));
+    for (PetscInt k = cstart / ncube; k * ncube < cend; k++) { /* this rank's cells of cube k, its vertex ids shifted */
+      const PetscInt c0 = PetscMax(cstart, k * ncube), c1 = PetscMin(cend, (k + 1) * ncube);
+      PetscInt      *ck = &conn[24 * (c0 - cstart)];
+      PetscCall(MfadMeshBoxTets(sc.n, sc.n, sc.n, c0 - k * ncube, c1 - k * ncube, ck));
+      for (PetscInt i = 0; i < 24 * (c1 - c0); i++) ck[i] += k * nb;
+    }
     PetscCall(VecCreateMPI(comm, n, N, &M));
     for (PetscInt t = 0; t < 6 * (cend - cstart); t++) { /* lumped masses: rho V / 4 to each corner */
       PetscReal   D[9], V, m;
@@ -215,11 +276,11 @@ int main(int argc, char **argv)
       const PetscScalar *mm;
       PetscCall(VecGetArrayRead(M, &mm));
       for (PetscInt l = 0; l < n; l++) {
-        mass[l]       = vstart + l < nb ? PetscRealPart(mm[l]) : 1.0; /* the floor's: fixed, any mass */
+        mass[l]       = vstart + l < ncv ? PetscRealPart(mm[l]) : 1.0; /* the floor's: fixed, any mass */
         vconn[l]      = vstart + l;
         gp[3 * l]     = 0;
         gp[3 * l + 1] = 0;
-        gp[3 * l + 2] = vstart + l < nb ? mass[l] * sc.grav : 0;
+        gp[3 * l + 2] = vstart + l < ncv ? mass[l] * sc.grav : 0;
       }
       PetscCall(VecRestoreArrayRead(M, &mm));
     }
@@ -227,7 +288,7 @@ int main(int argc, char **argv)
     PetscCall(MfadEnergyAddTerm(E, k, n, vconn, gp, 1.0, NULL));
     for (PetscInt l = 0; l < n; l++) {
       gp[4 * l] = mass[l] / (sc.dt * sc.dt);
-      for (int d = 0; d < 3; d++) gp[4 * l + 1 + d] = vstart + l < nb ? x0[3 * (vstart + l) + d] : rest[3 * (vstart + l) + d];
+      for (int d = 0; d < 3; d++) gp[4 * l + 1 + d] = vstart + l < ncv ? x0[3 * (vstart + l) + d] : rest[3 * (vstart + l) + d];
     }
     PetscCall(MfadKernelFind("inertia", &k));
     PetscCall(MfadEnergyAddTerm(E, k, n, vconn, gp, 1.0, &inertia));
@@ -237,7 +298,7 @@ int main(int argc, char **argv)
     PetscInt   nfix = 0, *fix;
     PetscReal *val;
     PetscCall(PetscMalloc2(3 * n, &fix, 3 * n, &val));
-    for (PetscInt v = PetscMax(vstart, nb); v < vend; v++)
+    for (PetscInt v = PetscMax(vstart, ncv); v < vend; v++)
       for (int d = 0; d < 3; d++) fix[nfix] = 3 * v + d, val[nfix++] = rest[3 * v + d];
     PetscCall(MfadEnergySetFixedDofs(E, nfix, fix, val));
     PetscCall(PetscFree2(fix, val));
@@ -251,33 +312,27 @@ int main(int argc, char **argv)
     PetscScalar *x;
     PetscCall(VecGetArray(X, &x));
     for (PetscInt l = 0; l < n; l++)
-      for (int d = 0; d < 3; d++) x[3 * l + d] = vstart + l < nb ? x0[3 * (vstart + l) + d] : rest[3 * (vstart + l) + d], vel[3 * l + d] = 0;
+      for (int d = 0; d < 3; d++) x[3 * l + d] = vstart + l < ncv ? x0[3 * (vstart + l) + d] : rest[3 * (vstart + l) + d], vel[3 * l + d] = 0;
     PetscCall(VecRestoreArray(X, &x));
   }
   PetscCall(VecDuplicate(X, &X0));
   PetscCall(VecCopy(X, X0));
   PetscCall(MfadEnergyComputeGradient(E, X, G));
-  PetscCall(VecNorm(G, NORM_2, &gnorm0)); /* the load: the cube's weight */
+  PetscCall(VecNorm(G, NORM_2, &gnorm0)); /* the load: the cubes' weight */
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
   PetscCall(SolverCreate(E, PETSC_FALSE, 1e-6 * gnorm0, X, &S));
   PetscCall(ContactSetSNES(&ct, S.snes));
 
   for (PetscInt step = 1; step <= sc.steps; step++) {
     PetscScalar *x;
-    PetscInt     sits = 0, sreason = 0;
+    PetscInt     sits = 0, sreason = 0, cube_pairs;
     const char  *sname = "";
     PetscReal    dp, dsph, z[2] = {PETSC_MAX_REAL, 0}, mz = 0, msum = 0, gnorm;
 
     PetscCall(ImplicitEulerPredict(E, inertia, n, mass, sc.dt, vel, X, xold, xpred, iparam));
-    PetscCall(VecGetArray(X, &x)); /* start from x_n, collision-free: x_pred may have passed through */
-    for (PetscInt l = 0; l < 3 * n; l++) x[l] = xold[l];
-    PetscCall(VecRestoreArray(X, &x));
+    PetscCall(ContactStepStart(X, xold));
     PetscCall(SolverSolve(&S, X, &sits, &sreason, &sname));
-    if (ct.roundoff || sreason == SNES_DIVERGED_LINE_SEARCH) { /* a step below round-off: nothing left to find */
-      PetscBool roundoff = ct.roundoff;
-      if (!roundoff) PetscCall(ContactAtRoundoff(&ct, X, &roundoff));
-      if (roundoff) sreason = CONTACT_CONVERGED_ROUNDOFF, sname = "CONVERGED_ROUNDOFF";
-    }
+    PetscCall(ContactStepReason(&ct, X, &sreason, &sname));
     PetscCall(MfadEnergyComputeGradient(E, X, G));
     PetscCall(VecNorm(G, NORM_2, &gnorm));
     residual = PetscMax(residual, gnorm / gnorm0);
@@ -285,9 +340,11 @@ int main(int argc, char **argv)
     if (step == 1 || sreason < reason) reason = sreason, reason_name = sname;
     PetscCall(ImplicitEulerVelocity(n, sc.dt, X, xold, vel));
     PetscCall(ContactMeasure(&ct, X, &dp, &dsph));
-    dmin = PetscMin(dmin, dp);
+    PetscCall(CubePairs(&ct, nb, ncv, &cube_pairs));
+    dmin           = PetscMin(dmin, dp);
+    cube_pairs_max = PetscMax(cube_pairs_max, cube_pairs);
     PetscCall(VecGetArray(X, &x));
-    for (PetscInt l = 0; l < n && vstart + l < nb; l++) {
+    for (PetscInt l = 0; l < n && vstart + l < ncv; l++) {
       z[0] = PetscMin(z[0], PetscRealPart(x[3 * l + 2]));
       mz += mass[l] * PetscRealPart(x[3 * l + 2]);
       msum += mass[l];
@@ -301,10 +358,10 @@ int main(int argc, char **argv)
     }
     zmin_all = PetscMin(zmin_all, z[0]);
     PetscCall(PetscPrintf(comm,
-                          "drop: step %" PetscInt_FMT
-                          " time %.6e lowest_z %.12e com_z %.12e contact_distance %.6e residual %.3e iterations %" PetscInt_FMT
-                          " reason %" PetscInt_FMT " %s\n",
-                          step, (double)(step * sc.dt), (double)z[0], (double)z[1], (double)dp, (double)(gnorm / gnorm0), sits, sreason, sname));
+                          "drop: step %" PetscInt_FMT " time %.6e lowest_z %.12e com_z %.12e contact_distance %.6e cube_pairs %" PetscInt_FMT
+                          " residual %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n",
+                          step, (double)(step * sc.dt), (double)z[0], (double)z[1], (double)dp, cube_pairs, (double)(gnorm / gnorm0), sits, sreason,
+                          sname));
     if (steps_out) {
       char path[PETSC_MAX_PATH_LEN + 16];
       PetscCall(PetscSNPrintf(path, sizeof path, "%s_%04" PetscInt_FMT ".vtu", prefix, step));
@@ -315,12 +372,12 @@ int main(int argc, char **argv)
     PetscInt updates, rebuilds, repre, kept;
     PetscCall(MfadEnergyGetElementsCounts(E, &updates, &rebuilds, &repre, &kept));
     PetscCall(PetscPrintf(comm,
-                          "drop: vertices %" PetscInt_FMT " tets %" PetscInt_FMT
-                          " dhat %.6e kappa %.6e min_contact_distance %.6e lowest_z %.6e detections %" PetscInt_FMT " capped_steps %" PetscInt_FMT
-                          " ghost_rebuilds %" PetscInt_FMT " repreallocations %" PetscInt_FMT " residual %.3e iterations %" PetscInt_FMT
-                          " reason %" PetscInt_FMT " %s\n",
-                          N, 6 * ncube, (double)dhat, (double)kappa, (double)dmin, (double)zmin_all, ct.detections, ct.capped, rebuilds, repre,
-                          (double)residual, its, reason, reason_name));
+                          "drop: vertices %" PetscInt_FMT " tets %" PetscInt_FMT " cubes %" PetscInt_FMT
+                          " dhat %.6e kappa %.6e min_contact_distance %.6e lowest_z %.6e cube_pairs %" PetscInt_FMT " detections %" PetscInt_FMT
+                          " capped_steps %" PetscInt_FMT " ghost_rebuilds %" PetscInt_FMT " repreallocations %" PetscInt_FMT
+                          " residual %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n",
+                          N, 6 * ncube * sc.cubes, sc.cubes, (double)dhat, (double)kappa, (double)dmin, (double)zmin_all, cube_pairs_max,
+                          ct.detections, ct.capped, rebuilds, repre, (double)residual, its, reason, reason_name));
   }
   PetscCall(ContactDestroy(&ct));
   PetscCall(SolverDestroy(&S));

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# petsc-examples/drop: an elastic cube of tets dropped onto a fixed floor with IPC contact, checked
-# by tests/example_drop.sh on 1 and 2 ranks (40 steps: 4-8 Newton steps each, measured)
+# petsc-examples/drop: two elastic cubes of tets dropped, one onto the other, onto a fixed floor with
+# IPC contact, checked by tests/example_drop.sh on 1 and 2 ranks (40 steps: 2-10 Newton steps each, measured)
 if(NOT MFAD_BUILD_EXAMPLES)
   return()
 endif()

@@ -358,11 +358,13 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   PetscCall(PetscOptionsReal("-mfad_damping", "Levenberg-Marquardt: lambda I added to every Hessian (Jacobian) form; with least-squares terms J^T J + lambda I", "MfadEnergySetDamping", damping, &damping, NULL));
   {
     /* read elsewhere (the first evaluation, MfadEnergyWriteVTU(), the mesh readers); listed here for -help */
-    PetscBool view, binary = PETSC_FALSE, manifold = PETSC_FALSE, merge = PETSC_TRUE;
+    PetscBool view, binary = PETSC_FALSE, manifold = PETSC_FALSE, merge = PETSC_TRUE, csr = PETSC_TRUE;
     PetscCall(PetscOptionsName("-mfad_view", "View the energy once, at its first evaluation (-mfad_view [ascii[:file[:format]]])", "MfadEnergyViewFromOptions", &view));
     PetscCall(PetscOptionsBool("-mfad_coo_merge",
                                "MfadEnergyCreateMatrix: one COO entry per nonzero, element Hessians summed by mfad (CPU); 0: one per element entry",
                                "MfadEnergyCreateMatrix", merge, &merge, NULL));
+    PetscCall(PetscOptionsBool("-mfad_assemble_csr", "MfadEnergyCreateMatrix: a 1-rank aij with merged entries preallocated from CSR and filled in place; 0: through COO",
+                               "MfadEnergyCreateMatrix", csr, &csr, NULL));
     PetscCall(PetscOptionsBool("-mfad_vtu_binary", "MfadEnergyWriteVTU: base64 binary arrays instead of ASCII", "MfadEnergyWriteVTU", binary, &binary, NULL));
     PetscCall(PetscOptionsBool("-mfad_mesh_check_manifold", "Mesh readers: refuse a surface with an edge in more than 2 triangles (tet meshes are always checked)", "MfadMeshCheckManifold", manifold, &manifold, NULL));
   }

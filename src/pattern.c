@@ -5,12 +5,13 @@
    entry (a tet mesh: ~6x fewer, so the set-up no longer costs several assemblies), and a fill sums
    the element Hessians into the pair slots first (MfadPairPatternSum_Private), which is the summing
    PETSc's COO would otherwise do. Built here from the connectivity alone, in O(entries) plus a
-   sort of each vertex's short neighbour list. */
+   sort of each vertex's distinct neighbours. */
 #include "mfadimpl.h"
 
 PetscErrorCode MfadPairPatternCreate_Private(MfadEnergy E, MfadPairPattern *pat)
 {
-  PetscInt *count, *dup, npair_dup = 0;
+  PetscInt   *count, *dup, *mark, *where, *uniq, maxrow = 0;
+  PetscCount *dest, npair_dup;
 
   PetscFunctionBegin;
   pat->nrow = E->nlocal;
@@ -24,10 +25,10 @@ PetscErrorCode MfadPairPatternCreate_Private(MfadEnergy E, MfadPairPattern *pat)
       for (int a = 0; a < nv; a++) count[term->conn[e * nv + a] + 1] += nv;
     pat->slot_start[t + 1] = pat->slot_start[t] + term->nelem * nv * nv;
   }
-  for (PetscInt v = 0; v < E->nlocal; v++) count[v + 1] += count[v];
+  for (PetscInt v = 0; v < E->nlocal; v++) maxrow = PetscMax(maxrow, count[v + 1]), count[v + 1] += count[v];
   npair_dup = count[E->nlocal];
-  /* every (row vertex, column vertex) occurrence, by row; then each row sorted and made unique */
-  PetscCall(PetscMalloc1(npair_dup, &dup));
+  /* every (row vertex, column vertex) occurrence, by row, with the slot it is for */
+  PetscCall(PetscMalloc2(npair_dup, &dup, npair_dup, &dest));
   {
     PetscInt *fill;
     PetscCall(PetscMalloc1(E->nlocal, &fill));
@@ -37,41 +38,37 @@ PetscErrorCode MfadPairPatternCreate_Private(MfadEnergy E, MfadPairPattern *pat)
       const int       nv   = term->k->nvert;
       for (PetscInt e = 0; e < term->nelem; e++)
         for (int a = 0; a < nv; a++)
-          for (int b = 0; b < nv; b++) dup[fill[term->conn[e * nv + a]]++] = term->conn[e * nv + b];
+          for (int b = 0; b < nv; b++) {
+            const PetscInt k = fill[term->conn[e * nv + a]]++;
+            dup[k]           = term->conn[e * nv + b];
+            dest[k]          = pat->slot_start[t] + ((PetscCount)e * nv + a) * nv + b;
+          }
     }
     PetscCall(PetscFree(fill));
   }
+  /* each row's distinct columns by a mark per vertex (no sort of the duplicates), sorted; then each
+     occurrence's slot from the column's place in its row (no search) */
   PetscCall(PetscMalloc1(E->nlocal + 1, &pat->row_start));
+  PetscCall(PetscMalloc1(npair_dup, &pat->col)); /* at most; shrunk below */
+  PetscCall(PetscMalloc1(pat->slot_start[E->nterms], &pat->slot));
+  PetscCall(PetscMalloc3(E->nlocal, &mark, E->nlocal, &where, maxrow, &uniq));
+  for (PetscInt v = 0; v < E->nlocal; v++) mark[v] = -1;
   pat->row_start[0] = 0;
   for (PetscInt v = 0; v < E->nlocal; v++) {
-    PetscInt n = count[v + 1] - count[v];
-    PetscCall(PetscSortRemoveDupsInt(&n, dup + count[v]));
-    pat->row_start[v + 1] = pat->row_start[v] + n;
+    const PetscInt r0 = pat->row_start[v];
+    PetscInt       nu = 0;
+    for (PetscInt k = count[v]; k < count[v + 1]; k++)
+      if (mark[dup[k]] != v) mark[dup[k]] = v, uniq[nu++] = dup[k];
+    PetscCall(PetscSortInt(nu, uniq));
+    for (PetscInt u = 0; u < nu; u++) where[uniq[u]] = u, pat->col[r0 + u] = uniq[u];
+    for (PetscInt k = count[v]; k < count[v + 1]; k++) pat->slot[dest[k]] = r0 + where[dup[k]];
+    pat->row_start[v + 1] = r0 + nu;
   }
   pat->npair = pat->row_start[E->nlocal];
-  PetscCall(PetscMalloc1(pat->npair, &pat->col));
-  for (PetscInt v = 0; v < E->nlocal; v++)
-    PetscCall(PetscArraycpy(pat->col + pat->row_start[v], dup + count[v], pat->row_start[v + 1] - pat->row_start[v]));
-  PetscCall(PetscFree(dup));
+  PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)PetscMax(pat->npair, 1), &pat->col));
+  PetscCall(PetscFree3(mark, where, uniq));
+  PetscCall(PetscFree2(dup, dest));
   PetscCall(PetscFree(count));
-  /* each element block's slot: its column's place in its row */
-  PetscCall(PetscMalloc1(pat->slot_start[E->nterms], &pat->slot));
-  for (PetscInt t = 0; t < E->nterms; t++) {
-    const MfadTerm *term = &E->terms[t];
-    const int       nv   = term->k->nvert;
-    PetscInt       *slot = pat->slot + pat->slot_start[t];
-    for (PetscInt e = 0; e < term->nelem; e++)
-      for (int a = 0; a < nv; a++) {
-        const PetscInt r = term->conn[e * nv + a], r0 = pat->row_start[r], len = pat->row_start[r + 1] - r0;
-        for (int b = 0; b < nv; b++) {
-          PetscInt pos;
-          PetscCall(PetscFindInt(term->conn[e * nv + b], len, pat->col + r0, &pos));
-          PetscCheck(pos >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "term '%s', element %" PetscInt_FMT ": vertex pair missing from the pattern",
-                     term->name, e);
-          slot[((size_t)e * nv + a) * nv + b] = r0 + pos;
-        }
-      }
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Explicit Hessians: the three forms (fused shell, cached element Hessians, COO-assembled
    matrices of each type) apply the same operator on every built-in energy with fixed dofs; the
-   assembled matrix equals a dense-reference assembly and is symmetric; refilling allocates
+   assembled matrix (through COO, and through mfad's CSR on one rank) equals a dense-reference
+   assembly with the same stored entries and is symmetric; refilling allocates
    nothing; the PSD projection; the options that choose the forms. */
 #include "hessian_fixtures.h"
 #include <mfad/psd.h>
@@ -108,23 +109,33 @@ START_TEST(assembled_equals_dense_reference)
   Mat        A, Ad, R;
   Vec        X;
   PetscReal  nd, nr;
+  double     nnz[2];
 
   TestCall(HFixCreate(HFixNames[_i], &f));
   TestCall(HFixEnergy(PETSC_COMM_SELF, &f, &E));
   TestCall(MfadEnergyCreateVecs(E, &X, NULL));
   TestCall(HFixPoint(&f, 0.03, 3, X));
   TestCall(MfadEnergyApplyFixedValues(E, X)); /* the reference reads x at the fixed dofs too */
-  TestCall(MfadEnergyCreateMatrix(E, &A));
-  TestCall(MfadEnergyComputeHessian(E, X, A));
   TestCall(ReferenceHessian(&f, X, 1.5, &R));
-  TestCall(MatConvert(A, MATSEQDENSE, MAT_INITIAL_MATRIX, &Ad));
   TestCall(MatNorm(R, NORM_FROBENIUS, &nr));
-  TestCall(MatAXPY(Ad, -1.0, R, SAME_NONZERO_PATTERN));
-  TestCall(MatNorm(Ad, NORM_FROBENIUS, &nd));
-  /* the same element Hessians summed in another order: round-off */
-  ck_assert_msg(nd <= 1e-13 * nr, "%s: |A - A_ref|_F = %.3e, |A_ref|_F = %.3e, bound 1e-13 relative", HFixNames[_i], nd, nr);
-  TestCall(MatDestroy(&A));
-  TestCall(MatDestroy(&Ad));
+  for (int csr = 0; csr < 2; csr++) { /* aij through PETSc's COO, then mfad's CSR preallocation and in-place fill */
+    MatInfo info;
+    TestCall(PetscOptionsSetValue(NULL, "-mfad_assemble_csr", csr ? "1" : "0"));
+    TestCall(MfadEnergyCreateMatrix(E, &A));
+    TestCall(PetscOptionsClearValue(NULL, "-mfad_assemble_csr"));
+    TestCall(MfadEnergyComputeHessian(E, X, A));
+    TestCall(MfadEnergyComputeHessian(E, X, A)); /* a refill writes the same */
+    TestCall(MatGetInfo(A, MAT_LOCAL, &info));
+    nnz[csr] = info.nz_used;
+    TestCall(MatConvert(A, MATSEQDENSE, MAT_INITIAL_MATRIX, &Ad));
+    TestCall(MatAXPY(Ad, -1.0, R, SAME_NONZERO_PATTERN));
+    TestCall(MatNorm(Ad, NORM_FROBENIUS, &nd));
+    /* the same element Hessians summed in another order: round-off */
+    ck_assert_msg(nd <= 1e-13 * nr, "%s (csr %d): |A - A_ref|_F = %.3e, |A_ref|_F = %.3e, bound 1e-13 relative", HFixNames[_i], csr, nd, nr);
+    TestCall(MatDestroy(&A));
+    TestCall(MatDestroy(&Ad));
+  }
+  ck_assert_msg(nnz[0] == nnz[1], "%s: %g stored entries through COO, %g through CSR", HFixNames[_i], nnz[0], nnz[1]);
   TestCall(MatDestroy(&R));
   TestCall(VecDestroy(&X));
   TestCall(MfadEnergyDestroy(&E));

@@ -61,6 +61,7 @@ PetscErrorCode MfadContactDestroy(MfadContact *C)
   PetscCall(PetscFree((*C)->eeconn));
   PetscCall(PetscFree((*C)->ptpar));
   PetscCall(PetscFree((*C)->eepar));
+  PetscCall(MfadBroadScratchDestroy_Private(&(*C)->broad));
   PetscCall(PetscFree(*C));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -262,7 +263,7 @@ static PetscErrorCode MfadContactPush_Private(MfadContact C, PetscBool pt, const
 PetscErrorCode MfadContactDetect(MfadContact C, const PetscReal x[])
 {
   MfadContactWork W;
-  MfadPairList    PT = {0, 0, NULL}, EE = {0, 0, NULL};
+  MfadPairList    PT, EE;
   PetscReal      *pbox, *tbox, *ebox, dhat2;
   PetscMPIInt     rank;
 
@@ -278,11 +279,11 @@ PetscErrorCode MfadContactDetect(MfadContact C, const PetscReal x[])
   PetscCall(PetscLogEventBegin(MFAD_ContactExchange, 0, 0, 0, 0));
   PetscCall(MfadContactWorkCreate_Private(C, x, NULL, C->dhat, 0.5 * C->dhat, &W));
   PetscCall(PetscLogEventEnd(MFAD_ContactExchange, 0, 0, 0, 0));
-  PetscCall(MfadContactBoxes_Private(&W, C->dhat, 0.5 * C->dhat, &pbox, &tbox, &ebox));
+  PetscCall(MfadContactBoxes_Private(&C->broad, &W, C->dhat, 0.5 * C->dhat, &pbox, &tbox, &ebox));
   PetscCall(PetscLogEventBegin(MFAD_ContactBroad, 0, 0, 0, 0));
-  PetscCall(MfadBroadPhase_Private(W.np, pbox, W.nt, tbox, W.ne, ebox, C->dhat, &PT, &EE));
+  PetscCall(MfadBroadPhase_Private(&C->broad, W.np, pbox, W.nt, tbox, W.ne, ebox, C->dhat));
   PetscCall(PetscLogEventEnd(MFAD_ContactBroad, 0, 0, 0, 0));
-  PetscCall(PetscFree3(pbox, tbox, ebox));
+  PT = C->broad.PT, EE = C->broad.EE; /* borrowed */
   /* narrow phase: the distance type and distance of every candidate, in threads (into type[], -1:
      not this rank's, sharing a vertex or beyond dhat); then the pairs in candidate order */
   C->npt = C->nee = 0;
@@ -342,8 +343,6 @@ PetscErrorCode MfadContactDetect(MfadContact C, const PetscReal x[])
     }
     PetscCall(PetscFree(type));
   }
-  PetscCall(PetscFree(PT.ij));
-  PetscCall(PetscFree(EE.ij));
   PetscCall(MfadContactWorkDestroy_Private(&W));
   PetscCall(PetscLogEventEnd(MFAD_ContactDetect, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -411,7 +410,7 @@ static PetscReal MfadAdditiveCCD_Private(PetscBool pt, const PetscReal x0[12], c
 PetscErrorCode MfadContactStepBound(MfadContact C, const PetscReal x[], const PetscReal dx[], PetscReal *alpha)
 {
   MfadContactWork W;
-  MfadPairList    PT = {0, 0, NULL}, EE = {0, 0, NULL};
+  MfadPairList    PT, EE;
   PetscReal      *pbox, *tbox, *ebox, a = 1.0;
   PetscMPIInt     rank;
 
@@ -426,12 +425,12 @@ PetscErrorCode MfadContactStepBound(MfadContact C, const PetscReal x[], const Pe
   PetscCall(PetscLogEventBegin(MFAD_ContactExchange, 0, 0, 0, 0));
   PetscCall(MfadContactWorkCreate_Private(C, x, dx, 0.0, 0.0, &W));
   PetscCall(PetscLogEventEnd(MFAD_ContactExchange, 0, 0, 0, 0));
-  PetscCall(MfadContactBoxes_Private(&W, 0.0, 0.0, &pbox, &tbox, &ebox));
+  PetscCall(MfadContactBoxes_Private(&C->broad, &W, 0.0, 0.0, &pbox, &tbox, &ebox));
   PetscCall(PetscLogEventBegin(MFAD_ContactBroad, 0, 0, 0, 0));
-  PetscCall(MfadBroadPhase_Private(W.np, pbox, W.nt, tbox, W.ne, ebox, 0.0, &PT, &EE));
+  PetscCall(MfadBroadPhase_Private(&C->broad, W.np, pbox, W.nt, tbox, W.ne, ebox, 0.0));
   PetscCall(PetscLogEventEnd(MFAD_ContactBroad, 0, 0, 0, 0));
-  PetscCall(PetscFree3(pbox, tbox, ebox));
-  { /* each candidate's additive CCD, in threads; the minimum does not depend on their order */
+  PT = C->broad.PT, EE = C->broad.EE; /* borrowed */
+  {                                   /* each candidate's additive CCD, in threads; the minimum does not depend on their order */
     const PetscInt n = PT.n + EE.n;
 #pragma omp parallel for num_threads(MfadContactThreads_Private(n)) schedule(dynamic, 1024) reduction(min : a)
     for (PetscInt k = 0; k < n; k++) {
@@ -448,8 +447,6 @@ PetscErrorCode MfadContactStepBound(MfadContact C, const PetscReal x[], const Pe
       a = PetscMin(a, MfadAdditiveCCD_Private(pt, x12, dx12));
     }
   }
-  PetscCall(PetscFree(PT.ij));
-  PetscCall(PetscFree(EE.ij));
   PetscCall(MfadContactWorkDestroy_Private(&W));
   PetscCall(PetscLogEventEnd(MFAD_ContactStepBound, 0, 0, 0, 0));
   PetscCall(MPIU_Allreduce(&a, alpha, 1, MPIU_REAL, MPIU_MIN, C->comm));

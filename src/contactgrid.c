@@ -32,12 +32,43 @@ static inline void MfadBoxOf_Private(const MfadContactWork *W, const PetscInt *v
   for (int d = 0; d < 3; d++) box[d] -= pad, box[3 + d] += pad;
 }
 
-/* the primitives' boxes: points padded by ppad, edges by epad, triangles by none */
-PetscErrorCode MfadContactBoxes_Private(const MfadContactWork *W, PetscReal ppad, PetscReal epad, PetscReal **pbox, PetscReal **tbox,
-                                        PetscReal **ebox)
+/* a scratch buffer of at least n elements of size sz (contents not kept) */
+static PetscErrorCode MfadScratchGrow_Private(size_t n, size_t sz, size_t *cap, void **p)
 {
   PetscFunctionBegin;
-  PetscCall(PetscMalloc3(6 * W->np, pbox, 6 * W->nt, tbox, 6 * W->ne, ebox));
+  if (n > *cap || !*p) {
+    PetscCall(PetscFree(*p));
+    *cap = PetscMax(n + n / 4, 16);
+    PetscCall(PetscMalloc(*cap * sz, p));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadBroadScratchDestroy_Private(MfadBroadScratch *S)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(S->key));
+  PetscCall(PetscFree(S->id));
+  PetscCall(PetscFree(S->fill));
+  PetscCall(PetscFree(S->start));
+  PetscCall(PetscFree(S->ebx));
+  PetscCall(PetscFree(S->fb));
+  PetscCall(PetscFree(S->box));
+  for (int t = 0; t < S->nth; t++) free(S->lpt[t].ij), free(S->lee[t].ij);
+  PetscCall(PetscFree2(S->lpt, S->lee));
+  PetscCall(PetscFree(S->PT.ij));
+  PetscCall(PetscFree(S->EE.ij));
+  PetscCall(PetscMemzero(S, sizeof(*S)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the primitives' boxes: points padded by ppad, edges by epad, triangles by none */
+PetscErrorCode MfadContactBoxes_Private(MfadBroadScratch *S, const MfadContactWork *W, PetscReal ppad, PetscReal epad, PetscReal **pbox,
+                                        PetscReal **tbox, PetscReal **ebox)
+{
+  PetscFunctionBegin;
+  PetscCall(MfadScratchGrow_Private(6 * (size_t)(W->np + W->nt + W->ne), sizeof(PetscReal), &S->cbox, (void **)&S->box));
+  *pbox = S->box, *tbox = S->box + 6 * W->np, *ebox = S->box + 6 * (W->np + W->nt);
   for (PetscInt i = 0; i < W->np; i++) MfadBoxOf_Private(W, &W->p[i], 1, ppad, &(*pbox)[6 * i]);
   for (PetscInt i = 0; i < W->nt; i++) MfadBoxOf_Private(W, &W->t[3 * i], 3, 0.0, &(*tbox)[6 * i]);
   for (PetscInt i = 0; i < W->ne; i++) MfadBoxOf_Private(W, &W->e[2 * i], 2, epad, &(*ebox)[6 * i]);
@@ -92,9 +123,10 @@ static inline PetscBool MfadPairHere_Private(const MfadGrid *G, const float *a, 
 }
 
 /* Candidate point-triangle pairs (boxes overlap) and edge-edge pairs (i < j) */
-PetscErrorCode MfadBroadPhase_Private(PetscInt np, const PetscReal *pbox, PetscInt nt, const PetscReal *tbox, PetscInt ne, const PetscReal *ebox,
-                                      PetscReal hmin, MfadPairList *PT, MfadPairList *EE)
+PetscErrorCode MfadBroadPhase_Private(MfadBroadScratch *S, PetscInt np, const PetscReal *pbox, PetscInt nt, const PetscReal *tbox, PetscInt ne,
+                                      const PetscReal *ebox, PetscReal hmin)
 {
+  MfadPairList    *PT = &S->PT, *EE = &S->EE;
   const PetscInt   nset[3] = {np, nt, ne};
   const PetscReal *box[3]  = {pbox, tbox, ebox};
   MfadGrid         G;
@@ -107,7 +139,8 @@ PetscErrorCode MfadBroadPhase_Private(PetscInt np, const PetscReal *pbox, PetscI
   PT->n = EE->n = 0;
   if (!(np && nt) && ne < 2) PetscFunctionReturn(PETSC_SUCCESS);
   /* float boxes, rounded outwards: half the bytes of the pair loops' reads, which are what costs */
-  PetscCall(PetscMalloc3(6 * np, &fb[0], 6 * nt, &fb[1], 6 * ne, &fb[2]));
+  PetscCall(MfadScratchGrow_Private(6 * (size_t)(np + nt + ne), sizeof(float), &S->cfb, (void **)&S->fb));
+  fb[0] = S->fb, fb[1] = S->fb + 6 * np, fb[2] = S->fb + 6 * (np + nt);
   for (int s = 0; s < 3; s++)
     for (PetscInt i = 0; i < 6 * nset[s]; i++) {
       const PetscReal v = box[s][i];
@@ -155,8 +188,13 @@ PetscErrorCode MfadBroadPhase_Private(PetscInt np, const PetscReal *pbox, PetscI
   }
   while (((PetscInt)1 << bits) < nent) bits++;
   nbucket = (PetscInt)1 << bits;
-  PetscCall(PetscCalloc1(nbucket + 1, &start));
-  PetscCall(PetscMalloc4(nent, &key, nent, &id, nbucket, &fill, 6 * nent, &ebx));
+  PetscCall(MfadScratchGrow_Private((size_t)nbucket + 1, sizeof(PetscInt), &S->cstart, (void **)&S->start));
+  PetscCall(MfadScratchGrow_Private((size_t)nbucket, sizeof(PetscInt), &S->cfill, (void **)&S->fill));
+  PetscCall(MfadScratchGrow_Private((size_t)nent, sizeof(uint64_t), &S->ckey, (void **)&S->key));
+  PetscCall(MfadScratchGrow_Private((size_t)nent, sizeof(PetscInt), &S->cid, (void **)&S->id));
+  PetscCall(MfadScratchGrow_Private(6 * (size_t)nent, sizeof(float), &S->cebx, (void **)&S->ebx));
+  start = S->start, fill = S->fill, key = S->key, id = S->id, ebx = S->ebx;
+  PetscCall(PetscArrayzero(start, nbucket + 1));
   /* two passes of a counting sort by bucket: count, then place */
   for (int pass = 0; pass < 2; pass++) {
     for (int s = 0; s < 3; s++)
@@ -190,7 +228,14 @@ PetscErrorCode MfadBroadPhase_Private(PetscInt np, const PetscReal *pbox, PetscI
     const int     nth = MfadContactThreads_Private(nent);
     MfadPairList *lpt, *lee;
     int           failed = 0;
-    PetscCall(PetscCalloc2(nth, &lpt, nth, &lee));
+    if (nth > S->nth) {
+      for (int t = 0; t < S->nth; t++) free(S->lpt[t].ij), free(S->lee[t].ij);
+      PetscCall(PetscFree2(S->lpt, S->lee));
+      PetscCall(PetscCalloc2(nth, &S->lpt, nth, &S->lee));
+      S->nth = nth;
+    }
+    lpt = S->lpt, lee = S->lee;
+    for (int t = 0; t < nth; t++) lpt[t].n = lee[t].n = 0;
 #pragma omp parallel num_threads(nth) reduction(|| : failed)
     {
       const int      tid = omp_get_thread_num(), nthr = omp_get_num_threads();
@@ -244,13 +289,8 @@ PetscErrorCode MfadBroadPhase_Private(PetscInt np, const PetscReal *pbox, PetscI
         }
       }
     }
-    for (int t = 0; t < nth; t++) free(lpt[t].ij), free(lee[t].ij);
-    PetscCall(PetscFree2(lpt, lee));
     PetscCheck(!failed, PETSC_COMM_SELF, PETSC_ERR_MEM, "MfadContact: out of memory for candidate pairs");
   }
-  PetscCall(PetscFree(start));
-  PetscCall(PetscFree4(key, id, fill, ebx));
-  PetscCall(PetscFree3(fb[0], fb[1], fb[2]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -295,7 +335,7 @@ PetscErrorCode MfadContactWorkCreate_Private(MfadContact C, const PetscReal x[],
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   /* regions of all ranks */
-  PetscCall(MfadContactBoxes_Private(&L, ppad, epad, &pbox, &tbox, &ebox));
+  PetscCall(MfadContactBoxes_Private(&C->broad, &L, ppad, epad, &pbox, &tbox, &ebox)); /* the scratch's: used up before the caller's boxes */
   for (int d = 0; d < 3; d++) mine[d] = PETSC_MAX_REAL, mine[3 + d] = PETSC_MIN_REAL;
   {
     const PetscInt   n[3] = {L.np, L.nt, L.ne};
@@ -417,6 +457,5 @@ PetscErrorCode MfadContactWorkCreate_Private(MfadContact C, const PetscReal x[],
   PetscCall(PetscFree(dest));
   PetscCall(PetscFree4(nsend, nrecv, soff, roff));
   PetscCall(PetscFree(regions));
-  PetscCall(PetscFree3(pbox, tbox, ebox));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

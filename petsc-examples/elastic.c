@@ -25,20 +25,21 @@ static const char help[] =
     "                 mesh's extent along -clamp_axis (a curved mesh has one vertex of smallest x);\n"
     "                 statics needs at least 3 clamped vertices not on one line, else an error\n"
     "  -clamp_axis <x>  with -mesh: x | y | z, the clamp at its smallest values, the tip at its largest\n"
-    "                 Statics with -mesh: a body clamped on a small patch swings through a large\n"
-    "                 rotation where the exact Hessian is indefinite, so unless -mfad_hessian, -ksp_type or\n"
+    "  Statics (the bar or -mesh): a body under a large load (a real mesh clamped on a small patch\n"
+    "                 swings through a large rotation; the bar at -g -2000 folds) passes where the exact\n"
+    "                 Hessian is indefinite, so unless -mfad_hessian, -ksp_type or\n"
     "                 -pc_type is given the defaults are -mfad_hessian aij -mfad_psd_project abs\n"
     "                 -ksp_type preonly -pc_type cholesky (MUMPS LDL^T; PETSc's own on 1 rank without MUMPS;\n"
-    "                 several ranks without MUMPS keep the bar's Newton-CG) -snes_max_it 200 -snes_rtol 1e-7,\n"
+    "                 several ranks without MUMPS keep Newton-CG) -snes_max_it 200 -snes_rtol 1e-7,\n"
     "                 with -use_tao the same for TAO NLS (-tao_nls_ksp_type, -tao_nls_pc_type ...,\n"
     "                 -tao_max_it 200 -tao_gttol 1e-7 -tao_ls_type armijo),\n"
     "                 and each Newton step is exact where the factor's inertia says the exact Hessian is\n"
     "                 positive definite (projected elsewhere: descent far from the minimiser, quadratic\n"
     "                 convergence near it)\n"
     "  -use_tao       minimise with TAO (default -tao_type nls) instead of solving with SNES\n"
-    "                 (default -snes_type newtonls -ksp_type cg -pc_type jacobi)\n"
+    "                 (SNES: newtonls; the linear solver of statics above, of dynamics -ksp_type cg -pc_type jacobi)\n"
     "  -o <file.vtu>  write the deformed mesh, its displacement and gradient norm (VTK XML; -mfad_vtu_binary for base64)\n"
-    "Unless -mfad_hessian, -mfad_pmat, -pc_type or -snes_fd_color is given (and outside the -mesh\n"
+    "Unless -mfad_hessian, -mfad_pmat, -pc_type or -snes_fd_color is given (and outside the\n"
     "statics defaults), the Hessian is -mfad_hessian auto: per Newton step the fused, cached or\n"
     "assembled form, whichever its measured costs predict cheapest (-info :mat says which).\n"
     "mfad's options (-mfad_backend, -mfad_view, ...) and every SNES/KSP/PC/TAO option apply.\n"
@@ -46,7 +47,7 @@ static const char help[] =
     "energy plus gravity's -f . x), elastic (strain energy), work (of gravity, f . u),\n"
     "tip_displacement (mean z displacement of the free end face, the vertices of largest x), residual (|grad E| at the\n"
     "solution / at the rest shape, i.e. relative to the load; the largest over time steps), statics also gradient\n"
-    "(|grad E| at the solution, in N), with -mesh exact_steps (Newton steps on the exact Hessian),\n"
+    "(|grad E| at the solution, in N), with the statics defaults exact_steps (Newton steps on the exact Hessian),\n"
     "iterations (the most of any time step) and the converged reason (> 0: converged; the smallest of any time step); with\n"
     "-ts_steps also steps, time, kinetic (1/2 v^T M v), com_displacement and com_velocity (z of\n"
     "the centre of mass). Each time step prints a line 'elastic: step ...' with the same fields.\n\n";
@@ -252,9 +253,12 @@ static PetscErrorCode CheckClamp(MPI_Comm comm, PetscInt n, const PetscReal rest
   PetscFunctionReturn(0);
 }
 
-/* The SNES defaults of statics on a read mesh, as options: the Hessian form and linear solver only
-   when the command line names neither (a user's -ksp_type/-pc_type gets the exact Hessian, as on the
-   bar), the iteration and tolerance defaults unless given. A real body clamped on a small patch (the default band of a curved mesh: Spot is held by
+/* The SNES defaults of statics, as options: the Hessian form and linear solver only when the command
+   line names neither (a user's -ksp_type/-pc_type gets the exact Hessian), the iteration and
+   tolerance defaults unless given. The bar under 200 g folds and inverts tets on full steps: Newton-CG
+   on the exact Hessian stopped on negative curvature after 2 steps, and Newton-MINRES (not always a
+   descent direction) failed its line search once in 30 runs whose forms differed only in round-off;
+   these defaults converged in 22 steps. A real body clamped on a small patch (the default band of a curved mesh: Spot is held by
    the 14 vertices of its ear) swings through a large rotation to hang below it, and the exact
    Hessian is indefinite on the way: CG stops on negative curvature (DIVERGED_LINEAR_SOLVE), and
    continuation in the load does not help (1/100 of gravity already swings the body). So: the
@@ -262,7 +266,7 @@ static PetscErrorCode CheckClamp(MPI_Comm comm, PetscInt n, const PetscReal rest
    sparse Cholesky whose inertia exactnewton.c uses to take exact steps where the exact Hessian is positive
    definite (quadratic convergence near the minimiser), and room for the ~70 Newton steps of the
    swing. */
-static PetscErrorCode SetMeshStaticsDefaults(MPI_Comm comm, PetscBool use_tao)
+static PetscErrorCode SetStaticsDefaults(MPI_Comm comm, PetscBool use_tao)
 {
   PetscBool   set, ksp, pc;
   PetscMPIInt size;
@@ -282,7 +286,7 @@ static PetscErrorCode SetMeshStaticsDefaults(MPI_Comm comm, PetscBool use_tao)
     solver = MATSOLVERMUMPS;
 #endif
     if (!solver && size == 1) solver = MATSOLVERPETSC;
-    /* no parallel Cholesky in this PETSc (no MUMPS) on several ranks: the bar's exact Newton-CG,
+    /* no parallel Cholesky in this PETSc (no MUMPS) on several ranks: exact Newton-CG (the automatic form),
        which converges while the Hessian stays definite (a stiff body) and stops with
        DIVERGED_LINEAR_SOLVE on a swing; projected Newton-CG (GAMG) alone was measured linear there
        (Spot: not finished in 200 s) */
@@ -386,7 +390,7 @@ int main(int argc, char **argv)
   material[0] = P.young / (2 * (1 + P.nu));
   material[1] = P.young * P.nu / ((1 + P.nu) * (1 - 2 * P.nu));
 
-  if (readmesh && P.steps == 0) PetscCall(SetMeshStaticsDefaults(comm, P.use_tao));
+  if (P.steps == 0) PetscCall(SetStaticsDefaults(comm, P.use_tao));
   PetscCall(DefaultHessianAuto()); /* bar, dynamics, TAO: 5x faster than the fused form alone */
   PetscCall(PetscTime(&ts0));
   if (readmesh)
@@ -415,7 +419,7 @@ int main(int argc, char **argv)
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view")); /* after one evaluation: flops are counted */
   PetscCall(SolverCreate(E, P.use_tao, P.steps > 0 ? 1e-6 * gnorm0 : 0, X, &S));
   PetscCall(PetscMemzero(&exact, sizeof exact));
-  if (readmesh && P.steps == 0) { /* the defaults of SetMeshStaticsDefaults(): exactnewton.c */
+  if (P.steps == 0) { /* the defaults of SetStaticsDefaults(): exactnewton.c */
     KSP ksp = NULL;
     Mat H   = NULL;
     if (S.snes) {

@@ -25,12 +25,12 @@ static const char help[] =
     "                 mesh's extent along -clamp_axis (a curved mesh has one vertex of smallest x);\n"
     "                 statics needs at least 3 clamped vertices not on one line, else an error\n"
     "  -clamp_axis <x>  with -mesh: x | y | z, the clamp at its smallest values, the tip at its largest\n"
-    "  Statics (the bar or -mesh): a body under a large load (a real mesh clamped on a small patch\n"
-    "                 swings through a large rotation; the bar at -g -2000 folds) passes where the exact\n"
-    "                 Hessian is indefinite, so unless -mfad_hessian, -ksp_type or\n"
+    "  Statics (the bar or -mesh): under a large load (a real mesh clamped on a small patch swings\n"
+    "                 through a large rotation; the bar at -g -2000 folds) the exact Hessian is\n"
+    "                 indefinite on the way, so unless -mfad_hessian, -ksp_type or\n"
     "                 -pc_type is given the defaults are -mfad_hessian aij -mfad_psd_project abs\n"
-    "                 -ksp_type preonly -pc_type cholesky (MUMPS LDL^T; PETSc's own on 1 rank without MUMPS;\n"
-    "                 several ranks without MUMPS keep Newton-CG) -snes_max_it 200 -snes_rtol 1e-7,\n"
+    "                 -ksp_type preonly -pc_type cholesky (MUMPS LDL^T; without MUMPS PETSc's own, on several\n"
+    "                 ranks by every rank: -pc_type redundant -redundant_pc_type cholesky) -snes_max_it 200 -snes_rtol 1e-7,\n"
     "                 with -use_tao the same for TAO NLS (-tao_nls_ksp_type, -tao_nls_pc_type ...,\n"
     "                 -tao_max_it 200 -tao_gttol 1e-7 -tao_ls_type armijo),\n"
     "                 and each Newton step is exact where the factor's inertia says the exact Hessian is\n"
@@ -281,28 +281,32 @@ static PetscErrorCode SetStaticsDefaults(MPI_Comm comm, PetscBool use_tao)
   PetscCall(PetscSNPrintf(name, sizeof name, "%spc_type", pre));
   PetscCall(PetscOptionsHasName(NULL, NULL, name, &pc));
   if (!set && !ksp && !pc) { /* else the user's Hessian form or linear solver, exact by default */
-    const char *solver = NULL;
+    const char *solver = MATSOLVERPETSC, *factor = "";
 #if defined(PETSC_HAVE_MUMPS)
     solver = MATSOLVERMUMPS;
+    (void)size;
+#else
+    /* no parallel Cholesky in this PETSc (no MUMPS): on several ranks every rank factors the whole
+       matrix with PETSc's own (PCREDUNDANT). Exact Newton-CG stops with DIVERGED_LINEAR_SOLVE on
+       a swing or a fold, and projected Newton-CG (GAMG) alone was measured linear there (Spot: not
+       finished in 200 s) */
+    if (size > 1) factor = "redundant_";
 #endif
-    if (!solver && size == 1) solver = MATSOLVERPETSC;
-    /* no parallel Cholesky in this PETSc (no MUMPS) on several ranks: exact Newton-CG (the automatic form),
-       which converges while the Hessian stays definite (a stiff body) and stops with
-       DIVERGED_LINEAR_SOLVE on a swing; projected Newton-CG (GAMG) alone was measured linear there
-       (Spot: not finished in 200 s) */
-    if (solver) {
-      PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "aij"));
-      PetscCall(DefaultOption("-mfad_psd_project", "abs"));
-      PetscCall(PetscSNPrintf(name, sizeof name, "%sksp_type", pre));
-      PetscCall(PetscOptionsSetValue(NULL, name, "preonly"));
-      PetscCall(PetscSNPrintf(name, sizeof name, "%spc_type", pre));
-      PetscCall(PetscOptionsSetValue(NULL, name, "cholesky"));
-      PetscCall(PetscSNPrintf(name, sizeof name, "%spc_factor_mat_solver_type", pre));
-      PetscCall(DefaultOption(name, solver));
-      if (!strcmp(solver, MATSOLVERMUMPS)) { /* the inertia on several ranks */
-        PetscCall(PetscSNPrintf(name, sizeof name, "%smat_mumps_icntl_13", pre));
-        PetscCall(DefaultOption(name, "1"));
-      }
+    PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "aij"));
+    PetscCall(DefaultOption("-mfad_psd_project", "abs"));
+    PetscCall(PetscSNPrintf(name, sizeof name, "%sksp_type", pre));
+    PetscCall(PetscOptionsSetValue(NULL, name, "preonly"));
+    PetscCall(PetscSNPrintf(name, sizeof name, "%spc_type", pre));
+    PetscCall(PetscOptionsSetValue(NULL, name, factor[0] ? "redundant" : "cholesky"));
+    if (factor[0]) {
+      PetscCall(PetscSNPrintf(name, sizeof name, "%s%spc_type", pre, factor));
+      PetscCall(DefaultOption(name, "cholesky"));
+    }
+    PetscCall(PetscSNPrintf(name, sizeof name, "%s%spc_factor_mat_solver_type", pre, factor));
+    PetscCall(DefaultOption(name, solver));
+    if (!strcmp(solver, MATSOLVERMUMPS)) { /* the inertia on several ranks */
+      PetscCall(PetscSNPrintf(name, sizeof name, "%smat_mumps_icntl_13", pre));
+      PetscCall(DefaultOption(name, "1"));
     }
   }
   /* |grad E| <= 1e-7 of the load (Spot: 3e-5 N against ~4 N of weight per vertex): the energy

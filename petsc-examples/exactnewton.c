@@ -48,6 +48,25 @@ static PetscErrorCode ExactNewtonUpdateTao(Tao tao, PetscInt step, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The PC that factors: ksp's, or the one inside PCREDUNDANT (every rank factors the whole matrix:
+   a parallel Cholesky where PETSc has no MUMPS), whose type comes from the options at its set-up:
+   read them first if asked */
+static PetscErrorCode ExactNewtonGetFactorPC(KSP ksp, PetscBool setfromoptions, PC *pc)
+{
+  PetscBool redundant;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetPC(ksp, pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)*pc, PCREDUNDANT, &redundant));
+  if (redundant) {
+    KSP inner;
+    PetscCall(PCRedundantGetKSP(*pc, &inner));
+    if (setfromoptions) PetscCall(KSPSetFromOptions(inner));
+    PetscCall(KSPGetPC(inner, pc));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Before each linear solve: factor, and if the exact Hessian has a negative pivot, project,
    re-assemble and re-factor */
 static PetscErrorCode ExactNewtonPreSolve(KSP ksp, Vec b, Vec x, void *ctx)
@@ -61,7 +80,7 @@ static PetscErrorCode ExactNewtonPreSolve(KSP ksp, Vec b, Vec x, void *ctx)
   (void)b, (void)x;
   if (!a->active || !a->exact) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPSetUp(ksp));
-  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(ExactNewtonGetFactorPC(ksp, PETSC_FALSE, &pc));
   PetscCall(PCFactorGetMatrix(pc, &F));
   PetscCall(MatGetInertia(F, &nneg, NULL, NULL)); /* negative pivots of LDL^T: negative eigenvalues */
   if (nneg == 0) {
@@ -76,8 +95,11 @@ static PetscErrorCode ExactNewtonPreSolve(KSP ksp, Vec b, Vec x, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Active when ksp factors the assembled, projected H with MUMPS's or PETSc's Cholesky (whose
-   inertia is known; CHOLMOD stops with an error on a matrix that is not positive definite) */
+/* Active when ksp factors the assembled, projected H with MUMPS's or PETSc's Cholesky, alone or
+   inside PCREDUNDANT (whose inertia is known; CHOLMOD stops with an error on a matrix that is not
+   positive definite). MUMPS pivots; PETSc's LDL^T does not, and its inertia can miss a negative
+   eigenvalue near zero (Spot on 2 ranks, PETSc 3.26: 0 negative pivots in the redundant factor where
+   1 rank's ordering found 1): an exact step then may not descend */
 PetscErrorCode ExactNewtonSetUp(ExactNewton *a, MfadEnergy E, KSP ksp, Mat H, Vec X)
 {
   PC            pc;
@@ -89,7 +111,7 @@ PetscErrorCode ExactNewtonSetUp(ExactNewton *a, MfadEnergy E, KSP ksp, Mat H, Ve
   a->E = E, a->H = H, a->X = X;
   PetscCall(MfadEnergyGetPSDProjection(E, &a->psd, &a->eps));
   if (!ksp || !H || a->psd == MFAD_PSD_NONE) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(ExactNewtonGetFactorPC(ksp, PETSC_TRUE, &pc));
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
   PetscCall(PetscObjectTypeCompare((PetscObject)H, MATSHELL, &shell));
   if (chol) PetscCall(PCFactorGetMatSolverType(pc, &type));

@@ -12,8 +12,9 @@
 #                             preconditioner) reach the energy (1e-10) and tip displacement of the
 #                             reference: the fused shell with CG and Jacobi
 #   hessian                   -tao_test_hessian: ||H - Hfd||_F/||H||_F < 1e-5 at every TAO Newton step
-#   domain <maxits>           a load that inverts elements on full Newton steps: the statics defaults
-#                             (newtonls, backtracking) pass through +inf trial points and agree with TAO ntr
+#   domain <maxits> <np>      a load that inverts elements on full Newton steps: the statics defaults
+#                             (newtonls, backtracking; <np> ranks) pass through +inf trial points and
+#                             agree with TAO ntr (1 rank)
 #   jacobian                  -snes_test_jacobian: ||J - Jfd||_F/||J||_F < 1e-5 at every Newton step,
 #                             and 10 times smaller with a 10 times smaller FD step
 #   linear <maxits> <n> <m> <h> <E> <rho> <g>
@@ -128,9 +129,9 @@ case $check in
     # a load 200 times gravity: full Newton steps invert elements (E = +inf there); with the statics
     # defaults the line search must back off through them and still reach the minimiser that TAO's
     # trust region finds
-    maxits=$1
-    shift 2
-    run snes 1 -info :snes "$@"
+    maxits=$1 np=$2
+    shift 3
+    run snes "$np" -info :snes "$@"
     converged snes "$maxits" 1e-7
     invalid=$(grep -c 'mfad: invalid element' "$work/snes.out")
     [ "$invalid" -ge 1 ] || fail "expected trial points with inverted elements (none seen: the test no longer exercises the domain path)"

@@ -59,11 +59,14 @@ mfad_example_test(example_elastic_linear 1 linear ${MFAD_ELASTIC_MAXITS} 4 16 0.
 mfad_example_test(example_elastic_vtu 2 vtu OPTIONS -n 2 -m 4)
 # (k) invalid elements: at 200 g, full Newton steps invert tets (E = +inf, a SNES domain error); with
 #     the example's statics defaults (projected, then exact where definite; Cholesky) the backtracking
-#     line search cuts those steps, and the solve reaches TAO ntr's minimiser (measured 22 steps).
+#     line search cuts those steps, and the solve reaches TAO ntr's minimiser (measured 22 steps; 2
+#     and 3 ranks 22-23).
 #     Energies agree to 1e-10 by the argument of (g)-(h). (Newton-MINRES on the exact Hessian, once
 #     tested here, is not always a descent direction: it failed 1 run in 30 when the automatic form's
 #     timing-dependent choices changed its round-off.)
-mfad_example_test(example_elastic_domain 1 domain 50 OPTIONS -g -2000)
+mfad_example_test(example_elastic_domain 1 domain 50 1 OPTIONS -g -2000)
+#     and on 2 ranks: MUMPS, or without it every rank factoring the whole matrix (PCREDUNDANT)
+mfad_example_test(example_elastic_domain_np2 2 domain 50 2 OPTIONS -g -2000)
 # (l) the Hessian forms (-mfad_hessian, -mfad_pmat) reach the fused shell's minimiser: the cached
 #     element Hessians with point-block Jacobi from them (2 ranks); the shell operator with an
 #     assembled preconditioning matrix and algebraic multigrid (2 ranks); the assembled Hessian

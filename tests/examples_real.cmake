@@ -46,8 +46,10 @@ mfad_example_test(example_elastic_spot_ranks 2 mesh ${MFAD_ELASTIC_MAXITS} OPTIO
 # the exact Hessian is indefinite; the default Newton (exact steps where the Cholesky's inertia
 # allows, projected elsewhere) converges (74 steps measured, 1 and 2 ranks; bound 150) to the same
 # energy, below the rest shape's, no tet inverted.
-# Without MUMPS (CI's PETSc 3.26) 2 ranks have no parallel Cholesky and fall back to projected
-# Newton-CG, linear here (not finished in 200 s): 1 rank only there.
+# Without MUMPS (CI's PETSc 3.26) 2 ranks factor the whole matrix on each rank with PETSc's own
+# LDL^T (PCREDUNDANT), which does not pivot: in 2 ranks' vertex order its inertia missed the exact
+# Hessian's one negative eigenvalue at step 2, the exact step did not descend and the line search
+# failed (DIVERGED_LINE_SEARCH): 1 rank only there.
 if(MFAD_PETSC_HAS_MUMPS)
   mfad_example_test(example_elastic_spot_default 2 hang 150 2 OPTIONS -mesh ${MFAD_SPOT_TETS}/spot.1.node)
 else()

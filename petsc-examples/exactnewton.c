@@ -67,6 +67,17 @@ static PetscErrorCode ExactNewtonGetFactorPC(KSP ksp, PetscBool setfromoptions, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* This step projected after all: the projected Hessian at the iterate, and the next exact try
+   waits 1, 2, 4, 4 ... steps */
+static PetscErrorCode ExactNewtonFallBack(ExactNewton *a)
+{
+  PetscFunctionBegin;
+  a->exact = PETSC_FALSE, a->skip = a->backoff, a->backoff = PetscMin(2 * a->backoff, 4);
+  PetscCall(MfadEnergySetPSDProjection(a->E, a->psd, a->eps));
+  PetscCall(MfadEnergyComputeHessian(a->E, a->X, a->H));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Before each linear solve: factor, and if the exact Hessian has a negative pivot, project,
    re-assemble and re-factor */
 static PetscErrorCode ExactNewtonPreSolve(KSP ksp, Vec b, Vec x, void *ctx)
@@ -88,10 +99,43 @@ static PetscErrorCode ExactNewtonPreSolve(KSP ksp, Vec b, Vec x, void *ctx)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscInfo(ksp, "the exact Hessian has %" PetscInt_FMT " negative eigenvalues: projected\n", nneg));
-  a->exact = PETSC_FALSE, a->skip = a->backoff, a->backoff = PetscMin(2 * a->backoff, 4);
-  PetscCall(MfadEnergySetPSDProjection(a->E, a->psd, a->eps));
-  PetscCall(MfadEnergyComputeHessian(a->E, a->X, a->H));
+  PetscCall(ExactNewtonFallBack(a));
   PetscCall(KSPSetUp(ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SNES: before the line search, an exact step that does not descend (F . Y <= 0, the update being
+   X - lambda Y) is replaced by the projected one; then the precheck that was there before, if any.
+   The factor's inertia said definite, but PETSc's LDL^T does not pivot and can miss a negative
+   eigenvalue near zero. */
+static PetscErrorCode ExactNewtonPreCheck(SNESLineSearch ls, Vec X, Vec Y, PetscBool *changed, void *ctx)
+{
+  ExactNewton *a = (ExactNewton *)ctx;
+  SNES         snes;
+  Vec          F;
+  KSP          ksp;
+  PetscScalar  d;
+
+  PetscFunctionBegin;
+  *changed = PETSC_FALSE;
+  if (a->exact) {
+    PetscCall(SNESLineSearchGetSNES(ls, &snes));
+    PetscCall(SNESGetFunction(snes, &F, NULL, NULL));
+    PetscCall(VecDot(F, Y, &d));
+    if (PetscRealPart(d) <= 0) {
+      PetscCall(PetscInfo(ls, "the exact step does not descend (F . Y = %g): projected\n", (double)PetscRealPart(d)));
+      a->nexact--;
+      PetscCall(ExactNewtonFallBack(a));
+      PetscCall(SNESGetKSP(snes, &ksp));
+      PetscCall(KSPSolve(ksp, F, Y));
+      *changed = PETSC_TRUE;
+    }
+  }
+  if (a->precheck) {
+    PetscBool c = PETSC_FALSE;
+    PetscCall(a->precheck(ls, X, Y, &c, a->precheck_ctx));
+    *changed = (PetscBool)(*changed || c);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -122,10 +166,15 @@ PetscErrorCode ExactNewtonSetUp(ExactNewton *a, MfadEnergy E, KSP ksp, Mat H, Ve
 
 PetscErrorCode ExactNewtonSetSNES(ExactNewton *a, SNES snes)
 {
+  SNESLineSearch ls;
+
   PetscFunctionBegin;
   if (!a->active) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SNESSetApplicationContext(snes, a));
   PetscCall(SNESSetUpdate(snes, ExactNewtonUpdateSNES));
+  PetscCall(SNESGetLineSearch(snes, &ls));
+  PetscCall(SNESLineSearchGetPreCheck(ls, &a->precheck, &a->precheck_ctx));
+  PetscCall(SNESLineSearchSetPreCheck(ls, ExactNewtonPreCheck, a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

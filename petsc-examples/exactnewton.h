@@ -18,12 +18,16 @@ typedef struct {
   PetscReal         gprev;         /* |g| at the start of the previous step */
   PetscInt          nexact;        /* steps taken with the exact Hessian */
   PetscInt          skip, backoff; /* after a failed try, the next one waits 1, 2, 4, 4 ... steps */
+  /* SNES: the line search's precheck set before ours, run after it */
+  PetscErrorCode (*precheck)(SNESLineSearch, Vec, Vec, PetscBool *, void *);
+  void *precheck_ctx;
 } ExactNewton;
 
 /* Sets a up for E's solver: active when ksp factors H (assembled, E projected) by a Cholesky with
    inertia; then the pre-solve check is on ksp. X is the solver's iterate. */
 PetscErrorCode ExactNewtonSetUp(ExactNewton *a, MfadEnergy E, KSP ksp, Mat H, Vec X);
-/* Chooses each step's Hessian (a no-op unless a is active); SNES: a becomes its application context */
+/* Chooses each step's Hessian (a no-op unless a is active); SNES: a becomes its application context,
+   and its line search's precheck (set before this call) runs after a's descent check */
 PetscErrorCode ExactNewtonSetSNES(ExactNewton *a, SNES snes);
 PetscErrorCode ExactNewtonSetTao(ExactNewton *a, Tao tao);
 /* After the solve: E's projection as it was set */

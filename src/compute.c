@@ -23,12 +23,45 @@ PetscErrorCode MfadEnergyCheckVec_Private(MfadEnergy E, Vec X, int arg, const ch
 
 static PetscInt MfadEnergyLocalToGlobalVertex_Private(MfadEnergy E, PetscInt v) { return v < E->n ? E->rstart + v : E->ghosts[v - E->n]; }
 
+/* The error for entry i of xloc, which holds `bad` (NaN or Inf): names the vertex and dof */
+PetscErrorCode MfadEnergyNotFinite_Private(MfadEnergy E, PetscInt i, PetscReal bad)
+{
+  const PetscInt v = MfadEnergyLocalToGlobalVertex_Private(E, i / E->dof);
+
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FP, "MfadEnergy: the point has %g at vertex %" PetscInt_FMT " dof %" PetscInt_FMT " (entry %" PetscInt_FMT ")", (double)bad, v, i % E->dof, v * E->dof + i % E->dof);
+}
+
+PetscErrorCode MfadEnergyLocalFix_CPU(MfadEnergy E)
+{
+  PetscScalar *x;
+  PetscReal    pen = 0.0;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArray(E->xloc, &x));
+  if (E->check_finite) {
+    for (PetscInt i = 0; i < E->nlocal * E->dof; i++) {
+      if (PetscUnlikely(PetscIsInfOrNanScalar(x[i]))) {
+        const PetscReal bad = PetscRealPart(x[i]);
+        PetscCall(VecRestoreArray(E->xloc, &x));
+        PetscCall(MfadEnergyNotFinite_Private(E, i, bad));
+      }
+    }
+  }
+  for (PetscInt i = 0; i < E->nfixown; i++) {
+    const PetscReal d = PetscRealPart(x[E->fixloc[i]]) - E->fixval[i];
+    pen += 0.5 * d * d;
+  }
+  for (PetscInt i = 0; i < E->nfixloc; i++) x[E->fixloc[i]] = E->fixval[i];
+  PetscCall(VecRestoreArray(E->xloc, &x));
+  E->fixpen = pen;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* xloc <- X with ghosts, fixed dofs at their values; skipped when xloc already holds X. */
 PetscErrorCode MfadEnergyGlobalToLocal_Private(MfadEnergy E, Vec X)
 {
   PetscObjectId    id;
   PetscObjectState state;
-  PetscScalar     *x;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectGetId((PetscObject)X, &id));
@@ -39,19 +72,7 @@ PetscErrorCode MfadEnergyGlobalToLocal_Private(MfadEnergy E, Vec X)
   PetscCall(VecScatterBegin(E->scatter, X, E->xloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(E->scatter, X, E->xloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(PetscLogEventEnd(MFAD_GhostEvent, 0, 0, 0, 0));
-  PetscCall(VecGetArray(E->xloc, &x));
-  if (E->check_finite) {
-    for (PetscInt i = 0; i < E->nlocal * E->dof; i++) {
-      if (PetscUnlikely(PetscIsInfOrNanScalar(x[i]))) {
-        const PetscInt  v   = MfadEnergyLocalToGlobalVertex_Private(E, i / E->dof);
-        const PetscReal bad = PetscRealPart(x[i]);
-        PetscCall(VecRestoreArray(E->xloc, &x));
-        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FP, "MfadEnergy: the point has %g at vertex %" PetscInt_FMT " dof %" PetscInt_FMT " (entry %" PetscInt_FMT ")", (double)bad, v, i % E->dof, v * E->dof + i % E->dof);
-      }
-    }
-  }
-  for (PetscInt i = 0; i < E->nfixloc; i++) x[E->fixloc[i]] = E->fixval[i];
-  PetscCall(VecRestoreArray(E->xloc, &x));
+  PetscCall(E->ops.localfix(E));
   E->xid    = id;
   E->xstate = state;
   E->xvalid = PETSC_TRUE;
@@ -211,54 +232,37 @@ static PetscErrorCode MfadEnergyRunTerms_Private(MfadEnergy E, MfadOp op, const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* this rank's 1/2 sum (x_i - value_i)^2 over owned fixed dofs */
-static PetscErrorCode MfadEnergyFixedPenalty_Private(MfadEnergy E, Vec X, PetscReal *pen)
+/* The CPU's element loops on the energy's local vectors */
+static PetscErrorCode MfadEnergyRunTermsLocal_CPU(MfadEnergy E, MfadOp op, PetscReal *value)
 {
   const PetscScalar *x;
-  PetscReal          s = 0.0;
+  PetscScalar       *y = NULL, *v = NULL;
 
   PetscFunctionBegin;
-  PetscCall(VecGetArrayRead(X, &x));
-  for (PetscInt i = 0; i < E->nfixown; i++) {
-    const PetscReal d = PetscRealPart(x[E->fixloc[i]]) - E->fixval[i];
-    s += 0.5 * d * d;
+  if (op == MFAD_OP_HVP) {
+    PetscCall(VecGetArray(E->vloc, &v));
+    for (PetscInt i = 0; i < E->nfixloc; i++) v[E->fixloc[i]] = 0.0; /* fixed columns of H are zero */
   }
-  PetscCall(VecRestoreArrayRead(X, &x));
-  *pen = s;
+  if (op == MFAD_OP_GRADIENT || op == MFAD_OP_HVP || op == MFAD_OP_DIAGONAL) {
+    PetscCall(VecZeroEntries(E->yloc));
+    PetscCall(VecGetArray(E->yloc, &y));
+  }
+  if (op == MFAD_OP_BLOCKDIAG) {
+    PetscCall(PetscArrayzero(E->blockloc, (size_t)E->nlocal * E->dof * E->dof));
+    y = E->blockloc;
+  }
+  PetscCall(VecGetArrayRead(E->xloc, &x));
+  PetscCall(MfadEnergyRunTerms_Private(E, op, x, v, y, value));
+  PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  if (y && y != E->blockloc) PetscCall(VecRestoreArray(E->yloc, &y));
+  if (v) PetscCall(VecRestoreArray(E->vloc, &v));
+  if (value) *value += E->fixpen;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MfadEnergyObjectiveFinish_Private(MfadEnergy E, Vec X, PetscReal local, PetscReal *f)
+/* y (Y's owned values) at the owned fixed rows, from x (X's owned values, or NULL) */
+static void MfadFixedRowsApply_Private(MfadEnergy E, MfadFixedRows rows, PetscScalar *y, const PetscScalar *x)
 {
-  PetscReal pen = 0.0, sum;
-
-  PetscFunctionBegin;
-  PetscCall(MfadEnergyFixedPenalty_Private(E, X, &pen));
-  local += pen;
-  PetscCall(MPIU_Allreduce(&local, &sum, 1, MPIU_REAL, MPIU_SUM, E->comm));
-  /* an invalid element (inverted, NaN) reads as +inf: line searches back off from it */
-  E->domain_error = PetscIsInfOrNanReal(sum) ? PETSC_TRUE : PETSC_FALSE;
-  *f              = E->domain_error ? (PetscReal)INFINITY : sum; /* not PETSC_INFINITY, which is finite */
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Y <- reverse-add of yloc; owned fixed rows get `fixed(i)` */
-PetscErrorCode MfadEnergyLocalToGlobal_Private(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X)
-{
-  PetscScalar       *y;
-  const PetscScalar *x = NULL;
-
-  PetscFunctionBegin;
-  PetscCall(VecZeroEntries(Y));
-  PetscCall(PetscLogEventBegin(MFAD_GhostEvent, 0, 0, 0, 0));
-  PetscCall(VecScatterBegin(E->scatter, E->yloc, Y, ADD_VALUES, SCATTER_REVERSE));
-  PetscCall(VecScatterEnd(E->scatter, E->yloc, Y, ADD_VALUES, SCATTER_REVERSE));
-  PetscCall(PetscLogEventEnd(MFAD_GhostEvent, 0, 0, 0, 0));
-  if (E->damping > 0 && rows == MFAD_FIXED_IDENTITY) PetscCall(VecAXPY(Y, E->damping, X)); /* (H + lambda I) v; fixed rows set below */
-  if (E->damping > 0 && rows == MFAD_FIXED_ONE) PetscCall(VecShift(Y, E->damping));
-  if (!E->nfixown) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(VecGetArray(Y, &y));
-  if (X) PetscCall(VecGetArrayRead(X, &x));
   for (PetscInt i = 0; i < E->nfixown; i++) {
     const PetscInt j = E->fixloc[i];
     switch (rows) {
@@ -276,8 +280,57 @@ PetscErrorCode MfadEnergyLocalToGlobal_Private(MfadEnergy E, Vec Y, MfadFixedRow
       break;
     }
   }
+}
+
+PetscErrorCode MfadEnergyFixedRows_CPU(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X)
+{
+  PetscScalar       *y;
+  const PetscScalar *x = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArray(Y, &y));
+  if (X) PetscCall(VecGetArrayRead(X, &x));
+  MfadFixedRowsApply_Private(E, rows, y, x);
   if (X) PetscCall(VecRestoreArrayRead(X, &x));
   PetscCall(VecRestoreArray(Y, &y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The table of E->backend: the only place the core names a backend */
+PetscErrorCode MfadEnergySetBackendOps_Private(MfadEnergy E)
+{
+  static const MfadBackendOps cpu = {MfadEnergyLocalFix_CPU, MfadEnergyRunTermsLocal_CPU, MfadEnergyFixedRows_CPU}, cuda = {MfadEnergyLocalFix_CUDA, MfadEnergyRunTerms_CUDA, MfadEnergyFixedRows_CUDA};
+
+  PetscFunctionBegin;
+  E->ops = E->backend == MFAD_BACKEND_CUDA ? cuda : cpu;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* local: the rank's energy and fixed-dof penalty */
+static PetscErrorCode MfadEnergyObjectiveFinish_Private(MfadEnergy E, PetscReal local, PetscReal *f)
+{
+  PetscReal sum;
+
+  PetscFunctionBegin;
+  PetscCall(MPIU_Allreduce(&local, &sum, 1, MPIU_REAL, MPIU_SUM, E->comm));
+  /* an invalid element (inverted, NaN) reads as +inf: line searches back off from it */
+  E->domain_error = PetscIsInfOrNanReal(sum) ? PETSC_TRUE : PETSC_FALSE;
+  *f              = E->domain_error ? (PetscReal)INFINITY : sum; /* not PETSC_INFINITY, which is finite */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Y <- reverse-add of yloc; owned fixed rows get `fixed(i)` */
+PetscErrorCode MfadEnergyLocalToGlobal_Private(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X)
+{
+  PetscFunctionBegin;
+  PetscCall(VecZeroEntries(Y));
+  PetscCall(PetscLogEventBegin(MFAD_GhostEvent, 0, 0, 0, 0));
+  PetscCall(VecScatterBegin(E->scatter, E->yloc, Y, ADD_VALUES, SCATTER_REVERSE));
+  PetscCall(VecScatterEnd(E->scatter, E->yloc, Y, ADD_VALUES, SCATTER_REVERSE));
+  PetscCall(PetscLogEventEnd(MFAD_GhostEvent, 0, 0, 0, 0));
+  if (E->damping > 0 && rows == MFAD_FIXED_IDENTITY) PetscCall(VecAXPY(Y, E->damping, X)); /* (H + lambda I) v; fixed rows set below */
+  if (E->damping > 0 && rows == MFAD_FIXED_ONE) PetscCall(VecShift(Y, E->damping));
+  if (E->nfixown) PetscCall(E->ops.fixedrows(E, Y, rows, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -294,30 +347,22 @@ PetscErrorCode MfadEnergyPrepare_Private(MfadEnergy E, Vec X, const char *what)
 
 PetscErrorCode MfadEnergyComputeObjective(MfadEnergy E, Vec X, PetscReal *f)
 {
-  const PetscScalar *x;
-  PetscReal          local;
+  PetscReal local;
 
   PetscFunctionBegin;
   MfadValidPointer(f, 3);
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeObjective"));
   PetscCall(MfadEnergyCheckObjective_Private(E, "MfadEnergyComputeObjective"));
   PetscCall(PetscLogEventBegin(MFAD_Events[MFAD_OP_VALUE], 0, 0, 0, 0));
-  if (E->backend == MFAD_BACKEND_CUDA) PetscCall(MfadEnergyRunTerms_CUDA(E, MFAD_OP_VALUE, E->xloc, NULL, NULL, NULL, &local));
-  else {
-    PetscCall(VecGetArrayRead(E->xloc, &x));
-    PetscCall(MfadEnergyRunTerms_Private(E, MFAD_OP_VALUE, x, NULL, NULL, &local));
-    PetscCall(VecRestoreArrayRead(E->xloc, &x));
-  }
-  PetscCall(MfadEnergyObjectiveFinish_Private(E, X, local, f));
+  PetscCall(E->ops.runterms(E, MFAD_OP_VALUE, &local));
+  PetscCall(MfadEnergyObjectiveFinish_Private(E, local, f));
   PetscCall(PetscLogEventEnd(MFAD_Events[MFAD_OP_VALUE], 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MfadEnergyComputeObjectiveGradient(MfadEnergy E, Vec X, PetscReal *f, Vec G)
 {
-  const PetscScalar *x;
-  PetscScalar       *y;
-  PetscReal          local;
+  PetscReal local, fv;
 
   PetscFunctionBegin;
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeGradient"));
@@ -325,21 +370,10 @@ PetscErrorCode MfadEnergyComputeObjectiveGradient(MfadEnergy E, Vec X, PetscReal
   if (f) PetscCall(MfadEnergyCheckObjective_Private(E, "MfadEnergyComputeObjectiveGradient"));
   PetscCheck(X != G, E->comm, PETSC_ERR_ARG_IDN, "MfadEnergyComputeGradient: X and G must be different vectors");
   PetscCall(PetscLogEventBegin(MFAD_Events[MFAD_OP_GRADIENT], 0, 0, 0, 0));
-  if (E->backend == MFAD_BACKEND_CUDA) PetscCall(MfadEnergyRunTerms_CUDA(E, MFAD_OP_GRADIENT, E->xloc, NULL, E->yloc, NULL, &local));
-  else {
-    PetscCall(VecZeroEntries(E->yloc));
-    PetscCall(VecGetArrayRead(E->xloc, &x));
-    PetscCall(VecGetArray(E->yloc, &y));
-    PetscCall(MfadEnergyRunTerms_Private(E, MFAD_OP_GRADIENT, x, NULL, y, &local));
-    PetscCall(VecRestoreArray(E->yloc, &y));
-    PetscCall(VecRestoreArrayRead(E->xloc, &x));
-  }
+  PetscCall(E->ops.runterms(E, MFAD_OP_GRADIENT, &local));
   PetscCall(MfadEnergyLocalToGlobal_Private(E, G, MFAD_FIXED_RESIDUAL, X));
-  {
-    PetscReal fv;
-    PetscCall(MfadEnergyObjectiveFinish_Private(E, X, local, &fv));
-    if (f) *f = fv;
-  }
+  PetscCall(MfadEnergyObjectiveFinish_Private(E, local, &fv)); /* the domain check needs the energy */
+  if (f) *f = fv;
   PetscCall(PetscLogEventEnd(MFAD_Events[MFAD_OP_GRADIENT], 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -353,9 +387,6 @@ PetscErrorCode MfadEnergyComputeGradient(MfadEnergy E, Vec X, Vec G)
 
 PetscErrorCode MfadEnergyComputeHessianProduct(MfadEnergy E, Vec X, Vec V, Vec Y)
 {
-  const PetscScalar *x;
-  PetscScalar       *y, *v;
-
   PetscFunctionBegin;
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeHessianProduct"));
   PetscCall(MfadEnergyCheckVec_Private(E, V, 3, "MfadEnergyComputeHessianProduct"));
@@ -366,18 +397,7 @@ PetscErrorCode MfadEnergyComputeHessianProduct(MfadEnergy E, Vec X, Vec V, Vec Y
   PetscCall(VecScatterBegin(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(PetscLogEventEnd(MFAD_GhostEvent, 0, 0, 0, 0));
-  if (E->backend == MFAD_BACKEND_CUDA) PetscCall(MfadEnergyRunTerms_CUDA(E, MFAD_OP_HVP, E->xloc, E->vloc, E->yloc, NULL, NULL)); /* zeroes fixed v there */
-  else {
-    PetscCall(VecGetArray(E->vloc, &v));
-    for (PetscInt i = 0; i < E->nfixloc; i++) v[E->fixloc[i]] = 0.0; /* fixed columns of H are zero */
-    PetscCall(VecZeroEntries(E->yloc));
-    PetscCall(VecGetArrayRead(E->xloc, &x));
-    PetscCall(VecGetArray(E->yloc, &y));
-    PetscCall(MfadEnergyRunTerms_Private(E, MFAD_OP_HVP, x, v, y, NULL));
-    PetscCall(VecRestoreArray(E->yloc, &y));
-    PetscCall(VecRestoreArrayRead(E->xloc, &x));
-    PetscCall(VecRestoreArray(E->vloc, &v));
-  }
+  PetscCall(E->ops.runterms(E, MFAD_OP_HVP, NULL));
   PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_IDENTITY, V));
   PetscCall(PetscLogEventEnd(MFAD_Events[MFAD_OP_HVP], 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -385,22 +405,11 @@ PetscErrorCode MfadEnergyComputeHessianProduct(MfadEnergy E, Vec X, Vec V, Vec Y
 
 PetscErrorCode MfadEnergyComputeHessianDiagonal(MfadEnergy E, Vec X, Vec D)
 {
-  const PetscScalar *x;
-  PetscScalar       *y;
-
   PetscFunctionBegin;
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeHessianDiagonal"));
   PetscCall(MfadEnergyCheckVec_Private(E, D, 3, "MfadEnergyComputeHessianDiagonal"));
   PetscCall(PetscLogEventBegin(MFAD_Events[MFAD_OP_DIAGONAL], 0, 0, 0, 0));
-  if (E->backend == MFAD_BACKEND_CUDA) PetscCall(MfadEnergyRunTerms_CUDA(E, MFAD_OP_DIAGONAL, E->xloc, NULL, E->yloc, NULL, NULL));
-  else {
-    PetscCall(VecZeroEntries(E->yloc));
-    PetscCall(VecGetArrayRead(E->xloc, &x));
-    PetscCall(VecGetArray(E->yloc, &y));
-    PetscCall(MfadEnergyRunTerms_Private(E, MFAD_OP_DIAGONAL, x, NULL, y, NULL));
-    PetscCall(VecRestoreArray(E->yloc, &y));
-    PetscCall(VecRestoreArrayRead(E->xloc, &x));
-  }
+  PetscCall(E->ops.runterms(E, MFAD_OP_DIAGONAL, NULL));
   PetscCall(MfadEnergyLocalToGlobal_Private(E, D, MFAD_FIXED_ONE, NULL));
   PetscCall(PetscLogEventEnd(MFAD_Events[MFAD_OP_DIAGONAL], 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -408,20 +417,11 @@ PetscErrorCode MfadEnergyComputeHessianDiagonal(MfadEnergy E, Vec X, Vec D)
 
 PetscErrorCode MfadEnergyComputeHessianBlockDiagonal(MfadEnergy E, Vec X, PetscScalar blocks[])
 {
-  const PetscScalar *x;
-  const PetscInt     dof = E->dof, bs = dof * dof;
-
   PetscFunctionBegin;
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeHessianBlockDiagonal"));
   MfadValidPointer(blocks, 3);
   PetscCall(PetscLogEventBegin(MFAD_Events[MFAD_OP_BLOCKDIAG], 0, 0, 0, 0));
-  if (E->backend == MFAD_BACKEND_CUDA) PetscCall(MfadEnergyRunTerms_CUDA(E, MFAD_OP_BLOCKDIAG, E->xloc, NULL, NULL, E->blockloc, NULL));
-  else {
-    PetscCall(PetscArrayzero(E->blockloc, (size_t)E->nlocal * bs));
-    PetscCall(VecGetArrayRead(E->xloc, &x));
-    PetscCall(MfadEnergyRunTerms_Private(E, MFAD_OP_BLOCKDIAG, x, NULL, E->blockloc, NULL));
-    PetscCall(VecRestoreArrayRead(E->xloc, &x));
-  }
+  PetscCall(E->ops.runterms(E, MFAD_OP_BLOCKDIAG, NULL));
   PetscCall(MfadEnergyBlocksLocalToGlobal_Private(E, blocks));
   PetscCall(PetscLogEventEnd(MFAD_Events[MFAD_OP_BLOCKDIAG], 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

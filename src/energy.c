@@ -31,6 +31,7 @@ PetscErrorCode MfadEnergyCreate(MPI_Comm comm, PetscInt dof, PetscInt n, PetscIn
   PetscCallMPI(MPI_Scan(&n, &rend, 1, MPIU_INT, MPI_SUM, e->comm));
   e->rstart       = rend - n;
   e->backend      = MFAD_BACKEND_CPU;
+  PetscCall(MfadEnergySetBackendOps_Private(e));
   {
     /* MPI ranks usually fill the cores already: one thread per rank unless OMP_NUM_THREADS says otherwise */
     PetscMPIInt size;
@@ -249,6 +250,7 @@ PetscErrorCode MfadEnergySetBackend(MfadEnergy E, MfadBackend backend)
   if (backend == MFAD_BACKEND_CUDA) PetscCall(MfadCudaCheckDevice_Private(E->comm));
   if (backend != E->backend) PetscCall(MfadEnergyReset_Private(E)); /* local vectors and device copies differ */
   E->backend = backend;
+  PetscCall(MfadEnergySetBackendOps_Private(E));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -13,6 +13,23 @@
 
 typedef enum { MFAD_OP_VALUE, MFAD_OP_GRADIENT, MFAD_OP_HVP, MFAD_OP_DIAGONAL, MFAD_OP_BLOCKDIAG, MFAD_OP_COUNT } MfadOp;
 
+/* Owned fixed rows of a global output (src/compute.c): what each operation puts there */
+typedef enum { MFAD_FIXED_RESIDUAL, MFAD_FIXED_IDENTITY, MFAD_FIXED_ONE, MFAD_FIXED_ZERO } MfadFixedRows;
+
+/* A backend's operations on the energy's local vectors, the table MfadEnergySetBackend() fills
+   (the CPU's in src/compute.c, CUDA's in src/cuda/backend.cu). The core does the ghost exchange and
+   calls these; the data stays where the backend keeps it. */
+typedef struct {
+  /* xloc holds X (owned and ghost values): check it is finite (-mfad_check_finite), keep the owned
+     fixed dofs' penalty 1/2 |x - value|^2 for the next value, put the fixed values in */
+  PetscErrorCode (*localfix)(MfadEnergy E);
+  /* operation op of every term at xloc: into yloc (gradient, HVP of vloc, whose fixed entries it
+     zeroes; diagonal) or blockloc, zeroed first; value (value, gradient): the rank's energy and penalty */
+  PetscErrorCode (*runterms)(MfadEnergy E, MfadOp op, PetscReal *value);
+  /* the owned fixed rows of the global output Y (X: the point, or the product's V) */
+  PetscErrorCode (*fixedrows)(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X);
+} MfadBackendOps;
+
 /* Threaded element loops, by operation (src/compute.c, docs/threads.md): the MfadOp ones, then these */
 typedef enum { MFAD_SITE_HESSIANS = MFAD_OP_COUNT, MFAD_SITE_CACHED_HVP, MFAD_SITE_CACHED_DIAGONAL, MFAD_SITE_CACHED_BLOCKDIAG, MFAD_SITE_COUNT } MfadThreadSite;
 /* measured seconds per element of one site on one thread (sec[0]) and on all (sec[1]; 0: not yet) */
@@ -69,6 +86,7 @@ struct _p_MfadEnergy {
   PetscReal  *fix_given_val;
   /* options */
   MfadBackend backend;
+  MfadBackendOps ops;        /* the backend's table */
   PetscInt    nthreads, block_size;
   PetscBool   atomic, reorder, check_finite, from_options;
   PetscBool   scatter_set; /* -mfad_scatter given: else colours on the CPU, atomics on the GPU */
@@ -89,6 +107,7 @@ struct _p_MfadEnergy {
   PetscObjectState xstate;
   PetscBool        xvalid;
   PetscBool        domain_error;
+  PetscReal        fixpen;      /* the owned fixed dofs' penalty at that point, where the host holds it */
   PetscInt         viewed;       /* -mfad_view: 0 not looked for yet, 1 looked for (not given), 2 printed (once per energy) */
   /* explicit Hessians (src/hessian.c, src/assemble.c, src/cached.c) */
   MfadPSDProjection psd;          /* the projection in use now */
@@ -149,7 +168,10 @@ PETSC_INTERN PetscErrorCode MfadTermResetLocal_Private(MfadTerm *term);
 PETSC_INTERN PetscErrorCode MfadEnergyCollectGhosts_Private(MfadEnergy E, PetscInt *nghost, PetscInt **ghosts);
 
 /* src/compute.c, shared with the explicit Hessians */
-typedef enum { MFAD_FIXED_RESIDUAL, MFAD_FIXED_IDENTITY, MFAD_FIXED_ONE, MFAD_FIXED_ZERO } MfadFixedRows;
+PETSC_INTERN PetscErrorCode MfadEnergySetBackendOps_Private(MfadEnergy E);
+PETSC_INTERN PetscErrorCode MfadEnergyLocalFix_CPU(MfadEnergy E);
+PETSC_INTERN PetscErrorCode MfadEnergyFixedRows_CPU(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X);
+PETSC_INTERN PetscErrorCode MfadEnergyNotFinite_Private(MfadEnergy E, PetscInt i, PetscReal bad);
 PETSC_INTERN PetscErrorCode MfadEnergyCheckVec_Private(MfadEnergy E, Vec X, int arg, const char *what);
 PETSC_INTERN PetscErrorCode MfadEnergyGlobalToLocal_Private(MfadEnergy E, Vec X);
 PETSC_INTERN PetscErrorCode MfadEnergyLocalToGlobal_Private(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X);

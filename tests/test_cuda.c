@@ -252,6 +252,126 @@ END_TEST
 START_TEST(cuda_matches_cpu_psd_projected) { RunAll("colour", MFAD_PSD_CLAMP); }
 END_TEST
 
+static PetscErrorCode RecordError(MPI_Comm, int, const char *, const char *, PetscErrorCode, PetscErrorType, const char *, void *);
+
+/* Host<->device copies so far: PETSc's count of array copies (its Vecs' and ours, which the backend
+   logs as PETSc logs its own) where PETSc has a device, and the emulation's count of the backend's
+   cudaMemcpy calls */
+#if defined(MFAD_TEST_CUDA_EMULATED)
+extern long long mfad_cuda_emu_copies[5];
+#endif
+static PetscBool CopiesCounted(void)
+{
+  PetscMPIInt size;
+  TestCall(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+#if defined(PETSC_HAVE_DEVICE)
+  /* (on several ranks an MPI that is not GPU-aware moves PETSc's ghost exchange through the host) */
+  if (size == 1) return PETSC_TRUE;
+#endif
+  return Emulated;
+}
+
+static double Copies(void)
+{
+  double c = 0;
+#if defined(PETSC_HAVE_DEVICE)
+  if (!Emulated) c += petsc_ctog_ct + petsc_gtoc_ct;
+#endif
+#if defined(MFAD_TEST_CUDA_EMULATED)
+  c += (double)(mfad_cuda_emu_copies[1] + mfad_cuda_emu_copies[2]);
+#endif
+  return c;
+}
+
+/* Issue 17: after set-up, with Vecs on the device (CUDA Vecs; in the emulation, host memory taken
+   as the device's), one fused or cached HVP, diagonal or cached diagonal at the point of the last
+   evaluation moves nothing between host and device, though the energy has fixed dofs (springs on
+   1 or 2 ranks, with ghosts); a gradient moves one array: its energy (nterms + 1 doubles), which
+   the domain check needs; a new point adds one more, the finiteness flag. Results still match the
+   CPU's. */
+START_TEST(cuda_products_copy_nothing_between_host_and_device)
+{
+  TestGrid   g;
+  MfadEnergy C, G;
+  Vec        X, V, Yc, Yg;
+  PetscReal  fc, fg;
+  double     c0;
+  PetscBool  counted = CopiesCounted();
+
+  if (Emulated) ck_assert_int_eq(setenv("MFAD_CUDA_EMU_RESIDENT", "1", 1), 0);
+  TestCall(TestGridCreate(5, 4, 3, &g));
+  TestCall(TestGridEnergy(PETSC_COMM_WORLD, &g, &C));
+  TestCall(TestGridEnergy(PETSC_COMM_WORLD, &g, &G));
+  TestCall(MfadEnergySetBackend(G, MFAD_BACKEND_CUDA));
+  TestCall(MfadEnergyCreateVecs(C, &X, &V));
+#if defined(PETSC_HAVE_CUDA) && !defined(MFAD_TEST_CUDA_EMULATED)
+  TestCall(VecSetType(X, VECCUDA));
+  TestCall(VecSetType(V, VECCUDA));
+#endif
+  TestCall(VecDuplicate(X, &Yc));
+  TestCall(VecDuplicate(X, &Yg));
+  TestCall(TestGridPoint(&g, 0.05, 99, X));
+  TestCall(TestGridPoint(&g, 1.0, 7, V));
+  /* set-up: every entry point once (uploads, buffers, the cache) */
+  TestCall(MfadEnergyComputeObjectiveGradient(G, X, &fg, Yg));
+  TestCall(MfadEnergyComputeHessianProduct(G, X, V, Yg));
+  TestCall(MfadEnergyComputeHessianDiagonal(G, X, Yg));
+  TestCall(MfadEnergyCachedHessianProduct(G, X, V, Yg));
+  TestCall(MfadEnergyCachedHessianDiagonal(G, X, Yg));
+#define STEADY(call, expected, what) \
+  do { \
+    c0 = Copies(); \
+    TestCall(call); \
+    if (counted) ck_assert_msg(Copies() - c0 == (expected), "%s: %g host<->device copies, expected %d", what, Copies() - c0, (expected)); \
+  } while (0)
+  STEADY(MfadEnergyComputeHessianProduct(G, X, V, Yg), 0, "fused HVP");
+  TestCall(MfadEnergyComputeHessianProduct(C, X, V, Yc));
+  CompareVecs(Yg, Yc, "fused HVP, device-resident");
+  STEADY(MfadEnergyComputeHessianDiagonal(G, X, Yg), 0, "diagonal");
+  TestCall(MfadEnergyComputeHessianDiagonal(C, X, Yc));
+  CompareVecs(Yg, Yc, "diagonal, device-resident");
+  STEADY(MfadEnergyCachedHessianProduct(G, X, V, Yg), 0, "cached HVP");
+  TestCall(MfadEnergyCachedHessianProduct(C, X, V, Yc));
+  CompareVecs(Yg, Yc, "cached HVP, device-resident");
+  STEADY(MfadEnergyCachedHessianDiagonal(G, X, Yg), 0, "cached diagonal");
+  TestCall(MfadEnergyCachedHessianDiagonal(C, X, Yc));
+  CompareVecs(Yg, Yc, "cached diagonal, device-resident");
+  STEADY(MfadEnergyComputeObjectiveGradient(G, X, &fg, Yg), 1, "gradient at the same point");
+  TestCall(MfadEnergyComputeObjectiveGradient(C, X, &fc, Yc));
+  CompareVecs(Yg, Yc, "gradient, device-resident");
+  ck_assert_msg(PetscAbsReal(fc - fg) <= TOL * PetscAbsReal(fc) && fc != 0, "energy with fixed dofs: cuda %.17g, cpu %.17g", (double)fg, (double)fc);
+  TestCall(VecScale(X, 1.01)); /* a new point: the finiteness check's flag comes back too */
+  STEADY(MfadEnergyComputeObjectiveGradient(G, X, &fg, Yg), 2, "gradient at a new point");
+  TestCall(MfadEnergyComputeObjectiveGradient(C, X, &fc, Yc));
+  CompareVecs(Yg, Yc, "gradient at a new point, device-resident");
+  ck_assert_msg(PetscAbsReal(fc - fg) <= TOL * PetscAbsReal(fc), "energy at a new point: cuda %.17g, cpu %.17g", (double)fg, (double)fc);
+#undef STEADY
+  { /* a NaN on every rank: the device's check finds it and names it */
+    PetscScalar   *x;
+    PetscInt       n;
+    PetscErrorCode ierr;
+    char           msg[512] = "";
+    TestCall(VecGetLocalSize(X, &n));
+    ck_assert_int_gt(n, 0);
+    TestCall(VecGetArray(X, &x));
+    x[n - 1] = NAN;
+    TestCall(VecRestoreArray(X, &x));
+    TestCall(PetscPushErrorHandler(RecordError, msg));
+    ierr = MfadEnergyComputeHessianProduct(G, X, V, Yg);
+    TestCall(PetscPopErrorHandler());
+    ck_assert_msg(ierr == PETSC_ERR_FP && strstr(msg, "the point has nan") && strstr(msg, "at vertex"), "a NaN in the point: error %d \"%s\"", (int)ierr, msg);
+  }
+  if (Emulated) ck_assert_int_eq(unsetenv("MFAD_CUDA_EMU_RESIDENT"), 0);
+  TestCall(VecDestroy(&X));
+  TestCall(VecDestroy(&V));
+  TestCall(VecDestroy(&Yc));
+  TestCall(VecDestroy(&Yg));
+  TestCall(MfadEnergyDestroy(&C));
+  TestCall(MfadEnergyDestroy(&G));
+  TestCall(TestGridDestroy(&g));
+}
+END_TEST
+
 /* records the first message of an error */
 static PetscErrorCode RecordError(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
 {
@@ -301,6 +421,7 @@ int main(int argc, char **argv)
   int      nfail;
 
   if (PetscInitialize(&argc, &argv, NULL, NULL)) return 1;
+  if (PetscLogDefaultBegin()) return 1; /* PETSc counts host<->device copies while it logs */
   if (!Emulated) { /* a real build: skip (77) unless CUDA was compiled and a device answers */
     MfadEnergy     E;
     PetscErrorCode ierr;
@@ -320,6 +441,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, cuda_matches_cpu_coloured);
   tcase_add_test(tc, cuda_matches_cpu_atomic);
   tcase_add_test(tc, cuda_matches_cpu_psd_projected);
+  tcase_add_test(tc, cuda_products_copy_nothing_between_host_and_device);
   if (Emulated) tcase_add_test(tc, cuda_request_without_device_names_the_cuda_error);
   suite_add_tcase(s, tc);
   sr = srunner_create(s);

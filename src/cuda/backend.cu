@@ -6,6 +6,14 @@
    The arithmetic is all in the energies' element bodies (mfad/element.h via mfad/loop_cuda.h);
    this file moves data and counts launches. */
 #include "cudaimpl.h"
+#include <limits.h>
+#if defined(PETSC_HAVE_CUDA) && !defined(MFAD_CUDA_EMULATION)
+  #include <petscdevice_cuda.h> /* PETSc's stream and device choice */
+#endif
+
+#if defined(MFAD_CUDA_EMULATION)
+long long mfad_cuda_emu_copies[5], mfad_cuda_emu_bytes[5];
+#endif
 
 /* ------------------------------------------------------------------ small device kernels */
 /* energy of each of the core's blocks: its elements' weighted energies summed in element order,
@@ -25,6 +33,69 @@ __global__ void MfadCudaZeroEntries_Kernel(double *v, const int *idx, int n)
   if (i < n) v[idx[i]] = 0.0;
 }
 
+/* a fixed-order sum in two launches: thread t sums a[t chunk, (t + 1) chunk), then one thread sums
+   those in order (the same result on every run, any scheduling) */
+__global__ void MfadCudaChunkSums_Kernel(const double *a, int n, int chunk, double *partial)
+{
+  const int t = MFAD_CUDA_TID(), e = (t + 1) * chunk < n ? (t + 1) * chunk : n;
+  double    s = 0.0;
+  if (t * chunk >= n) return;
+  for (int i = t * chunk; i < e; i++) s += a[i];
+  partial[t] = s;
+}
+
+__global__ void MfadCudaSerialSum_Kernel(const double *a, int n, double *out)
+{
+  double s = 0.0;
+  if (MFAD_CUDA_TID() != 0) return;
+  for (int i = 0; i < n; i++) s += a[i];
+  *out = s;
+}
+
+__global__ void MfadCudaFill_Kernel(double *a, int n, double v)
+{
+  const int i = MFAD_CUDA_TID();
+  if (i < n) a[i] = v;
+}
+
+__global__ void MfadCudaSetInt_Kernel(int *a, int v)
+{
+  if (MFAD_CUDA_TID() == 0) *a = v;
+}
+
+/* the lowest index of a NaN or Inf in x (first stays INT_MAX where there is none) */
+__global__ void MfadCudaFirstNotFinite_Kernel(const double *x, int n, int *first)
+{
+  const int i = MFAD_CUDA_TID();
+  if (i < n && !isfinite(x[i])) atomicMin(first, i);
+}
+
+/* 1/2 (x_j - value)^2 of each owned fixed dof */
+__global__ void MfadCudaFixedPenalty_Kernel(const double *x, const int *fixloc, const double *fixval, int n, double *pen)
+{
+  const int i = MFAD_CUDA_TID();
+  if (i < n) {
+    const double d = x[fixloc[i]] - fixval[i];
+    pen[i]         = 0.5 * d * d;
+  }
+}
+
+__global__ void MfadCudaFixedValues_Kernel(double *x, const int *fixloc, const double *fixval, int n)
+{
+  const int i = MFAD_CUDA_TID();
+  if (i < n) x[fixloc[i]] = fixval[i];
+}
+
+/* the owned fixed rows of a global output (MfadFixedRows) */
+__global__ void MfadCudaFixedRows_Kernel(double *y, const double *x, const int *fixloc, const double *fixval, int n, int rows)
+{
+  const int i = MFAD_CUDA_TID();
+  if (i < n) {
+    const int j = fixloc[i];
+    y[j]        = rows == MFAD_FIXED_RESIDUAL ? x[j] - fixval[i] : rows == MFAD_FIXED_IDENTITY ? x[j] : rows == MFAD_FIXED_ONE ? 1.0 : 0.0;
+  }
+}
+
 /* ------------------------------------------------------------------ device and set-up */
 PetscErrorCode MfadCudaCheckDevice_Private(MPI_Comm comm)
 {
@@ -35,6 +106,22 @@ PetscErrorCode MfadCudaCheckDevice_Private(MPI_Comm comm)
   PetscCheck(err == cudaSuccess, comm, PETSC_ERR_SUP_SYS, "-mfad_backend cuda: no usable CUDA device: cudaGetDeviceCount() failed with CUDA error %d (%s: %s)", (int)err, cudaGetErrorName(err),
              cudaGetErrorString(err));
   PetscCheck(n > 0, comm, PETSC_ERR_SUP_SYS, "-mfad_backend cuda: cudaGetDeviceCount() found no CUDA device");
+#if defined(PETSC_HAVE_CUDA) && !defined(MFAD_CUDA_EMULATION)
+  PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA)); /* PETSc chooses each rank's device (-device_select), and we use it */
+#else
+  { /* the ranks of a node spread over its devices, as PETSc spreads them */
+    static PetscBool chosen = PETSC_FALSE;
+    if (!chosen) {
+      MPI_Comm    node;
+      PetscMPIInt rank;
+      PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+      PetscCallMPI(MPI_Comm_rank(node, &rank));
+      PetscCallMPI(MPI_Comm_free(&node));
+      MfadCallCUDA(cudaSetDevice(rank % n));
+      chosen = PETSC_TRUE;
+    }
+  }
+#endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -108,7 +195,9 @@ static PetscErrorCode MfadCudaTermSetUp_Private(MfadEnergy E, const MfadTerm *te
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The energy's device state, set up on first use after each MfadEnergySetUp() */
+/* The energy's device state, set up on first use after each MfadEnergySetUp(); the stream is
+   PETSc's current one at each call, so that our launches and PETSc's Vec operations stay ordered
+   under any stream type */
 PetscErrorCode MfadCudaGet_Private(MfadEnergy E, MfadCuda **cp)
 {
   MfadCuda *c = (MfadCuda *)E->cuda;
@@ -117,18 +206,29 @@ PetscErrorCode MfadCudaGet_Private(MfadEnergy E, MfadCuda **cp)
   if (!c) {
     PetscCall(PetscNew(&c));
     E->cuda = c;
-    MfadCallCUDA(cudaStreamCreate(&c->stream)); /* a blocking stream: ordered after PETSc's default stream */
+#if defined(PETSC_HAVE_CUDA) && !defined(MFAD_CUDA_EMULATION) && PETSC_VERSION_GE(3, 20, 0)
+    PetscCall(PetscGetCurrentCUDAStream(&c->stream));
+#else
+    MfadCallCUDA(cudaStreamCreate(&c->stream)); /* no PETSc stream to share: a blocking one of our own */
+    c->own_stream = PETSC_TRUE;
+#endif
     PetscCall(PetscCalloc1(E->nterms, &c->terms));
+    PetscCall(PetscMalloc1(E->nterms + 1, &c->sums_host));
     c->nterms = E->nterms;
     for (PetscInt t = 0; t < E->nterms; t++) PetscCall(MfadCudaTermSetUp_Private(E, &E->terms[t], c->stream, &c->terms[t]));
     c->fixed_count = -1;
   }
+#if defined(PETSC_HAVE_CUDA) && !defined(MFAD_CUDA_EMULATION) && PETSC_VERSION_GE(3, 20, 0)
+  PetscCall(PetscGetCurrentCUDAStream(&c->stream));
+#endif
   if (c->fixed_count != E->fixed_count) { /* fixed dofs: uploaded once per set of them */
     int *fix;
     PetscCall(PetscMalloc1(E->nfixloc, &fix));
     for (PetscInt i = 0; i < E->nfixloc; i++) fix[i] = (int)E->fixloc[i];
     MfadCallCUDA(cudaFree(c->fixloc));
+    MfadCallCUDA(cudaFree(c->fixval));
     PetscCall(MfadCudaUpload_Private(c->stream, (const int *)fix, (size_t)E->nfixloc, &c->fixloc));
+    PetscCall(MfadCudaUpload_Private(c->stream, (const double *)E->fixval, (size_t)E->nfixloc, &c->fixval));
     MfadCallCUDA(cudaStreamSynchronize(c->stream));
     PetscCall(PetscFree(fix));
     c->hess_key.valid  = PETSC_FALSE;
@@ -165,6 +265,13 @@ PetscErrorCode MfadEnergyReset_CUDA(MfadEnergy E)
   }
   PetscCall(PetscFree(c->terms));
   MfadCallCUDA(cudaFree(c->fixloc));
+  MfadCallCUDA(cudaFree(c->fixval));
+  PetscCall(PetscFree(c->sums_host));
+  PetscCall(MfadCudaBufferFree_Private(&c->partial));
+  PetscCall(MfadCudaBufferFree_Private(&c->sums));
+  PetscCall(MfadCudaBufferFree_Private(&c->pen));
+  PetscCall(MfadCudaBufferFree_Private(&c->penterms));
+  PetscCall(MfadCudaBufferFree_Private(&c->flag));
   PetscCall(MfadCudaBufferFree_Private(&c->x));
   PetscCall(MfadCudaBufferFree_Private(&c->v));
   PetscCall(MfadCudaBufferFree_Private(&c->y));
@@ -174,13 +281,25 @@ PetscErrorCode MfadEnergyReset_CUDA(MfadEnergy E)
   PetscCall(MfadCudaBufferFree_Private(&c->hess));
   PetscCall(MfadCudaBufferFree_Private(&c->cache));
   PetscCall(PetscFree(c->hess_host));
-  MfadCallCUDA(cudaStreamDestroy(c->stream));
+  if (c->own_stream) MfadCallCUDA(cudaStreamDestroy(c->stream));
   PetscCall(PetscFree(c));
   E->cuda = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* ------------------------------------------------------------------ staging */
+/* Every copy between host and device goes through here: PETSc's log counts it (-log_view's
+   GpuToCpu and CpuToGpu columns), as it counts its own Vecs' copies */
+PetscErrorCode MfadCudaCopy_Private(MfadCuda *c, void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
+{
+  PetscFunctionBegin;
+  if (!bytes) PetscFunctionReturn(PETSC_SUCCESS);
+  MfadCallCUDA(cudaMemcpyAsync(dst, src, bytes, kind, c->stream));
+  if (kind == cudaMemcpyHostToDevice) PetscCall(PetscLogCpuToGpu((PetscLogDouble)bytes));
+  if (kind == cudaMemcpyDeviceToHost) PetscCall(PetscLogGpuToCpu((PetscLogDouble)bytes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadCudaVecGetRead_Private(MfadCuda *c, Vec X, MfadCudaBuffer *stage, const PetscScalar **host, const double **dev)
 {
   PetscMemType mt;
@@ -190,10 +309,10 @@ PetscErrorCode MfadCudaVecGetRead_Private(MfadCuda *c, Vec X, MfadCudaBuffer *st
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(X, &n));
   PetscCall(VecGetArrayReadAndMemType(X, host, &mt));
-  if (PetscMemTypeDevice(mt)) *dev = (const double *)*host; /* in place: PETSc holds it on the device */
+  if (MfadCudaOnDevice(mt)) *dev = (const double *)*host; /* in place: PETSc holds it on the device */
   else {
     PetscCall(MfadCudaBufferGet_Private(stage, (size_t)n * sizeof(double), &buf));
-    MfadCallCUDA(cudaMemcpyAsync(buf, *host, (size_t)n * sizeof(double), cudaMemcpyHostToDevice, c->stream));
+    PetscCall(MfadCudaCopy_Private(c, buf, *host, (size_t)n * sizeof(double), cudaMemcpyHostToDevice));
     *dev = (const double *)buf;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -206,6 +325,38 @@ PetscErrorCode MfadCudaVecRestoreRead_Private(Vec X, const PetscScalar **host)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A device array of X's values to change in place: X's own when on the device, else staged both ways */
+PetscErrorCode MfadCudaVecGetReadWrite_Private(MfadCuda *c, Vec X, MfadCudaBuffer *stage, PetscScalar **host, double **dev, PetscMemType *mt)
+{
+  PetscInt n;
+  void    *buf;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(X, &n));
+  PetscCall(VecGetArrayAndMemType(X, host, mt));
+  if (MfadCudaOnDevice(*mt)) *dev = (double *)*host;
+  else {
+    PetscCall(MfadCudaBufferGet_Private(stage, (size_t)n * sizeof(double), &buf));
+    PetscCall(MfadCudaCopy_Private(c, buf, *host, (size_t)n * sizeof(double), cudaMemcpyHostToDevice));
+    *dev = (double *)buf;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadCudaVecRestoreReadWrite_Private(MfadCuda *c, Vec X, PetscScalar **host, double *dev, PetscMemType mt)
+{
+  PetscInt n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(X, &n));
+  if (!MfadCudaOnDevice(mt)) {
+    PetscCall(MfadCudaCopy_Private(c, *host, dev, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
+    MfadCallCUDA(cudaStreamSynchronize(c->stream));
+  }
+  PetscCall(VecRestoreArrayAndMemType(X, host));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A zeroed device array for Y's values: Y's own when on the device, else a staging buffer */
 PetscErrorCode MfadCudaVecGetWrite_Private(MfadCuda *c, Vec Y, MfadCudaBuffer *stage, PetscScalar **host, double **dev, PetscMemType *mt)
 {
@@ -215,7 +366,7 @@ PetscErrorCode MfadCudaVecGetWrite_Private(MfadCuda *c, Vec Y, MfadCudaBuffer *s
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(Y, &n));
   PetscCall(VecGetArrayWriteAndMemType(Y, host, mt));
-  if (PetscMemTypeDevice(*mt)) *dev = (double *)*host;
+  if (MfadCudaOnDevice(*mt)) *dev = (double *)*host;
   else {
     PetscCall(MfadCudaBufferGet_Private(stage, (size_t)n * sizeof(double), &buf));
     *dev = (double *)buf;
@@ -232,8 +383,8 @@ PetscErrorCode MfadCudaVecRestoreWrite_Private(MfadCuda *c, Vec Y, PetscScalar *
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(Y, &n));
-  if (!PetscMemTypeDevice(mt)) {
-    MfadCallCUDA(cudaMemcpyAsync(*host, dev, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost, c->stream));
+  if (!MfadCudaOnDevice(mt)) {
+    PetscCall(MfadCudaCopy_Private(c, *host, dev, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
     MfadCallCUDA(cudaStreamSynchronize(c->stream));
   }
   PetscCall(VecRestoreArrayWriteAndMemType(Y, host));
@@ -284,16 +435,17 @@ static PetscErrorCode MfadCudaTermRun_Private(const MfadCudaTerm *dt, MfadCudaLa
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, Vec X, Vec V, Vec Y, double *blocks, PetscReal *value)
+PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, PetscReal *value)
 {
   MfadCuda          *c;
-  const PetscScalar *xh = NULL, *vh = NULL;
-  PetscScalar       *yh = NULL;
-  const double      *x = NULL, *v = NULL;
-  double            *y = NULL, *ev = NULL, *bv = NULL;
-  PetscMemType       ymt = PETSC_MEMTYPE_HOST;
+  const PetscScalar *xh = NULL;
+  PetscScalar       *yh = NULL, *vh = NULL;
+  const double      *x = NULL;
+  double            *v = NULL, *y = NULL, *ev = NULL, *bv = NULL, *sums = NULL;
+  PetscMemType       ymt = PETSC_MEMTYPE_HOST, vmt = PETSC_MEMTYPE_HOST;
   PetscInt           maxe = 1, maxb = 1;
-  PetscReal          sum  = 0.0;
+  const PetscBool    coloured = MfadEnergyAtomicScatter_Private(E) ? PETSC_FALSE : PETSC_TRUE;
+  Vec                Y        = op == MFAD_OP_GRADIENT || op == MFAD_OP_HVP || op == MFAD_OP_DIAGONAL ? E->yloc : NULL;
 
   PetscFunctionBegin;
   PetscCall(MfadCudaGet_Private(E, &c));
@@ -301,11 +453,10 @@ PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, Vec X, Vec V, Ve
     maxe = PetscMax(maxe, E->terms[t].nelem);
     maxb = PetscMax(maxb, E->terms[t].nblocks);
   }
-  PetscCall(MfadCudaVecGetRead_Private(c, X, &c->x, &xh, &x));
-  if (op == MFAD_OP_HVP) {
-    /* v is the energy's own local vector: its fixed entries may be cleared in place */
-    PetscCall(MfadCudaVecGetRead_Private(c, V, &c->v, &vh, &v));
-    PetscCall(MfadCudaZeroFixed_Private(E, c, (double *)v));
+  PetscCall(MfadCudaVecGetRead_Private(c, E->xloc, &c->x, &xh, &x));
+  if (op == MFAD_OP_HVP) { /* fixed columns of H are zero: vloc's fixed entries cleared in place */
+    PetscCall(MfadCudaVecGetReadWrite_Private(c, E->vloc, &c->v, &vh, &v, &vmt));
+    PetscCall(MfadCudaZeroFixed_Private(E, c, v));
   }
   if (Y) PetscCall(MfadCudaVecGetWrite_Private(c, Y, &c->y, &yh, &y, &ymt));
   if (op == MFAD_OP_BLOCKDIAG) {
@@ -313,16 +464,17 @@ PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, Vec X, Vec V, Ve
     PetscCall(MfadCudaBufferGet_Private(&c->blocks, bytes, (void **)&y));
     MfadCallCUDA(cudaMemsetAsync(y, 0, bytes, c->stream));
   }
-  if (op == MFAD_OP_VALUE || op == MFAD_OP_GRADIENT) {
+  if (value) {
     PetscCall(MfadCudaBufferGet_Private(&c->elem_value, (size_t)maxe * sizeof(double), (void **)&ev));
     PetscCall(MfadCudaBufferGet_Private(&c->block_value, (size_t)maxb * sizeof(double), (void **)&bv));
+    PetscCall(MfadCudaBufferGet_Private(&c->sums, (size_t)(E->nterms + 1) * sizeof(double), (void **)&sums));
+    MfadCallCUDA(cudaMemsetAsync(sums, 0, (size_t)(E->nterms + 1) * sizeof(double), c->stream));
   }
   for (PetscInt t = 0; t < E->nterms; t++) {
-    MfadTerm          *term = &E->terms[t];
-    const MfadCudaTerm *dt   = &c->terms[t];
-    const struct _n_MfadCudaKernel *k = term->k->cuda;
-    MfadCudaLaunch     P;
-    const PetscBool                 coloured = MfadEnergyAtomicScatter_Private(E) ? PETSC_FALSE : PETSC_TRUE;
+    MfadTerm                       *term = &E->terms[t];
+    const MfadCudaTerm             *dt   = &c->terms[t];
+    const struct _n_MfadCudaKernel *k    = term->k->cuda;
+    MfadCudaLaunch                  P;
     if (!term->nelem) continue;
     MfadCudaLaunchInit_Private(E, term, dt, c, &P);
     P.L.x = x;
@@ -349,23 +501,125 @@ PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, Vec X, Vec V, Ve
     default:
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "unknown operation %d", (int)op);
     }
-    if (ev) { /* the term's block energies, summed on the host in block order as on the CPU */
+    if (value) { /* the term's energy on the device: its elements summed by the core's blocks, then the blocks */
       MFAD_LAUNCH(MfadCudaBlockSums_Kernel, mfad_cuda_grid(term->nblocks), MFAD_CUDA_THREADS, c->stream, (const double *)ev, (const int *)dt->block_start, term->nblocks, bv);
       MfadCallCUDA(cudaGetLastError());
-      MfadCallCUDA(cudaMemcpyAsync(term->block_value, bv, (size_t)term->nblocks * sizeof(double), cudaMemcpyDeviceToHost, c->stream));
-      MfadCallCUDA(cudaStreamSynchronize(c->stream)); /* PETSc needs the energy; ev and bv are reused */
-      for (int b = 0; b < term->nblocks; b++) sum += term->block_value[b];
+      PetscCall(MfadCudaSum_Private(c, bv, term->nblocks, sums + t));
     }
     if (term->flops_known) PetscCall(PetscLogGpuFlops(term->flops[op == MFAD_OP_VALUE ? 0 : op == MFAD_OP_GRADIENT ? 1 : op == MFAD_OP_HVP ? 2 : 3] * term->nelem));
   }
-  if (op == MFAD_OP_BLOCKDIAG) {
-    MfadCallCUDA(cudaMemcpyAsync(blocks, y, (size_t)E->nlocal * E->dof * E->dof * sizeof(double), cudaMemcpyDeviceToHost, c->stream));
+  if (op == MFAD_OP_BLOCKDIAG) { /* the block diagonal's API is a host array */
+    PetscCall(MfadCudaCopy_Private(c, E->blockloc, y, (size_t)E->nlocal * E->dof * E->dof * sizeof(double), cudaMemcpyDeviceToHost));
     MfadCallCUDA(cudaStreamSynchronize(c->stream));
   }
+  if (value) { /* the one copy of a value: each term's energy and the penalty, summed in order */
+    PetscReal sum = 0.0;
+    if (c->pen_device) MfadCallCUDA(cudaMemcpyAsync(sums + E->nterms, c->pen.ptr, sizeof(double), cudaMemcpyDeviceToDevice, c->stream));
+    PetscCall(MfadCudaCopy_Private(c, c->sums_host, sums, (size_t)(E->nterms + 1) * sizeof(double), cudaMemcpyDeviceToHost));
+    MfadCallCUDA(cudaStreamSynchronize(c->stream));
+    for (PetscInt t = 0; t <= E->nterms; t++) sum += c->sums_host[t];
+    *value = sum + (c->pen_device ? 0.0 : E->fixpen);
+  }
   if (Y) PetscCall(MfadCudaVecRestoreWrite_Private(c, Y, &yh, y, ymt));
-  if (V) PetscCall(MfadCudaVecRestoreRead_Private(V, &vh));
-  PetscCall(MfadCudaVecRestoreRead_Private(X, &xh));
-  if (value) *value = sum;
+  if (v) PetscCall(MfadCudaVecRestoreReadWrite_Private(c, E->vloc, &vh, v, vmt));
+  PetscCall(MfadCudaVecRestoreRead_Private(E->xloc, &xh));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ fixed dofs and the point */
+/* out (device) <- the sum of a[0, n) (device) in a fixed order */
+PetscErrorCode MfadCudaSum_Private(MfadCuda *c, const double *a, int n, double *out)
+{
+  const int chunk = n > 1 ? (int)ceil(sqrt((double)n)) : 1, np = (n + chunk - 1) / chunk;
+  double   *partial;
+
+  PetscFunctionBegin;
+  if (n <= 0) {
+    MfadCallCUDA(cudaMemsetAsync(out, 0, sizeof(double), c->stream));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MfadCudaBufferGet_Private(&c->partial, (size_t)np * sizeof(double), (void **)&partial));
+  MFAD_LAUNCH(MfadCudaChunkSums_Kernel, mfad_cuda_grid(np), MFAD_CUDA_THREADS, c->stream, a, n, chunk, partial);
+  MFAD_LAUNCH(MfadCudaSerialSum_Kernel, 1, 1, c->stream, (const double *)partial, np, out);
+  MfadCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The point in xloc on the device: checked (one 4-byte copy back, the only one at a new point),
+   the owned fixed dofs' penalty kept on the device for the next value, fixed values put in */
+PetscErrorCode MfadEnergyLocalFix_CUDA(MfadEnergy E)
+{
+  MfadCuda    *c;
+  PetscScalar *xh;
+  double      *x;
+  PetscMemType mt;
+  const int    n = (int)(E->nlocal * E->dof);
+
+  PetscFunctionBegin;
+  PetscCall(MfadCudaGet_Private(E, &c));
+  PetscCall(VecGetArrayAndMemType(E->xloc, &xh, &mt));
+  if (!MfadCudaOnDevice(mt)) { /* PETSc keeps local Vecs on the host: so do we */
+    PetscCall(VecRestoreArrayAndMemType(E->xloc, &xh));
+    PetscCall(MfadEnergyLocalFix_CPU(E));
+    c->pen_device = PETSC_FALSE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  x = (double *)xh;
+  if (E->check_finite && n) {
+    int *first, h;
+    PetscCall(MfadCudaBufferGet_Private(&c->flag, sizeof(int), (void **)&first));
+    MFAD_LAUNCH(MfadCudaSetInt_Kernel, 1, 1, c->stream, first, INT_MAX);
+    MFAD_LAUNCH(MfadCudaFirstNotFinite_Kernel, mfad_cuda_grid(n), MFAD_CUDA_THREADS, c->stream, (const double *)x, n, first);
+    MfadCallCUDA(cudaGetLastError());
+    PetscCall(MfadCudaCopy_Private(c, &h, first, sizeof(int), cudaMemcpyDeviceToHost));
+    MfadCallCUDA(cudaStreamSynchronize(c->stream));
+    if (PetscUnlikely(h != INT_MAX)) { /* the error path: the bad value too */
+      double bad;
+      PetscCall(MfadCudaCopy_Private(c, &bad, x + h, sizeof(double), cudaMemcpyDeviceToHost));
+      MfadCallCUDA(cudaStreamSynchronize(c->stream));
+      PetscCall(VecRestoreArrayAndMemType(E->xloc, &xh));
+      PetscCall(MfadEnergyNotFinite_Private(E, h, bad));
+    }
+  }
+  {
+    double *pen, *terms;
+    PetscCall(MfadCudaBufferGet_Private(&c->pen, sizeof(double), (void **)&pen));
+    PetscCall(MfadCudaBufferGet_Private(&c->penterms, (size_t)PetscMax(E->nfixown, 1) * sizeof(double), (void **)&terms));
+    if (E->nfixown) {
+      MFAD_LAUNCH(MfadCudaFixedPenalty_Kernel, mfad_cuda_grid((int)E->nfixown), MFAD_CUDA_THREADS, c->stream, (const double *)x, (const int *)c->fixloc, (const double *)c->fixval, (int)E->nfixown, terms);
+      MfadCallCUDA(cudaGetLastError());
+    }
+    PetscCall(MfadCudaSum_Private(c, terms, (int)E->nfixown, pen));
+  }
+  if (E->nfixloc) {
+    MFAD_LAUNCH(MfadCudaFixedValues_Kernel, mfad_cuda_grid((int)E->nfixloc), MFAD_CUDA_THREADS, c->stream, x, (const int *)c->fixloc, (const double *)c->fixval, (int)E->nfixloc);
+    MfadCallCUDA(cudaGetLastError());
+  }
+  PetscCall(VecRestoreArrayAndMemType(E->xloc, &xh));
+  E->fixpen     = 0.0;
+  c->pen_device = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Y's owned fixed rows, on the device where Y (and X) are there */
+PetscErrorCode MfadEnergyFixedRows_CUDA(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X)
+{
+  MfadCuda          *c;
+  PetscScalar       *yh;
+  const PetscScalar *xh  = NULL;
+  PetscMemType       ymt = PETSC_MEMTYPE_HOST, xmt = PETSC_MEMTYPE_DEVICE;
+
+  PetscFunctionBegin;
+  PetscCall(MfadCudaGet_Private(E, &c));
+  PetscCall(VecGetArrayAndMemType(Y, &yh, &ymt));
+  if (X) PetscCall(VecGetArrayReadAndMemType(X, &xh, &xmt));
+  if (MfadCudaOnDevice(ymt) && MfadCudaOnDevice(xmt)) {
+    MFAD_LAUNCH(MfadCudaFixedRows_Kernel, mfad_cuda_grid((int)E->nfixown), MFAD_CUDA_THREADS, c->stream, (double *)yh, (const double *)xh, (const int *)c->fixloc, (const double *)c->fixval, (int)E->nfixown, (int)rows);
+    MfadCallCUDA(cudaGetLastError());
+  }
+  if (X) PetscCall(VecRestoreArrayReadAndMemType(X, &xh));
+  PetscCall(VecRestoreArrayAndMemType(Y, &yh));
+  if (!(MfadCudaOnDevice(ymt) && MfadCudaOnDevice(xmt))) PetscCall(MfadEnergyFixedRows_CPU(E, Y, rows, X)); /* host Vecs: the host writes them */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -405,12 +659,8 @@ PetscErrorCode MfadEnergyHessianValues_CUDA(MfadEnergy E, Vec X, PetscBool devic
       off += term->nelem * (PetscCount)N * N;
     }
     if (E->nfixown) { /* the fixed dofs' unit diagonal */
-      double *ones;
-      PetscCall(PetscMalloc1(E->nfixown, &ones));
-      for (PetscInt i = 0; i < E->nfixown; i++) ones[i] = 1.0;
-      MfadCallCUDA(cudaMemcpyAsync(H + off, ones, (size_t)E->nfixown * sizeof(double), cudaMemcpyHostToDevice, c->stream));
-      MfadCallCUDA(cudaStreamSynchronize(c->stream));
-      PetscCall(PetscFree(ones));
+      MFAD_LAUNCH(MfadCudaFill_Kernel, mfad_cuda_grid((int)E->nfixown), MFAD_CUDA_THREADS, c->stream, H + off, (int)E->nfixown, 1.0);
+      MfadCallCUDA(cudaGetLastError());
     }
     PetscCall(MfadCudaVecRestoreRead_Private(E->xloc, &xh));
     MfadCallCUDA(cudaStreamSynchronize(c->stream)); /* MatSetValuesCOO() reads them next, on PETSc's stream */
@@ -423,7 +673,7 @@ PetscErrorCode MfadEnergyHessianValues_CUDA(MfadEnergy E, Vec X, PetscBool devic
       PetscCall(PetscMalloc1(ncoo, &c->hess_host));
       c->nhess_host = ncoo;
     }
-    MfadCallCUDA(cudaMemcpyAsync(c->hess_host, H, (size_t)ncoo * sizeof(double), cudaMemcpyDeviceToHost, c->stream));
+    PetscCall(MfadCudaCopy_Private(c, c->hess_host, H, (size_t)ncoo * sizeof(double), cudaMemcpyDeviceToHost));
     MfadCallCUDA(cudaStreamSynchronize(c->stream));
   }
   *values = device ? (const PetscScalar *)H : (const PetscScalar *)c->hess_host;

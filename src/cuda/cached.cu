@@ -92,20 +92,18 @@ static PetscErrorCode MfadCudaCachedMultLaunch_Private(cudaStream_t s, const int
 
 PetscErrorCode MfadEnergyCachedRun_CUDA(MfadEnergy E, MfadOp op, Vec V, Vec Y, double *blocks)
 {
-  MfadCuda          *c;
-  const PetscScalar *vh = NULL;
-  PetscScalar       *yh = NULL;
-  const double      *v  = NULL;
-  double            *y  = NULL;
-  PetscMemType       ymt = PETSC_MEMTYPE_HOST;
-  const double      *P;
+  MfadCuda     *c;
+  PetscScalar  *vh = NULL, *yh = NULL;
+  double       *v = NULL, *y = NULL;
+  PetscMemType  ymt = PETSC_MEMTYPE_HOST, vmt = PETSC_MEMTYPE_HOST;
+  const double *P;
 
   PetscFunctionBegin;
   PetscCall(MfadCudaGet_Private(E, &c));
   PetscCheck(c->cache_key.valid, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the device cache was not computed");
   if (op == MFAD_OP_HVP) {
-    PetscCall(MfadCudaVecGetRead_Private(c, V, &c->v, &vh, &v));
-    PetscCall(MfadCudaZeroFixed_Private(E, c, (double *)v));
+    PetscCall(MfadCudaVecGetReadWrite_Private(c, V, &c->v, &vh, &v, &vmt)); /* the energy's vloc: fixed entries cleared in place */
+    PetscCall(MfadCudaZeroFixed_Private(E, c, v));
   }
   if (Y) PetscCall(MfadCudaVecGetWrite_Private(c, Y, &c->y, &yh, &y, &ymt));
   if (op == MFAD_OP_BLOCKDIAG) {
@@ -133,10 +131,10 @@ PetscErrorCode MfadEnergyCachedRun_CUDA(MfadEnergy E, MfadOp op, Vec V, Vec Y, d
     P += term->nelem * MfadPackedSize_Private(nv * dof);
   }
   if (op == MFAD_OP_BLOCKDIAG) {
-    MfadCallCUDA(cudaMemcpyAsync(blocks, y, (size_t)E->nlocal * E->dof * E->dof * sizeof(double), cudaMemcpyDeviceToHost, c->stream));
+    PetscCall(MfadCudaCopy_Private(c, blocks, y, (size_t)E->nlocal * E->dof * E->dof * sizeof(double), cudaMemcpyDeviceToHost));
     MfadCallCUDA(cudaStreamSynchronize(c->stream));
   }
   if (Y) PetscCall(MfadCudaVecRestoreWrite_Private(c, Y, &yh, y, ymt));
-  if (V) PetscCall(MfadCudaVecRestoreRead_Private(V, &vh));
+  if (v) PetscCall(MfadCudaVecRestoreReadWrite_Private(c, V, &vh, v, vmt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -29,12 +29,16 @@ typedef struct {
 } MfadCudaBuffer;
 
 typedef struct {
-  cudaStream_t   stream; /* one per energy */
+  cudaStream_t   stream;     /* PETSc's current stream (or our own where PETSc has no CUDA) */
+  PetscBool      own_stream;
   MfadCudaTerm  *terms;
   PetscInt       nterms;
-  int           *fixloc; /* fixed local dofs */
+  int           *fixloc;     /* fixed local dofs (owned ones first) */
+  double        *fixval;     /* their values */
   PetscInt       fixed_count; /* the energy's fixed-dof set-up that fixloc holds */
-  MfadCudaBuffer x, v, y, blocks, elem_value, block_value, hess, cache;
+  PetscBool      pen_device; /* the penalty of the point in xloc is in pen (else in E->fixpen) */
+  double        *sums_host;  /* nterms + 1: each term's energy, then the penalty */
+  MfadCudaBuffer x, v, y, blocks, elem_value, block_value, hess, cache, partial, sums, pen, penterms, flag;
   double        *hess_host; /* COO values for a host matrix */
   PetscCount     nhess_host;
   MfadHessianKey hess_key, cache_key;
@@ -47,7 +51,22 @@ PETSC_INTERN PetscErrorCode MfadCudaVecGetRead_Private(MfadCuda *c, Vec X, MfadC
 PETSC_INTERN PetscErrorCode MfadCudaVecRestoreRead_Private(Vec X, const PetscScalar **host);
 PETSC_INTERN PetscErrorCode MfadCudaVecGetWrite_Private(MfadCuda *c, Vec Y, MfadCudaBuffer *stage, PetscScalar **host, double **dev, PetscMemType *mtype);
 PETSC_INTERN PetscErrorCode MfadCudaVecRestoreWrite_Private(MfadCuda *c, Vec Y, PetscScalar **host, double *dev, PetscMemType mtype);
+PETSC_INTERN PetscErrorCode MfadCudaVecGetReadWrite_Private(MfadCuda *c, Vec X, MfadCudaBuffer *stage, PetscScalar **host, double **dev, PetscMemType *mtype);
+PETSC_INTERN PetscErrorCode MfadCudaVecRestoreReadWrite_Private(MfadCuda *c, Vec X, PetscScalar **host, double *dev, PetscMemType mtype);
+PETSC_INTERN PetscErrorCode MfadCudaCopy_Private(MfadCuda *c, void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind);
+PETSC_INTERN PetscErrorCode MfadCudaSum_Private(MfadCuda *c, const double *a, int n, double *out);
 PETSC_INTERN PetscErrorCode MfadCudaZeroFixed_Private(MfadEnergy E, MfadCuda *c, double *v);
 PETSC_INTERN void           MfadCudaLaunchInit_Private(MfadEnergy E, const MfadTerm *term, const MfadCudaTerm *dt, MfadCuda *c, MfadCudaLaunch *P);
+
+/* Where PETSc holds a Vec's values. The emulation has no device: MFAD_CUDA_EMU_RESIDENT=1 makes
+   host memory count as the device's, so that the in-place paths (no copies) run there too. */
+static inline PetscBool MfadCudaOnDevice(PetscMemType mt)
+{
+#if defined(MFAD_CUDA_EMULATION)
+  const char *s = getenv("MFAD_CUDA_EMU_RESIDENT");
+  if (s && s[0] == '1') return PETSC_TRUE;
+#endif
+  return PetscMemTypeDevice(mt) ? PETSC_TRUE : PETSC_FALSE;
+}
 
 #endif

@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 #define MFAD_CUDA_EMULATION 1
 #define MFAD_AD_SCALAR_LANES 1 /* nvcc's lanes (plain doubles), not the host's vector types */
@@ -36,6 +37,13 @@ static dim3 threadIdx, blockIdx, blockDim, gridDim;
     for (blockIdx.x = 0; blockIdx.x < gridDim.x; blockIdx.x++) \
       for (threadIdx.x = 0; threadIdx.x < blockDim.x; threadIdx.x++) kern(__VA_ARGS__); \
   } while (0)
+
+static inline int atomicMin(int *a, int v)
+{
+  const int old = *a;
+  if (v < *a) *a = v;
+  return old;
+}
 
 static inline double atomicAdd(double *a, double v)
 {
@@ -76,10 +84,14 @@ static inline cudaError_t cudaFree(void *p)
   free(p);
   return cudaSuccess;
 }
+/* host<->device copies the backend made, by cudaMemcpyKind (tests/test_cuda.c reads them) */
+extern "C" __attribute__((visibility("default"))) long long mfad_cuda_emu_copies[5], mfad_cuda_emu_bytes[5];
+
 static inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, enum cudaMemcpyKind k, cudaStream_t st)
 {
-  (void)k;
   (void)st;
+  mfad_cuda_emu_copies[k]++;
+  mfad_cuda_emu_bytes[k] += (long long)n;
   if (n) memmove(d, s, n);
   return cudaSuccess;
 }
@@ -88,6 +100,16 @@ static inline cudaError_t cudaMemsetAsync(void *d, int v, size_t n, cudaStream_t
 {
   (void)st;
   if (n) memset(d, v, n);
+  return cudaSuccess;
+}
+static inline cudaError_t cudaSetDevice(int d)
+{
+  (void)d;
+  return cudaSuccess;
+}
+static inline cudaError_t cudaGetDevice(int *d)
+{
+  *d = 0;
   return cudaSuccess;
 }
 static inline cudaError_t cudaStreamCreate(cudaStream_t *s)

@@ -16,10 +16,11 @@ PETSC_INTERN PetscErrorCode MfadCudaCheckDevice_Private(MPI_Comm comm);
 PETSC_INTERN PetscErrorCode MfadEnergyLocalVecType_CUDA(MfadEnergy E, VecType *type);
 /* Frees the device copies (connectivity, colours, buffers); called by the energy's reset. */
 PETSC_INTERN PetscErrorCode MfadEnergyReset_CUDA(MfadEnergy E);
-/* Operation `op` of every term: x, v local Vecs (v only for the HVP), y the local output Vec
-   (gradient, HVP, diagonal) or NULL; blocks the host array nlocal * dof * dof (block diagonal);
-   value (value, gradient) the rank's energy, the core's block sums. */
-PETSC_INTERN PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, Vec x, Vec v, Vec y, double *blocks, PetscReal *value);
+/* The backend table's entries (MfadBackendOps, src/mfadimpl.h): on the device where PETSc holds the
+   Vecs there (no copy to or from the host), through the host where it does not. */
+PETSC_INTERN PetscErrorCode MfadEnergyLocalFix_CUDA(MfadEnergy E);
+PETSC_INTERN PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, PetscReal *value);
+PETSC_INTERN PetscErrorCode MfadEnergyFixedRows_CUDA(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X);
 /* The COO values of MfadEnergyComputeHessian() at X: a device pointer when `device`, else a host
    copy; both owned by the energy. */
 PETSC_INTERN PetscErrorCode MfadEnergyHessianValues_CUDA(MfadEnergy E, Vec X, PetscBool device, const PetscScalar **values);

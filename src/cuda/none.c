@@ -11,9 +11,15 @@ PetscErrorCode MfadEnergyReset_CUDA(MfadEnergy E)
   (void)E;
   return PETSC_SUCCESS;
 }
-PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, Vec x, Vec v, Vec y, double *blocks, PetscReal *value)
+PetscErrorCode MfadEnergyLocalFix_CUDA(MfadEnergy E) { SETERRQ(E->comm, PETSC_ERR_SUP, MFAD_NO_CUDA_MSG); }
+PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, PetscReal *value)
 {
-  (void)op, (void)x, (void)v, (void)y, (void)blocks, (void)value;
+  (void)op, (void)value;
+  SETERRQ(E->comm, PETSC_ERR_SUP, MFAD_NO_CUDA_MSG);
+}
+PetscErrorCode MfadEnergyFixedRows_CUDA(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X)
+{
+  (void)Y, (void)rows, (void)X;
   SETERRQ(E->comm, PETSC_ERR_SUP, MFAD_NO_CUDA_MSG);
 }
 PetscErrorCode MfadEnergyHessianValues_CUDA(MfadEnergy E, Vec X, PetscBool device, const PetscScalar **values)

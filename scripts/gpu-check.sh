@@ -9,7 +9,7 @@
 #    where it is installed;
 # 3. solves the elastic example on the GPU (host and CUDA vectors; fused, cached and cuSPARSE-assembled
 #    Hessians) and checks each energy against the CPU solve's to 1e-10;
-# 4. runs the GPU benchmarks: bench_loops (1M tets: value, gradient, fused HVP, colours vs atomics),
+# 4. runs the GPU benchmarks: bench_loops (1M tets: value, gradient, fused HVP, colours vs atomics vs gather),
 #    bench_hessian_forms (fused, cached, assembled, PSD), bench_cuda_cached_mult (fused kernel vs
 #    cuBLAS), and prints the HVP against bench_gpu_estimate's roofline bound.
 # Output on standard output; exit status non-zero when a check failed.
@@ -76,9 +76,9 @@ done
 
 echo "gpu-check: ---- benchmarks"
 echo "gpu-check: bench_loops, host vectors (each product stages x, v and y through the device)"
-"$build/bench/bench_loops" -n 40 -m 105 -mfad_backend cuda -reps 5 2>&1 | tail -n 9
+"$build/bench/bench_loops" -n 40 -m 105 -mfad_backend cuda -reps 5 2>&1 | tail -n 11
 echo "gpu-check: bench_loops, CUDA vectors (zero-copy)"
-"$build/bench/bench_loops" -n 40 -m 105 -mfad_backend cuda -vec_type cuda 2>&1 | tee "$build/gpu-check-loops.txt" | tail -n 9
+"$build/bench/bench_loops" -n 40 -m 105 -mfad_backend cuda -vec_type cuda 2>&1 | tee "$build/gpu-check-loops.txt" | tail -n 11
 "$build/bench/bench_hessian_forms" -n 40 -m 105 -mfad_backend cuda -mat_type aijcusparse -vec_type cuda 2>&1 | tail -n 6
 "$build/bench/bench_cuda_cached_mult" 2>&1 | tail -n 2
 bound=$("$build/bench/bench_gpu_estimate" 2>/dev/null | awk -F'|' '$2 ~ /neohookean_tet/ {gsub(/ /, "", $8); gsub(/ /, "", $9); print $8, $9; exit}')

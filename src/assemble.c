@@ -399,9 +399,9 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
   PetscCall(MatSetFromOptions(*A));
   PetscCall(MfadMatCheckType_Private(E, *A, &upper));
   if (upper) PetscCall(MfadEnergyCheckSymmetric_Private(E, "MfadEnergyCreateMatrix with -mat_type sbaij (upper triangle only)"));
-  merge = E->backend == MFAD_BACKEND_CUDA ? PETSC_FALSE : PETSC_TRUE;
+  merge = E->ops.coo_merge;
   PetscCall(PetscOptionsGetBool(NULL, E->prefix, "-mfad_coo_merge", &merge, &set));
-  PetscCheck(!(set && merge && E->backend == MFAD_BACKEND_CUDA), E->comm, PETSC_ERR_SUP,
+  PetscCheck(!(set && merge && !E->ops.coo_merge), E->comm, PETSC_ERR_SUP,
              "MfadEnergyCreateMatrix: -mfad_coo_merge needs the CPU backend (the CUDA backend's values stay on the device, in element order)");
 
   PetscCall(PetscNew(&c));
@@ -456,11 +456,31 @@ static PetscErrorCode MfadEnergyFillHessians_Private(MfadEnergy E, Vec X)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The CPU's COO values at X (the layout of MfadEnergyCreateMatrix()), in E->hess */
+PetscErrorCode MfadEnergyHessianValues_CPU(MfadEnergy E, Vec X, PetscBool device, const PetscScalar **values)
+{
+  const PetscCount ncoo = MfadEnergyCOOSize_Private(E);
+
+  PetscFunctionBegin;
+  (void)device; /* host values: PETSc copies them to a device matrix */
+  if (E->nhess != ncoo) { /* first fill (or new fixed values set on an identical pattern) */
+    PetscCall(PetscFree(E->hess));
+    PetscCall(PetscMalloc1(ncoo, &E->hess));
+    E->nhess          = ncoo;
+    E->hess_key.valid = PETSC_FALSE;
+    for (PetscCount i = ncoo - E->nfixown; i < ncoo; i++) E->hess[i] = 1.0;
+  }
+  PetscCall(MfadEnergyFillHessians_Private(E, X));
+  *values = E->hess;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadEnergyComputeHessian(MfadEnergy E, Vec X, Mat A)
 {
-  PetscContainer holder = NULL;
-  MfadMatCOO    *c      = NULL;
-  PetscCount     ncoo;
+  PetscContainer     holder = NULL;
+  MfadMatCOO        *c      = NULL;
+  PetscCount         ncoo;
+  const PetscScalar *vals;
 
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
@@ -480,31 +500,17 @@ PetscErrorCode MfadEnergyComputeHessian(MfadEnergy E, Vec X, Mat A)
   for (PetscInt i = 0; i < E->nfixloc; i++)
     PetscCheck(c->fixloc[i] == E->fixloc[i], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
                "MfadEnergyComputeHessian: the set of fixed dofs changed since MfadEnergyCreateMatrix(); create the matrix again");
-  if (E->backend == MFAD_BACKEND_CUDA) { /* values computed on the device; a cuSPARSE matrix takes them there */
-    const PetscScalar *vals;
-    MatType            type;
-    const char        *cusparse;
+  { /* the backend's values: the CPU's in E->hess, the device's on the device, which a cuSPARSE matrix takes there */
+    MatType     type;
+    const char *cusparse;
     PetscCall(MatGetType(A, &type));
     PetscCall(PetscStrstr(type, "cusparse", (char **)&cusparse));
-    PetscCall(MfadEnergyHessianValues_CUDA(E, X, cusparse ? PETSC_TRUE : PETSC_FALSE, &vals));
-    PetscCall(PetscLogEventBegin(MFAD_AssembleEvent, 0, 0, 0, 0));
-    PetscCall(MatSetValuesCOO(A, vals, INSERT_VALUES));
-    PetscCall(MfadEnergyDampMatrix_Private(E, A));
-    PetscCall(PetscLogEventEnd(MFAD_AssembleEvent, 0, 0, 0, 0));
-    PetscFunctionReturn(PETSC_SUCCESS);
+    PetscCall(E->ops.hessianvalues(E, X, cusparse ? PETSC_TRUE : PETSC_FALSE, &vals));
   }
-  if (E->nhess != ncoo) { /* first fill (or new fixed values set on an identical pattern) */
-    PetscCall(PetscFree(E->hess));
-    PetscCall(PetscMalloc1(ncoo, &E->hess));
-    E->nhess          = ncoo;
-    E->hess_key.valid = PETSC_FALSE;
-    for (PetscCount i = ncoo - E->nfixown; i < ncoo; i++) E->hess[i] = 1.0;
-  }
-  PetscCall(MfadEnergyFillHessians_Private(E, X));
   PetscCall(PetscLogEventBegin(MFAD_AssembleEvent, 0, 0, 0, 0));
-  if (c->merge) PetscCall(MfadPairPatternSum_Private(E, &c->pat, E->hess, c->vals));
+  if (c->merge) PetscCall(MfadPairPatternSum_Private(E, &c->pat, vals, c->vals));
   if (c->csr) PetscCall(MfadMatFillCSR_Private(E, A, &c->pat, c->fixed, c->vals));
-  else PetscCall(MatSetValuesCOO(A, c->merge ? c->vals : E->hess, INSERT_VALUES));
+  else PetscCall(MatSetValuesCOO(A, c->merge ? c->vals : vals, INSERT_VALUES));
   PetscCall(MfadEnergyDampMatrix_Private(E, A));
   PetscCall(PetscLogEventEnd(MFAD_AssembleEvent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -97,20 +97,23 @@ PetscErrorCode MfadEnergyUnpackCache_Private(MfadEnergy E, double *H)
 
 PetscErrorCode MfadEnergyComputeHessianCache(MfadEnergy E, Vec X)
 {
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCall(MfadEnergyCheckVec_Private(E, X, 2, "MfadEnergyComputeHessianCache"));
+  PetscCall(MfadEnergySetUp(E));
+  PetscCall(MfadEnergyCheckSymmetric_Private(E, "the element-Hessian cache (-mfad_hessian cached: packed symmetric)"));
+  PetscCall(E->ops.cache(E, X)); /* the CPU's below; the device's in src/cuda/cached.cu */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyHessianCache_CPU(MfadEnergy E, Vec X)
+{
   MfadHessianKey key;
   PetscCount     nelem = 0;
   double        *P, t0;
   int            nt;
 
   PetscFunctionBegin;
-  MfadValidEnergy(E, 1);
-  PetscCall(MfadEnergyCheckVec_Private(E, X, 2, "MfadEnergyComputeHessianCache"));
-  PetscCall(MfadEnergySetUp(E));
-  PetscCall(MfadEnergyCheckSymmetric_Private(E, "the element-Hessian cache (-mfad_hessian cached: packed symmetric)"));
-  if (E->backend == MFAD_BACKEND_CUDA) { /* the cache lives on the device */
-    PetscCall(MfadEnergyHessianCache_CUDA(E, X));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   PetscCall(MfadEnergyHessianKey_Private(E, X, &key));
   if (MfadHessianKeyEqual_Private(&key, &E->cache_key)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MfadEnergyCacheAlloc_Private(E));
@@ -272,7 +275,9 @@ static void MfadCachedMultAny_Private(const MfadTerm *term, int nt, const double
   else MfadCachedMultTerm(nv, dof, term, nt, P, v, y); /* run-time sizes */
 }
 
-PetscErrorCode MfadEnergyCachedHessianProduct(MfadEnergy E, Vec X, Vec V, Vec Y)
+/* The CPU's products from the cache on the energy's local vectors: y (yloc) <- H v (vloc, whose
+   fixed entries it zeroes), diag(H), or its vertex blocks (blockloc) */
+static PetscErrorCode MfadEnergyCachedMult_CPU(MfadEnergy E)
 {
   const double *P;
   PetscScalar  *y, *v;
@@ -281,19 +286,6 @@ PetscErrorCode MfadEnergyCachedHessianProduct(MfadEnergy E, Vec X, Vec V, Vec Y)
   int           nt;
 
   PetscFunctionBegin;
-  PetscCall(MfadEnergyComputeHessianCache(E, X));
-  PetscCall(MfadEnergyCheckVec_Private(E, V, 3, "MfadEnergyCachedHessianProduct"));
-  PetscCall(MfadEnergyCheckVec_Private(E, Y, 4, "MfadEnergyCachedHessianProduct"));
-  PetscCheck(V != Y, E->comm, PETSC_ERR_ARG_IDN, "MfadEnergyCachedHessianProduct: V and Y must be different vectors");
-  PetscCall(PetscLogEventBegin(MFAD_CachedMultEvent, 0, 0, 0, 0));
-  PetscCall(VecScatterBegin(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
-  if (E->backend == MFAD_BACKEND_CUDA) {
-    PetscCall(MfadEnergyCachedRun_CUDA(E, MFAD_OP_HVP, E->vloc, E->yloc, NULL));
-    PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_IDENTITY, V));
-    PetscCall(PetscLogEventEnd(MFAD_CachedMultEvent, 0, 0, 0, 0));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   PetscCall(VecGetArray(E->vloc, &v));
   for (PetscInt i = 0; i < E->nfixloc; i++) v[E->fixloc[i]] = 0.0; /* fixed columns of H are zero */
   PetscCall(VecZeroEntries(E->yloc));
@@ -311,15 +303,13 @@ PetscErrorCode MfadEnergyCachedHessianProduct(MfadEnergy E, Vec X, Vec V, Vec Y)
   MfadThreadsEnd_Private(E, MFAD_SITE_CACHED_HVP, nt, nelem, t0);
   PetscCall(VecRestoreArray(E->yloc, &y));
   PetscCall(VecRestoreArray(E->vloc, &v));
-  PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_IDENTITY, V));
-  PetscCall(PetscLogEventEnd(MFAD_CachedMultEvent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* packed index of (i, i) */
 static inline int MfadPackedDiag(int N, int i) { return i * N - i * (i - 1) / 2; }
 
-PetscErrorCode MfadEnergyCachedHessianDiagonal(MfadEnergy E, Vec X, Vec D)
+static PetscErrorCode MfadEnergyCachedDiagonal_CPU(MfadEnergy E)
 {
   const double *P;
   PetscScalar  *y;
@@ -328,13 +318,6 @@ PetscErrorCode MfadEnergyCachedHessianDiagonal(MfadEnergy E, Vec X, Vec D)
   int           nt;
 
   PetscFunctionBegin;
-  PetscCall(MfadEnergyComputeHessianCache(E, X));
-  PetscCall(MfadEnergyCheckVec_Private(E, D, 3, "MfadEnergyCachedHessianDiagonal"));
-  if (E->backend == MFAD_BACKEND_CUDA) {
-    PetscCall(MfadEnergyCachedRun_CUDA(E, MFAD_OP_DIAGONAL, NULL, E->yloc, NULL));
-    PetscCall(MfadEnergyLocalToGlobal_Private(E, D, MFAD_FIXED_ONE, NULL));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   PetscCall(VecZeroEntries(E->yloc));
   PetscCall(VecGetArray(E->yloc, &y));
   P = E->cache;
@@ -350,11 +333,10 @@ PetscErrorCode MfadEnergyCachedHessianDiagonal(MfadEnergy E, Vec X, Vec D)
   }
   MfadThreadsEnd_Private(E, MFAD_SITE_CACHED_DIAGONAL, nt, nelem, t0);
   PetscCall(VecRestoreArray(E->yloc, &y));
-  PetscCall(MfadEnergyLocalToGlobal_Private(E, D, MFAD_FIXED_ONE, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MfadEnergyCachedHessianBlockDiagonal(MfadEnergy E, Vec X, PetscScalar blocks[])
+static PetscErrorCode MfadEnergyCachedBlockDiagonal_CPU(MfadEnergy E)
 {
   const double *P;
   double       *B;
@@ -363,13 +345,6 @@ PetscErrorCode MfadEnergyCachedHessianBlockDiagonal(MfadEnergy E, Vec X, PetscSc
   int           nt;
 
   PetscFunctionBegin;
-  PetscCall(MfadEnergyComputeHessianCache(E, X));
-  MfadValidPointer(blocks, 3);
-  if (E->backend == MFAD_BACKEND_CUDA) {
-    PetscCall(MfadEnergyCachedRun_CUDA(E, MFAD_OP_BLOCKDIAG, NULL, NULL, E->blockloc));
-    PetscCall(MfadEnergyBlocksLocalToGlobal_Private(E, blocks));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   B = E->blockloc;
   PetscCall(PetscArrayzero(B, (size_t)E->nlocal * E->dof * E->dof));
   P = E->cache;
@@ -388,6 +363,60 @@ PetscErrorCode MfadEnergyCachedHessianBlockDiagonal(MfadEnergy E, Vec X, PetscSc
     P += MfadTermCacheSize_Private(term);
   }
   MfadThreadsEnd_Private(E, MFAD_SITE_CACHED_BLOCKDIAG, nt, nelem, t0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyCachedRun_CPU(MfadEnergy E, MfadOp op)
+{
+  PetscFunctionBegin;
+  switch (op) {
+  case MFAD_OP_HVP:
+    PetscCall(MfadEnergyCachedMult_CPU(E));
+    break;
+  case MFAD_OP_DIAGONAL:
+    PetscCall(MfadEnergyCachedDiagonal_CPU(E));
+    break;
+  case MFAD_OP_BLOCKDIAG:
+    PetscCall(MfadEnergyCachedBlockDiagonal_CPU(E));
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "no cached operation %d", (int)op);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyCachedHessianProduct(MfadEnergy E, Vec X, Vec V, Vec Y)
+{
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyComputeHessianCache(E, X));
+  PetscCall(MfadEnergyCheckVec_Private(E, V, 3, "MfadEnergyCachedHessianProduct"));
+  PetscCall(MfadEnergyCheckVec_Private(E, Y, 4, "MfadEnergyCachedHessianProduct"));
+  PetscCheck(V != Y, E->comm, PETSC_ERR_ARG_IDN, "MfadEnergyCachedHessianProduct: V and Y must be different vectors");
+  PetscCall(PetscLogEventBegin(MFAD_CachedMultEvent, 0, 0, 0, 0));
+  PetscCall(VecScatterBegin(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(E->ops.cachedrun(E, MFAD_OP_HVP));
+  PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_IDENTITY, V));
+  PetscCall(PetscLogEventEnd(MFAD_CachedMultEvent, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyCachedHessianDiagonal(MfadEnergy E, Vec X, Vec D)
+{
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyComputeHessianCache(E, X));
+  PetscCall(MfadEnergyCheckVec_Private(E, D, 3, "MfadEnergyCachedHessianDiagonal"));
+  PetscCall(E->ops.cachedrun(E, MFAD_OP_DIAGONAL));
+  PetscCall(MfadEnergyLocalToGlobal_Private(E, D, MFAD_FIXED_ONE, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyCachedHessianBlockDiagonal(MfadEnergy E, Vec X, PetscScalar blocks[])
+{
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyComputeHessianCache(E, X));
+  MfadValidPointer(blocks, 3);
+  PetscCall(E->ops.cachedrun(E, MFAD_OP_BLOCKDIAG));
   PetscCall(MfadEnergyBlocksLocalToGlobal_Private(E, blocks));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -296,10 +296,21 @@ PetscErrorCode MfadEnergyFixedRows_CPU(MfadEnergy E, Vec Y, MfadFixedRows rows, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode MfadEnergyLocalVecType_CPU(MfadEnergy E, VecType *type)
+{
+  PetscFunctionBegin;
+  (void)E;
+  *type = VECSEQ;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The table of E->backend: the only place the core names a backend */
 PetscErrorCode MfadEnergySetBackendOps_Private(MfadEnergy E)
 {
-  static const MfadBackendOps cpu = {MfadEnergyLocalFix_CPU, MfadEnergyRunTermsLocal_CPU, MfadEnergyFixedRows_CPU}, cuda = {MfadEnergyLocalFix_CUDA, MfadEnergyRunTerms_CUDA, MfadEnergyFixedRows_CUDA};
+  static const MfadBackendOps cpu  = {MfadEnergyLocalFix_CPU,       MfadEnergyRunTermsLocal_CPU, MfadEnergyFixedRows_CPU,  MfadEnergyLocalVecType_CPU, MfadEnergyHessianCache_CPU,
+                                      MfadEnergyCachedRun_CPU,      MfadEnergyHessianValues_CPU, PETSC_TRUE,               PETSC_FALSE};
+  static const MfadBackendOps cuda = {MfadEnergyLocalFix_CUDA,      MfadEnergyRunTerms_CUDA,     MfadEnergyFixedRows_CUDA, MfadEnergyLocalVecType_CUDA, MfadEnergyHessianCache_CUDA,
+                                      MfadEnergyCachedRun_CUDA,     MfadEnergyHessianValues_CUDA, PETSC_FALSE,             PETSC_TRUE};
 
   PetscFunctionBegin;
   E->ops = E->backend == MFAD_BACKEND_CUDA ? cuda : cpu;

@@ -311,7 +311,7 @@ static PetscErrorCode MfadEnergyOptionsRequireValues_Private(MfadEnergy E)
     {"-mfad_backend",           "cpu|cuda"                                      },
     {"-mfad_num_threads",       "an integer >= 0 (0: as measured faster)"       },
     {"-mfad_block_size",        "an integer >= 1"                               },
-    {"-mfad_scatter",           "colour|atomic"                                 },
+    {"-mfad_scatter",           "colour|atomic|gather"                          },
     {"-mfad_psd_project",       "none|clamp|abs"                                },
     {"-mfad_psd_epsilon",       "a real >= 0"                                   },
     {"-mfad_psd_project_steps", "an integer >= -1 (-1: always project)"         },
@@ -328,7 +328,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   MfadBackend backend = E ? E->backend : MFAD_BACKEND_CPU;
   PetscInt    nthreads, block_size;
   PetscBool         atomic, reorder, scatter_set;
-  const char *scatters[] = {"colour", "atomic"};
+  const char *scatters[] = {"colour", "atomic", "gather"};
   PetscInt    scatter;
   MfadPSDProjection psd;
   PetscReal         psd_eps;
@@ -341,7 +341,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   nthreads   = E->nthreads;
   block_size = E->block_size;
   reorder    = E->reorder;
-  scatter    = MfadEnergyAtomicScatter_Private(E) ? 1 : 0;
+  scatter    = MfadEnergyGatherScatter_Private(E) ? 2 : MfadEnergyAtomicScatter_Private(E) ? 1 : 0;
   psd        = E->psd_user;
   psd_eps    = E->psd_eps;
   psd_steps  = E->psd_steps;
@@ -350,8 +350,8 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   PetscCall(PetscOptionsEnum("-mfad_backend", "Where element loops run", "MfadEnergySetBackend", MfadBackends, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
   PetscCall(PetscOptionsInt("-mfad_num_threads", "OpenMP threads of element loops (0: OpenMP's count where measured faster, docs/threads.md)", "MfadEnergySetNumThreads", nthreads, &nthreads, NULL));
   PetscCall(PetscOptionsInt("-mfad_block_size", "Consecutive elements per coloured block", "MfadEnergySetFromOptions", block_size, &block_size, NULL));
-  PetscCall(PetscOptionsEList("-mfad_scatter", "Scatter: coloured blocks (deterministic; the CPU's default) or atomics (the GPU's default)",
-                              "MfadEnergySetFromOptions", scatters, 2, scatters[scatter], &scatter, &scatter_set));
+  PetscCall(PetscOptionsEList("-mfad_scatter", "Scatter: coloured blocks (deterministic; the CPU's default), atomics (the GPU's default) or, on the GPU, a gather per dof (deterministic)",
+                              "MfadEnergySetFromOptions", scatters, 3, scatters[scatter], &scatter, &scatter_set));
   PetscCall(PetscOptionsBool("-mfad_reorder", "Sort elements by their first local vertex for locality", "MfadEnergySetFromOptions", reorder, &reorder, NULL));
   PetscCall(PetscOptionsBool("-mfad_check_finite", "Check the point for NaN/Inf before each evaluation", "MfadEnergySetFromOptions", E->check_finite, &E->check_finite, NULL));
   PetscCall(PetscOptionsEnum("-mfad_psd_project", "Project element Hessians to PSD before caching or assembly", "MfadEnergySetPSDProjection", MfadPSDProjections, (PetscEnum)psd, (PetscEnum *)&psd, NULL));
@@ -382,6 +382,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   E->block_size   = block_size;
   E->reorder      = reorder;
   E->atomic       = atomic;
+  E->gather       = scatter == 2 ? PETSC_TRUE : PETSC_FALSE;
   if (scatter_set) E->scatter_set = PETSC_TRUE;
   E->from_options = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -28,6 +28,16 @@ typedef struct {
   PetscErrorCode (*runterms)(MfadEnergy E, MfadOp op, PetscReal *value);
   /* the owned fixed rows of the global output Y (X: the point, or the product's V) */
   PetscErrorCode (*fixedrows)(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X);
+  /* the type of xloc, vloc and yloc */
+  PetscErrorCode (*localvectype)(MfadEnergy E, VecType *type);
+  /* the element-Hessian cache at X (kept while the point and settings hold) and a product
+     (MFAD_OP_HVP: yloc <- H vloc, zeroing vloc's fixed entries), diagonal or block diagonal from it */
+  PetscErrorCode (*cache)(MfadEnergy E, Vec X);
+  PetscErrorCode (*cachedrun)(MfadEnergy E, MfadOp op);
+  /* the COO values of the assembled Hessian at X, where a `device` matrix (cuSPARSE) can take them */
+  PetscErrorCode (*hessianvalues)(MfadEnergy E, Vec X, PetscBool device, const PetscScalar **values);
+  PetscBool coo_merge; /* -mfad_coo_merge's default: values on the host, merged per vertex pair */
+  PetscBool atomic;    /* -mfad_scatter's default: atomics (else coloured blocks) */
 } MfadBackendOps;
 
 /* Threaded element loops, by operation (src/compute.c, docs/threads.md): the MfadOp ones, then these */
@@ -90,6 +100,7 @@ struct _p_MfadEnergy {
   PetscInt    nthreads, block_size;
   PetscBool   atomic, reorder, check_finite, from_options;
   PetscBool   scatter_set; /* -mfad_scatter given: else colours on the CPU, atomics on the GPU */
+  PetscBool   gather;      /* -mfad_scatter gather: the GPU's element outputs summed per dof (colours elsewhere) */
   /* set up */
   PetscBool   setup, fixed_setup;
   PetscInt    nghost, nlocal; /* local vertices: owned first, then ghosts */
@@ -171,6 +182,9 @@ PETSC_INTERN PetscErrorCode MfadEnergyCollectGhosts_Private(MfadEnergy E, PetscI
 PETSC_INTERN PetscErrorCode MfadEnergySetBackendOps_Private(MfadEnergy E);
 PETSC_INTERN PetscErrorCode MfadEnergyLocalFix_CPU(MfadEnergy E);
 PETSC_INTERN PetscErrorCode MfadEnergyFixedRows_CPU(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X);
+PETSC_INTERN PetscErrorCode MfadEnergyHessianCache_CPU(MfadEnergy E, Vec X);          /* src/cached.c */
+PETSC_INTERN PetscErrorCode MfadEnergyCachedRun_CPU(MfadEnergy E, MfadOp op);         /* src/cached.c */
+PETSC_INTERN PetscErrorCode MfadEnergyHessianValues_CPU(MfadEnergy E, Vec X, PetscBool device, const PetscScalar **values); /* src/assemble.c */
 PETSC_INTERN PetscErrorCode MfadEnergyNotFinite_Private(MfadEnergy E, PetscInt i, PetscReal bad);
 PETSC_INTERN PetscErrorCode MfadEnergyCheckVec_Private(MfadEnergy E, Vec X, int arg, const char *what);
 PETSC_INTERN PetscErrorCode MfadEnergyGlobalToLocal_Private(MfadEnergy E, Vec X);
@@ -204,12 +218,13 @@ PETSC_INTERN PetscErrorCode MfadEnergyUnpackCache_Private(MfadEnergy E, double *
     PetscCheck((E) && (E)->cookie == MFAD_ENERGY_COOKIE, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Argument %d is not a valid MfadEnergy (NULL or destroyed)", arg); \
   } while (0)
 
-/* The scatter in force: -mfad_scatter where given; else coloured blocks on the CPU (locality,
-   deterministic) and atomics on the GPU (the fused HVP 2.8x faster than 30 colour launches on an
-   H100 at 1M tets, docs/gpu.md) */
-static inline PetscBool MfadEnergyAtomicScatter_Private(MfadEnergy E)
-{
-  return E->scatter_set ? E->atomic : (E->backend == MFAD_BACKEND_CUDA ? PETSC_TRUE : PETSC_FALSE);
-}
+/* The scatter in force: -mfad_scatter where given; else the backend's: coloured blocks on the CPU
+   (locality, deterministic) and atomics on the GPU (the fused HVP 2.8x faster than 30 colour
+   launches on an H100 at 1M tets, docs/gpu.md) */
+static inline PetscBool MfadEnergyAtomicScatter_Private(MfadEnergy E) { return E->scatter_set ? E->atomic : E->ops.atomic; }
+/* -mfad_scatter gather: on the GPU, the gradient, fused HVP and diagonal write each element's
+   outputs and a second kernel sums each dof's in element order (libCEED's restriction transpose):
+   deterministic without colours; the CPU, the block diagonal and the cache's products then use colours */
+static inline PetscBool MfadEnergyGatherScatter_Private(MfadEnergy E) { return E->scatter_set && E->gather ? PETSC_TRUE : PETSC_FALSE; }
 
 #endif

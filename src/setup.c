@@ -104,9 +104,9 @@ PetscErrorCode MfadEnergySetUpGhosts_Private(MfadEnergy E, PetscInt nghost, Pets
   PetscCall(ISCreateBlock(PETSC_COMM_SELF, dof, E->nlocal, gids, PETSC_OWN_POINTER, &is));
   if (!E->xglob) PetscCall(MfadEnergyCreateVecs(E, &E->xglob, NULL));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, E->nlocal * dof, &E->xloc));
-  if (E->backend == MFAD_BACKEND_CUDA) { /* device local vectors: the ghost exchange stays on the GPU */
+  { /* the backend's: on the device, the ghost exchange stays on the GPU */
     VecType type;
-    PetscCall(MfadEnergyLocalVecType_CUDA(E, &type));
+    PetscCall(E->ops.localvectype(E, &type));
     PetscCall(VecSetType(E->xloc, type));
   }
   PetscCall(VecDuplicate(E->xloc, &E->vloc));

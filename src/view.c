@@ -65,7 +65,7 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(
       viewer, "backend %s, threads %" PetscInt_FMT " (0: one or OpenMP's count, as measured faster), scatter %s, block size %" PetscInt_FMT "\n",
-      MfadBackends[E->backend], E->nthreads, MfadEnergyAtomicScatter_Private(E) ? "atomic" : "coloured blocks", E->block_size));
+      MfadBackends[E->backend], E->nthreads, MfadEnergyGatherScatter_Private(E) ? "gather (GPU; colours elsewhere)" : MfadEnergyAtomicScatter_Private(E) ? "atomic" : "coloured blocks", E->block_size));
   for (PetscInt t = 0; t < E->nterms; t++) {
     MfadTerm *term = &E->terms[t];
     PetscInt  nglob;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The CUDA backend against the CPU backend: every entry point (objective, gradient, fused HVP,
    diagonal, block diagonal, the element-Hessian cache and its product, diagonal and block
-   diagonal, the assembled Hessian), on the same inputs, with coloured and atomic scatter and with
+   diagonal, the assembled Hessian), on the same inputs, with coloured, atomic and gather scatter and with
    and without PSD projection, on springs with fixed dofs and a linear load (1 or 2 ranks),
    Neo-Hookean tets and 2-D symmetric Dirichlet triangles.
 
@@ -252,6 +252,10 @@ END_TEST
 START_TEST(cuda_matches_cpu_psd_projected) { RunAll("colour", MFAD_PSD_CLAMP); }
 END_TEST
 
+/* the deterministic gather: element outputs summed per dof (colours for the block diagonal and the cache) */
+START_TEST(cuda_matches_cpu_gather) { RunAll("gather", MFAD_PSD_NONE); }
+END_TEST
+
 static PetscErrorCode RecordError(MPI_Comm, int, const char *, const char *, PetscErrorCode, PetscErrorType, const char *, void *);
 
 /* Host<->device copies so far: PETSc's count of array copies (its Vecs' and ours, which the backend
@@ -441,6 +445,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, cuda_matches_cpu_coloured);
   tcase_add_test(tc, cuda_matches_cpu_atomic);
   tcase_add_test(tc, cuda_matches_cpu_psd_projected);
+  tcase_add_test(tc, cuda_matches_cpu_gather);
   tcase_add_test(tc, cuda_products_copy_nothing_between_host_and_device);
   if (Emulated) tcase_add_test(tc, cuda_request_without_device_names_the_cuda_error);
   suite_add_tcase(s, tc);

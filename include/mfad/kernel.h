@@ -77,6 +77,7 @@ typedef struct {
   const int  *elems;      /**< n element ids of this launch, or NULL: elements 0 .. n-1 */
   int         n;          /**< elements (threads) of this launch */
   double     *elem_value; /**< per-element weighted energies (value, gradient), or NULL */
+  double     *elem_out;   /**< gather scatter: element e's weighted outputs at e * N (gradient, HVP, diagonal) instead of adds into y; NULL otherwise */
   int         atomic;     /**< 1: scatter with atomicAdd (comparison only; not deterministic) */
   int         psd;        /**< element Hessians: PSD projection (MfadPSDProjection) */
   double      psd_eps;    /**< its smallest eigenvalue */

@@ -4,8 +4,8 @@
   @brief CUDA element loops of one energy: one thread per element around the same element bodies
          the CPU loops run (mfad/element.h), and the launchers the CUDA backend (src/cuda/) calls
          through MfadCudaKernel_<name>. The backend launches once per element colour (no two
-         elements of a colour share a vertex: plain adds, deterministic) or, for comparison, once
-         over all elements with atomicAdd. Compiled by nvcc for every energy registered with
+         elements of a colour share a vertex: plain adds, deterministic), once over all elements
+         with atomicAdd, or once over all elements storing each element's outputs for a gather. Compiled by nvcc for every energy registered with
          mfad_add_energy(), and by the host C++ compiler under src/cuda/emulate.h in the tests.
          No warp intrinsics, no shared memory: every line here also runs in the emulation.
 **/
@@ -16,6 +16,14 @@
 #include <mfad/psd.h>
 
 #define MFAD_CUDA_FN(op) MFAD_CAT(MFAD_CAT(mfad_cuda_, op), MFAD_CAT(_, MFAD_ENERGY_NAME))
+
+/* an element's weighted outputs: added into y (colours, atomics) or stored for the backend's gather */
+MFAD_HD static MFAD_INLINE void MFAD_CUDA_FN(put)(const MfadCudaLaunch *P, int e, const double *out)
+{
+  if (P->elem_out) {
+    MFAD_UNROLL for (int j = 0; j < MFAD_N; j++) P->elem_out[(long)e * MFAD_N + j] = P->L.weight * out[j];
+  } else mfad_elem_scatter_to(P->L.y, P->L.conn + (long)e * MFAD_NV, out, P->L.weight, P->atomic);
+}
 
 __global__ void MFAD_CUDA_FN(k_value)(MfadCudaLaunch P)
 {
@@ -33,7 +41,7 @@ __global__ void MFAD_CUDA_FN(k_gradient)(MfadCudaLaunch P)
   const int    e = mfad_cuda_element(P.elems, i);
   const double E = mfad_elem_gradient(&P.L, e, g);
   if (P.elem_value) P.elem_value[e] = P.L.weight * E;
-  mfad_elem_scatter_to(P.L.y, P.L.conn + (long)e * MFAD_NV, g, P.L.weight, P.atomic);
+  MFAD_CUDA_FN(put)(&P, e, g);
 }
 
 __global__ void MFAD_CUDA_FN(k_hvp)(MfadCudaLaunch P)
@@ -43,7 +51,7 @@ __global__ void MFAD_CUDA_FN(k_hvp)(MfadCudaLaunch P)
   if (i >= P.n) return;
   const int e = mfad_cuda_element(P.elems, i);
   mfad_elem_hvp(&P.L, e, hv);
-  mfad_elem_scatter_to(P.L.y, P.L.conn + (long)e * MFAD_NV, hv, P.L.weight, P.atomic);
+  MFAD_CUDA_FN(put)(&P, e, hv);
 }
 
 /* Second derivatives by columns: a GPU thread never holds a Hessian-mode number (1 + N + N^2
@@ -68,7 +76,7 @@ __global__ void MFAD_CUDA_FN(k_diagonal)(MfadCudaLaunch P)
     MFAD_CUDA_FN(elem_column)(&P.L, e, k, col);
     MFAD_UNROLL for (int j = 0; j < MFAD_N; j++) if (j == k) dg[j] = col[j]; /* constant indices: dg stays in registers */
   }
-  mfad_elem_scatter_to(P.L.y, P.L.conn + (long)e * MFAD_NV, dg, P.L.weight, P.atomic);
+  MFAD_CUDA_FN(put)(&P, e, dg);
 }
 
 /* y[(vertex * dof + d) * dof + f] += w H_e[(a, d), (a, f)]: column (a, f) gives row d of vertex a's block */

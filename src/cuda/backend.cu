@@ -27,6 +27,18 @@ __global__ void MfadCudaBlockSums_Kernel(const double *elem_value, const int *bl
   block_value[b] = s;
 }
 
+/* the gather scatter: y[v dof + d] += the element outputs of local vertex v, in element order */
+__global__ void MfadCudaGather_Kernel(const double *elem_out, const int *gstart, const int *gidx, int nvtx, int dof, double *y)
+{
+  const int i = MFAD_CUDA_TID();
+  if (i < nvtx * dof) {
+    const int v = i / dof, d = i % dof;
+    double    s = 0.0;
+    for (int k = gstart[v]; k < gstart[v + 1]; k++) s += elem_out[(long)gidx[k] * dof + d];
+    y[i] += s;
+  }
+}
+
 __global__ void MfadCudaZeroEntries_Kernel(double *v, const int *idx, int n)
 {
   const int i = MFAD_CUDA_TID();
@@ -186,6 +198,22 @@ static PetscErrorCode MfadCudaTermSetUp_Private(MfadEnergy E, const MfadTerm *te
     PetscCall(PetscFree(owner));
   }
 #endif
+  { /* the gather's lists: each local vertex's (element, corner) pairs in element order */
+    int *gstart, *gidx, *fill;
+    PetscCall(PetscCalloc1(E->nlocal + 1, &gstart));
+    PetscCall(PetscMalloc2((size_t)term->nelem * nv + 1, &gidx, E->nlocal, &fill));
+    for (PetscInt i = 0; i < term->nelem * nv; i++) gstart[term->conn[i] + 1]++;
+    for (PetscInt v = 0; v < E->nlocal; v++) {
+      gstart[v + 1] += gstart[v];
+      fill[v] = gstart[v];
+    }
+    for (PetscInt i = 0; i < term->nelem * nv; i++) gidx[fill[term->conn[i]]++] = (int)i;
+    PetscCall(MfadCudaUpload_Private(s, (const int *)gstart, (size_t)E->nlocal + 1, &dt->gstart));
+    PetscCall(MfadCudaUpload_Private(s, (const int *)gidx, (size_t)term->nelem * nv, &dt->gidx));
+    MfadCallCUDA(cudaStreamSynchronize(s));
+    PetscCall(PetscFree(gstart));
+    PetscCall(PetscFree2(gidx, fill));
+  }
   PetscCall(MfadCudaUpload_Private(s, term->conn, (size_t)term->nelem * nv, &dt->conn));
   PetscCall(MfadCudaUpload_Private(s, (const double *)term->params, (size_t)term->nelem * term->k->nparam, &dt->params));
   PetscCall(MfadCudaUpload_Private(s, (const int *)elems, (size_t)term->nelem, &dt->elems));
@@ -261,6 +289,8 @@ PetscErrorCode MfadEnergyReset_CUDA(MfadEnergy E)
     MfadCallCUDA(cudaFree(dt->params));
     MfadCallCUDA(cudaFree(dt->elems));
     MfadCallCUDA(cudaFree(dt->block_start));
+    MfadCallCUDA(cudaFree(dt->gstart));
+    MfadCallCUDA(cudaFree(dt->gidx));
     PetscCall(PetscFree(dt->colour_start));
   }
   PetscCall(PetscFree(c->terms));
@@ -278,6 +308,7 @@ PetscErrorCode MfadEnergyReset_CUDA(MfadEnergy E)
   PetscCall(MfadCudaBufferFree_Private(&c->blocks));
   PetscCall(MfadCudaBufferFree_Private(&c->elem_value));
   PetscCall(MfadCudaBufferFree_Private(&c->block_value));
+  PetscCall(MfadCudaBufferFree_Private(&c->elem_out));
   PetscCall(MfadCudaBufferFree_Private(&c->hess));
   PetscCall(MfadCudaBufferFree_Private(&c->cache));
   PetscCall(PetscFree(c->hess_host));
@@ -441,18 +472,22 @@ PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, PetscReal *value
   const PetscScalar *xh = NULL;
   PetscScalar       *yh = NULL, *vh = NULL;
   const double      *x = NULL;
-  double            *v = NULL, *y = NULL, *ev = NULL, *bv = NULL, *sums = NULL;
+  double            *v = NULL, *y = NULL, *ev = NULL, *bv = NULL, *sums = NULL, *eo = NULL;
   PetscMemType       ymt = PETSC_MEMTYPE_HOST, vmt = PETSC_MEMTYPE_HOST;
   PetscInt           maxe = 1, maxb = 1;
-  const PetscBool    coloured = MfadEnergyAtomicScatter_Private(E) ? PETSC_FALSE : PETSC_TRUE;
-  Vec                Y        = op == MFAD_OP_GRADIENT || op == MFAD_OP_HVP || op == MFAD_OP_DIAGONAL ? E->yloc : NULL;
+  PetscCount         maxo   = 1;
+  Vec                Y      = op == MFAD_OP_GRADIENT || op == MFAD_OP_HVP || op == MFAD_OP_DIAGONAL ? E->yloc : NULL;
+  const PetscBool    gather = Y && MfadEnergyGatherScatter_Private(E) ? PETSC_TRUE : PETSC_FALSE;
+  const PetscBool    coloured = MfadEnergyAtomicScatter_Private(E) || gather ? PETSC_FALSE : PETSC_TRUE;
 
   PetscFunctionBegin;
   PetscCall(MfadCudaGet_Private(E, &c));
   for (PetscInt t = 0; t < E->nterms; t++) {
     maxe = PetscMax(maxe, E->terms[t].nelem);
     maxb = PetscMax(maxb, E->terms[t].nblocks);
+    maxo = PetscMax(maxo, E->terms[t].nelem * (PetscCount)E->terms[t].k->nvert * E->terms[t].k->dof);
   }
+  if (gather) PetscCall(MfadCudaBufferGet_Private(&c->elem_out, (size_t)maxo * sizeof(double), (void **)&eo));
   PetscCall(MfadCudaVecGetRead_Private(c, E->xloc, &c->x, &xh, &x));
   if (op == MFAD_OP_HVP) { /* fixed columns of H are zero: vloc's fixed entries cleared in place */
     PetscCall(MfadCudaVecGetReadWrite_Private(c, E->vloc, &c->v, &vh, &v, &vmt));
@@ -477,9 +512,10 @@ PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, PetscReal *value
     MfadCudaLaunch                  P;
     if (!term->nelem) continue;
     MfadCudaLaunchInit_Private(E, term, dt, c, &P);
-    P.L.x = x;
-    P.L.v = v;
-    P.L.y = y;
+    P.L.x      = x;
+    P.L.v      = v;
+    P.L.y      = y;
+    P.elem_out = gather ? eo : NULL;
     switch (op) {
     case MFAD_OP_VALUE:
       P.elem_value = ev;
@@ -500,6 +536,10 @@ PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, PetscReal *value
       break;
     default:
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "unknown operation %d", (int)op);
+    }
+    if (gather) { /* each dof sums its elements' outputs, in element order */
+      MFAD_LAUNCH(MfadCudaGather_Kernel, mfad_cuda_grid((int)(E->nlocal * term->k->dof)), MFAD_CUDA_THREADS, c->stream, (const double *)eo, (const int *)dt->gstart, (const int *)dt->gidx, (int)E->nlocal, term->k->dof, y);
+      MfadCallCUDA(cudaGetLastError());
     }
     if (value) { /* the term's energy on the device: its elements summed by the core's blocks, then the blocks */
       MFAD_LAUNCH(MfadCudaBlockSums_Kernel, mfad_cuda_grid(term->nblocks), MFAD_CUDA_THREADS, c->stream, (const double *)ev, (const int *)dt->block_start, term->nblocks, bv);

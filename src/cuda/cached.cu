@@ -90,8 +90,10 @@ static PetscErrorCode MfadCudaCachedMultLaunch_Private(cudaStream_t s, const int
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MfadEnergyCachedRun_CUDA(MfadEnergy E, MfadOp op, Vec V, Vec Y, double *blocks)
+PetscErrorCode MfadEnergyCachedRun_CUDA(MfadEnergy E, MfadOp op)
 {
+  Vec           V      = op == MFAD_OP_HVP ? E->vloc : NULL, Y = op == MFAD_OP_BLOCKDIAG ? NULL : E->yloc;
+  double       *blocks = op == MFAD_OP_BLOCKDIAG ? E->blockloc : NULL;
   MfadCuda     *c;
   PetscScalar  *vh = NULL, *yh = NULL;
   double       *v = NULL, *y = NULL;

@@ -20,6 +20,8 @@ typedef struct {
   int    *colour_start; /* host: ncolours + 1 offsets into elems */
   int     ncolours;
   int    *block_start;  /* the core's nblocks + 1 block offsets, for the block energies */
+  int    *gstart;       /* gather: nlocal + 1 offsets into gidx, by local vertex */
+  int    *gidx;         /* gather: e * nvert + a for each element e with local vertex a, in element order */
 } MfadCudaTerm;
 
 /* A device buffer allocated on first use and kept (no allocation per call). */
@@ -38,7 +40,7 @@ typedef struct {
   PetscInt       fixed_count; /* the energy's fixed-dof set-up that fixloc holds */
   PetscBool      pen_device; /* the penalty of the point in xloc is in pen (else in E->fixpen) */
   double        *sums_host;  /* nterms + 1: each term's energy, then the penalty */
-  MfadCudaBuffer x, v, y, blocks, elem_value, block_value, hess, cache, partial, sums, pen, penterms, flag;
+  MfadCudaBuffer x, v, y, blocks, elem_value, block_value, elem_out, hess, cache, partial, sums, pen, penterms, flag;
   double        *hess_host; /* COO values for a host matrix */
   PetscCount     nhess_host;
   MfadHessianKey hess_key, cache_key;

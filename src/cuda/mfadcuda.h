@@ -26,7 +26,7 @@ PETSC_INTERN PetscErrorCode MfadEnergyFixedRows_CUDA(MfadEnergy E, Vec Y, MfadFi
 PETSC_INTERN PetscErrorCode MfadEnergyHessianValues_CUDA(MfadEnergy E, Vec X, PetscBool device, const PetscScalar **values);
 /* The element-Hessian cache on the device, at X. */
 PETSC_INTERN PetscErrorCode MfadEnergyHessianCache_CUDA(MfadEnergy E, Vec X);
-/* A product (MFAD_OP_HVP: y += H v), diagonal or block diagonal from the device cache. */
-PETSC_INTERN PetscErrorCode MfadEnergyCachedRun_CUDA(MfadEnergy E, MfadOp op, Vec v, Vec y, double *blocks);
+/* A product (MFAD_OP_HVP: yloc <- H vloc), diagonal (yloc) or block diagonal (blockloc) from the device cache. */
+PETSC_INTERN PetscErrorCode MfadEnergyCachedRun_CUDA(MfadEnergy E, MfadOp op);
 
 #endif

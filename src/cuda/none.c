@@ -32,8 +32,8 @@ PetscErrorCode MfadEnergyHessianCache_CUDA(MfadEnergy E, Vec X)
   (void)X;
   SETERRQ(E->comm, PETSC_ERR_SUP, MFAD_NO_CUDA_MSG);
 }
-PetscErrorCode MfadEnergyCachedRun_CUDA(MfadEnergy E, MfadOp op, Vec v, Vec y, double *blocks)
+PetscErrorCode MfadEnergyCachedRun_CUDA(MfadEnergy E, MfadOp op)
 {
-  (void)op, (void)v, (void)y, (void)blocks;
+  (void)op;
   SETERRQ(E->comm, PETSC_ERR_SUP, MFAD_NO_CUDA_MSG);
 }

@@ -41,14 +41,15 @@ PetscErrorCode MfadKernelRegister(MfadKernel k);
 /** @brief Prints the names of all known kernels. */
 PetscErrorCode MfadKernelList(PetscViewer viewer);
 
-/** @brief Creates an energy on `comm` over `N` vertices with `dof` (1-3) unknowns each.
+/** @brief Creates an energy on `comm` over `N` vertices with `dof` (1-3) unknowns each. The energy is
+    a PetscObject (class "MfadEnergy", type its backend): PetscObject calls apply to it.
     @param[in] comm   communicator
     @param[in] dof    unknowns per vertex
     @param[in] n      vertices owned by this rank (or PETSC_DECIDE)
     @param[in] N      global vertices (or PETSC_DETERMINE)
     @param[out] E     the energy */
 PetscErrorCode MfadEnergyCreate(MPI_Comm comm, PetscInt dof, PetscInt n, PetscInt N, MfadEnergy *E);
-/** @brief Adds a reference (for objects that keep E alive); MfadEnergyDestroy() drops one. */
+/** @brief Adds a reference (for objects that keep E alive; PetscObjectReference()); MfadEnergyDestroy() drops one. */
 PetscErrorCode MfadEnergyReference(MfadEnergy E);
 /** @brief Destroys the energy (when its last reference goes) and sets *E to NULL. */
 PetscErrorCode MfadEnergyDestroy(MfadEnergy *E);

@@ -361,7 +361,7 @@ static PetscErrorCode MfadMatUpdatePattern_Private(MfadEnergy E, Mat A, MfadMatC
     changed = same ? 0 : 1;
     PetscCall(PetscLogEventEnd(MFAD_PatternEvent, 0, 0, 0, 0));
   }
-  PetscCall(MPIU_Allreduce(&changed, &anychanged, 1, MPIU_INT, MPI_MAX, E->comm)); /* preallocation is collective */
+  PetscCall(MPIU_Allreduce(&changed, &anychanged, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)E))); /* preallocation is collective */
   if (anychanged) {
     PetscCall(PetscFree(slot));
     PetscCall(PetscFree(slot_start));
@@ -391,17 +391,17 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
   MfadValidEnergy(E, 1);
   MfadValidPointer(A, 2);
   PetscCall(MfadEnergySetUp(E));
-  PetscCall(MatCreate(E->comm, A));
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)E), A));
   PetscCall(MatSetSizes(*A, E->n * E->dof, E->n * E->dof, E->N * E->dof, E->N * E->dof));
   PetscCall(MatSetBlockSize(*A, E->dof));
-  PetscCall(MatSetOptionsPrefix(*A, E->prefix));
+  PetscCall(MatSetOptionsPrefix(*A, ((PetscObject)E)->prefix));
   PetscCall(MatSetType(*A, MATAIJ));
   PetscCall(MatSetFromOptions(*A));
   PetscCall(MfadMatCheckType_Private(E, *A, &upper));
   if (upper) PetscCall(MfadEnergyCheckSymmetric_Private(E, "MfadEnergyCreateMatrix with -mat_type sbaij (upper triangle only)"));
-  merge = E->ops.coo_merge;
-  PetscCall(PetscOptionsGetBool(NULL, E->prefix, "-mfad_coo_merge", &merge, &set));
-  PetscCheck(!(set && merge && !E->ops.coo_merge), E->comm, PETSC_ERR_SUP,
+  merge = E->ops->coo_merge;
+  PetscCall(PetscOptionsGetBool(NULL, ((PetscObject)E)->prefix, "-mfad_coo_merge", &merge, &set));
+  PetscCheck(!(set && merge && !E->ops->coo_merge), PetscObjectComm((PetscObject)E), PETSC_ERR_SUP,
              "MfadEnergyCreateMatrix: -mfad_coo_merge needs the CPU backend (the CUDA backend's values stay on the device, in element order)");
 
   PetscCall(PetscNew(&c));
@@ -411,7 +411,7 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
     PetscBool seqaij;
     PetscCall(PetscObjectTypeCompare((PetscObject)*A, MATSEQAIJ, &seqaij));
     c->csr = (PetscBool)(merge && seqaij);
-    PetscCall(PetscOptionsGetBool(NULL, E->prefix, "-mfad_assemble_csr", &c->csr, NULL));
+    PetscCall(PetscOptionsGetBool(NULL, ((PetscObject)E)->prefix, "-mfad_assemble_csr", &c->csr, NULL));
     c->csr = (PetscBool)(c->csr && merge && seqaij);
   }
   PetscCall(MfadMatPreallocate_Private(E, *A, c, NULL));
@@ -505,7 +505,7 @@ PetscErrorCode MfadEnergyComputeHessian(MfadEnergy E, Vec X, Mat A)
     const char *cusparse;
     PetscCall(MatGetType(A, &type));
     PetscCall(PetscStrstr(type, "cusparse", (char **)&cusparse));
-    PetscCall(E->ops.hessianvalues(E, X, cusparse ? PETSC_TRUE : PETSC_FALSE, &vals));
+    PetscCall(E->ops->hessianvalues(E, X, cusparse ? PETSC_TRUE : PETSC_FALSE, &vals));
   }
   PetscCall(PetscLogEventBegin(MFAD_AssembleEvent, 0, 0, 0, 0));
   if (c->merge) PetscCall(MfadPairPatternSum_Private(E, &c->pat, vals, c->vals));

@@ -72,7 +72,7 @@ PetscErrorCode MfadEnergyGlobalToLocal_Private(MfadEnergy E, Vec X)
   PetscCall(VecScatterBegin(E->scatter, X, E->xloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(E->scatter, X, E->xloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(PetscLogEventEnd(MFAD_GhostEvent, 0, 0, 0, 0));
-  PetscCall(E->ops.localfix(E));
+  PetscCall(E->ops->localfix(E));
   E->xid    = id;
   E->xstate = state;
   E->xvalid = PETSC_TRUE;
@@ -313,7 +313,8 @@ PetscErrorCode MfadEnergySetBackendOps_Private(MfadEnergy E)
                                       MfadEnergyCachedRun_CUDA,     MfadEnergyHessianValues_CUDA, PETSC_FALSE,             PETSC_TRUE};
 
   PetscFunctionBegin;
-  E->ops = E->backend == MFAD_BACKEND_CUDA ? cuda : cpu;
+  E->ops[0] = E->backend == MFAD_BACKEND_CUDA ? cuda : cpu;
+  PetscCall(PetscObjectChangeTypeName((PetscObject)E, MfadBackends[E->backend])); /* the object's type is its backend */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -323,7 +324,7 @@ static PetscErrorCode MfadEnergyObjectiveFinish_Private(MfadEnergy E, PetscReal 
   PetscReal sum;
 
   PetscFunctionBegin;
-  PetscCall(MPIU_Allreduce(&local, &sum, 1, MPIU_REAL, MPIU_SUM, E->comm));
+  PetscCall(MPIU_Allreduce(&local, &sum, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)E)));
   /* an invalid element (inverted, NaN) reads as +inf: line searches back off from it */
   E->domain_error = PetscIsInfOrNanReal(sum) ? PETSC_TRUE : PETSC_FALSE;
   *f              = E->domain_error ? (PetscReal)INFINITY : sum; /* not PETSC_INFINITY, which is finite */
@@ -341,7 +342,7 @@ PetscErrorCode MfadEnergyLocalToGlobal_Private(MfadEnergy E, Vec Y, MfadFixedRow
   PetscCall(PetscLogEventEnd(MFAD_GhostEvent, 0, 0, 0, 0));
   if (E->damping > 0 && rows == MFAD_FIXED_IDENTITY) PetscCall(VecAXPY(Y, E->damping, X)); /* (H + lambda I) v; fixed rows set below */
   if (E->damping > 0 && rows == MFAD_FIXED_ONE) PetscCall(VecShift(Y, E->damping));
-  if (E->nfixown) PetscCall(E->ops.fixedrows(E, Y, rows, X));
+  if (E->nfixown) PetscCall(E->ops->fixedrows(E, Y, rows, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -365,7 +366,7 @@ PetscErrorCode MfadEnergyComputeObjective(MfadEnergy E, Vec X, PetscReal *f)
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeObjective"));
   PetscCall(MfadEnergyCheckObjective_Private(E, "MfadEnergyComputeObjective"));
   PetscCall(PetscLogEventBegin(MFAD_Events[MFAD_OP_VALUE], 0, 0, 0, 0));
-  PetscCall(E->ops.runterms(E, MFAD_OP_VALUE, &local));
+  PetscCall(E->ops->runterms(E, MFAD_OP_VALUE, &local));
   PetscCall(MfadEnergyObjectiveFinish_Private(E, local, f));
   PetscCall(PetscLogEventEnd(MFAD_Events[MFAD_OP_VALUE], 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -379,9 +380,9 @@ PetscErrorCode MfadEnergyComputeObjectiveGradient(MfadEnergy E, Vec X, PetscReal
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeGradient"));
   PetscCall(MfadEnergyCheckVec_Private(E, G, 4, "MfadEnergyComputeGradient"));
   if (f) PetscCall(MfadEnergyCheckObjective_Private(E, "MfadEnergyComputeObjectiveGradient"));
-  PetscCheck(X != G, E->comm, PETSC_ERR_ARG_IDN, "MfadEnergyComputeGradient: X and G must be different vectors");
+  PetscCheck(X != G, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_IDN, "MfadEnergyComputeGradient: X and G must be different vectors");
   PetscCall(PetscLogEventBegin(MFAD_Events[MFAD_OP_GRADIENT], 0, 0, 0, 0));
-  PetscCall(E->ops.runterms(E, MFAD_OP_GRADIENT, &local));
+  PetscCall(E->ops->runterms(E, MFAD_OP_GRADIENT, &local));
   PetscCall(MfadEnergyLocalToGlobal_Private(E, G, MFAD_FIXED_RESIDUAL, X));
   PetscCall(MfadEnergyObjectiveFinish_Private(E, local, &fv)); /* the domain check needs the energy */
   if (f) *f = fv;
@@ -402,13 +403,13 @@ PetscErrorCode MfadEnergyComputeHessianProduct(MfadEnergy E, Vec X, Vec V, Vec Y
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeHessianProduct"));
   PetscCall(MfadEnergyCheckVec_Private(E, V, 3, "MfadEnergyComputeHessianProduct"));
   PetscCall(MfadEnergyCheckVec_Private(E, Y, 4, "MfadEnergyComputeHessianProduct"));
-  PetscCheck(V != Y, E->comm, PETSC_ERR_ARG_IDN, "MfadEnergyComputeHessianProduct: V and Y must be different vectors");
+  PetscCheck(V != Y, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_IDN, "MfadEnergyComputeHessianProduct: V and Y must be different vectors");
   PetscCall(PetscLogEventBegin(MFAD_Events[MFAD_OP_HVP], 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(MFAD_GhostEvent, 0, 0, 0, 0));
   PetscCall(VecScatterBegin(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(PetscLogEventEnd(MFAD_GhostEvent, 0, 0, 0, 0));
-  PetscCall(E->ops.runterms(E, MFAD_OP_HVP, NULL));
+  PetscCall(E->ops->runterms(E, MFAD_OP_HVP, NULL));
   PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_IDENTITY, V));
   PetscCall(PetscLogEventEnd(MFAD_Events[MFAD_OP_HVP], 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -420,7 +421,7 @@ PetscErrorCode MfadEnergyComputeHessianDiagonal(MfadEnergy E, Vec X, Vec D)
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeHessianDiagonal"));
   PetscCall(MfadEnergyCheckVec_Private(E, D, 3, "MfadEnergyComputeHessianDiagonal"));
   PetscCall(PetscLogEventBegin(MFAD_Events[MFAD_OP_DIAGONAL], 0, 0, 0, 0));
-  PetscCall(E->ops.runterms(E, MFAD_OP_DIAGONAL, NULL));
+  PetscCall(E->ops->runterms(E, MFAD_OP_DIAGONAL, NULL));
   PetscCall(MfadEnergyLocalToGlobal_Private(E, D, MFAD_FIXED_ONE, NULL));
   PetscCall(PetscLogEventEnd(MFAD_Events[MFAD_OP_DIAGONAL], 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -432,7 +433,7 @@ PetscErrorCode MfadEnergyComputeHessianBlockDiagonal(MfadEnergy E, Vec X, PetscS
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeHessianBlockDiagonal"));
   MfadValidPointer(blocks, 3);
   PetscCall(PetscLogEventBegin(MFAD_Events[MFAD_OP_BLOCKDIAG], 0, 0, 0, 0));
-  PetscCall(E->ops.runterms(E, MFAD_OP_BLOCKDIAG, NULL));
+  PetscCall(E->ops->runterms(E, MFAD_OP_BLOCKDIAG, NULL));
   PetscCall(MfadEnergyBlocksLocalToGlobal_Private(E, blocks));
   PetscCall(PetscLogEventEnd(MFAD_Events[MFAD_OP_BLOCKDIAG], 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -511,7 +512,7 @@ PetscErrorCode MfadEnergyDescribeInvalid_Private(MfadEnergy E, Vec X, char msg[]
   PetscFunctionBegin;
   msg[0] = 0;
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyDescribeInvalid"));
-  PetscCallMPI(MPI_Comm_rank(E->comm, &rank));
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)E), &rank));
   PetscCall(VecGetArrayRead(E->xloc, &x));
   for (PetscInt t = 0; t < E->nterms && !msg[0]; t++) {
     MfadTerm      *term = &E->terms[t];
@@ -536,10 +537,10 @@ PetscErrorCode MfadEnergyDescribeInvalid_Private(MfadEnergy E, Vec X, char msg[]
         bad   = value[e];
       }
     PetscCall(PetscFree2(value, start));
-    PetscCallMPI(MPI_Exscan(&term->nelem, &offset, 1, MPIU_INT, MPI_SUM, E->comm));
+    PetscCallMPI(MPI_Exscan(&term->nelem, &offset, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)E)));
     if (rank == 0) offset = 0;
     if (first < PETSC_MAX_INT) first += offset;
-    PetscCall(MPIU_Allreduce(&first, &gfirst, 1, MPIU_INT, MPI_MIN, E->comm));
+    PetscCall(MPIU_Allreduce(&first, &gfirst, 1, MPIU_INT, MPI_MIN, PetscObjectComm((PetscObject)E)));
     if (gfirst == PETSC_MAX_INT) continue;
     if (first == gfirst) {
       char   verts[256] = "";
@@ -552,8 +553,8 @@ PetscErrorCode MfadEnergyDescribeInvalid_Private(MfadEnergy E, Vec X, char msg[]
       PetscCall(PetscSNPrintf(msg, len, "term '%s' element %" PetscInt_FMT " (vertices %s) has energy %s (%s)", term->name, gfirst, verts, PetscIsNanReal(bad) ? "NaN" : "inf",
                               PetscIsNanReal(bad) ? "a NaN from the element: degenerate, or parameters out of range" : "inverted or degenerate: outside the energy's domain"));
     }
-    PetscCall(MPIU_Allreduce(&mine, &owner, 1, MPIU_INT, MPI_MAX, E->comm));
-    PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)len, MPI_CHAR, (PetscMPIInt)owner, E->comm));
+    PetscCall(MPIU_Allreduce(&mine, &owner, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)E)));
+    PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)len, MPI_CHAR, (PetscMPIInt)owner, PetscObjectComm((PetscObject)E)));
   }
   PetscCall(VecRestoreArrayRead(E->xloc, &x));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -416,7 +416,7 @@ PetscErrorCode MfadEnergyAddTermFromDMPlex(MfadEnergy E, DM dm, MfadKernel k, Mf
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
   PetscValidHeaderSpecific(dm, DM_CLASSID, 2);
-  PetscCheck(k && k->name, E->comm, PETSC_ERR_ARG_NULL, "MfadEnergyAddTermFromDMPlex: NULL kernel");
+  PetscCheck(k && k->name, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_NULL, "MfadEnergyAddTermFromDMPlex: NULL kernel");
   PetscCall(MfadDMPlexVertices_Private(dm, &vStart, &vEnd, &num, &is, &nowned));
   PetscCall(ISRestoreIndices(is, &num));
   PetscCall(MfadEnergyCheckDMPlex_Private(E, nowned));
@@ -425,9 +425,9 @@ PetscErrorCode MfadEnergyAddTermFromDMPlex(MfadEnergy E, DM dm, MfadKernel k, Mf
   if (nv != k->nvert || (k->rest && k->rest_dim != cdim) || (!k->rest && k->nparam)) {
     PetscCall(PetscFree(conn));
     PetscCall(PetscFree(rest));
-    PetscCheck(nv == k->nvert, E->comm, PETSC_ERR_ARG_INCOMP, "MfadEnergyAddTermFromDMPlex: kernel '%s' takes %d vertices per element but the DM's %s have %" PetscInt_FMT, k->name, k->nvert, MfadDMPlexSets[set], nv);
-    PetscCheck(!k->rest || k->rest_dim == cdim, E->comm, PETSC_ERR_ARG_INCOMP, "MfadEnergyAddTermFromDMPlex: kernel '%s' takes rest shapes of %d coordinates per vertex but the DM has %" PetscInt_FMT, k->name, k->rest_dim, cdim);
-    SETERRQ(E->comm, PETSC_ERR_SUP, "MfadEnergyAddTermFromDMPlex: kernel '%s' takes %d parameters per element and has no rest-shape set-up: use MfadDMPlexGetElements() and MfadEnergyAddTerm()", k->name, k->nparam);
+    PetscCheck(nv == k->nvert, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_INCOMP, "MfadEnergyAddTermFromDMPlex: kernel '%s' takes %d vertices per element but the DM's %s have %" PetscInt_FMT, k->name, k->nvert, MfadDMPlexSets[set], nv);
+    PetscCheck(!k->rest || k->rest_dim == cdim, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_INCOMP, "MfadEnergyAddTermFromDMPlex: kernel '%s' takes rest shapes of %d coordinates per vertex but the DM has %" PetscInt_FMT, k->name, k->rest_dim, cdim);
+    SETERRQ(PetscObjectComm((PetscObject)E), PETSC_ERR_SUP, "MfadEnergyAddTermFromDMPlex: kernel '%s' takes %d parameters per element and has no rest-shape set-up: use MfadDMPlexGetElements() and MfadEnergyAddTerm()", k->name, k->nparam);
   }
   /* the DM's coordinates are the rest shape where the kernel computes its parameters from one */
   if (k->rest) PetscCall(MfadEnergyAddTermFromRest(E, k, n, n ? conn : NULL, rest, material, weight, term));

@@ -108,7 +108,7 @@ PetscErrorCode MfadEnergySetTermElements(MfadEnergy E, PetscInt term, PetscInt n
      into the collective rebuild alone, and a refused set leaves the energy as it was */
   PetscCall(MfadTermCheckElements_Private(E, t, nelem, conn, params, msg, sizeof(msg)));
   bad = msg[0] ? 1 : 0;
-  PetscCall(MPIU_Allreduce(&bad, &anybad, 1, MPIU_INT, MPI_MAX, E->comm));
+  PetscCall(MPIU_Allreduce(&bad, &anybad, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)E)));
   PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s", msg);
   PetscCheck(!anybad, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "term '%s': MfadEnergySetTermElements: another rank gave an invalid element set (its message names it)", t->name);
@@ -133,7 +133,7 @@ PetscErrorCode MfadEnergySetTermElements(MfadEnergy E, PetscInt term, PetscInt n
     same = (PetscBool)(nghost == E->nghost);
     if (same && nghost) PetscCall(PetscArraycmp(ghosts, E->ghosts, nghost, &same));
     changed = same ? 0 : 1;
-    PetscCall(MPIU_Allreduce(&changed, &anychanged, 1, MPIU_INT, MPI_MAX, E->comm)); /* the VecScatter is collective */
+    PetscCall(MPIU_Allreduce(&changed, &anychanged, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)E))); /* the VecScatter is collective */
     if (anychanged) PetscCall(MfadEnergyRebuildGhosts_Private(E, term, nghost, ghosts));
     else PetscCall(PetscFree(ghosts));
     PetscCall(MfadTermSetUpLocal_Private(E, t));

@@ -21,21 +21,18 @@ PetscErrorCode MfadEnergyCreate(MPI_Comm comm, PetscInt dof, PetscInt n, PetscIn
   PetscCheck(N == PETSC_DETERMINE || N >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyCreate: negative global vertex count %" PetscInt_FMT, N);
   PetscCheck(n != PETSC_DECIDE || N != PETSC_DETERMINE, comm, PETSC_ERR_ARG_WRONG, "MfadEnergyCreate: give the local or the global vertex count");
   PetscCall(PetscSplitOwnership(comm, &n, &N));
-  PetscCall(PetscNew(&e));
-  e->cookie = MFAD_ENERGY_COOKIE;
-  e->refct  = 1;
-  PetscCall(PetscCommDuplicate(comm, &e->comm, NULL));
+  PetscCall(PetscHeaderCreate(e, MFAD_CLASSID, "MfadEnergy", "Mesh energy differentiated per element", "Mfad", comm, MfadEnergyDestroy, MfadEnergyView));
   e->dof = dof;
   e->n   = n;
   e->N   = N;
-  PetscCallMPI(MPI_Scan(&n, &rend, 1, MPIU_INT, MPI_SUM, e->comm));
+  PetscCallMPI(MPI_Scan(&n, &rend, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)e)));
   e->rstart       = rend - n;
   e->backend      = MFAD_BACKEND_CPU;
   PetscCall(MfadEnergySetBackendOps_Private(e));
   {
     /* MPI ranks usually fill the cores already: one thread per rank unless OMP_NUM_THREADS says otherwise */
     PetscMPIInt size;
-    PetscCallMPI(MPI_Comm_size(e->comm, &size));
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)e), &size));
     if (size > 1 && !getenv("OMP_NUM_THREADS")) e->nthreads = 1;
   }
   e->block_size   = 1024;
@@ -71,12 +68,13 @@ static PetscErrorCode MfadEnergyReset_Private(MfadEnergy E)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* For objects that keep the energy alive (the Hessian shell, SNES and TAO contexts). */
+/* For objects that keep the energy alive (the Hessian shell, SNES and TAO contexts); the same as
+   PetscObjectReference() */
 PetscErrorCode MfadEnergyReference(MfadEnergy E)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  E->refct++;
+  PetscCall(PetscObjectReference((PetscObject)E));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -88,8 +86,10 @@ PetscErrorCode MfadEnergyDestroy(MfadEnergy *E)
   if (!E || !*E) PetscFunctionReturn(PETSC_SUCCESS);
   e = *E;
   MfadValidEnergy(e, 1);
-  *E = NULL;
-  if (--e->refct > 0) PetscFunctionReturn(PETSC_SUCCESS);
+  if (--((PetscObject)e)->refct > 0) {
+    *E = NULL;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MfadEnergyReset_Private(e));
   for (PetscInt t = 0; t < e->nterms; t++) {
     PetscCall(PetscFree(e->terms[t].conn_global));
@@ -97,10 +97,7 @@ PetscErrorCode MfadEnergyDestroy(MfadEnergy *E)
   }
   PetscCall(PetscFree(e->terms));
   PetscCall(PetscFree2(e->fix_given, e->fix_given_val));
-  PetscCall(PetscFree(e->prefix));
-  PetscCall(PetscCommDestroy(&e->comm));
-  e->cookie = 0;
-  PetscCall(PetscFree(e));
+  PetscCall(PetscHeaderDestroy(E)); /* frees e, sets *E to NULL */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -109,7 +106,7 @@ static PetscErrorCode MfadEnergyNewTerm_Private(MfadEnergy E, MfadKernel k, Pets
   MfadTerm *t;
 
   PetscFunctionBegin;
-  PetscCheck(k && k->name, E->comm, PETSC_ERR_ARG_NULL, "MfadEnergyAddTerm: NULL kernel");
+  PetscCheck(k && k->name, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_NULL, "MfadEnergyAddTerm: NULL kernel");
   PetscCheck(k->dof == E->dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "MfadEnergyAddTerm: kernel '%s' has %d dofs per vertex but the energy has %" PetscInt_FMT, k->name, k->dof, E->dof);
   PetscCheck(nelem >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyAddTerm: kernel '%s': negative element count %" PetscInt_FMT, k->name, nelem);
   PetscCheck(nelem > 0 || !conn, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MfadEnergyAddTerm: kernel '%s': 0 elements but connectivity was given (pass NULL when a rank has no elements)", k->name);
@@ -245,9 +242,9 @@ PetscErrorCode MfadEnergySetBackend(MfadEnergy E, MfadBackend backend)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  PetscCheck(backend == MFAD_BACKEND_CPU || backend == MFAD_BACKEND_CUDA, E->comm, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergySetBackend: unknown backend %d", (int)backend);
+  PetscCheck(backend == MFAD_BACKEND_CPU || backend == MFAD_BACKEND_CUDA, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergySetBackend: unknown backend %d", (int)backend);
   /* CUDA asked for but not compiled, or no device: an error naming the reason, never a CPU run */
-  if (backend == MFAD_BACKEND_CUDA) PetscCall(MfadCudaCheckDevice_Private(E->comm));
+  if (backend == MFAD_BACKEND_CUDA) PetscCall(MfadCudaCheckDevice_Private(PetscObjectComm((PetscObject)E)));
   if (backend != E->backend) PetscCall(MfadEnergyReset_Private(E)); /* local vectors and device copies differ */
   E->backend = backend;
   PetscCall(MfadEnergySetBackendOps_Private(E));
@@ -267,7 +264,7 @@ PetscErrorCode MfadEnergySetNumThreads(MfadEnergy E, PetscInt nthreads)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  PetscCheck(nthreads >= 0, E->comm, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergySetNumThreads: %" PetscInt_FMT " threads", nthreads);
+  PetscCheck(nthreads >= 0, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergySetNumThreads: %" PetscInt_FMT " threads", nthreads);
   if (nthreads != E->nthreads) PetscCall(PetscArrayzero(E->threads, MFAD_SITE_COUNT)); /* measure the new count afresh */
   E->nthreads = nthreads;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -277,8 +274,7 @@ PetscErrorCode MfadEnergySetOptionsPrefix(MfadEnergy E, const char prefix[])
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  PetscCall(PetscFree(E->prefix));
-  if (prefix) PetscCall(PetscStrallocpy(prefix, &E->prefix));
+  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)E, prefix));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -287,7 +283,7 @@ PetscErrorCode MfadEnergyGetOptionsPrefix(MfadEnergy E, const char *prefix[])
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
   MfadValidPointer(prefix, 2);
-  *prefix = E->prefix;
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)E, prefix));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -319,7 +315,7 @@ static PetscErrorCode MfadEnergyOptionsRequireValues_Private(MfadEnergy E)
   };
 
   PetscFunctionBegin;
-  for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) PetscCall(MfadOptionsRequireValue_Private(E->comm, E->prefix, opts[i][0], opts[i][1]));
+  for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) PetscCall(MfadOptionsRequireValue_Private(PetscObjectComm((PetscObject)E), ((PetscObject)E)->prefix, opts[i][0], opts[i][1]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -346,7 +342,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   psd_eps    = E->psd_eps;
   psd_steps  = E->psd_steps;
   PetscCall(MfadEnergyOptionsRequireValues_Private(E));
-  PetscOptionsBegin(E->comm, E->prefix, "mfad energy options", "MfadEnergy");
+  PetscOptionsBegin(PetscObjectComm((PetscObject)E), ((PetscObject)E)->prefix, "mfad energy options", "MfadEnergy");
   PetscCall(PetscOptionsEnum("-mfad_backend", "Where element loops run", "MfadEnergySetBackend", MfadBackends, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
   PetscCall(PetscOptionsInt("-mfad_num_threads", "OpenMP threads of element loops (0: OpenMP's count where measured faster, docs/threads.md)", "MfadEnergySetNumThreads", nthreads, &nthreads, NULL));
   PetscCall(PetscOptionsInt("-mfad_block_size", "Consecutive elements per coloured block", "MfadEnergySetFromOptions", block_size, &block_size, NULL));
@@ -376,7 +372,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   PetscCall(MfadEnergySetBackend(E, backend));
   PetscCall(MfadEnergySetNumThreads(E, nthreads));
   PetscCall(MfadEnergySetDamping(E, damping));
-  PetscCheck(block_size >= 1, E->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mfad_block_size %" PetscInt_FMT " must be >= 1", block_size);
+  PetscCheck(block_size >= 1, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE, "-mfad_block_size %" PetscInt_FMT " must be >= 1", block_size);
   atomic = scatter == 1 ? PETSC_TRUE : PETSC_FALSE;
   if (block_size != E->block_size || reorder != E->reorder) PetscCall(MfadEnergyReset_Private(E));
   E->block_size   = block_size;
@@ -392,8 +388,8 @@ PetscErrorCode MfadEnergySetPSDProjection(MfadEnergy E, MfadPSDProjection type, 
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  PetscCheck(type >= MFAD_PSD_NONE && type <= MFAD_PSD_ABS, E->comm, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergySetPSDProjection: unknown projection %d", (int)type);
-  PetscCheck(epsilon >= 0 && !PetscIsInfOrNanReal(epsilon), E->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mfad_psd_epsilon %g must be finite and >= 0", (double)epsilon);
+  PetscCheck(type >= MFAD_PSD_NONE && type <= MFAD_PSD_ABS, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergySetPSDProjection: unknown projection %d", (int)type);
+  PetscCheck(epsilon >= 0 && !PetscIsInfOrNanReal(epsilon), PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE, "-mfad_psd_epsilon %g must be finite and >= 0", (double)epsilon);
   E->psd      = type;
   E->psd_user = type;
   E->psd_eps  = epsilon;
@@ -404,7 +400,7 @@ PetscErrorCode MfadEnergySetDamping(MfadEnergy E, PetscReal lambda)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  PetscCheck(lambda >= 0 && !PetscIsInfOrNanReal(lambda), E->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mfad_damping %g must be finite and >= 0", (double)lambda);
+  PetscCheck(lambda >= 0 && !PetscIsInfOrNanReal(lambda), PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE, "-mfad_damping %g must be finite and >= 0", (double)lambda);
   E->damping = lambda;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -452,7 +448,7 @@ PetscErrorCode MfadEnergyChooseProjection_Private(MfadEnergy E, PetscInt it, Pet
   if (E->psd_steps < 0 || E->psd_user == MFAD_PSD_NONE) PetscFunctionReturn(PETSC_SUCCESS);
   if (it == 0) E->psd_left = E->psd_steps;
   else if (E->psd_exact_last && failed) {
-    PetscCall(PetscInfo(NULL, "mfad: the exact Hessian's linear solve failed: %" PetscInt_FMT " projected steps\n", E->psd_steps));
+    PetscCall(PetscInfo(E, "mfad: the exact Hessian's linear solve failed: %" PetscInt_FMT " projected steps\n", E->psd_steps));
     E->psd_left = E->psd_steps;
   }
   E->psd_exact_last = E->psd_left > 0 ? PETSC_FALSE : PETSC_TRUE;
@@ -465,7 +461,7 @@ PetscErrorCode MfadEnergySetPSDProjectionSteps(MfadEnergy E, PetscInt steps)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  PetscCheck(steps >= -1, E->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mfad_psd_project_steps %" PetscInt_FMT " must be >= -1 (-1: always project)", steps);
+  PetscCheck(steps >= -1, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE, "-mfad_psd_project_steps %" PetscInt_FMT " must be >= -1 (-1: always project)", steps);
   E->psd_steps = steps;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -474,7 +470,7 @@ PetscErrorCode MfadEnergyGetComm(MfadEnergy E, MPI_Comm *comm)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  *comm = E->comm;
+  *comm = PetscObjectComm((PetscObject)E);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -494,7 +490,7 @@ PetscErrorCode MfadEnergyCreateVecs(MfadEnergy E, Vec *X, Vec *G)
 
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  PetscCall(VecCreate(E->comm, &v));
+  PetscCall(VecCreate(PetscObjectComm((PetscObject)E), &v));
   PetscCall(VecSetSizes(v, E->n * E->dof, E->N * E->dof));
   PetscCall(VecSetBlockSize(v, E->dof));
   PetscCall(VecSetFromOptions(v));

@@ -5,9 +5,9 @@
 
 #include <mfad.h>
 #include <petscis.h>
+#include <petsc/private/petscimpl.h> /* PETSCHEADER: MfadEnergy is a PetscObject */
 #include "mfadcompat.h"
 
-#define MFAD_ENERGY_COOKIE 0x6d666164 /* "mfad": catches a NULL or freed handle */
 #define MFAD_NAME_LEN      64
 
 
@@ -82,11 +82,10 @@ typedef struct {
   PetscInt    nupdates;    /* element sets given by MfadEnergySetTermElements() */
 } MfadTerm;
 
+/* A PetscObject (PetscHeaderCreate): reference counts, prefixes, names, -info and -log_view as for
+   any PETSc object; ops[0] is the backend's table (MfadEnergySetBackendOps_Private) */
 struct _p_MfadEnergy {
-  int         cookie;
-  PetscInt    refct;
-  MPI_Comm    comm;
-  char       *prefix;
+  PETSCHEADER(MfadBackendOps);
   PetscInt    dof, n, N, rstart; /* owned vertices [rstart, rstart + n) */
   PetscInt    nterms, maxterms;
   MfadTerm   *terms;
@@ -96,7 +95,6 @@ struct _p_MfadEnergy {
   PetscReal  *fix_given_val;
   /* options */
   MfadBackend backend;
-  MfadBackendOps ops;        /* the backend's table */
   PetscInt    nthreads, block_size;
   PetscBool   atomic, reorder, check_finite, from_options;
   PetscBool   scatter_set; /* -mfad_scatter given: else colours on the CPU, atomics on the GPU */
@@ -215,13 +213,13 @@ PETSC_INTERN PetscErrorCode MfadEnergyUnpackCache_Private(MfadEnergy E, double *
 
 #define MfadValidEnergy(E, arg) \
   do { \
-    PetscCheck((E) && (E)->cookie == MFAD_ENERGY_COOKIE, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Argument %d is not a valid MfadEnergy (NULL or destroyed)", arg); \
+    PetscCheck((E) && ((PetscObject)(E))->classid == MFAD_CLASSID, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Argument %d is not a valid MfadEnergy (NULL or destroyed)", arg); \
   } while (0)
 
 /* The scatter in force: -mfad_scatter where given; else the backend's: coloured blocks on the CPU
    (locality, deterministic) and atomics on the GPU (the fused HVP 2.8x faster than 30 colour
    launches on an H100 at 1M tets, docs/gpu.md) */
-static inline PetscBool MfadEnergyAtomicScatter_Private(MfadEnergy E) { return E->scatter_set ? E->atomic : E->ops.atomic; }
+static inline PetscBool MfadEnergyAtomicScatter_Private(MfadEnergy E) { return E->scatter_set ? E->atomic : E->ops->atomic; }
 /* -mfad_scatter gather: on the GPU, the gradient, fused HVP and diagonal write each element's
    outputs and a second kernel sums each dof's in element order (libCEED's restriction transpose):
    deterministic without colours; the CPU, the block diagonal and the cache's products then use colours */

@@ -28,7 +28,7 @@ PetscErrorCode MfadEnergyCheckObjective_Private(MfadEnergy E, const char *what)
   const PetscInt t = MfadEnergyFirstSystemTerm_Private(E);
 
   PetscFunctionBegin;
-  PetscCheck(t < 0, E->comm, PETSC_ERR_ARG_WRONGSTATE,
+  PetscCheck(t < 0, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_WRONGSTATE,
              "%s: term '%s' is a nonlinear-system residual (F(x) = 0): the energy has no objective; solve it with SNES on the function and Jacobian "
              "(MfadEnergySetSNES() sets no objective then)",
              what, E->terms[t].name);
@@ -40,7 +40,7 @@ PetscErrorCode MfadEnergyCheckSymmetric_Private(MfadEnergy E, const char *what)
   const PetscInt t = MfadEnergyFirstSystemTerm_Private(E);
 
   PetscFunctionBegin;
-  PetscCheck(t < 0, E->comm, PETSC_ERR_SUP,
+  PetscCheck(t < 0, PetscObjectComm((PetscObject)E), PETSC_ERR_SUP,
              "%s: term '%s' is a nonlinear-system residual: its Jacobian is not symmetric (use -mfad_hessian shell or aij/baij, no PSD projection)",
              what, E->terms[t].name);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -85,8 +85,8 @@ PetscErrorCode MfadEnergyComputeHessianTransposeProduct(MfadEnergy E, Vec X, Vec
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeHessianTransposeProduct"));
   PetscCall(MfadEnergyCheckVec_Private(E, V, 3, "MfadEnergyComputeHessianTransposeProduct"));
   PetscCall(MfadEnergyCheckVec_Private(E, Y, 4, "MfadEnergyComputeHessianTransposeProduct"));
-  PetscCheck(V != Y, E->comm, PETSC_ERR_ARG_IDN, "MfadEnergyComputeHessianTransposeProduct: V and Y must be different vectors");
-  PetscCheck(E->backend == MFAD_BACKEND_CPU, E->comm, PETSC_ERR_SUP,
+  PetscCheck(V != Y, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_IDN, "MfadEnergyComputeHessianTransposeProduct: V and Y must be different vectors");
+  PetscCheck(E->backend == MFAD_BACKEND_CPU, PetscObjectComm((PetscObject)E), PETSC_ERR_SUP,
              "MfadEnergyComputeHessianTransposeProduct: a system's transpose product runs on the CPU backend only (-mfad_backend cpu)");
   PetscCall(PetscLogEventBegin(MFAD_TransposeEvent, 0, 0, 0, 0));
   PetscCall(VecScatterBegin(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
@@ -164,7 +164,7 @@ PetscErrorCode MfadEnergyGetResidualSizes(MfadEnergy E, PetscInt *m, PetscInt *M
   PetscCall(MfadEnergySetUp(E));
   PetscCall(MfadEnergyResidualRows_Private(E, &mloc, NULL));
   if (m) *m = mloc;
-  if (M) PetscCall(MPIU_Allreduce(&mloc, M, 1, MPIU_INT, MPI_SUM, E->comm));
+  if (M) PetscCall(MPIU_Allreduce(&mloc, M, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)E)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -175,7 +175,7 @@ static PetscErrorCode MfadEnergyCheckResidualVec_Private(MfadEnergy E, Vec R, in
   PetscFunctionBegin;
   PetscValidHeaderSpecific(R, VEC_CLASSID, arg);
   PetscCall(MfadEnergyGetResidualSizes(E, &m, &M));
-  PetscCheck(M > 0, E->comm, PETSC_ERR_ARG_WRONGSTATE,
+  PetscCheck(M > 0, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_WRONGSTATE,
              "%s: the energy has no least-squares residual term (a kernel with .residual and .sum = MFAD_SUM_LEAST_SQUARES)", what);
   PetscCall(VecGetLocalSize(R, &n));
   PetscCall(VecGetSize(R, &N));
@@ -193,8 +193,8 @@ PetscErrorCode MfadEnergyCreateResidualVec(MfadEnergy E, Vec *R)
   PetscFunctionBegin;
   MfadValidPointer(R, 2);
   PetscCall(MfadEnergyGetResidualSizes(E, &m, &M));
-  PetscCheck(M > 0, E->comm, PETSC_ERR_ARG_WRONGSTATE, "MfadEnergyCreateResidualVec: the energy has no least-squares residual term");
-  PetscCall(VecCreate(E->comm, R));
+  PetscCheck(M > 0, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_WRONGSTATE, "MfadEnergyCreateResidualVec: the energy has no least-squares residual term");
+  PetscCall(VecCreate(PetscObjectComm((PetscObject)E), R));
   PetscCall(VecSetSizes(*R, m, M));
   PetscCall(VecSetType(*R, VECSTANDARD));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -207,7 +207,7 @@ static PetscErrorCode MfadEnergyRunResidual_Private(MfadEnergy E, int which, con
   PetscInt m, *offset;
 
   PetscFunctionBegin;
-  PetscCheck(E->backend == MFAD_BACKEND_CPU, E->comm, PETSC_ERR_SUP,
+  PetscCheck(E->backend == MFAD_BACKEND_CPU, PetscObjectComm((PetscObject)E), PETSC_ERR_SUP,
              "the stacked least-squares residual and its Jacobian run on the CPU backend only (-mfad_backend cpu)");
   PetscCall(PetscMalloc1(E->nterms, &offset));
   PetscCall(MfadEnergyResidualRows_Private(E, &m, offset));
@@ -323,8 +323,8 @@ PetscErrorCode MfadEnergyCreateResidualJacobian(MfadEnergy E, Mat *J)
   MfadValidEnergy(E, 1);
   MfadValidPointer(J, 2);
   PetscCall(MfadEnergyGetResidualSizes(E, &m, &M));
-  PetscCheck(M > 0, E->comm, PETSC_ERR_ARG_WRONGSTATE, "MfadEnergyCreateResidualJacobian: the energy has no least-squares residual term");
-  PetscCallMPI(MPI_Scan(&m, &rstart, 1, MPIU_INT, MPI_SUM, E->comm));
+  PetscCheck(M > 0, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_WRONGSTATE, "MfadEnergyCreateResidualJacobian: the energy has no least-squares residual term");
+  PetscCallMPI(MPI_Scan(&m, &rstart, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)E)));
   rstart -= m;
   PetscCall(PetscMalloc1(E->nterms, &offset));
   PetscCall(MfadEnergyResidualRows_Private(E, &m, offset));
@@ -353,7 +353,7 @@ PetscErrorCode MfadEnergyCreateResidualJacobian(MfadEnergy E, Mat *J)
   }
   PetscCall(PetscFree(fixed));
   PetscCall(PetscFree(offset));
-  PetscCall(MatCreate(E->comm, J));
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)E), J));
   PetscCall(MatSetSizes(*J, m, E->n * dof, M, E->N * dof));
   PetscCall(MatSetType(*J, MATAIJ));
   PetscCall(MatSetPreallocationCOO(*J, ncoo, ci, cj));
@@ -366,7 +366,7 @@ PetscErrorCode MfadEnergyCreateResidualJacobian(MfadEnergy E, Mat *J)
   c->fixed_count = E->fixed_count;
   c->nvalues     = ncoo;
   PetscCall(PetscMalloc1(ncoo, &c->values));
-  PetscCall(PetscContainerCreate(E->comm, &holder));
+  PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)E), &holder));
   PetscCall(PetscContainerSetPointer(holder, c));
   PetscCall(MfadContainerSetCtxDestroy(holder, MfadResidualJacobianDestroy_Private));
   PetscCall(PetscObjectCompose((PetscObject)*J, "MfadResidualJacobian", (PetscObject)holder));
@@ -386,11 +386,11 @@ PetscErrorCode MfadEnergyComputeResidualJacobian(MfadEnergy E, Vec X, Mat J)
   PetscValidHeaderSpecific(J, MAT_CLASSID, 3);
   PetscCall(PetscObjectQuery((PetscObject)J, "MfadResidualJacobian", (PetscObject *)&holder));
   if (holder) PetscCall(PetscContainerGetPointer(holder, (void **)&c));
-  PetscCheck(c && c->E == E, E->comm, PETSC_ERR_ARG_WRONG,
+  PetscCheck(c && c->E == E, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_WRONG,
              "MfadEnergyComputeResidualJacobian: the matrix was not made by MfadEnergyCreateResidualJacobian() for this energy");
-  PetscCheck(c->setup_count == E->setup_count && c->fixed_count == E->fixed_count && c->elements_state == E->elements_state, E->comm, PETSC_ERR_ARG_WRONGSTATE,
+  PetscCheck(c->setup_count == E->setup_count && c->fixed_count == E->fixed_count && c->elements_state == E->elements_state, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_WRONGSTATE,
              "MfadEnergyComputeResidualJacobian: the energy's terms, element sets or fixed dofs changed since the matrix was made; make it again");
-  PetscCheck(E->backend == MFAD_BACKEND_CPU, E->comm, PETSC_ERR_SUP,
+  PetscCheck(E->backend == MFAD_BACKEND_CPU, PetscObjectComm((PetscObject)E), PETSC_ERR_SUP,
              "MfadEnergyComputeResidualJacobian: runs on the CPU backend only (-mfad_backend cpu)");
   PetscCall(PetscLogEventBegin(MFAD_ResidualJacobianEvent, 0, 0, 0, 0));
   PetscCall(VecGetArrayRead(E->xloc, &x));

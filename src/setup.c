@@ -106,7 +106,7 @@ PetscErrorCode MfadEnergySetUpGhosts_Private(MfadEnergy E, PetscInt nghost, Pets
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, E->nlocal * dof, &E->xloc));
   { /* the backend's: on the device, the ghost exchange stays on the GPU */
     VecType type;
-    PetscCall(E->ops.localvectype(E, &type));
+    PetscCall(E->ops->localvectype(E, &type));
     PetscCall(VecSetType(E->xloc, type));
   }
   PetscCall(VecDuplicate(E->xloc, &E->vloc));

@@ -10,11 +10,11 @@ static PetscErrorCode MfadEnergyViewLoadBalance_Private(MfadEnergy E, PetscViewe
   PetscReal   mine[3] = {0, (PetscReal)E->n, (PetscReal)E->nghost}, lo[3], hi[3], sum[3];
 
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(E->comm, &size));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)E), &size));
   for (PetscInt t = 0; t < E->nterms; t++) mine[0] += E->terms[t].nelem;
-  PetscCall(MPIU_Allreduce(mine, lo, 3, MPIU_REAL, MPIU_MIN, E->comm));
-  PetscCall(MPIU_Allreduce(mine, hi, 3, MPIU_REAL, MPIU_MAX, E->comm));
-  PetscCall(MPIU_Allreduce(mine, sum, 3, MPIU_REAL, MPIU_SUM, E->comm));
+  PetscCall(MPIU_Allreduce(mine, lo, 3, MPIU_REAL, MPIU_MIN, PetscObjectComm((PetscObject)E)));
+  PetscCall(MPIU_Allreduce(mine, hi, 3, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)E)));
+  PetscCall(MPIU_Allreduce(mine, sum, 3, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)E)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "load balance over %d ranks (min / avg / max): elements %.0f / %.1f / %.0f (max/avg %.3f), owned vertices %.0f / %.1f / %.0f, ghost vertices %.0f / %.1f / %.0f (ghosts/owned %.3f)\n", size,
                                    (double)lo[0], (double)(sum[0] / size), (double)hi[0], sum[0] > 0 ? (double)(hi[0] * size / sum[0]) : 1.0, (double)lo[1], (double)(sum[1] / size), (double)hi[1], (double)lo[2],
                                    (double)(sum[2] / size), (double)hi[2], sum[1] > 0 ? (double)(sum[2] / sum[1]) : 0.0));
@@ -53,23 +53,24 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
 
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(E->comm, &viewer));
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)E), &viewer));
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MfadEnergySetUp(E));
   PetscCall(MfadEnergyViewCountFlops_Private(E));
-  PetscCallMPI(MPI_Comm_rank(E->comm, &rank));
-  PetscCallMPI(MPI_Comm_size(E->comm, &size));
-  PetscCall(MPIU_Allreduce(&E->nfixown, &nfix, 1, MPIU_INT, MPI_SUM, E->comm));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "MfadEnergy: %" PetscInt_FMT " vertices x %" PetscInt_FMT " dofs, %" PetscInt_FMT " fixed dofs, %d ranks, %" PetscInt_FMT " terms\n", E->N, E->dof, nfix, size, E->nterms));
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)E), &rank));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)E), &size));
+  PetscCall(MPIU_Allreduce(&E->nfixown, &nfix, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)E)));
+  PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)E, viewer)); /* "MfadEnergy Object: name (prefix) n MPI processes" */
   PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " vertices x %" PetscInt_FMT " dofs, %" PetscInt_FMT " fixed dofs, %" PetscInt_FMT " terms\n", E->N, E->dof, nfix, E->nterms));
   PetscCall(PetscViewerASCIIPrintf(
       viewer, "backend %s, threads %" PetscInt_FMT " (0: one or OpenMP's count, as measured faster), scatter %s, block size %" PetscInt_FMT "\n",
       MfadBackends[E->backend], E->nthreads, MfadEnergyGatherScatter_Private(E) ? "gather (GPU; colours elsewhere)" : MfadEnergyAtomicScatter_Private(E) ? "atomic" : "coloured blocks", E->block_size));
   for (PetscInt t = 0; t < E->nterms; t++) {
     MfadTerm *term = &E->terms[t];
     PetscInt  nglob;
-    PetscCall(MPIU_Allreduce(&term->nelem, &nglob, 1, MPIU_INT, MPI_SUM, E->comm));
+    PetscCall(MPIU_Allreduce(&term->nelem, &nglob, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)E)));
     PetscCall(PetscViewerASCIIPrintf(viewer, "term %" PetscInt_FMT " '%s': kernel %s (%d vertices, %d params), %" PetscInt_FMT " elements, weight %g\n", t, term->name, term->k->name, term->k->nvert,
                                      term->k->nparam, nglob, (double)term->weight));
     PetscCall(PetscViewerASCIIPushTab(viewer));
@@ -149,7 +150,7 @@ PetscErrorCode MfadEnergyViewFromOptions(MfadEnergy E, const char name[])
   MfadValidEnergy(E, 1);
   if (name) PetscCall(PetscStrcmp(name, "-mfad_view", &once));
   if (once && E->viewed == 2) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscOptionsCreateViewer(E->comm, NULL, E->prefix, name ? name : "-mfad_view", &viewer, &format, &flg));
+  PetscCall(PetscOptionsCreateViewer(PetscObjectComm((PetscObject)E), NULL, ((PetscObject)E)->prefix, name ? name : "-mfad_view", &viewer, &format, &flg));
   if (once) E->viewed = flg ? 2 : 1; /* before MfadEnergyView(), which may evaluate */
   if (!flg) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerPushFormat(viewer, format));

@@ -124,15 +124,15 @@ PetscErrorCode MfadEnergyWriteVTU(MfadEnergy E, PetscInt term, Vec X, Vec X0, co
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
   MfadValidPointer(path, 5);
-  PetscCheck(term >= 0 && term < E->nterms, E->comm, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyWriteVTU: term %" PetscInt_FMT " does not exist (the energy has %" PetscInt_FMT " terms)", term, E->nterms);
+  PetscCheck(term >= 0 && term < E->nterms, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyWriteVTU: term %" PetscInt_FMT " does not exist (the energy has %" PetscInt_FMT " terms)", term, E->nterms);
   t   = &E->terms[term];
   nv  = t->k->ncellvert; /* the cell; further element vertices (rotation nodes) are not geometry */
   dof = E->dof;
-  PetscCheck(nv >= 1 && nv <= 4, E->comm, PETSC_ERR_SUP, "MfadEnergyWriteVTU: term '%s' has %" PetscInt_FMT "-vertex elements; VTK cells are written for 1 to 4 vertices (points, lines, triangles, tets)", t->name, nv);
-  PetscCheck(dof == 2 || dof == 3, E->comm, PETSC_ERR_SUP, "MfadEnergyWriteVTU: %" PetscInt_FMT " dofs per vertex are not positions (2 or 3 needed)", dof);
-  PetscCall(PetscOptionsGetBool(NULL, E->prefix, "-mfad_vtu_binary", &binary, NULL));
-  PetscCallMPI(MPI_Comm_rank(E->comm, &rank));
-  PetscCallMPI(MPI_Comm_size(E->comm, &size));
+  PetscCheck(nv >= 1 && nv <= 4, PetscObjectComm((PetscObject)E), PETSC_ERR_SUP, "MfadEnergyWriteVTU: term '%s' has %" PetscInt_FMT "-vertex elements; VTK cells are written for 1 to 4 vertices (points, lines, triangles, tets)", t->name, nv);
+  PetscCheck(dof == 2 || dof == 3, PetscObjectComm((PetscObject)E), PETSC_ERR_SUP, "MfadEnergyWriteVTU: %" PetscInt_FMT " dofs per vertex are not positions (2 or 3 needed)", dof);
+  PetscCall(PetscOptionsGetBool(NULL, ((PetscObject)E)->prefix, "-mfad_vtu_binary", &binary, NULL));
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)E), &rank));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)E), &size));
 
   /* vertex fields on rank 0: positions, displacement, gradient (fixed dofs zeroed: their
      "gradient" is the constraint residual, not a force) */
@@ -165,7 +165,7 @@ PetscErrorCode MfadEnergyWriteVTU(MfadEnergy E, PetscInt term, Vec X, Vec X0, co
   for (PetscInt e = 0; e < t->nelem; e++)
     for (PetscInt a = 0; a < nv; a++) mine[e * nv + a] = t->conn_global[e * t->k->nvert + a];
   if (rank == 0) PetscCall(PetscMalloc2(size, &counts, size + 1, &displs));
-  PetscCallMPI(MPI_Gather(&nloc, 1, MPI_INT, counts, 1, MPI_INT, 0, E->comm));
+  PetscCallMPI(MPI_Gather(&nloc, 1, MPI_INT, counts, 1, MPI_INT, 0, PetscObjectComm((PetscObject)E)));
   if (rank == 0) {
     PetscInt64 total = 0;
     displs[0]        = 0;
@@ -175,7 +175,7 @@ PetscErrorCode MfadEnergyWriteVTU(MfadEnergy E, PetscInt term, Vec X, Vec X0, co
     ncell = (PetscInt)(total / nv);
     PetscCall(PetscMalloc1(total, &cells));
   }
-  PetscCallMPI(MPI_Gatherv(mine, nloc, MPI_INT64_T, cells, counts, displs, MPI_INT64_T, 0, E->comm));
+  PetscCallMPI(MPI_Gatherv(mine, nloc, MPI_INT64_T, cells, counts, displs, MPI_INT64_T, 0, PetscObjectComm((PetscObject)E)));
   PetscCall(PetscFree(mine));
 
   if (rank == 0) {
@@ -217,11 +217,11 @@ PetscErrorCode MfadEnergyWriteVTU(MfadEnergy E, PetscInt term, Vec X, Vec X0, co
     PetscCall(PetscFree(cells));
     PetscCall(PetscFree2(counts, displs));
   }
-  PetscCallMPI(MPI_Bcast(&ierr, 1, MPI_INT, 0, E->comm));
+  PetscCallMPI(MPI_Bcast(&ierr, 1, MPI_INT, 0, PetscObjectComm((PetscObject)E)));
   PetscCall(VecDestroy(&Xz));
   PetscCall(VecDestroy(&Gz));
   PetscCall(VecDestroy(&X0z));
   PetscCall(VecDestroy(&G));
-  PetscCheck(!ierr, E->comm, PETSC_ERR_FILE_WRITE, "MfadEnergyWriteVTU: could not write %s (see the message above)", path);
+  PetscCheck(!ierr, PetscObjectComm((PetscObject)E), PETSC_ERR_FILE_WRITE, "MfadEnergyWriteVTU: could not write %s (see the message above)", path);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

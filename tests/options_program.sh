@@ -18,7 +18,7 @@ case $check in
     ;;
   view)
     "$prog" -mfad_view "$@" </dev/null >"$out" 2>&1 || { cat "$out" >&2; echo "options_program.sh view: '$prog -mfad_view' failed" >&2; exit 1; }
-    views=$(grep -c '^MfadEnergy: ' "$out")
+    views=$(grep -c '^MfadEnergy Object:' "$out")
     [ "$views" -eq 1 ] || { echo "options_program.sh view: '$prog -mfad_view' printed the energy $views times, expected once" >&2; exit 1; }
     ;;
   *)

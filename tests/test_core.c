@@ -3,6 +3,9 @@
    other, fixed dofs, determinism across threads and blockings, and bad input. */
 #include "testutil.h"
 #include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 static TestGrid grid;
 
@@ -384,6 +387,66 @@ START_TEST(bad_input_gives_clear_errors)
 }
 END_TEST
 
+/* MfadEnergy is a PetscObject: PETSc's references, prefixes, names, viewers and destroy act on it */
+START_TEST(energy_is_a_petsc_object)
+{
+  Fixture           f;
+  MfadEnergy        E2;
+  const char       *cname, *prefix;
+  PetscInt          refs;
+  PetscReal         e1, e2;
+  MfadPSDProjection psd;
+  PetscViewer       viewer;
+  char              path[] = "/tmp/mfad_core_view_XXXXXX", line[512];
+  int               fd, header = 0;
+  FILE             *fp;
+
+  FixtureCreate(&f, 3, 3, 2, 0.1);
+  TestCall(PetscObjectGetClassName((PetscObject)f.E, &cname));
+  ck_assert_str_eq(cname, "MfadEnergy");
+  /* a reference taken through PETSc keeps it alive past MfadEnergyDestroy() */
+  TestCall(MfadEnergyComputeObjective(f.E, f.X, &e1));
+  TestCall(PetscObjectReference((PetscObject)f.E));
+  E2 = f.E;
+  TestCall(MfadEnergyDestroy(&E2));
+  ck_assert_ptr_null(E2);
+  TestCall(PetscObjectGetReference((PetscObject)f.E, &refs));
+  ck_assert_int_eq((int)refs, 1);
+  TestCall(MfadEnergyComputeObjective(f.E, f.X, &e2));
+  ck_assert_msg(e1 == e2, "objective %g after dropping a reference, %g before", (double)e2, (double)e1);
+  /* PETSc's prefix is the energy's: its options are read under it */
+  TestCall(PetscObjectSetOptionsPrefix((PetscObject)f.E, "soft_"));
+  TestCall(MfadEnergyGetOptionsPrefix(f.E, &prefix));
+  ck_assert_str_eq(prefix, "soft_");
+  TestCall(PetscOptionsSetValue(NULL, "-soft_mfad_psd_project", "abs"));
+  TestCall(PetscOptionsSetValue(NULL, "-mfad_psd_project", "clamp"));
+  TestCall(MfadEnergySetFromOptions(f.E));
+  TestCall(PetscOptionsClearValue(NULL, "-soft_mfad_psd_project"));
+  TestCall(PetscOptionsClearValue(NULL, "-mfad_psd_project"));
+  TestCall(MfadEnergyGetPSDProjection(f.E, &psd, NULL));
+  ck_assert_msg(psd == MFAD_PSD_ABS, "-soft_mfad_psd_project abs gave projection %d", (int)psd);
+  /* PetscObjectView() is MfadEnergyView(), headed by PETSc's class, name and prefix */
+  TestCall(PetscObjectSetName((PetscObject)f.E, "springs"));
+  fd = mkstemp(path);
+  ck_assert_msg(fd >= 0, "mkstemp failed");
+  close(fd);
+  TestCall(PetscViewerASCIIOpen(PETSC_COMM_SELF, path, &viewer));
+  TestCall(PetscObjectView((PetscObject)f.E, viewer));
+  TestCall(PetscViewerDestroy(&viewer));
+  fp = fopen(path, "r");
+  ck_assert_msg(fp != NULL, "no view written");
+  while (fgets(line, sizeof(line), fp))
+    if (strstr(line, "MfadEnergy Object: springs (soft_)") && strstr(line, "1 MPI process")) header++;
+  fclose(fp);
+  (void)remove(path);
+  ck_assert_msg(header == 1, "PetscObjectView printed %d headers 'MfadEnergy Object: springs (soft_) 1 MPI process'", header);
+  /* PetscObjectDestroy() is MfadEnergyDestroy() */
+  TestCall(PetscObjectDestroy((PetscObject *)&f.E));
+  ck_assert_ptr_null(f.E);
+  FixtureDestroy(&f);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   Suite   *s  = suite_create("core");
@@ -402,6 +465,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, blockings_and_atomic_scatter_agree_to_roundoff);
   tcase_add_test(tc, adding_a_term_after_setup_keeps_parameters);
   tcase_add_test(tc, bad_input_gives_clear_errors);
+  tcase_add_test(tc, energy_is_a_petsc_object);
   suite_add_tcase(s, tc);
   sr = srunner_create(s);
   srunner_set_fork_status(sr, CK_NOFORK); /* MPI is not fork-safe */

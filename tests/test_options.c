@@ -249,7 +249,7 @@ START_TEST(mfad_view_prints_once_without_being_asked)
   fp = fopen(path, "r");
   ck_assert_msg(fp != NULL, "-mfad_view %s: no file written", opt);
   while (fgets(line, sizeof(line), fp))
-    if (strstr(line, "MfadEnergy:")) views++;
+    if (strstr(line, "MfadEnergy Object:")) views++;
   fclose(fp);
   TestCall(MPI_Barrier(PETSC_COMM_WORLD));
   if (rank == 0) (void)remove(path);

@@ -180,7 +180,7 @@ static PetscErrorCode MfadCudaTermSetUp_Private(MfadEnergy E, const MfadTerm *te
   int       nb, *bs, *elems;
 
   PetscFunctionBegin;
-  PetscCheck(term->k->cuda, E->comm, PETSC_ERR_SUP, "-mfad_backend cuda: term '%s': kernel '%s' has no CUDA entry points (registered with NO_CUDA, or built without nvcc)", term->name, term->k->name);
+  PetscCheck(term->k->cuda, PetscObjectComm((PetscObject)E), PETSC_ERR_SUP, "-mfad_backend cuda: term '%s': kernel '%s' has no CUDA entry points (registered with NO_CUDA, or built without nvcc)", term->name, term->k->name);
   PetscCall(MfadColourBlocks_Private(term->nelem, nv, term->conn, E->nlocal, 1, &nb, &bs, &dt->ncolours, &dt->colour_start, &elems));
   PetscCall(PetscFree(bs));
 #if defined(MFAD_CUDA_EMULATION)

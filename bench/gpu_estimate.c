@@ -27,7 +27,7 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"));
   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
     MfadKernel k;
-    double     rest[12], mat[16], p[64], x[16], fl[4];
+    double     rest[12], mat[16], p[64], x[16], fl[MFAD_MODE_COUNT];
     PetscCall(MfadKernelFind(names[i], &k));
     const int N = k->nvert * k->dof;
     for (int m = 0; m < 16; m++) mat[m] = 1.0;

@@ -70,6 +70,14 @@ static inline double mfad_elem_hessian(const MfadLoop *L, int e, double *H)
   return E;
 }
 
+/* not hand-written: the diagonal of that Hessian */
+static inline void mfad_elem_diagonal(const MfadLoop *L, int e, double *dg)
+{
+  double H[MFAD_N * MFAD_N];
+  (void)mfad_elem_hessian(L, e, H);
+  for (int i = 0; i < MFAD_N; i++) dg[i] = H[i * MFAD_N + i];
+}
+
 #include <mfad/loop_cpu.h>
 
 static void hand_element_host(MfadMode mode, const double *x, const double *v, const double *params, double *value, double *out)
@@ -85,13 +93,13 @@ static void hand_element_host(MfadMode mode, const double *x, const double *v, c
     hand_hvp(x, v, params, out);
     *value = hand_value(x, params);
     break;
-  case MFAD_MODE_HESSIAN:
+  default: /* Hessian, diagonal: not hand-written */
     HAND_AD_KERNEL->element(mode, x, v, params, value, out);
     break;
   }
 }
 
-static void hand_flops_host(const double *x, const double *params, double flops[4]) { HAND_AD_KERNEL->flops(x, params, flops); }
+static void hand_flops_host(const double *x, const double *params, double flops[MFAD_MODE_COUNT]) { HAND_AD_KERNEL->flops(x, params, flops); }
 
 /* parameters come with MfadEnergyAddTerm() (the AD kernel's rest set-up makes them) */
 const struct _n_MfadKernel MFAD_CAT(BenchKernel_, HAND_NAME) = {

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # mfad_add_energy(<target> <name> [SOURCE <file.c>] [HEADER <file.h>] [BUILTIN] [NO_CUDA] [ROLL_HESSIAN_ROWS]
-#                 [COMPILE_OPTIONS <opt>...])
+#                 [CUDA_DIAGONAL_COLUMNS] [COMPILE_OPTIONS <opt>...])
 #   Compiles energy <name> into <target>: value, gradient, fused HVP and element Hessian on the
 #   CPU, as the kernel MfadKernel_<name>; when the library has CUDA, the same source is also
 #   compiled by nvcc into <target> (the kernel's CUDA entry points, -mfad_backend cuda).
@@ -10,6 +10,9 @@
 #   Use it from a user project after find_package(mfad); then MfadKernelRegister(MFAD_KERNEL(name)).
 #   ROLL_HESSIAN_ROWS keeps Hessian mode's rows as loops on the host (energies of many unknowns:
 #   a fraction of the compile time, see include/mfad/ad.h).
+#   CUDA_DIAGONAL_COLUMNS: the GPU's Hessian diagonal by N HVP columns instead of the diagonal
+#   mode, for an energy whose diagonal-mode body does not fit a thread (ptxas's stack over 1 KB
+#   where the columns' is under it: docs/gpu.md).
 #   COMPILE_OPTIONS replaces the default -O3 (test energies that exercise every operation at
 #   N = 16 take minutes at -O1 and seconds at -O0); NO_CUDA skips the nvcc compile.
 set(MFAD_ENERGY_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
@@ -42,7 +45,7 @@ function(_mfad_find_translator)
 endfunction()
 
 function(mfad_add_energy target name)
-  cmake_parse_arguments(ARG "BUILTIN;NO_CUDA;ROLL_HESSIAN_ROWS" "HEADER;SOURCE" "COMPILE_OPTIONS" ${ARGN})
+  cmake_parse_arguments(ARG "BUILTIN;NO_CUDA;ROLL_HESSIAN_ROWS;CUDA_DIAGONAL_COLUMNS" "HEADER;SOURCE" "COMPILE_OPTIONS" ${ARGN})
   if(NOT ARG_COMPILE_OPTIONS)
     # in mfad's own tree, its host tuning too (MFAD_NATIVE: the 4-wide derivative lanes of
     # mfad/ad.h are two SSE halves without it: the advdiff Jacobian measured 2x slower)
@@ -99,7 +102,11 @@ function(mfad_add_energy target name)
   # that the generated code (whose #line directives name the user's file) is checked as theirs
   set_source_files_properties(${unit} TARGET_DIRECTORY ${target} PROPERTIES COMPILE_OPTIONS "${ARG_COMPILE_OPTIONS};-Wall;-Wextra")
   if(MFAD_HAVE_CUDA AND NOT ARG_NO_CUDA)
-    file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}.cu CONTENT "${src}")
+    set(cusrc "${src}")
+    if(ARG_CUDA_DIAGONAL_COLUMNS)
+      set(cusrc "#define MFAD_CUDA_DIAGONAL_COLUMNS 1\n${src}")
+    endif()
+    file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}.cu CONTENT "${cusrc}")
     target_sources(${target} PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}.cu)
     if(ARG_SOURCE)
       set_source_files_properties(${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}.cu TARGET_DIRECTORY ${target} PROPERTIES OBJECT_DEPENDS ${unit})

@@ -178,7 +178,7 @@ void MfadTermLoop_Private(MfadEnergy E, const MfadTerm *term, const double *x, c
 /* Runs operation `op` of every term; `value` (if not NULL) receives this rank's energy. */
 static PetscErrorCode MfadEnergyRunTerms_Private(MfadEnergy E, MfadOp op, const double *x, const double *v, double *y, PetscReal *value)
 {
-  static const MfadMode mode[MFAD_OP_COUNT] = {MFAD_MODE_VALUE, MFAD_MODE_GRADIENT, MFAD_MODE_HVP, MFAD_MODE_HESSIAN, MFAD_MODE_HESSIAN};
+  static const MfadMode mode[MFAD_OP_COUNT] = {MFAD_MODE_VALUE, MFAD_MODE_GRADIENT, MFAD_MODE_HVP, MFAD_MODE_DIAGONAL, MFAD_MODE_HESSIAN};
   PetscReal             sum             = 0.0;
   PetscCount            nelem           = 0;
   double                t0;

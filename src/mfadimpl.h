@@ -75,7 +75,7 @@ typedef struct {
   int         parallel;    /* some colour has 2 or more blocks: threads have work */
   int        *row;         /* least squares: loop element e's rows are (this term's first row) + row[e] * nout */
   PetscBool   flops_known;
-  double      flops[4];    /* per element, by MfadMode */
+  double      flops[MFAD_MODE_COUNT]; /* per element, by MfadMode */
   /* dynamic element sets (src/dynamic.c) */
   PetscErrorCode (*elements_fn)(MfadEnergy, PetscInt, Vec, void *);
   void       *elements_ctx;

@@ -84,7 +84,7 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
     else if (term->flops_known && term->k->nout > 0)
       PetscCall(PetscViewerASCIIPrintf(viewer, "flops per element: value %.0f, gradient %.0f, Gauss-Newton product %.0f, J^T J %.0f\n", term->flops[0], term->flops[1], term->flops[2], term->flops[3]));
     else if (term->flops_known)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "flops per element (every derivative lane counted, an upper bound): value %.0f, gradient %.0f, HVP %.0f, Hessian %.0f\n", term->flops[0], term->flops[1], term->flops[2], term->flops[3]));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "flops per element (every derivative lane counted, an upper bound): value %.0f, gradient %.0f, HVP %.0f, diagonal %.0f, Hessian %.0f\n", term->flops[0], term->flops[1], term->flops[2], term->flops[4], term->flops[3]));
     PetscCall(PetscViewerASCIIPopTab(viewer));
   }
   {

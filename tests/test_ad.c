@@ -618,10 +618,10 @@ END_TEST
 START_TEST(flops_are_counted_in_every_mode)
 {
   Case   c;
-  double f[4];
+  double f[MFAD_MODE_COUNT];
   CaseSetUp(_i, &c);
   c.k->flops(c.x, c.p, f);
-  for (int m = 0; m < 4; m++) ck_assert_msg(f[m] > 0.0, "%s, op %s: mode %d counts %g flops, expected > 0", c.k->name, OpNames[c.op], m, f[m]);
+  for (int m = 0; m < MFAD_MODE_COUNT; m++) ck_assert_msg(f[m] > 0.0, "%s, op %s: mode %d counts %g flops, expected > 0", c.k->name, OpNames[c.op], m, f[m]);
   ck_assert_msg(f[0] <= f[1] && f[1] <= f[2] && f[1] <= f[3], "%s, op %s: flops value %g, gradient %g, HVP %g, Hessian %g: expected value <= gradient <= HVP, Hessian",
                 c.k->name, OpNames[c.op], f[0], f[1], f[2], f[3]);
 }

@@ -715,6 +715,31 @@ START_TEST(hvp_matches_hessian_times_v)
 }
 END_TEST
 
+/* The CPU diagonal loop, which runs its own AD mode (mfad/ad.h: second derivatives along the
+   axes only, 2N + 1 doubles per number), against the diagonal of the element Hessian: both exact
+   to round-off, TOL_HVP relative to max |H_ij| */
+START_TEST(diagonal_loop_matches_hessian_diagonal)
+{
+  for (int t = 0; t < NTRIAL; t++) {
+    Elem     e;
+    double   H[NMAX * NMAX], d[NMAX], dg[NMAX], bv;
+    int      conn[NMAX], bs[2] = {0, 1}, cs[2] = {0, 1}, cb[1] = {0};
+    MfadLoop L;
+    ElemSetUp(_i, t, &e);
+    Hessian(&e, e.x, H);
+    for (int i = 0; i < e.n; i++) d[i] = H[i * e.n + i], dg[i] = 0.0;
+    for (int a = 0; a < e.k->nvert; a++) conn[a] = a;
+    memset(&L, 0, sizeof(L));
+    L.nelem = 1, L.conn = conn, L.params = e.p, L.weight = 1.0, L.x = e.x, L.v = e.v, L.y = dg, L.block_value = &bv;
+    L.nblocks = 1, L.ncolors = 1, L.block_start = bs, L.color_start = cs, L.color_blocks = cb, L.nthreads = 1;
+    e.k->cpu_diagonal(&L);
+    AssertClose(&e, t, "diagonal loop vs Hessian diagonal", dg, d, e.n, TOL_HVP * MaxAbs(H, e.n * e.n));
+    e.k->element(MFAD_MODE_DIAGONAL, e.x, e.v, e.p, &bv, dg);
+    AssertClose(&e, t, "diagonal mode vs Hessian diagonal", dg, d, e.n, TOL_HVP * MaxAbs(H, e.n * e.n));
+  }
+}
+END_TEST
+
 START_TEST(hessian_is_symmetric)
 {
   for (int t = 0; t < NTRIAL; t++) {
@@ -731,12 +756,12 @@ END_TEST
 
 START_TEST(flops_are_positive_in_every_mode)
 {
-  static const char *const modes[4] = {"value", "gradient", "HVP", "Hessian"};
+  static const char *const modes[MFAD_MODE_COUNT] = {"value", "gradient", "HVP", "Hessian", "diagonal"};
   Elem                     e;
-  double                   f[4];
+  double                   f[MFAD_MODE_COUNT];
   ElemSetUp(_i, 0, &e);
   e.k->flops(e.x, e.p, f);
-  for (int m = 0; m < 4; m++) ck_assert_msg(f[m] > 0.0, "%s: %s mode counts %g flops, expected > 0", e.ex->name, modes[m], f[m]);
+  for (int m = 0; m < MFAD_MODE_COUNT; m++) ck_assert_msg(f[m] > 0.0, "%s: %s mode counts %g flops, expected > 0", e.ex->name, modes[m], f[m]);
 }
 END_TEST
 
@@ -936,6 +961,7 @@ static Suite *KernelSuite(void)
   tcase_add_loop_test(tc, hvp_matches_central_fd_of_gradient, 0, NKERN);
   tcase_add_loop_test(tc, hessian_matches_central_fd_of_gradient, 0, NKERN);
   tcase_add_loop_test(tc, hvp_matches_hessian_times_v, 0, NKERN);
+  tcase_add_loop_test(tc, diagonal_loop_matches_hessian_diagonal, 0, NKERN);
   tcase_add_loop_test(tc, hessian_is_symmetric, 0, NKERN);
   tcase_add_loop_test(tc, flops_are_positive_in_every_mode, 0, NKERN);
   tcase_add_loop_test(tc, rest_shape_is_stress_free, 0, NKERN);

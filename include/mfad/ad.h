@@ -16,12 +16,15 @@
   - hvp:  value, N first derivatives, 1 directional derivative t = g.v, N directional second
           derivatives tg = H v (forward over forward, O(N) per operation);
   - hess: value, N first derivatives, the N x N second derivatives (full rows, for vector lanes);
+  - diag: value, N first derivatives, the N second derivatives along the coordinate axes (the
+          Hessian's diagonal in one pass, O(N) per operation);
   - dual: value and 1 directional derivative (residuals' Jacobian-vector products).
 **/
 #ifndef MFAD_AD_H
 #define MFAD_AD_H
 
 #include <math.h>
+#include <string.h>
 
 #ifndef MFAD_N
 #error "mfad/ad.h: define MFAD_N (unknowns per element) before including it"
@@ -296,6 +299,102 @@ MFAD_HD static MFAD_INLINE void mfad_hvp_div(mfad_hvp *r, const mfad_hvp *a, con
   mfad_hvp_chain2(r, a, b, f, ib, -f * ib, 0.0, -ib * ib, 2.0 * f * ib * ib);
 }
 
+/* ---------------------------------------------------------------- diagonal mode
+   The Hessian's diagonal in one pass: d_i = d2/dx_i^2 follows the product rule
+   (ab)_ii = a_ii b + 2 a_i b_i + a b_ii and the chain rule f(a)_ii = f' a_ii + f'' a_i^2, so a
+   number holds 2N + 1 doubles where the Hessian mode's hold 1 + N + N^2 (and where the GPU took
+   N HVPs). Its lanes are the element's unknowns (MFAD_N), also for an energy with features: the
+   features are seeded with the rows of B (mfad/element.h). */
+#define MFAD_NLX (((MFAD_N) + MFAD_W - 1) / MFAD_W)
+typedef struct {
+  double    v;
+  mfad_lane g[MFAD_NLX], d[MFAD_NLX];
+} mfad_diag;
+
+MFAD_HD static MFAD_INLINE double mfad_diag_val(const mfad_diag *a) { return a->v; }
+MFAD_HD static MFAD_INLINE void   mfad_diag_set(mfad_diag *r, double c)
+{
+  const mfad_lane z = MFAD_LANE_ZERO;
+  MFAD_UNROLL for (int l = 0; l < MFAD_NLX; l++) r->g[l] = r->d[l] = z;
+  r->v = c;
+}
+MFAD_HD static MFAD_INLINE void mfad_diag_copy(mfad_diag *r, const mfad_diag *a) { *r = *a; }
+MFAD_HD static MFAD_INLINE void mfad_diag_add(mfad_diag *r, const mfad_diag *a, const mfad_diag *b)
+{
+  MFAD_UNROLL for (int l = 0; l < MFAD_NLX; l++)
+  {
+    r->d[l] = a->d[l] + b->d[l];
+    r->g[l] = a->g[l] + b->g[l];
+  }
+  r->v = a->v + b->v;
+}
+MFAD_HD static MFAD_INLINE void mfad_diag_sub(mfad_diag *r, const mfad_diag *a, const mfad_diag *b)
+{
+  MFAD_UNROLL for (int l = 0; l < MFAD_NLX; l++)
+  {
+    r->d[l] = a->d[l] - b->d[l];
+    r->g[l] = a->g[l] - b->g[l];
+  }
+  r->v = a->v - b->v;
+}
+MFAD_HD static MFAD_INLINE void mfad_diag_neg(mfad_diag *r, const mfad_diag *a)
+{
+  MFAD_UNROLL for (int l = 0; l < MFAD_NLX; l++)
+  {
+    r->d[l] = -a->d[l];
+    r->g[l] = -a->g[l];
+  }
+  r->v = -a->v;
+}
+MFAD_HD static MFAD_INLINE void mfad_diag_adds(mfad_diag *r, const mfad_diag *a, double s)
+{
+  if (r != a) *r = *a;
+  r->v += s;
+}
+MFAD_HD static MFAD_INLINE void mfad_diag_muls(mfad_diag *r, const mfad_diag *a, double s)
+{
+  MFAD_UNROLL for (int l = 0; l < MFAD_NLX; l++)
+  {
+    r->d[l] = a->d[l] * s;
+    r->g[l] = a->g[l] * s;
+  }
+  r->v = a->v * s;
+}
+MFAD_HD static MFAD_INLINE void mfad_diag_mul(mfad_diag *r, const mfad_diag *a, const mfad_diag *b)
+{
+  const double av = a->v, bv = b->v;
+  MFAD_UNROLL for (int l = 0; l < MFAD_NLX; l++)
+  {
+    r->d[l] = a->d[l] * bv + b->d[l] * av + 2.0 * a->g[l] * b->g[l];
+    r->g[l] = a->g[l] * bv + b->g[l] * av;
+  }
+  r->v = av * bv;
+}
+MFAD_HD static MFAD_INLINE void mfad_diag_chain1(mfad_diag *r, const mfad_diag *a, double f, double df, double d2f)
+{
+  MFAD_UNROLL for (int l = 0; l < MFAD_NLX; l++)
+  {
+    r->d[l] = a->d[l] * df + a->g[l] * a->g[l] * d2f;
+    r->g[l] = a->g[l] * df;
+  }
+  r->v = f;
+}
+MFAD_HD static MFAD_INLINE void mfad_diag_chain2(mfad_diag *r, const mfad_diag *a, const mfad_diag *b, double f, double fa, double fb, double faa,
+                                            double fab, double fbb)
+{
+  MFAD_UNROLL for (int l = 0; l < MFAD_NLX; l++)
+  {
+    r->d[l] = a->d[l] * fa + b->d[l] * fb + a->g[l] * (a->g[l] * faa + 2.0 * fab * b->g[l]) + b->g[l] * b->g[l] * fbb;
+    r->g[l] = a->g[l] * fa + b->g[l] * fb;
+  }
+  r->v = f;
+}
+MFAD_HD static MFAD_INLINE void mfad_diag_div(mfad_diag *r, const mfad_diag *a, const mfad_diag *b)
+{
+  const double ib = 1.0 / b->v, f = a->v * ib;
+  mfad_diag_chain2(r, a, b, f, ib, -f * ib, 0.0, -ib * ib, 2.0 * f * ib * ib);
+}
+
 /* ---------------------------------------------------------------- dual mode (residual JVPs) */
 MFAD_HD static MFAD_INLINE double mfad_dual_val(const mfad_dual *a) { return a->v; }
 MFAD_HD static MFAD_INLINE void   mfad_dual_set(mfad_dual *r, double c)
@@ -460,6 +559,21 @@ MFAD_HD static MFAD_INLINE void mfad_dual_seed(mfad_dual *r, double x, double dx
   r->v = x;
   r->t = dx;
 }
+/* unknown i at x; or a linear combination of the unknowns (a feature) at x with gradient row[] */
+MFAD_HD static MFAD_INLINE void mfad_diag_seed(mfad_diag *r, double x, int i)
+{
+  mfad_diag_set(r, x);
+  MFAD_LANE(r->g, i) = 1.0;
+}
+MFAD_HD static MFAD_INLINE void mfad_diag_seed_row(mfad_diag *r, double x, const double *MFAD_RESTRICT row)
+{
+  const mfad_lane z = MFAD_LANE_ZERO;
+  double          gs[MFAD_NLX * MFAD_W];
+  MFAD_UNROLL for (int i = 0; i < MFAD_NLX * MFAD_W; i++) gs[i] = i < MFAD_N ? row[i] : 0.0;
+  memcpy(r->g, gs, sizeof(r->g)); /* whole lanes: component writes into GNU vectors read them first (gcc: "may be used uninitialized") */
+  MFAD_UNROLL for (int l = 0; l < MFAD_NLX; l++) r->d[l] = z;
+  r->v = x;
+}
 MFAD_HD static MFAD_INLINE void mfad_hess_seed(mfad_hess *r, double x, int i)
 {
   mfad_hess_set(r, x);
@@ -473,20 +587,22 @@ MFAD_HD static MFAD_INLINE void mfad_hess_seed(mfad_hess *r, double x, int i)
 typedef struct {
   double v;
 } mfad_cnt;
-enum { MFAD_CNT_VAL, MFAD_CNT_GRAD, MFAD_CNT_HVP, MFAD_CNT_HESS, MFAD_CNT_MODES };
+enum { MFAD_CNT_VAL, MFAD_CNT_GRAD, MFAD_CNT_HVP, MFAD_CNT_HESS, MFAD_CNT_DIAG, MFAD_CNT_MODES };
 static double mfad_cnt_flops[MFAD_CNT_MODES];
-static inline void mfad_cnt_count(double val, double grad, double hvp, double hess)
+static inline void mfad_cnt_count(double val, double grad, double hvp, double hess, double diag)
 {
   mfad_cnt_flops[MFAD_CNT_VAL] += val;
   mfad_cnt_flops[MFAD_CNT_GRAD] += grad;
   mfad_cnt_flops[MFAD_CNT_HVP] += hvp;
   mfad_cnt_flops[MFAD_CNT_HESS] += hess;
+  mfad_cnt_flops[MFAD_CNT_DIAG] += diag;
 }
 #define MFAD_NN ((double)(MFAD_NA))
+#define MFAD_NX ((double)(MFAD_N)) /* the diagonal mode's lanes: the element's unknowns */
 static inline double mfad_cnt_val(const mfad_cnt *a) { return a->v; }
 static inline void   mfad_cnt_set(mfad_cnt *r, double c) { r->v = c; }
 static inline void   mfad_cnt_copy(mfad_cnt *r, const mfad_cnt *a) { *r = *a; }
-static inline void   mfad_cnt_linear_(void) { mfad_cnt_count(1, 1 + MFAD_NN, 2 + 2 * MFAD_NN, 1 + MFAD_NN + MFAD_NN * MFAD_NN); }
+static inline void   mfad_cnt_linear_(void) { mfad_cnt_count(1, 1 + MFAD_NN, 2 + 2 * MFAD_NN, 1 + MFAD_NN + MFAD_NN * MFAD_NN, 1 + 2 * MFAD_NX); }
 static inline void   mfad_cnt_add(mfad_cnt *r, const mfad_cnt *a, const mfad_cnt *b)
 {
   mfad_cnt_linear_();
@@ -504,7 +620,7 @@ static inline void mfad_cnt_neg(mfad_cnt *r, const mfad_cnt *a)
 }
 static inline void mfad_cnt_adds(mfad_cnt *r, const mfad_cnt *a, double s)
 {
-  mfad_cnt_count(1, 1, 1, 1);
+  mfad_cnt_count(1, 1, 1, 1, 1);
   r->v = a->v + s;
 }
 static inline void mfad_cnt_muls(mfad_cnt *r, const mfad_cnt *a, double s)
@@ -514,7 +630,7 @@ static inline void mfad_cnt_muls(mfad_cnt *r, const mfad_cnt *a, double s)
 }
 static inline void mfad_cnt_mul(mfad_cnt *r, const mfad_cnt *a, const mfad_cnt *b)
 {
-  mfad_cnt_count(1, 1 + 3 * MFAD_NN, 4 + 10 * MFAD_NN, 1 + 3 * MFAD_NN + 7 * MFAD_NN * MFAD_NN);
+  mfad_cnt_count(1, 1 + 3 * MFAD_NN, 4 + 10 * MFAD_NN, 1 + 3 * MFAD_NN + 7 * MFAD_NN * MFAD_NN, 1 + 9 * MFAD_NX);
   r->v = a->v * b->v;
 }
 /* transcendental f, f', f'' counted as 3 flops: a convention, as in PETSc's own counts */
@@ -523,7 +639,7 @@ static inline void mfad_cnt_chain1(mfad_cnt *r, const mfad_cnt *a, double f, dou
   (void)a;
   (void)df;
   (void)d2f;
-  mfad_cnt_count(3, 3 + MFAD_NN, 5 + 5 * MFAD_NN, 3 + MFAD_NN + 4 * MFAD_NN * MFAD_NN);
+  mfad_cnt_count(3, 3 + MFAD_NN, 5 + 5 * MFAD_NN, 3 + MFAD_NN + 4 * MFAD_NN * MFAD_NN, 3 + 5 * MFAD_NX);
   r->v = f;
 }
 static inline void mfad_cnt_chain2(mfad_cnt *r, const mfad_cnt *a, const mfad_cnt *b, double f, double fa, double fb, double faa, double fab,
@@ -536,7 +652,7 @@ static inline void mfad_cnt_chain2(mfad_cnt *r, const mfad_cnt *a, const mfad_cn
   (void)faa;
   (void)fab;
   (void)fbb;
-  mfad_cnt_count(6, 6 + 3 * MFAD_NN, 12 + 11 * MFAD_NN, 6 + 3 * MFAD_NN + 11 * MFAD_NN * MFAD_NN);
+  mfad_cnt_count(6, 6 + 3 * MFAD_NN, 12 + 11 * MFAD_NN, 6 + 3 * MFAD_NN + 11 * MFAD_NN * MFAD_NN, 6 + 15 * MFAD_NX);
   r->v = f;
 }
 static inline void mfad_cnt_div(mfad_cnt *r, const mfad_cnt *a, const mfad_cnt *b)

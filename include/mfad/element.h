@@ -152,6 +152,26 @@ MFAD_HD static MFAD_INLINE void mfad_elem_feature_hessian_columns(const MfadLoop
   }
 }
 
+/* dg receives the diagonal of H_e = B^T H_F B in one diagonal-mode pass: the AD lanes are the
+   element's unknowns, feature m starts at f_m with gradient row m of B (B^T e_m), and the body
+   runs on the features; no Hessian, no pull-back */
+MFAD_HD static MFAD_INLINE void mfad_elem_diagonal(const MfadLoop *L, int e, double *MFAD_RESTRICT dg)
+{
+  const double *p = mfad_elem_params(L, e);
+  double        xs[MFAD_N], f[MFAD_NF], u[MFAD_NF], row[MFAD_N];
+  mfad_diag     fs[MFAD_NF], E;
+  mfad_elem_gather_to(L, L->x, e, xs);
+  mfad_feature_map(xs, p, f);
+  MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++)
+  {
+    MFAD_UNROLL for (int k = 0; k < MFAD_NF; k++) u[k] = k == m ? 1.0 : 0.0;
+    mfad_feature_pull(u, p, row);
+    mfad_diag_seed_row(&fs[m], f[m], row);
+  }
+  mfad_energy_diag(fs, p, &E);
+  MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) dg[i] = MFAD_LANE(E.d, i);
+}
+
 /* returns E_e; H receives B^T HF B, HF PSD-projected first when L->psd is set (a PSD HF gives a
    PSD B^T HF B: the 9 x 9 eigenproblem of a tet instead of 12 x 12) */
 MFAD_HD static MFAD_INLINE double mfad_elem_hessian(const MfadLoop *L, int e, double *MFAD_RESTRICT H)
@@ -217,6 +237,16 @@ MFAD_HD static MFAD_INLINE void mfad_elem_hessian_column(const MfadLoop *L, int 
   }
   mfad_energy_hvp(xs, mfad_elem_params(L, e), &E);
   MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) col[i] = MFAD_LANE(E.tg, i);
+}
+
+/* dg receives the diagonal of H_e in one diagonal-mode pass (2N + 1 doubles per number) */
+MFAD_HD static MFAD_INLINE void mfad_elem_diagonal(const MfadLoop *L, int e, double *MFAD_RESTRICT dg)
+{
+  const int *c = L->conn + (long)e * MFAD_NV;
+  mfad_diag  xs[MFAD_N], E;
+  MFAD_UNROLL for (int a = 0; a < MFAD_NV; a++) MFAD_UNROLL for (int d = 0; d < MFAD_ND; d++) mfad_diag_seed(&xs[a * MFAD_ND + d], L->x[(long)c[a] * MFAD_ND + d], a * MFAD_ND + d);
+  mfad_energy_diag(xs, mfad_elem_params(L, e), &E);
+  MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) dg[i] = MFAD_LANE(E.d, i);
 }
 
 /* returns E_e; H receives the N x N element Hessian, row-major */

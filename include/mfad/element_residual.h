@@ -135,6 +135,13 @@ MFAD_HD static MFAD_INLINE double mfad_elem_hessian(const MfadLoop *L, int e, do
   mfad_res_jacobian(L, e, r, H);
   return 0.0;
 }
+/* dg receives the diagonal of J_e (one Jacobian in gradient numbers) */
+MFAD_HD static MFAD_INLINE void mfad_elem_diagonal(const MfadLoop *L, int e, double *MFAD_RESTRICT dg)
+{
+  double r[MFAD_M], J[MFAD_M * MFAD_N];
+  mfad_res_jacobian(L, e, r, J);
+  MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) dg[i] = J[i * MFAD_N + i];
+}
 #else
 /* ---------------------------------------------------------------- least squares: 1/2 |r_e|^2, Gauss-Newton */
 MFAD_HD static MFAD_INLINE double mfad_elem_value(const MfadLoop *L, int e)
@@ -174,6 +181,18 @@ MFAD_HD static MFAD_INLINE double mfad_elem_hessian(const MfadLoop *L, int e, do
     H[j * MFAD_N + k] = H[k * MFAD_N + j] = s;
   }
   return mfad_res_half_norm2(r);
+}
+/* dg receives the diagonal of J_e^T J_e: the squared column norms of J_e */
+MFAD_HD static MFAD_INLINE void mfad_elem_diagonal(const MfadLoop *L, int e, double *MFAD_RESTRICT dg)
+{
+  double r[MFAD_M], J[MFAD_M * MFAD_N];
+  mfad_res_jacobian(L, e, r, J);
+  MFAD_UNROLL for (int j = 0; j < MFAD_N; j++)
+  {
+    double s = 0.0;
+    MFAD_UNROLL for (int i = 0; i < MFAD_M; i++) s += J[i * MFAD_N + j] * J[i * MFAD_N + j];
+    dg[j] = s;
+  }
 }
 #endif
 

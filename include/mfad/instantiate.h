@@ -129,6 +129,15 @@
 #undef T
 #undef OP
 #undef MFAD_FN
+
+#define T          mfad_diag
+#define OP(f)      mfad_diag_##f
+#define MFAD_FN(f) f##_diag
+#include <mfad/ad_generic.h>
+#include MFAD_ENERGY_HEADER
+#undef T
+#undef OP
+#undef MFAD_FN
 #endif
 #undef MFAD_GEN_MODIFIERS
 
@@ -182,10 +191,16 @@ static void mfad_element_host(MfadMode mode, const double *x, const double *v, c
     *value = mfad_elem_hessian(&L, 0, H);
     for (int i = 0; i < MFAD_N * MFAD_N; i++) out[i] = H[i];
     break;
+  case MFAD_MODE_DIAGONAL:
+    mfad_elem_diagonal(&L, 0, out);
+    *value = mfad_elem_value(&L, 0);
+    break;
+  default:
+    break;
   }
 }
 
-static void mfad_flops_host(const double *x, const double *params, double flops[4])
+static void mfad_flops_host(const double *x, const double *params, double flops[MFAD_MODE_COUNT])
 {
   mfad_cnt xs[MFAD_N], E[MFAD_NOUT];
   for (int m = 0; m < MFAD_CNT_MODES; m++) mfad_cnt_flops[m] = 0.0;
@@ -209,12 +224,14 @@ static void mfad_flops_host(const double *x, const double *params, double flops[
     flops[1] = val + 2 * N;
     flops[2] = dual + 2 * N;
     flops[3] = grad + N * N;
+    flops[4] = grad + N;
 #else
     const double M = MFAD_ENERGY_OUTPUTS;
     flops[0] = val + 2 * M;
     flops[1] = grad + 2 * M * N + 2 * N;
     flops[2] = grad + 4 * M * N + 2 * N;
     flops[3] = grad + M * N * (N + 1) + N * N;
+    flops[4] = grad + 2 * M * N + 2 * N;
 #endif
   }
 #else
@@ -223,15 +240,18 @@ static void mfad_flops_host(const double *x, const double *params, double flops[
   flops[1] = mfad_cnt_flops[MFAD_CNT_GRAD] + 2 * MFAD_N;
   flops[2] = mfad_cnt_flops[MFAD_CNT_HVP] + 2 * MFAD_N;
   flops[3] = mfad_cnt_flops[MFAD_CNT_HESS] + MFAD_N * MFAD_N;
+  flops[4] = mfad_cnt_flops[MFAD_CNT_DIAG] + 2 * MFAD_N;
 #if MFAD_ENERGY_FEATURES > 0
   {
     /* the map and its pull-back, each at most 2 N M flops (fewer: B is sparse): value f = B x,
-       gradient + B^T g, HVP + B v + 2 B^T, Hessian B^T (H_F B): M + N pull-backs */
+       gradient + B^T g, HVP + B v + 2 B^T, Hessian B^T (H_F B): M + N pull-backs; the diagonal
+       seeds its features with the M rows of B: M pull-backs */
     const double bm = 2.0 * MFAD_N * MFAD_ENERGY_FEATURES;
     flops[0] += bm;
     flops[1] += 2 * bm;
     flops[2] += 4 * bm;
     flops[3] += bm * (1 + MFAD_N + MFAD_ENERGY_FEATURES);
+    flops[4] += bm * (1 + MFAD_ENERGY_FEATURES);
   }
 #endif
 #endif

@@ -18,7 +18,9 @@ typedef enum {
   MFAD_MODE_VALUE    = 0, /**< E_e */
   MFAD_MODE_GRADIENT = 1, /**< E_e, grad E_e */
   MFAD_MODE_HVP      = 2, /**< H_e v_e (fused forward over forward) */
-  MFAD_MODE_HESSIAN  = 3  /**< E_e, grad E_e, H_e (full N x N, row-major) */
+  MFAD_MODE_HESSIAN  = 3, /**< E_e, grad E_e, H_e (full N x N, row-major) */
+  MFAD_MODE_DIAGONAL = 4, /**< E_e, the diagonal of H_e (N entries; its own O(N) mode, mfad/ad.h) */
+  MFAD_MODE_COUNT    = 5
 } MfadMode;
 
 /** How the element outputs of a kernel are summed (an energy file names it in MfadEnergyInfo). */
@@ -127,10 +129,10 @@ struct _n_MfadKernel {
       returns 0, or a positive code: 1 degenerate (zero or tiny size), 2 inverted. */
   int (*rest)(const double *rest, const double *material, double *params);
   /** One element in any mode, host only (tests, diagnostics): x, v, params of the element;
-      value receives E_e (unweighted), out receives N (gradient, HVP) or N * N (Hessian) entries. */
+      value receives E_e (unweighted), out receives N (gradient, HVP, diagonal) or N * N (Hessian) entries. */
   void (*element)(MfadMode mode, const double *x, const double *v, const double *params, double *value, double *out);
   /** Flops of one element in each mode, counted by running the energy once on this element. */
-  void (*flops)(const double *x, const double *params, double flops[4]);
+  void (*flops)(const double *x, const double *params, double flops[MFAD_MODE_COUNT]);
   /* CPU element loops (OpenMP) */
   MfadLoopFn cpu_value;      /**< block_value */
   MfadLoopFn cpu_gradient;   /**< block_value, y += grad */

@@ -90,10 +90,10 @@ static void mfad_cpu_hvp(const MfadLoop *L)
   MFAD_CPU_COLOURED(L, double hv[MFAD_N]; mfad_elem_hvp(L, e, hv); mfad_elem_scatter(L->y, L->conn + (long)e * MFAD_NV, hv, L->weight));
 }
 
+/* the diagonal mode: one pass of 2N + 1 doubles per number (mfad/ad.h) */
 static void mfad_cpu_diagonal(const MfadLoop *L)
 {
-  MFAD_CPU_COLOURED(L, double H[MFAD_N * MFAD_N]; double dg[MFAD_N]; (void)mfad_elem_hessian(L, e, H);
-                    for (int i = 0; i < MFAD_N; i++) dg[i] = H[i * MFAD_N + i]; mfad_elem_scatter(L->y, L->conn + (long)e * MFAD_NV, dg, L->weight));
+  MFAD_CPU_COLOURED(L, double dg[MFAD_N]; mfad_elem_diagonal(L, e, dg); mfad_elem_scatter(L->y, L->conn + (long)e * MFAD_NV, dg, L->weight));
 }
 
 static void mfad_cpu_blockdiag(const MfadLoop *L)

@@ -56,15 +56,18 @@ __global__ void MFAD_CUDA_FN(k_hvp)(MfadCudaLaunch P)
 
 /* Second derivatives by columns: a GPU thread never holds a Hessian-mode number (1 + N + N^2
    doubles each, N of them: a 47 KB stack frame per thread for a tet, reserved for every resident
-   thread). Column k of H_e is one HVP along e_k (mfad_elem_hessian_column); the diagonal, vertex
-   blocks and element Hessians are written column by column, so a thread keeps one column. The
-   column body is compiled once, in a function nvcc must not inline (N copies would make compile
+   thread). Column k of H_e is one HVP along e_k (mfad_elem_hessian_column); the vertex blocks
+   and element Hessians are written column by column (the diagonal has its own mode), so a thread
+   keeps one column. The column body is compiled once, in a function nvcc must not inline (N copies would make compile
    time and code size N times larger); the loops over k stay rolled for the same reason. */
 __device__ __noinline__ static void MFAD_CUDA_FN(elem_column)(const MfadLoop *L, int e, int k, double *col)
 {
   mfad_elem_hessian_column(L, e, k, col);
 }
 
+#if defined(MFAD_CUDA_DIAGONAL_COLUMNS)
+/* the diagonal by columns (mfad_add_energy(... CUDA_DIAGONAL_COLUMNS)): for an energy whose
+   diagonal-mode body needs more stack than its HVP columns (corotated_tet: 1.8 KB against 496 B) */
 __global__ void MFAD_CUDA_FN(k_diagonal)(MfadCudaLaunch P)
 {
   const int i = MFAD_CUDA_TID();
@@ -78,6 +81,19 @@ __global__ void MFAD_CUDA_FN(k_diagonal)(MfadCudaLaunch P)
   }
   MFAD_CUDA_FN(put)(&P, e, dg);
 }
+#else
+/* the diagonal in one diagonal-mode pass (mfad/ad.h: 2N + 1 doubles per number, as an HVP's; N
+   times fewer operations than N HVP columns) */
+__global__ void MFAD_CUDA_FN(k_diagonal)(MfadCudaLaunch P)
+{
+  const int i = MFAD_CUDA_TID();
+  double    dg[MFAD_N];
+  if (i >= P.n) return;
+  const int e = mfad_cuda_element(P.elems, i);
+  mfad_elem_diagonal(&P.L, e, dg);
+  MFAD_CUDA_FN(put)(&P, e, dg);
+}
+#endif
 
 /* y[(vertex * dof + d) * dof + f] += w H_e[(a, d), (a, f)]: column (a, f) gives row d of vertex a's block */
 __global__ void MFAD_CUDA_FN(k_blockdiag)(MfadCudaLaunch P)

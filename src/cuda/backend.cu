@@ -546,7 +546,7 @@ PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, PetscReal *value
       MfadCallCUDA(cudaGetLastError());
       PetscCall(MfadCudaSum_Private(c, bv, term->nblocks, sums + t));
     }
-    if (term->flops_known) PetscCall(PetscLogGpuFlops(term->flops[op == MFAD_OP_VALUE ? 0 : op == MFAD_OP_GRADIENT ? 1 : op == MFAD_OP_HVP ? 2 : 3] * term->nelem));
+    if (term->flops_known) PetscCall(PetscLogGpuFlops(term->flops[op == MFAD_OP_VALUE ? MFAD_MODE_VALUE : op == MFAD_OP_GRADIENT ? MFAD_MODE_GRADIENT : op == MFAD_OP_HVP ? MFAD_MODE_HVP : op == MFAD_OP_DIAGONAL ? MFAD_MODE_DIAGONAL : MFAD_MODE_HESSIAN] * term->nelem));
   }
   if (op == MFAD_OP_BLOCKDIAG) { /* the block diagonal's API is a host array */
     PetscCall(MfadCudaCopy_Private(c, E->blockloc, y, (size_t)E->nlocal * E->dof * E->dof * sizeof(double), cudaMemcpyDeviceToHost));

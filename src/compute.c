@@ -260,9 +260,15 @@ static PetscErrorCode MfadEnergyRunTermsLocal_CPU(MfadEnergy E, MfadOp op, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y (Y's owned values) at the owned fixed rows, from x (X's owned values, or NULL) */
-static void MfadFixedRowsApply_Private(MfadEnergy E, MfadFixedRows rows, PetscScalar *y, const PetscScalar *x)
+/* Y at the owned fixed rows, from X (or NULL) */
+PetscErrorCode MfadEnergyFixedRows_CPU(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X)
 {
+  PetscScalar       *y;
+  const PetscScalar *x = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArray(Y, &y));
+  if (X) PetscCall(VecGetArrayRead(X, &x));
   for (PetscInt i = 0; i < E->nfixown; i++) {
     const PetscInt j = E->fixloc[i];
     switch (rows) {
@@ -280,17 +286,6 @@ static void MfadFixedRowsApply_Private(MfadEnergy E, MfadFixedRows rows, PetscSc
       break;
     }
   }
-}
-
-PetscErrorCode MfadEnergyFixedRows_CPU(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X)
-{
-  PetscScalar       *y;
-  const PetscScalar *x = NULL;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetArray(Y, &y));
-  if (X) PetscCall(VecGetArrayRead(X, &x));
-  MfadFixedRowsApply_Private(E, rows, y, x);
   if (X) PetscCall(VecRestoreArrayRead(X, &x));
   PetscCall(VecRestoreArray(Y, &y));
   PetscFunctionReturn(PETSC_SUCCESS);

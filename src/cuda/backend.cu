@@ -374,16 +374,24 @@ PetscErrorCode MfadCudaVecGetReadWrite_Private(MfadCuda *c, Vec X, MfadCudaBuffe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MfadCudaVecRestoreReadWrite_Private(MfadCuda *c, Vec X, PetscScalar **host, double *dev, PetscMemType mt)
+/* Staged values back to the host array (the one synchronisation, since PETSc reads them next);
+   nothing when they were written in place on the device */
+static PetscErrorCode MfadCudaVecStageBack_Private(MfadCuda *c, Vec X, PetscScalar *host, const double *dev, PetscMemType mt)
 {
   PetscInt n;
 
   PetscFunctionBegin;
+  if (MfadCudaOnDevice(mt)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VecGetLocalSize(X, &n));
-  if (!MfadCudaOnDevice(mt)) {
-    PetscCall(MfadCudaCopy_Private(c, *host, dev, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
-    MfadCallCUDA(cudaStreamSynchronize(c->stream));
-  }
+  PetscCall(MfadCudaCopy_Private(c, host, dev, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
+  MfadCallCUDA(cudaStreamSynchronize(c->stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadCudaVecRestoreReadWrite_Private(MfadCuda *c, Vec X, PetscScalar **host, double *dev, PetscMemType mt)
+{
+  PetscFunctionBegin;
+  PetscCall(MfadCudaVecStageBack_Private(c, X, *host, dev, mt));
   PetscCall(VecRestoreArrayAndMemType(X, host));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -406,18 +414,11 @@ PetscErrorCode MfadCudaVecGetWrite_Private(MfadCuda *c, Vec Y, MfadCudaBuffer *s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Y's values back where PETSc expects them: a copy to the host (the one synchronisation, since
-   PETSc reads them next) unless they were written in place on the device */
+/* Y's values back where PETSc expects them */
 PetscErrorCode MfadCudaVecRestoreWrite_Private(MfadCuda *c, Vec Y, PetscScalar **host, double *dev, PetscMemType mt)
 {
-  PetscInt n;
-
   PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(Y, &n));
-  if (!MfadCudaOnDevice(mt)) {
-    PetscCall(MfadCudaCopy_Private(c, *host, dev, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
-    MfadCallCUDA(cudaStreamSynchronize(c->stream));
-  }
+  PetscCall(MfadCudaVecStageBack_Private(c, Y, *host, dev, mt));
   PetscCall(VecRestoreArrayWriteAndMemType(Y, host));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

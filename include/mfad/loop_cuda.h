@@ -58,8 +58,9 @@ __global__ void MFAD_CUDA_FN(k_hvp)(MfadCudaLaunch P)
    doubles each, N of them: a 47 KB stack frame per thread for a tet, reserved for every resident
    thread). Column k of H_e is one HVP along e_k (mfad_elem_hessian_column); the vertex blocks
    and element Hessians are written column by column (the diagonal has its own mode), so a thread
-   keeps one column. The column body is compiled once, in a function nvcc must not inline (N copies would make compile
-   time and code size N times larger); the loops over k stay rolled for the same reason. */
+   keeps one column. The column body is compiled once, in a function nvcc must not inline (N
+   copies would make compile time and code size N times larger); the loops over k stay rolled for
+   the same reason. */
 __device__ __noinline__ static void MFAD_CUDA_FN(elem_column)(const MfadLoop *L, int e, int k, double *col)
 {
   mfad_elem_hessian_column(L, e, k, col);
@@ -155,7 +156,10 @@ __global__ void MFAD_CUDA_FN(k_hessian_packed)(MfadCudaLaunch P)
 /* An energy at features clamps its feature Hessian (as the CPU does, src/hessian.c: clamp with
    epsilon 0; a positive epsilon asks for the element Hessian's smallest eigenvalue): then k_psd
    computes the projected element Hessians itself and the unprojected pass is skipped */
-MFAD_HD static inline int mfad_cuda_psd_features(const MfadCudaLaunch *P) { return MFAD_ENERGY_FEATURES > 0 && P->psd == MFAD_PSD_MODE_CLAMP && P->psd_eps == 0.0; }
+MFAD_HD static inline int mfad_cuda_psd_features(const MfadCudaLaunch *P)
+{
+  return MFAD_ENERGY_FEATURES > 0 && P->psd == MFAD_PSD_MODE_CLAMP && P->psd_eps == 0.0;
+}
 
 /* The PSD projection of the element Hessians the two kernels above wrote (full or packed), as the
    CPU path projects w H_e (src/hessian.c). The one kernel here that holds a whole element matrix
@@ -222,7 +226,8 @@ MFAD_CUDA_LAUNCHER_PSD(hessian_packed, 1)
 extern "C" {
 extern const struct _n_MfadCudaKernel MFAD_CAT(MfadCudaKernel_, MFAD_ENERGY_NAME);
 const struct _n_MfadCudaKernel        MFAD_CAT(MfadCudaKernel_, MFAD_ENERGY_NAME) = {
-  MFAD_CUDA_FN(value), MFAD_CUDA_FN(gradient), MFAD_CUDA_FN(hvp), MFAD_CUDA_FN(diagonal), MFAD_CUDA_FN(blockdiag), MFAD_CUDA_FN(hessian), MFAD_CUDA_FN(hessian_packed),
+  MFAD_CUDA_FN(value), MFAD_CUDA_FN(gradient), MFAD_CUDA_FN(hvp), MFAD_CUDA_FN(diagonal), MFAD_CUDA_FN(blockdiag),
+  MFAD_CUDA_FN(hessian), MFAD_CUDA_FN(hessian_packed),
 };
 }
 

@@ -4,9 +4,11 @@ static const char help[] =
     "rigid-as-possible surface modeling\", SGP): the vertices near the surface's two ends in x are\n"
     "fixed dofs moved to prescribed places, every vertex's cell has a rotation, and Newton's method\n"
     "minimises the arap_surface energy over positions and rotations together (each rotation a Gibbs\n"
-    "vector: 3 more unknowns per vertex). The rotations shared by a vertex's triangles are what\n"
-    "makes the surface resist bending; a per-triangle rotation (the planar `arap` example) would\n"
-    "let it fold freely along every edge.\n"
+    "vector u times a base rotation R0: 3 more unknowns per vertex; after every SNES line search\n"
+    "R(u) is folded into R0 and u reset to 0, since the Cayley map R(u) is singular at pi, where a\n"
+    "bend's rotations may go: petsc-examples/arap_surface_rc.c). The rotations shared by a vertex's\n"
+    "triangles are what makes the surface resist bending; a per-triangle rotation (the planar `arap`\n"
+    "example) would let it fold freely along every edge.\n"
     "The default surface is an open tube of radius 0.5 along x, an nx x nt grid wrapped around it.\n"
     "Options:\n"
     "  -nx <24> -nt <16> -L <4>  tube grid (along, around) and length\n"
@@ -35,7 +37,8 @@ static const char help[] =
     "  -local_global <0>         also run this many iterations of Sorkine & Alexa's local-global\n"
     "                            algorithm (closed-form local step, sparse LU global step; 1 rank) from the\n"
     "                            same start (same weights) and report how far its result is from Newton's\n"
-    "  -use_tao                  minimise with TAO (default -tao_type nls) instead of SNES\n"
+    "  -use_tao                  minimise with TAO (default -tao_type nls) instead of SNES (one chart, R0 = I)\n"
+    "  -rechart <true>           SNES: fold the rotations into their base rotations after every line search\n"
     "  -o <file.vtu>             write the deformed surface with its displacement\n"
     "Defaults: -mfad_hessian cached -mfad_psd_project abs -mfad_psd_project_steps 10 (ARAP is not\n"
     "convex: PSD-projected element Hessians in the first 10 Newton steps give descent far from the\n"
@@ -60,7 +63,7 @@ static const char help[] =
 #include <mfad/psd.h>
 #include "geommesh.h"
 
-MFAD_KERNEL_DECLARE(arap_surface);
+MFAD_KERNEL_DECLARE(arap_surface_rc);
 
 typedef enum { HANDLES_BEND, HANDLES_TWIST, HANDLES_RIGID } Handles;
 static const char *const HandlesTypes[] = {"bend", "twist", "rigid", "Handles", "HANDLES_", NULL};
@@ -100,6 +103,16 @@ static void GibbsRotation(const PetscReal u[3], PetscReal R[9])
       PetscReal k2 = 0;
       for (int l = 0; l < 3; l++) k2 += K[3 * i + l] * K[3 * l + j];
       R[3 * i + j] = (i == j) + s * (K[3 * i + j] + k2);
+    }
+}
+
+/* C = A B, or A B^T (3 x 3, row-major) */
+static void RotationCompose(const PetscReal A[9], const PetscReal B[9], PetscBool bt, PetscReal C[9])
+{
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      C[3 * i + j] = 0;
+      for (int l = 0; l < 3; l++) C[3 * i + j] += A[3 * i + l] * (bt ? B[3 * j + l] : B[3 * l + j]);
     }
 }
 
@@ -318,8 +331,10 @@ static PetscErrorCode EdgeWeights(MfadMesh m, Weights type, PetscReal *w, PetscI
    d_ij, weights w_ij (Horn's quaternion method); global step the sparse solve of sum_j 2 w_ij (x_i - x_j) =
    sum_j w_ij (R_i + R_j)(xbar_i - xbar_j) over the free vertices, the handles at x's values; w the
    triangles' shares of the edge weights (EdgeWeights()), as in the energy.
-   x (3 per vertex) holds the start and receives the result, u the rotations' Gibbs vectors. */
-static PetscErrorCode LocalGlobal(MfadMesh m, const HandleSet *h, const PetscReal *w, PetscInt maxits, PetscReal *x, PetscReal *u, PetscInt *its)
+   x (3 per vertex) holds the start and receives the result, u the Gibbs vectors of the rotations
+   in the chart of the base rotations R0 (9 per vertex): R = R(u) R0. */
+static PetscErrorCode LocalGlobal(MfadMesh m, const HandleSet *h, const PetscReal *w, const PetscReal *R0, PetscInt maxits, PetscReal *x,
+                                  PetscReal *u, PetscInt *its)
 {
   const PetscInt nv = m->nvert;
   Mat            A, A0;
@@ -394,7 +409,11 @@ static PetscErrorCode LocalGlobal(MfadMesh m, const HandleSet *h, const PetscRea
       PetscCall(VecRestoreArray(y, &xx));
     }
   }
-  for (PetscInt v = 0; v < nv; v++) PetscCall(RotationGibbs(&R[9 * v], &u[3 * v]));
+  for (PetscInt v = 0; v < nv; v++) { /* in the Newton solve's chart: R = R(u) R0 */
+    PetscReal T[9];
+    RotationCompose(&R[9 * v], &R0[9 * v], PETSC_TRUE, T);
+    PetscCall(RotationGibbs(T, &u[3 * v]));
+  }
   PetscCall(KSPDestroy(&ksp));
   PetscCall(MatDestroy(&A));
   PetscCall(MatDestroy(&A0));
@@ -403,6 +422,79 @@ static PetscErrorCode LocalGlobal(MfadMesh m, const HandleSet *h, const PetscRea
   PetscCall(VecDestroy(&xf));
   PetscCall(VecDestroy(&r));
   PetscCall(PetscFree3(R, S, rows));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The moving rotation chart (arap_surface_rc.c): each vertex's rotation is R(u) R0, R0 a base
+   rotation held in the element parameters; after every line search R(u) is folded into R0 and u
+   reset to 0 (the same rotations and energy). The Cayley map R(u) is singular at pi, and a bend's
+   rotations go there: on spot_patch's default bend, in the fixed chart (R0 = I), the vertices of
+   the far end reached |u| = 7e9 (180 degrees to 1e-8), the Hessian's entries there fall like
+   |u|^-4 and Newton crawled, linearly, for 177 steps (234 s) to a point of higher energy; re-charted
+   it takes 35 steps (19 s), quadratic at the end. */
+typedef struct {
+  MfadEnergy       E;
+  MfadMesh         m;
+  PetscInt         cstart, cend, vstart, vend, term;
+  const PetscReal *e; /* 12 per local cell: rest edges, weights */
+  PetscReal       *R0; /* 9 per mesh vertex */
+  PetscReal       *p;  /* 21 per local cell */
+} ReChart;
+
+static PetscErrorCode ReChartParams(ReChart *rc, PetscBool set)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt c = rc->cstart; c < rc->cend; c++)
+    for (int k = 0; k < 3; k++) {
+      const PetscReal *e = &rc->e[12 * (c - rc->cstart) + 3 * k];
+      for (int end = 0; end < 2; end++) {
+        const PetscReal *R = &rc->R0[9 * rc->m->cells[3 * c + (k + end) % 3]];
+        for (int i = 0; i < 3; i++) rc->p[21 * (c - rc->cstart) + 6 * k + 3 * end + i] = R[3 * i] * e[0] + R[3 * i + 1] * e[1] + R[3 * i + 2] * e[2];
+      }
+      rc->p[21 * (c - rc->cstart) + 18 + k] = rc->e[12 * (c - rc->cstart) + 9 + k];
+    }
+  if (set) PetscCall(MfadEnergySetTermParams(rc->E, rc->term, rc->p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* after every line search: R0 <- R(u) R0 and u <- 0 (the same rotations, the same energy) */
+static PetscErrorCode ReChartPostCheck(SNESLineSearch ls, Vec X, Vec Y, Vec W, PetscBool *changed_Y, PetscBool *changed_W, void *ctx)
+{
+  ReChart           *rc = (ReChart *)ctx;
+  Vec                Wall;
+  const PetscScalar *w;
+  PetscScalar       *wl;
+
+  PetscFunctionBeginUser;
+  (void)ls, (void)X, (void)Y;
+  *changed_Y = PETSC_FALSE;
+  PetscCall(GeomGetAll(W, &Wall, &w));
+  for (PetscInt v = 0; v < rc->m->nvert; v++) {
+    PetscReal u[3], R[9], T[9];
+    for (int d = 0; d < 3; d++) u[d] = PetscRealPart(w[6 * v + 3 + d]);
+    GibbsRotation(u, R);
+    RotationCompose(R, &rc->R0[9 * v], PETSC_FALSE, T);
+    for (int k = 0; k < 9; k++) rc->R0[9 * v + k] = T[k];
+  }
+  PetscCall(GeomRestoreAll(&Wall, &w));
+  PetscCall(VecGetArray(W, &wl));
+  for (PetscInt v = rc->vstart; v < rc->vend; v++)
+    for (int d = 0; d < 3; d++) wl[6 * (v - rc->vstart) + 3 + d] = 0;
+  PetscCall(VecRestoreArray(W, &wl));
+  PetscCall(ReChartParams(rc, PETSC_TRUE));
+  *changed_W = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ReChartSetSNES(void *ctx, SNES snes)
+{
+  ReChart       *rc = (ReChart *)ctx;
+  SNESLineSearch ls;
+
+  PetscFunctionBeginUser;
+  PetscCall(GeomSetSNES_Energy(rc->E, snes));
+  PetscCall(SNESGetLineSearch(snes, &ls));
+  PetscCall(SNESLineSearchSetPostCheck(ls, ReChartPostCheck, rc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -417,6 +509,8 @@ int main(int argc, char **argv)
   PetscReal  *params, *w, L = 4, energy, gnorm, gnorm0, loc[4] = {0, 0, 0, 0}, sum[2], dev[2], lgenergy = 0, lgdev = 0;
   HandleSet   h;
   Weights     weights = WEIGHTS_COTAN_CLAMPED;
+  ReChart     rc = {0};
+  PetscBool   rechart = PETSC_TRUE;
   PetscBool   use_tao = PETSC_FALSE, write = PETSC_FALSE, file = PETSC_FALSE, set, bandset, stepset;
   char        out[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
   const char *reason_name = "";
@@ -440,6 +534,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-load_steps", "handle motion in this many steps", NULL, steps, &steps, &stepset));
   PetscCall(PetscOptionsInt("-local_global", "local-global iterations to compare with (1 rank)", NULL, lgmax, &lgmax, NULL));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
+  PetscCall(PetscOptionsBool("-rechart", "fold each rotation into its base rotation after every line search (SNES)", NULL, rechart, &rechart, NULL));
   PetscCall(PetscOptionsString("-o", "write the deformed surface (.vtu)", NULL, out, out, sizeof out, &write));
   PetscOptionsEnd();
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
@@ -529,7 +624,14 @@ int main(int argc, char **argv)
       for (int d = 0; d < 3; d++) params[12 * (c - cstart) + 3 * a + d] = m->coords[3 * vn + d] - m->coords[3 * v + d];
       params[12 * (c - cstart) + 9 + a] = w[3 * c + a];
     }
-  PetscCall(MfadEnergyAddTerm(E, MFAD_KERNEL(arap_surface), cend - cstart, conn, params, 1.0, &term));
+  /* base rotations I: the energy of energies/arap_surface.c */
+  rc.E = E, rc.m = m, rc.cstart = cstart, rc.cend = cend, rc.vstart = vstart, rc.vend = vend, rc.e = params;
+  PetscCall(PetscMalloc2(9 * m->nvert, &rc.R0, 21 * (cend - cstart), &rc.p));
+  for (PetscInt v = 0; v < m->nvert; v++)
+    for (int k = 0; k < 9; k++) rc.R0[9 * v + k] = (k % 4 == 0);
+  PetscCall(ReChartParams(&rc, PETSC_FALSE));
+  PetscCall(MfadEnergyAddTerm(E, MFAD_KERNEL(arap_surface_rc), cend - cstart, conn, rc.p, 1.0, &term));
+  rc.term = term;
   PetscCall(MfadEnergySetFromOptions(E));
 
   /* start: the rest shape, rotations 0 (R = I) */
@@ -568,7 +670,8 @@ int main(int argc, char **argv)
     PetscInt sits;
     PetscCall(HandlesFix(E, m, &h, vstart, vend, (PetscReal)s / steps, 6));
     PetscCall(MfadEnergyApplyFixedValues(E, X));
-    PetscCall(GeomMinimize(comm, E, X, use_tao, 0, &sits, &reason, &reason_name));
+    if (rechart && !use_tao) PetscCall(GeomMinimizeProblem(comm, &rc, ReChartSetSNES, NULL, X, PETSC_FALSE, 0, &sits, &reason, &reason_name));
+    else PetscCall(GeomMinimize(comm, E, X, use_tao, 0, &sits, &reason, &reason_name));
     its += sits;
     if (reason <= 0) break;
   }
@@ -585,11 +688,12 @@ int main(int argc, char **argv)
     HandleMotion(&h, 0, 1.0, &M);
     PetscCall(VecGetArrayRead(X, &x));
     for (PetscInt v = vstart; v < vend; v++) {
-      PetscReal y[3], R[9], u[3], dx = 0, dr = 0;
+      PetscReal y[3], R[9], T[9], u[3], dx = 0, dr = 0;
       MotionApply(&M, &m->coords[3 * v], y);
       for (int d = 0; d < 3; d++) dx += PetscSqr(PetscRealPart(x[6 * (v - vstart) + d]) - y[d]), u[d] = PetscRealPart(x[6 * (v - vstart) + 3 + d]);
       GibbsRotation(u, R);
-      for (int p = 0; p < 9; p++) dr += PetscSqr(R[p] - M.Q[p]);
+      RotationCompose(R, &rc.R0[9 * v], PETSC_FALSE, T); /* the rotation R(u) R0 */
+      for (int p = 0; p < 9; p++) dr += PetscSqr(T[p] - M.Q[p]);
       loc[0] = PetscMax(loc[0], PetscSqrtReal(dx));
       loc[1] = PetscMax(loc[1], PetscSqrtReal(dr));
     }
@@ -622,7 +726,7 @@ int main(int argc, char **argv)
       HandleMotion(&h, h.side[v], 1.0, &M);
       MotionApply(&M, &m->coords[3 * v], &xl[3 * v]);
     }
-    PetscCall(LocalGlobal(m, &h, w, lgmax, xl, ul, &lgits));
+    PetscCall(LocalGlobal(m, &h, w, rc.R0, lgmax, xl, ul, &lgits));
     PetscCall(VecDuplicate(X, &Y));
     PetscCall(VecGetArray(Y, &y));
     PetscCall(VecGetArray(X, &x));
@@ -653,6 +757,7 @@ int main(int argc, char **argv)
 
   PetscCall(PetscFree(h.side));
   PetscCall(PetscFree3(conn, params, w));
+  PetscCall(PetscFree2(rc.R0, rc.p));
   PetscCall(VecDestroy(&X));
   PetscCall(VecDestroy(&X0));
   PetscCall(VecDestroy(&G));

@@ -51,6 +51,11 @@ mfad_real_arap_test(real_arap_rigid_jitter_uniform 1 rigid -mesh ${MFAD_REAL_MES
 # minimum (energies to 1e-9 relative: both stop at |g| <= 1e-12 |g0| or a relative step below
 # 1e-8, so the energy error is far below that, plus summation round-off). 37 iterations measured
 # (2 automatic load steps; 18 in one), 60 allowed.
+# The default bend (a quarter circle, 2 automatic load steps) of the scanned patch, 1 and 2 ranks:
+# the far end's rotations pass 170 degrees, where the Cayley map of a fixed chart is singular
+# (|u| reached 7e9 and Newton took 177 linear steps to a higher energy, 0.15329 against 0.15279);
+# with the moving chart (-rechart, the default) 35 steps, quadratic at the end (measured). 60 allowed.
+mfad_real_arap_test(real_arap_bend_patch_ranks 2 ranks 60 -mesh ${MFAD_REAL_MESHES}/spot_patch.obj)
 mfad_real_arap_test(real_arap_twist_jitter_ranks 2 ranks 60 -mesh ${MFAD_REAL_MESHES}/spot_jitter.obj -handles twist -angle 60)
 
 # (c) Newton's result is the fixed point of Sorkine & Alexa's local-global iterations run with the

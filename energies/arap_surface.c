@@ -29,10 +29,17 @@
    R(u) is the Cayley map of the Gibbs vector u = tan(phi/2) n (rotation by phi about n):
      R(u) e = e + 2 / (1 + |u|^2) (u x e + u (u . e) - |u|^2 e),
    rational, exact, smooth for every u, reaching every rotation by less than pi (R(0) = I).
+   Base rotations (a moving chart): each end a of each edge compares d_ab with R(u_a) f_ab^a, where
+   f_ab^a = R0_a e_ab is the rest edge turned by the end's base rotation R0_a, so the rotation of
+   cell a is R(u_a) R0_a. A solver that folds R(u) into R0 after each step (u reset to 0, the same
+   energy) keeps u near 0, away from the Cayley map's singularity at pi, where the rotations of a
+   large bend go (petsc-examples/arap_surface.c: 177 linear steps in the fixed chart, 35 moving).
+   The rest set-up gives R0 = I: f_ab^a = f_ab^b = e_ab.
    Vertices (6, dof 3): the triangle's 3 corners, then the Gibbs vectors of their 3 cells (the
    "rotation nodes", one per mesh vertex, shared by every triangle around it). E = 0 for a rigid
-   motion x = Q xbar + t with every u the Gibbs vector of Q.
-   Parameters per element (12): e_01, e_12, e_20 (rest edges, 9), c_01, c_12, c_20.
+   motion x = Q xbar + t with every R(u_a) R0_a = Q.
+   Parameters per element (21): f_k^k, f_k^(k+1) for each edge k from corner k to corner k + 1
+   (18, at 6 k and 6 k + 3), then c_01, c_12, c_20.
    Rest set-up from the 3 corners (rest coordinates of the rotation nodes are ignored). */
 #include <mfad/energy.h>
 
@@ -46,30 +53,30 @@ static void arap_rotate(double r[3], const double u[3], double uu, double s, con
   }
 }
 
-static double arap_surface(const double x[18], const double p[12])
+static double arap_surface(const double x[18], const double p[21])
 {
   double uu[3], s[3], E = 0.0;
   for (int a = 0; a < 3; a++) { /* the rotation nodes: x[9 + 3 a ...] */
     uu[a] = mfad_dot3(&x[9 + 3 * a], &x[9 + 3 * a]);
     s[a]  = 2.0 / (1.0 + uu[a]);
   }
-  for (int k = 0; k < 3; k++) { /* edge k from corner k to corner k + 1, rest edge p[3 k ...], weight p[9 + k] */
+  for (int k = 0; k < 3; k++) { /* edge k from corner k to corner k + 1: turned rest edges p[6 k ...], weight p[18 + k] */
     const int b = (k + 1) % 3;
     double    d[3], r[3];
     mfad_sub3(d, &x[3 * b], &x[3 * k]);
     for (int end = 0; end < 2; end++) {
       const int a = end ? b : k;
-      arap_rotate(r, &x[9 + 3 * a], uu[a], s[a], &p[3 * k]);
+      arap_rotate(r, &x[9 + 3 * a], uu[a], s[a], &p[6 * k + 3 * end]);
       for (int c = 0; c < 3; c++) {
         const double t = d[c] - r[c];
-        E += p[9 + k] * t * t;
+        E += p[18 + k] * t * t;
       }
     }
   }
   return E;
 }
 
-static int arap_surface_rest(const double r[9], const double *m, double p[12])
+static int arap_surface_rest(const double r[9], const double *m, double p[21])
 {
   double e[9], c[3], l2 = 0.0; /* e_k = r_{k+1} - r_k at e[3 k ...] */
   (void)m;
@@ -83,8 +90,11 @@ static int arap_surface_rest(const double r[9], const double *m, double p[12])
     /* the angle opposite edge k is at vertex k + 2, between -e_{k+1} and e_{k+2}:
        cot = (-e_{k+1} . e_{k+2}) / (2 area), clamped at 0 (an obtuse angle) to keep E >= 0 */
     const double dot = -mfad_dot3(&e[3 * ((k + 1) % 3)], &e[3 * ((k + 2) % 3)]);
-    for (int d = 0; d < 3; d++) p[3 * k + d] = e[3 * k + d];
-    p[9 + k] = dot > 0.0 ? 0.5 * dot / sqrt(a2) : 0.0;
+    for (int d = 0; d < 3; d++) { /* R0 = I at both ends */
+      p[6 * k + d]     = e[3 * k + d];
+      p[6 * k + 3 + d] = e[3 * k + d];
+    }
+    p[18 + k] = dot > 0.0 ? 0.5 * dot / sqrt(a2) : 0.0;
   }
   return 0;
 }
@@ -93,11 +103,12 @@ const MfadEnergyInfo arap_surface_info = {
     .vertices      = 6,
     .cell_vertices = 3,
     .dof           = 3,
-    .params        = 12,
+    .params        = 21,
     .rest_dim      = 3,
     .material      = 0,
     .energy        = arap_surface,
     .rest          = arap_surface_rest,
     .description =
-        "sum_ab c_ab (|d_ab - R(u_a) e_ab|^2 + |d_ab - R(u_b) e_ab|^2), R Cayley of Gibbs u; params e (9), c >= 0 (3, rest set-up: max(cot, 0)/2)",
+        "sum_ab c_ab (|d_ab - R(u_a) R0_a e_ab|^2 + |d_ab - R(u_b) R0_b e_ab|^2), R Cayley of Gibbs u; params R0 e per end (18, rest set-up: e), "
+        "c >= 0 (3, rest set-up: max(cot, 0)/2)",
 };

@@ -6,7 +6,7 @@ static const char help[] =
     "minimises the arap_surface energy over positions and rotations together (each rotation a Gibbs\n"
     "vector u times a base rotation R0: 3 more unknowns per vertex; after every SNES line search\n"
     "R(u) is folded into R0 and u reset to 0, since the Cayley map R(u) is singular at pi, where a\n"
-    "bend's rotations may go: petsc-examples/arap_surface_rc.c). The rotations shared by a vertex's\n"
+    "bend's rotations may go: energies/arap_surface.c's base rotations). The rotations shared by a vertex's\n"
     "triangles are what makes the surface resist bending; a per-triangle rotation (the planar `arap`\n"
     "example) would let it fold freely along every edge.\n"
     "The default surface is an open tube of radius 0.5 along x, an nx x nt grid wrapped around it.\n"
@@ -63,7 +63,7 @@ static const char help[] =
 #include <mfad/psd.h>
 #include "geommesh.h"
 
-MFAD_KERNEL_DECLARE(arap_surface_rc);
+MFAD_KERNEL_DECLARE(arap_surface);
 
 typedef enum { HANDLES_BEND, HANDLES_TWIST, HANDLES_RIGID } Handles;
 static const char *const HandlesTypes[] = {"bend", "twist", "rigid", "Handles", "HANDLES_", NULL};
@@ -425,13 +425,13 @@ static PetscErrorCode LocalGlobal(MfadMesh m, const HandleSet *h, const PetscRea
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The moving rotation chart (arap_surface_rc.c): each vertex's rotation is R(u) R0, R0 a base
-   rotation held in the element parameters; after every line search R(u) is folded into R0 and u
-   reset to 0 (the same rotations and energy). The Cayley map R(u) is singular at pi, and a bend's
-   rotations go there: on spot_patch's default bend, in the fixed chart (R0 = I), the vertices of
-   the far end reached |u| = 7e9 (180 degrees to 1e-8), the Hessian's entries there fall like
-   |u|^-4 and Newton crawled, linearly, for 177 steps (234 s) to a point of higher energy; re-charted
-   it takes 35 steps (19 s), quadratic at the end. */
+/* The moving rotation chart (energies/arap_surface.c's base rotations): each vertex's rotation is
+   R(u) R0, R0 a base rotation held in the element parameters; after every line search R(u) is
+   folded into R0 and u reset to 0 (the same rotations and energy). The Cayley map R(u) is singular
+   at pi, and a bend's rotations go there: on spot_patch's default bend, in the fixed chart (R0 = I),
+   the vertices of the far end reached |u| = 7e9 (180 degrees to 1e-8), the Hessian's entries there
+   fall like |u|^-4 and Newton crawled, linearly, for 177 steps (234 s) to a point of higher energy;
+   re-charted it takes 35 steps (19 s), quadratic at the end. */
 typedef struct {
   MfadEnergy       E;
   MfadMesh         m;
@@ -634,7 +634,7 @@ int main(int argc, char **argv)
   for (PetscInt v = 0; v < m->nvert; v++)
     for (int k = 0; k < 9; k++) rc.R0[9 * v + k] = (k % 4 == 0);
   PetscCall(ReChartParams(&rc, PETSC_FALSE));
-  PetscCall(MfadEnergyAddTerm(E, MFAD_KERNEL(arap_surface_rc), cend - cstart, conn, rc.p, 1.0, &term));
+  PetscCall(MfadEnergyAddTerm(E, MFAD_KERNEL(arap_surface), cend - cstart, conn, rc.p, 1.0, &term));
   rc.term = term;
   PetscCall(MfadEnergySetFromOptions(E));
 

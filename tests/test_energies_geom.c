@@ -7,7 +7,8 @@
    - arap_tri: 0 with zero gradient at rigid motions of the rest triangle, 2 A (s - 1)^2 under a
      uniform scaling by s;
    - arap_surface: 0 with zero gradient at rigid motions x = Q r + t when every rotation node holds
-     Q's Gibbs vector; 4 A (s - 1)^2 under a uniform scaling by s with identity rotations (the
+     Q's Gibbs vector, and when each corner's base rotation R0_a (parameters) and rotation node u_a
+     make R(u_a) R0_a = Q, nonzero when one u_a is off; 4 A (s - 1)^2 under a uniform scaling by s with identity rotations (the
      cotangent identity sum_k cot(theta_k) |e_k|^2 = 4 A), with zero gradient in the rotations
      there (R = I is each cell's best rotation of a scaling);
    - flip_barrier_tri: 0 at rotations of the rest triangle, -A log(s^2) under a scaling by s;
@@ -142,7 +143,7 @@ END_TEST
 START_TEST(arap_surface_is_zero_at_rigid_motions_and_quadratic_in_scaling)
 {
   MfadKernel k = Find("arap_surface");
-  double     p[12], x[18], g[18], A = RestArea(), r[18] = {0};
+  double     p[21], x[18], g[18], A = RestArea(), r[18] = {0};
   memcpy(r, Rest, sizeof(Rest)); /* the rotation nodes' rest coordinates are not used */
   ck_assert_msg(k->rest && k->rest(r, NULL, p) == 0, "arap_surface: rest set-up of a good triangle failed");
   for (int t = 0; t < 4; t++) {
@@ -161,6 +162,27 @@ START_TEST(arap_surface_is_zero_at_rigid_motions_and_quadratic_in_scaling)
       }
     AssertNear("arap_surface at a rigid motion", Eval(k, x, p, g), 0.0, TOL);
     for (int i = 0; i < 18; i++) AssertNear("arap_surface gradient at a rigid motion", g[i], 0.0, TOL);
+    {
+      /* the moving chart: corner a's base rotation R0_a turns by alpha_a about n (its rest edges
+         f^a = R0_a e in the parameters) and u_a the rest, R(u_a) R0_a = Q: still 0 and stationary */
+      double pr[21];
+      memcpy(pr, p, sizeof(pr));
+      for (int a = 0; a < 3; a++) {
+        const double al = 0.7 * a - 0.4 + 0.5 * t, ca = cos(al), sa = sin(al);
+        for (int kk = 0; kk < 3; kk++) {
+          if (a != kk && a != (kk + 1) % 3) continue;
+          const double *e = &p[6 * kk], ne = n[0] * e[0] + n[1] * e[1] + n[2] * e[2];
+          double       *f = &pr[6 * kk + 3 * (a == kk ? 0 : 1)];
+          for (int i = 0; i < 3; i++) /* Rodrigues: f = e cos + (n x e) sin + n (n.e)(1 - cos) */
+            f[i] = e[i] * ca + (n[(i + 1) % 3] * e[(i + 2) % 3] - n[(i + 2) % 3] * e[(i + 1) % 3]) * sa + n[i] * ne * (1 - ca);
+        }
+        for (int i = 0; i < 3; i++) x[9 + 3 * a + i] = n[i] * tan(0.5 * (phi - al));
+      }
+      AssertNear("arap_surface at a rigid motion in a moving chart", Eval(k, x, pr, g), 0.0, TOL);
+      for (int i = 0; i < 18; i++) AssertNear("arap_surface gradient at a rigid motion in a moving chart", g[i], 0.0, TOL);
+      x[9] += 0.1; /* and not 0 where a cell's rotation is off: the base rotations are used */
+      ck_assert_msg(Eval(k, x, pr, g) > 1e-6, "arap_surface: a turned cell in a moving chart costs nothing");
+    }
   }
   for (int t = 0; t < 3; t++) {
     const double s = 0.5 + 0.4 * t;

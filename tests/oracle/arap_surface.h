@@ -32,16 +32,17 @@
    Vertices (6, dof 3): the triangle's 3 corners, then the Gibbs vectors of their 3 cells (the
    "rotation nodes", one per mesh vertex, shared by every triangle around it). E = 0 for a rigid
    motion x = Q xbar + t with every u the Gibbs vector of Q.
-   Parameters per element (12): e_01, e_12, e_20 (rest edges, 9), c_01, c_12, c_20.
+   Parameters per element (21), as energies/arap_surface.c's since its base rotations: each edge's
+   rest edge turned by each end's base rotation (18), c_01, c_12, c_20.
    Rest set-up from the 3 corners (rest coordinates of the rotation nodes are ignored). */
 #if defined(MFAD_ENERGY_META)
 #define MFAD_ENERGY_VERTICES      6
 #define MFAD_ENERGY_CELL_VERTICES 3
 #define MFAD_ENERGY_DOF           3
-#define MFAD_ENERGY_PARAMS        12
+#define MFAD_ENERGY_PARAMS        21
 #define MFAD_ENERGY_REST_DIM      3
 #define MFAD_ENERGY_MATERIAL      0
-#define MFAD_ENERGY_DESCRIPTION   "sum_ab c_ab (|d_ab - R(u_a) e_ab|^2 + |d_ab - R(u_b) e_ab|^2), R Cayley of Gibbs u; params e (9), c >= 0 (3, rest set-up: max(cot, 0)/2)"
+#define MFAD_ENERGY_DESCRIPTION   "sum_ab c_ab (|d_ab - R(u_a) R0_a e_ab|^2 + |d_ab - R(u_b) R0_b e_ab|^2), R Cayley of Gibbs u; params R0 e per end (18), c >= 0 (3)"
 static int mfad_energy_rest(const double *r, const double *m, double *p)
 {
   double e[3][3], l2[3], c[3], a2 = 0;
@@ -58,8 +59,11 @@ static int mfad_energy_rest(const double *r, const double *m, double *p)
        cot = (-e_{k+1} . e_{k+2}) / (2 area), clamped at 0 (an obtuse angle) to keep E >= 0 */
     double dot = 0;
     for (int d = 0; d < 3; d++) dot -= e[(k + 1) % 3][d] * e[(k + 2) % 3][d];
-    for (int d = 0; d < 3; d++) p[3 * k + d] = e[k][d];
-    p[9 + k] = dot > 0 ? 0.5 * dot / sqrt(a2) : 0.0;
+    for (int d = 0; d < 3; d++) {
+      p[6 * k + d]     = e[k][d];
+      p[6 * k + 3 + d] = e[k][d];
+    }
+    p[18 + k] = dot > 0 ? 0.5 * dot / sqrt(a2) : 0.0;
   }
   return 0;
 }
@@ -102,11 +106,11 @@ MFAD_ENERGY_BODY(x, p, E)
     OP(sub3)(d, &x[3 * b], &x[3 * k]);
     MFAD_UNROLL for (int end = 0; end < 2; end++) {
       const int a = end ? b : k;
-      MFAD_FN(arap_rotate)(r, &x[9 + 3 * a], &uu[a], &s[a], &p[3 * k]);
+      MFAD_FN(arap_rotate)(r, &x[9 + 3 * a], &uu[a], &s[a], &p[6 * k + 3 * end]);
       MFAD_UNROLL for (int c = 0; c < 3; c++) {
         OP(sub)(&t, &d[c], &r[c]);
         OP(sqr)(&t, &t);
-        OP(muls)(&t, &t, p[9 + k]);
+        OP(muls)(&t, &t, p[18 + k]);
         OP(add)(E, E, &t);
       }
     }

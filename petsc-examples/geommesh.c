@@ -117,12 +117,12 @@ PetscErrorCode GeomMinimizeProblem(MPI_Comm comm, void *ctx, GeomSetSNESFn setsn
     KSP                 ksp;
     PC                  pc;
     PetscCall(SNESCreate(comm, &snes));
-    PetscCall(setsnes(ctx, snes));
     PetscCall(SNESGetKSP(snes, &ksp));
     PetscCall(KSPSetType(ksp, KSPCG));
     if (ksp_rtol > 0) PetscCall(KSPSetTolerances(ksp, ksp_rtol, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
     PetscCall(KSPGetPC(ksp, &pc));
     PetscCall(PCSetType(pc, PCJACOBI));
+    PetscCall(setsnes(ctx, snes)); /* after CG + Jacobi: it may choose another linear solver */
     PetscCall(SNESSetFromOptions(snes));
     PetscCall(SNESSolve(snes, NULL, X));
     PetscCall(SNESGetIterationNumber(snes, its));

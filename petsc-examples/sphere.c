@@ -49,12 +49,13 @@ static const char help[] =
     "The Tutte start's sparse LU takes -start_ksp_* and -start_pc_* options. Defaults: Newton-CG on the\n"
     "exact Hessian (-mfad_hessian shell, -ksp_type stcg: CG stopped at negative curvature) preconditioned\n"
     "by the Cholesky factor of the PSD-projected Hessian (-mfad_pmat aij -mfad_psd_project abs: the\n"
-    "projection acts on the preconditioning matrix only; -pc_type cholesky, MUMPS on more than one\n"
-    "rank): the first CG step is a projected Newton step, a descent direction however indefinite the\n"
+    "projection acts on the preconditioning matrix only; -pc_type cholesky, MUMPS where PETSc has\n"
+    "it, else PETSc's own, redundant on several ranks): the first CG step is a projected Newton\n"
+    "step, a descent direction however indefinite the\n"
     "exact Hessian is far from the minimiser, and near it CG reaches the exact Newton step (projected\n"
     "Newton alone converges only linearly here). Where CG fails, or meets negative curvature (stcg then\n"
     "returns a partial step, or none at all) and the projected Newton step P^{-1} g has the lower\n"
-    "quadratic model, that step is taken instead (SpherePostSolve(); counted as projected_steps).\n"
+    "quadratic model, that step is taken instead (newtoncg.c; counted as projected_steps).\n"
     "The backtracking line search on the energy; -snes_atol gatol sqrt(area), -snes_rtol 0,\n"
     "-snes_stol 0 (only the gradient norm decides convergence, in the same terms on every mesh; where\n"
     "the last step predicts a decrease |g.y| below the energy's round-off, 100 eps |E|, the point is\n"
@@ -76,6 +77,7 @@ static const char help[] =
 #include <mfadpetsc.h>
 #include <string.h>
 #include "geommesh.h"
+#include "newtoncg.h"
 
 MFAD_KERNEL_DECLARE(sphere_symmetric_dirichlet);
 MFAD_KERNEL_DECLARE(sphere_flip_barrier);
@@ -727,70 +729,15 @@ static PetscErrorCode SphereStepFilter(SNESLineSearch ls, Vec X, Vec Y, PetscBoo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Newton-CG's step where CG meets negative curvature (the exact Hessian H is indefinite far from
-   the minimiser): PETSc's stcg without a radius then returns its iterate before that direction, a
-   partial Newton step, or nothing at all where the very first direction has negative curvature
-   (DIVERGED_LINE_SEARCH on a zero step, seen on -shape fingers); on an indefinite H CG may also
-   diverge (DIVERGED_DTOL). The projected Newton step z = P^{-1} g (P the PSD-projected Hessian, the
-   preconditioner) is a descent direction always: it replaces a failed CG's step, and CG's partial
-   step where its quadratic model m(y) = -g.y + y.H y / 2 (the SNES step is X - y) is lower (always
-   lower than a zero step). Preferring z at every negative curvature instead was measured slower
-   (Spot: 118 steps, not 48). nfallback counts the replaced steps; slope keeps |g.y| of the step
-   taken, the first-order decrease it predicts (main() compares it with the energy's round-off). */
+/* the solver's steps: Newton-CG's (newtoncg.h; its slope is |g.y| of the step taken, which main()
+   compares with the energy's round-off) */
 typedef struct {
-  PetscInt  nfallback;
-  PetscReal slope;
+  NewtonCG  ncg;
   PetscBool roundoff; /* stopped by SphereConverged()'s round-off test */
 } SphereSteps;
 
 /* the summary's reason where a step predicted less than round-off (main()): not one of SNES's */
 #define SPHERE_CONVERGED_ROUNDOFF 100
-/* CG's stop at negative curvature, renamed in PETSc 3.19 */
-#if PETSC_VERSION_GE(3, 19, 0)
-  #define SPHERE_KSP_NEG_CURVE KSP_CONVERGED_NEG_CURVE
-#else
-  #define SPHERE_KSP_NEG_CURVE KSP_CONVERGED_CG_NEG_CURVE
-#endif
-
-static PetscErrorCode SpherePostSolve(KSP ksp, Vec g, Vec y, void *ctx)
-{
-  KSPConvergedReason reason;
-  PC                 pc;
-  Mat                H;
-  Vec                z, w;
-  PetscScalar        gy, gz, yhy, zhz;
-  SphereSteps       *steps = (SphereSteps *)ctx;
-
-  PetscFunctionBeginUser;
-  PetscCall(KSPGetConvergedReason(ksp, &reason));
-  if (reason != SPHERE_KSP_NEG_CURVE && reason >= 0) {
-    PetscCall(VecDot(g, y, &gy));
-    steps->slope = PetscAbsScalar(gy);
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(KSPGetOperators(ksp, &H, NULL));
-  PetscCall(VecDuplicate(y, &z));
-  PetscCall(PCApply(pc, g, z));
-  if (reason > 0) {
-    PetscCall(VecDuplicate(y, &w));
-    PetscCall(MatMult(H, y, w));
-    PetscCall(VecDot(y, w, &yhy));
-    PetscCall(MatMult(H, z, w));
-    PetscCall(VecDot(z, w, &zhz));
-    PetscCall(VecDot(g, y, &gy));
-    PetscCall(VecDot(g, z, &gz));
-    PetscCall(VecDestroy(&w));
-  }
-  if (reason < 0 || PetscRealPart(-gz + zhz / 2) < PetscRealPart(-gy + yhy / 2)) {
-    PetscCall(VecCopy(z, y));
-    steps->nfallback++;
-  }
-  PetscCall(VecDot(g, y, &gy));
-  steps->slope = PetscAbsScalar(gy);
-  PetscCall(VecDestroy(&z));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /* Whether the last step predicted a decrease |g.y| below the energy's round-off (100 eps |E| at
    the solver's point): then no step can be measured to gain anything, a minimiser to working
@@ -805,7 +752,7 @@ static PetscErrorCode SphereAtRoundoff(SNES snes, const SphereSteps *steps, Pets
   PetscFunctionBeginUser;
   PetscCall(SNESGetSolution(snes, &X));
   PetscCall(SNESComputeObjective(snes, X, &f));
-  *yes = (PetscBool)(steps->slope <= 100 * PETSC_MACHINE_EPSILON * PetscAbsReal(f));
+  *yes = (PetscBool)(steps->ncg.slope <= 100 * PETSC_MACHINE_EPSILON * PetscAbsReal(f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -836,7 +783,7 @@ int main(int argc, char **argv)
                      s = 0, exponent = 0.5, start_energy = 0, fingers = 8, gatol = 1e-6;
   SphereShape     shape   = SPHERE_SHAPE_ELLIPSOID;
   SphereStartType start   = SPHERE_START_TUTTE;
-  SphereSteps     steps   = {0, PETSC_MAX_REAL, PETSC_FALSE};
+  SphereSteps     steps   = {{0, PETSC_MAX_REAL}, PETSC_FALSE};
   PetscBool       use_tao = PETSC_FALSE, retract = PETSC_TRUE, filter = PETSC_TRUE, write = PETSC_FALSE, write_input = PETSC_FALSE, set, file, turned;
   char            out[PETSC_MAX_PATH_LEN] = "", out_input[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
   const char     *reason_name = "";
@@ -900,20 +847,8 @@ int main(int argc, char **argv)
 
   /* Newton-CG on the exact Hessian (the fused shell product) preconditioned by the Cholesky factor
      of the PSD-projected Hessian (assembled; the projection acts on the preconditioning matrix
-     only): its first CG step is a projected Newton step, always a descent direction however
-     indefinite the exact Hessian far from the minimiser, and near it CG reaches the exact Newton
-     step (quadratic convergence, where projected Newton alone is linear) */
-  {
-    const char *defaults[3][2] = {
-        {"-mfad_hessian",     "shell"},
-        {"-mfad_pmat",        "aij"  },
-        {"-mfad_psd_project", "abs"  }
-    };
-    for (int k = 0; k < 3; k++) {
-      PetscCall(PetscOptionsHasName(NULL, NULL, defaults[k][0], &set));
-      if (!set) PetscCall(PetscOptionsSetValue(NULL, defaults[k][0], defaults[k][1]));
-    }
-  }
+     only): newtoncg.h */
+  PetscCall(NewtonCGSetDefaults());
   PetscCall(MfadEnergyCreateFromMesh(comm, m, 3, &E));
   PetscCall(MfadEnergyGetOwnershipRange(E, &vstart, &vend));
   PetscCall(MfadMeshGetCellRange(comm, m, &cstart, &cend));
@@ -980,8 +915,6 @@ int main(int argc, char **argv)
   } else {
     SNES                snes;
     SNESConvergedReason r;
-    KSP                 ksp;
-    PC                  pc;
     PetscBool           tr;
     SphereFilter        sf = {m, cstart, cend};
     PetscCall(SNESCreate(comm, &snes));
@@ -993,24 +926,7 @@ int main(int argc, char **argv)
        minimum. Long thin parts squeezed by the start take hundreds of steps of steady descent
        (-shape fingers: 410 on 866 vertices), hence 1000. */
     PetscCall(SNESSetTolerances(snes, gatol * PetscSqrtReal(area), 0.0, 0.0, 1000, PETSC_DEFAULT));
-    PetscCall(SNESGetKSP(snes, &ksp));
-    PetscCall(KSPSetType(ksp, KSPSTCG)); /* no radius: CG stopped at negative curvature (Newton-CG) */
-#if PETSC_VERSION_GE(3, 19, 0)
-    PetscCall(KSPSetConvergedNegativeCurvature(ksp, PETSC_TRUE)); /* a stop there is a step, not a failure */
-#endif
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCCHOLESKY));
-    PetscCall(KSPSetPostSolve(ksp, SpherePostSolve, &steps));
-    PetscCall(SNESSetMaxLinearSolveFailures(snes, PETSC_MAX_INT)); /* a failed CG has its step replaced, above */
-    {
-      PetscMPIInt size;
-      PetscCallMPI(MPI_Comm_size(comm, &size));
-#if defined(PETSC_HAVE_MUMPS)
-      if (size > 1) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS)); /* PETSc's own Cholesky is sequential */
-#else
-      if (size > 1) PetscCall(PCSetType(pc, PCREDUNDANT));
-#endif
-    }
+    PetscCall(NewtonCGSetSNES(&steps.ncg, snes));
     PetscCall(SNESSetConvergenceTest(snes, SphereConverged, &steps, NULL));
     PetscCall(SNESSetFromOptions(snes));
     PetscCall(PetscObjectTypeCompare((PetscObject)snes, SNESNEWTONTR, &tr));
@@ -1048,7 +964,7 @@ int main(int argc, char **argv)
                         " covered_area %.15f max_move %.3e iterations %" PetscInt_FMT " projected_steps %" PetscInt_FMT " reason %" PetscInt_FMT
                         " %s\n",
                         m->nvert, m->ncell, (double)area, (double)energy, (double)(energy / area), (double)norm_error, flipped, (double)covered,
-                        (double)move, its, steps.nfallback, reason, reason_name));
+                        (double)move, its, steps.ncg.nfallback, reason, reason_name));
 
   PetscCall(PetscFree2(pconn, pparam));
   PetscCall(PetscFree(u));

@@ -28,7 +28,7 @@ mfad_sphere_test(real_sphere_spot_ranks 2 ranks OPTIONS -mesh ${PROJECT_SOURCE_D
 # 866 vertices; the start squeezes them, energy_per_area 17.8): the default converges with the same
 # checks as (a), on 1 and on 2 ranks. Hundreds of Newton steps, most with an indefinite Hessian, so
 # the two runs may end in different local minima: no energy comparison between them. Before the
-# projected-step fallback (sphere.c, SpherePostSolve()) it stopped at step 155 on a zero CG step.
+# projected-step fallback (petsc-examples/newtoncg.c) it stopped at step 155 on a zero CG step.
 mfad_sphere_test(real_sphere_fingers 1 map OPTIONS -shape fingers -n 12 -fingers 8)
 mfad_sphere_test(real_sphere_fingers_np2 2 map OPTIONS -shape fingers -n 12 -fingers 8)
 # (b) A solve stopped before convergence (2 Newton steps) exits non-zero with the reason on stderr.

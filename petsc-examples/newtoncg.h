@@ -16,8 +16,8 @@ typedef struct {
    as the operator, the projected one assembled as the preconditioning matrix */
 PetscErrorCode NewtonCGSetDefaults(void);
 /* snes's KSP: stcg without a radius, a Cholesky preconditioner (MUMPS where PETSc has it, else
-   PETSc's own, PCREDUNDANT on several ranks; zero pivots tolerated), the fallback to the projected step; before SNESSetFromOptions, which may change
-   any of them. ncg counts the fallbacks. */
+   PETSc's own, PCREDUNDANT on several ranks; zero pivots tolerated), the fallback to the projected
+   step; before SNESSetFromOptions, which may change any of them. ncg counts the fallbacks. */
 PetscErrorCode NewtonCGSetSNES(NewtonCG *ncg, SNES snes);
 
 #endif

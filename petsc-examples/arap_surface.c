@@ -29,7 +29,10 @@ static const char help[] =
     "                            obtuse; never negative, so E >= 0 on any mesh and, with rigidly moved handles,\n"
     "                            the rigid motion is the minimum, E = 0); uniform: w = 1; cotan: (cot a + cot b)/2\n"
     "                            unclamped, refused (an error naming the edge) where negative, i.e. across a\n"
-    "                            non-Delaunay edge, where E could go below 0 and the answer be wrong\n"
+    "                            non-Delaunay edge, where E could go below 0 and the answer be wrong.\n"
+    "                            A vertex whose positive-weight edges all lie on one line would have its\n"
+    "                            rotation free about it (a singular Hessian): its zero-weight edges get\n"
+    "                            0.01 x the mean edge weight, said on a line before the summary\n"
     "  -load_steps <auto>        move the handles in this many equal steps, solving after each (default:\n"
     "                            the fewest that turn a handle by at most 45 degrees a step, ceil(|angle|/45):\n"
     "                            from the rest shape, one 90-degree step of the sliver disk spot_jitter ends\n"
@@ -42,12 +45,12 @@ static const char help[] =
     "  -o <file.vtu>             write the deformed surface with its displacement\n"
     "Defaults (SNES): Newton-CG on the exact Hessian (-mfad_hessian shell, -ksp_type stcg: CG stopped at\n"
     "negative curvature) preconditioned by the Cholesky factor of the PSD-projected Hessian\n"
-    "(-mfad_pmat aij -mfad_psd_project abs, -pc_type cholesky: MUMPS where PETSc has it, with null\n"
-    "pivot detection, -mat_mumps_icntl_24 1, for a cell whose rotation the energy leaves free about\n"
-    "an axis; else PETSc's own, redundant on several ranks): ARAP is not convex, and the first CG\n"
+    "(-mfad_pmat aij -mfad_psd_project abs, -pc_type cholesky: MUMPS where PETSc has it, else PETSc's\n"
+    "own, redundant on several ranks): ARAP is not convex, and the first CG\n"
     "step, a projected Newton step, is a descent direction far from the minimum, while near it CG\n"
     "reaches the exact Newton step; where CG fails, or stops at negative curvature with a higher\n"
-    "quadratic model, the projected step is taken (petsc-examples/newtoncg.c). Spot's default bend:\n"
+    "quadratic model, the projected step is taken, and at a saddle Steihaug's CG steps along the\n"
+    "negative curvature (petsc-examples/newtoncg.c). Spot's default bend:\n"
     "16 steps and 8 s, against 26 and 55 s for the cached Hessian with CG + Jacobi below. With any of\n"
     "-mfad_hessian, -mfad_pmat, -mfad_psd_project_steps, -ksp_type or -pc_type given, and with TAO:\n"
     "-mfad_hessian cached -mfad_psd_project abs -mfad_psd_project_steps 10 (projected element Hessians\n"
@@ -58,7 +61,9 @@ static const char help[] =
     "-snes_rtol 1e-12 (Newton's last steps are quadratic: an answer to round-off for about 2 steps\n"
     "more; with several load steps, -snes_atol 1e-12 |g0| and -snes_rtol 0 instead, g0 the whole\n"
     "motion's starting gradient, so that every step meets one test), -ksp_rtol 1e-10; every\n"
-    "SNES/KSP/PC/TAO and mfad option applies.\n"
+    "SNES/KSP/PC/TAO and mfad option applies. With Newton-CG, a step that predicts a decrease |g.y|\n"
+    "below the energy's round-off (100 eps |E|; not after negative curvature) ends the solve as a\n"
+    "minimiser to working precision: reason 100 CONVERGED_ROUNDOFF (as sphere).\n"
     "The last line is a summary: vertices, triangles, weights and negative_cotan (the edges whose\n"
     "cotangent weight (cot a + cot b)/2 is negative: non-Delaunay edges), energy, rigid_deviation and\n"
     "rotation_deviation (the largest distance of a vertex from the left handle's rigid motion of its\n"
@@ -294,8 +299,50 @@ static int SideCompare(const void *a, const void *b)
    between the edge's triangles (1 or 2; only the sum enters the energy, and an even split keeps
    every triangle's share >= 0). Edge weights, from the rest angles theta opposite the edge in its
    triangles: cotan_clamped sum max(cot theta, 0)/2, uniform 1, cotan sum cot theta/2 (an error if
-   negative beyond round-off). *nneg: edges whose sum cot theta/2 is negative. */
-static PetscErrorCode EdgeWeights(MfadMesh m, Weights type, PetscReal *w, PetscInt *nneg)
+   negative beyond round-off). *nneg: edges whose sum cot theta/2 is negative.
+   A vertex whose positive-weight edges all lie on one line (every other edge with both opposite
+   angles >= 90 degrees: spike_strip.obj, 2 vertices of the 35,947-vertex Stanford bunny) leaves
+   its rotation free about that line: the energy's Hessian is singular at every point, projected or
+   not (PETSc's own Cholesky then stalls: a shifted zero pivot's huge step along the free axis;
+   local-global's covariance is rank 1 there). Its zero-weight edges get FREE_AXIS_WEIGHT times the
+   mean positive edge weight (*nfloor: such vertices): E >= 0 and E = 0 at rigid motions still
+   hold, and the rotation is determined. Weights below 1e-12 of the largest count as 0 (a right
+   angle's cotangent is round-off). */
+#define FREE_AXIS_WEIGHT 1e-2
+
+/* the vertices whose positive-weight sides (w > wzero) all lie on one line: line[v] = 1 */
+static PetscErrorCode FreeAxisVertices(MfadMesh m, const PetscReal *w, PetscReal wzero, PetscInt *line)
+{
+  PetscReal *dir;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc1(3 * m->nvert, &dir));
+  for (PetscInt v = 0; v < m->nvert; v++) line[v] = 0; /* then 1: one line so far, 2: more */
+  for (PetscInt c = 0; c < m->ncell; c++)
+    for (int k = 0; k < 3; k++) {
+      const PetscInt i = m->cells[3 * c + k], j = m->cells[3 * c + (k + 1) % 3];
+      PetscReal      e[3], len = 0;
+      if (w[3 * c + k] <= wzero) continue;
+      for (int d = 0; d < 3; d++) e[d] = m->coords[3 * j + d] - m->coords[3 * i + d], len += e[d] * e[d];
+      for (int d = 0; d < 3; d++) e[d] /= PetscSqrtReal(len);
+      for (int end = 0; end < 2; end++) {
+        const PetscInt v = end ? j : i;
+        PetscReal     *a = &dir[3 * v], cr = 0;
+        if (line[v] == 0) {
+          for (int d = 0; d < 3; d++) a[d] = e[d];
+          line[v] = 1;
+        } else if (line[v] == 1) {
+          for (int d = 0; d < 3; d++) cr += PetscSqr(a[(d + 1) % 3] * e[(d + 2) % 3] - a[(d + 2) % 3] * e[(d + 1) % 3]);
+          if (cr > 1e-20) line[v] = 2;
+        }
+      }
+    }
+  for (PetscInt v = 0; v < m->nvert; v++) line[v] = line[v] == 1;
+  PetscCall(PetscFree(dir));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode EdgeWeights(MfadMesh m, Weights type, PetscReal *w, PetscInt *nneg, PetscInt *nfloor)
 {
   const PetscInt ns = 3 * m->ncell;
   Side          *side;
@@ -332,6 +379,27 @@ static PetscErrorCode EdgeWeights(MfadMesh m, Weights type, PetscReal *w, PetscI
       we = PetscMax(cot, 0);
     } else if (type == WEIGHTS_COTAN_CLAMPED) we = clamped;
     for (PetscInt r = s; r < t; r++) w[side[r].side] = we / (PetscReal)(t - s);
+  }
+  {
+    PetscReal wmax = 0, wsum = 0;
+    PetscInt  npos = 0, *line;
+    for (PetscInt s = 0, t; s < ns; s = t) {
+      PetscReal we = 0;
+      for (t = s; t < ns && side[t].lo == side[s].lo && side[t].hi == side[s].hi; t++) we += w[side[t].side];
+      wmax = PetscMax(wmax, we);
+      if (we > 0) wsum += we, npos++;
+    }
+    PetscCall(PetscMalloc1(m->nvert, &line));
+    PetscCall(FreeAxisVertices(m, w, 1e-12 * wmax, line));
+    *nfloor = 0;
+    for (PetscInt v = 0; v < m->nvert; v++) *nfloor += line[v];
+    for (PetscInt s = 0, t; s < ns && *nfloor; s = t) {
+      PetscReal we = 0;
+      for (t = s; t < ns && side[t].lo == side[s].lo && side[t].hi == side[s].hi; t++) we += w[side[t].side];
+      if (we > 1e-12 * wmax || !(line[side[s].lo] || line[side[s].hi])) continue;
+      for (PetscInt r = s; r < t; r++) w[side[r].side] = FREE_AXIS_WEIGHT * wsum / npos / (PetscReal)(t - s);
+    }
+    PetscCall(PetscFree(line));
   }
   PetscCall(PetscFree2(side, h));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -520,12 +588,12 @@ int main(int argc, char **argv)
   MfadEnergy E;
   Vec        X, X0, G;
   PetscInt   nx = 24, nt = 16, steps = 1, lgmax = 0, lgits = 0, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, its = 0, reason = 0, term, n = 3,
-           nneg = 0, ndrop = 0;
+           nneg = 0, ndrop = 0, nfloor = 0;
   PetscReal  *params, *w, L = 4, energy, gnorm, gnorm0, loc[4] = {0, 0, 0, 0}, sum[2], dev[2], lgenergy = 0, lgdev = 0;
   HandleSet   h;
   Weights     weights = WEIGHTS_COTAN_CLAMPED;
   ReChart     rc = {0};
-  NewtonCG    ncg = {0, 0};
+  NewtonCG    ncg = {0};
   PetscBool   rechart = PETSC_TRUE;
   PetscBool   use_tao = PETSC_FALSE, write = PETSC_FALSE, file = PETSC_FALSE, set, bandset, stepset;
   char        out[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
@@ -564,29 +632,22 @@ int main(int argc, char **argv)
   }
   /* projected Newton unless the user picks a Hessian form (then the exact one unless projected);
      far from the minimum it needs more steps than SNES's default 50 on the default bend */
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-snes_max_it", &set));
-  if (!set) PetscCall(PetscOptionsSetValue(NULL, "-snes_max_it", "200"));
+  PetscCall(DefaultOption("-snes_max_it", "200"));
   /* Newton is quadratic near the minimum: 1e-12 costs about 2 steps more than SNES's 1e-8 and gives
      the answer to round-off (Spot, rigid handles: vertices 2e-15 from the rigid motion, not 7e-6) */
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-snes_rtol", &set));
-  if (!set) PetscCall(PetscOptionsSetValue(NULL, "-snes_rtol", "1e-12"));
+  PetscCall(DefaultOption("-snes_rtol", "1e-12"));
   /* that last step must be a Newton step: with CG's default 1e-5, |g| stalls at ~4e-11 on
      spot_patch's bend (PETSc 3.18 then stops on the step test, 3.26 runs to -snes_max_it) */
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-ksp_rtol", &set));
-  if (!set) PetscCall(PetscOptionsSetValue(NULL, "-ksp_rtol", "1e-10"));
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-tao_max_it", &set));
-  if (!set) PetscCall(PetscOptionsSetValue(NULL, "-tao_max_it", "200"));
+  PetscCall(DefaultOption("-ksp_rtol", "1e-10"));
+  PetscCall(DefaultOption("-tao_max_it", "200"));
   /* SNES: Newton-CG on the exact Hessian, preconditioned by the Cholesky factor of the projected one
      (newtoncg.h), unless the user picks a Hessian form or a linear solver. TAO, or a form picked
      without a -mfad_hessian: the cached Hessian, projected in the first 10 steps */
   {
     const char *const chosen[] = {"-mfad_hessian", "-mfad_pmat", "-mfad_psd_project_steps", "-ksp_type", "-pc_type"};
-    PetscBool         any = use_tao;
-    for (size_t k = 0; k < sizeof(chosen) / sizeof(chosen[0]); k++) {
-      PetscCall(PetscOptionsHasName(NULL, NULL, chosen[k], &set));
-      any = (PetscBool)(any || set);
-    }
-    if (!any) {
+    PetscBool         any;
+    PetscCall(OptionsAnyGiven((PetscInt)(sizeof(chosen) / sizeof(chosen[0])), chosen, &any));
+    if (!any && !use_tao) {
       PetscCall(NewtonCGSetDefaults());
       rc.ncg = &ncg;
     }
@@ -648,7 +709,10 @@ int main(int argc, char **argv)
   /* the weights from the whole mesh (every rank holds it; an edge's two triangles may live on two
      ranks), then each owned triangle's parameters: rest edges e_k = xbar_{k+1} - xbar_k and weights */
   PetscCall(PetscMalloc3(6 * (cend - cstart), &conn, 12 * (cend - cstart), &params, 3 * m->ncell, &w));
-  PetscCall(EdgeWeights(m, weights, w, &nneg));
+  PetscCall(EdgeWeights(m, weights, w, &nneg, &nfloor));
+  if (nfloor)
+    PetscCall(PetscPrintf(comm, "arap_surface: %" PetscInt_FMT " vertices with all positive-weight edges on one line (a free rotation): their other edges weighted %g x the mean\n",
+                          nfloor, (double)FREE_AXIS_WEIGHT));
   for (PetscInt c = cstart; c < cend; c++)
     for (int a = 0; a < 3; a++) {
       const PetscInt v = m->cells[3 * c + a], vn = m->cells[3 * c + (a + 1) % 3];
@@ -703,8 +767,14 @@ int main(int argc, char **argv)
     PetscInt sits;
     PetscCall(HandlesFix(E, m, &h, vstart, vend, (PetscReal)s / steps, 6));
     PetscCall(MfadEnergyApplyFixedValues(E, X));
-    if (!use_tao) PetscCall(GeomMinimizeProblem(comm, &rc, ReChartSetSNES, NULL, X, PETSC_FALSE, 0, &sits, &reason, &reason_name));
-    else PetscCall(GeomMinimize(comm, E, X, PETSC_TRUE, 0, &sits, &reason, &reason_name));
+    if (!use_tao) {
+      PetscCall(GeomMinimizeProblem(comm, &rc, ReChartSetSNES, NULL, X, PETSC_FALSE, 0, &sits, &reason, &reason_name));
+      if (rc.ncg) {
+        PetscReal f;
+        PetscCall(MfadEnergyComputeObjective(E, X, &f));
+        PetscCall(NewtonCGConvergedReason(rc.ncg, f, &reason, &reason_name));
+      }
+    } else PetscCall(GeomMinimize(comm, E, X, PETSC_TRUE, 0, &sits, &reason, &reason_name));
     its += sits;
     if (reason <= 0) break;
   }

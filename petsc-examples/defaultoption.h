@@ -16,20 +16,32 @@ static inline PetscErrorCode DefaultOption(const char name[], const char value[]
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether the command line gave any of the n options: an example keeps a whole default solver only
+   where the user chose none of its parts */
+static inline PetscErrorCode OptionsAnyGiven(PetscInt n, const char *const names[], PetscBool *any)
+{
+  PetscBool set;
+
+  PetscFunctionBegin;
+  *any = PETSC_FALSE;
+  for (PetscInt i = 0; i < n && !*any; i++) {
+    PetscCall(PetscOptionsHasName(NULL, NULL, names[i], &set));
+    *any = set;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* -mfad_hessian auto (the form predicted cheapest for each Newton step from its measured costs)
    unless the command line chose a form, a preconditioning matrix, a preconditioner (one that needs
    the matrix's entries needs -mfad_hessian aij) or finite-difference colouring (an assembled pattern) */
 static inline PetscErrorCode DefaultHessianAuto(void)
 {
   const char *const chosen[] = {"-mfad_hessian", "-mfad_pmat", "-pc_type", "-snes_fd_color", "-snes_fd"};
-  PetscBool         set;
+  PetscBool         any;
 
   PetscFunctionBegin;
-  for (size_t i = 0; i < sizeof(chosen) / sizeof(chosen[0]); i++) {
-    PetscCall(PetscOptionsHasName(NULL, NULL, chosen[i], &set));
-    if (set) PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "auto"));
+  PetscCall(OptionsAnyGiven((PetscInt)(sizeof(chosen) / sizeof(chosen[0])), chosen, &any));
+  if (!any) PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "auto"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -729,47 +729,6 @@ static PetscErrorCode SphereStepFilter(SNESLineSearch ls, Vec X, Vec Y, PetscBoo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the solver's steps: Newton-CG's (newtoncg.h; its slope is |g.y| of the step taken, which main()
-   compares with the energy's round-off) */
-typedef struct {
-  NewtonCG  ncg;
-  PetscBool roundoff; /* stopped by SphereConverged()'s round-off test */
-} SphereSteps;
-
-/* the summary's reason where a step predicted less than round-off (main()): not one of SNES's */
-#define SPHERE_CONVERGED_ROUNDOFF 100
-
-/* Whether the last step predicted a decrease |g.y| below the energy's round-off (100 eps |E| at
-   the solver's point): then no step can be measured to gain anything, a minimiser to working
-   precision (the Newton decrement test of TinyAD's and Boyd's Newton). Long thin parts leave |g| at
-   round-off above -gatol there (-shape fingers: |g| 1.7e-5 against 3.5e-6), where PETSc 3.18's line
-   search fails and 3.26's takes steps that change nothing until -snes_max_it. */
-static PetscErrorCode SphereAtRoundoff(SNES snes, const SphereSteps *steps, PetscBool *yes)
-{
-  Vec       X;
-  PetscReal f;
-
-  PetscFunctionBeginUser;
-  PetscCall(SNESGetSolution(snes, &X));
-  PetscCall(SNESComputeObjective(snes, X, &f));
-  *yes = (PetscBool)(steps->ncg.slope <= 100 * PETSC_MACHINE_EPSILON * PetscAbsReal(f));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* SNES's test, and SphereAtRoundoff() */
-static PetscErrorCode SphereConverged(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm, SNESConvergedReason *reason, void *ctx)
-{
-  SphereSteps *steps = (SphereSteps *)ctx;
-
-  PetscFunctionBeginUser;
-  PetscCall(SNESConvergedDefault(snes, it, xnorm, snorm, fnorm, reason, NULL));
-  if (*reason == SNES_CONVERGED_ITERATING && it > 0) {
-    PetscCall(SphereAtRoundoff(snes, steps, &steps->roundoff));
-    if (steps->roundoff) *reason = SNES_CONVERGED_FNORM_ABS; /* reported as CONVERGED_ROUNDOFF by main() */
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 int main(int argc, char **argv)
 {
   MPI_Comm   comm;
@@ -783,7 +742,7 @@ int main(int argc, char **argv)
                      s = 0, exponent = 0.5, start_energy = 0, fingers = 8, gatol = 1e-6;
   SphereShape     shape   = SPHERE_SHAPE_ELLIPSOID;
   SphereStartType start   = SPHERE_START_TUTTE;
-  SphereSteps     steps   = {{0, PETSC_MAX_REAL}, PETSC_FALSE};
+  NewtonCG        ncg     = {0};
   PetscBool       use_tao = PETSC_FALSE, retract = PETSC_TRUE, filter = PETSC_TRUE, write = PETSC_FALSE, write_input = PETSC_FALSE, set, file, turned;
   char            out[PETSC_MAX_PATH_LEN] = "", out_input[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
   const char     *reason_name = "";
@@ -926,8 +885,7 @@ int main(int argc, char **argv)
        minimum. Long thin parts squeezed by the start take hundreds of steps of steady descent
        (-shape fingers: 410 on 866 vertices), hence 1000. */
     PetscCall(SNESSetTolerances(snes, gatol * PetscSqrtReal(area), 0.0, 0.0, 1000, PETSC_DEFAULT));
-    PetscCall(NewtonCGSetSNES(&steps.ncg, snes));
-    PetscCall(SNESSetConvergenceTest(snes, SphereConverged, &steps, NULL));
+    PetscCall(NewtonCGSetSNES(&ncg, snes)); /* also the stop at the energy's round-off */
     PetscCall(SNESSetFromOptions(snes));
     PetscCall(PetscObjectTypeCompare((PetscObject)snes, SNESNEWTONTR, &tr));
     if (retract && tr) PetscCall(SNESNewtonTRSetPostCheck(snes, SphereRetractTR, NULL));
@@ -940,14 +898,10 @@ int main(int argc, char **argv)
     PetscCall(SNESSolve(snes, NULL, X));
     PetscCall(SNESGetIterationNumber(snes, &its));
     PetscCall(SNESGetConvergedReason(snes, &r));
+    PetscCall(SNESComputeObjective(snes, X, &energy));
     reason      = r;
     reason_name = SNESConvergedReasons[r];
-    /* a line search that failed after a step predicting less than round-off (PETSc 3.18) */
-    if (!steps.roundoff && r == SNES_DIVERGED_LINE_SEARCH) PetscCall(SphereAtRoundoff(snes, &steps, &steps.roundoff));
-    if (steps.roundoff) {
-      reason      = SPHERE_CONVERGED_ROUNDOFF;
-      reason_name = "CONVERGED_ROUNDOFF";
-    }
+    PetscCall(NewtonCGConvergedReason(&ncg, energy, &reason, &reason_name));
     PetscCall(SNESDestroy(&snes));
   }
 
@@ -964,7 +918,7 @@ int main(int argc, char **argv)
                         " covered_area %.15f max_move %.3e iterations %" PetscInt_FMT " projected_steps %" PetscInt_FMT " reason %" PetscInt_FMT
                         " %s\n",
                         m->nvert, m->ncell, (double)area, (double)energy, (double)(energy / area), (double)norm_error, flipped, (double)covered,
-                        (double)move, its, steps.ncg.nfallback, reason, reason_name));
+                        (double)move, its, ncg.nfallback, reason, reason_name));
 
   PetscCall(PetscFree2(pconn, pparam));
   PetscCall(PetscFree(u));

@@ -57,16 +57,24 @@ mfad_real_arap_test(real_arap_rigid_jitter_uniform 1 rigid -mesh ${MFAD_REAL_MES
 # with the moving chart (-rechart, the default) 35 steps, quadratic at the end (measured). 60 allowed.
 mfad_real_arap_test(real_arap_bend_patch_ranks 2 ranks 60 -mesh ${MFAD_REAL_MESHES}/spot_patch.obj)
 mfad_real_arap_test(real_arap_twist_jitter_ranks 2 ranks 60 -mesh ${MFAD_REAL_MESHES}/spot_jitter.obj -handles twist -angle 60)
-# A cell whose rotation the energy leaves free about one axis (spike_strip.obj: its only
-# positive-weight edge; 2 such cells in the 35,947-vertex Stanford bunny): the projected Hessian is
-# singular, PETSc's Cholesky without a shift stopped at the first step (zero pivot; NaN), and MUMPS
-# without null pivot detection at DIVERGED_LINE_SEARCH. The default (MUMPS, -mat_mumps_icntl_24 1)
-# converges, 1 and 2 ranks alike (49 and 51 steps measured). PETSc's own Cholesky with its zero
-# pivot shifted gets past the first step but stalls at |g| 2e-10 (the shift's huge step along the
-# free axis): hence MUMPS only.
-if(MFAD_PETSC_HAS_MUMPS)
-  mfad_real_arap_test(real_arap_null_rotation_ranks 2 ranks 80 -mesh ${MFAD_REAL_MESHES}/spike_strip.obj)
-endif()
+# A cell whose positive-weight edges all lie on one line (spike_strip.obj: its only positive-weight
+# edge; 2 such cells in the 35,947-vertex Stanford bunny) would turn freely about it: a singular
+# Hessian everywhere, projected or not, on which PETSc's own Cholesky stalled (its shifted zero
+# pivot's huge step along the free axis: DIVERGED_LINE_SEARCH at |g| 2e-10) and MUMPS needed null
+# pivot detection. The example gives the cell's other edges 0.01 x the mean weight; then both
+# factorisations converge, to the same energy, 1 and 2 ranks alike. Without the noise of the
+# singular directions Newton-CG converged to saddles here (E 0.0761, a Hessian eigenvalue -0.011);
+# Newton-CG's escape along negative curvature (newtoncg.c) reaches the minimum, E 0.0728655 (24-25
+# steps measured; the exact Hessian's eigenvalues there all > 0).
+mfad_real_arap_test(real_arap_null_rotation_ranks 2 ranks 80 -mesh ${MFAD_REAL_MESHES}/spike_strip.obj)
+mfad_real_arap_test(real_arap_null_rotation_petsc 1 ranks 80 -mesh ${MFAD_REAL_MESHES}/spike_strip.obj -pc_factor_mat_solver_type petsc)
+
+# A solve whose gradient stalls at round-off above -snes_atol (the 35,947-vertex Stanford bunny's
+# bend: |g| 4.6e-11 against 2.6e-12, every trial energy equal to 17 digits) ends where its last step
+# predicts a decrease |g.y| below 100 eps |E| (Newton-CG's round-off stop, newtoncg.c): made the
+# only stop here (no tolerance), spot_patch's bend ends there one step after the default's 23
+# (measured: 24 steps, the same energy to 13 digits, residual 1.4e-13).
+mfad_real_arap_test(real_arap_roundoff_patch 1 roundoff 60 -mesh ${MFAD_REAL_MESHES}/spot_patch.obj)
 
 # (c) Newton's result is the fixed point of Sorkine & Alexa's local-global iterations run with the
 # same weights, on meshes where the clamping matters: the OBJ cap (54 edges with a negative

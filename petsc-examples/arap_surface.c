@@ -43,6 +43,9 @@ static const char help[] =
     "  -use_tao                  minimise with TAO (default -tao_type nls) instead of SNES (one chart, R0 = I)\n"
     "  -rechart <true>           SNES: fold the rotations into their base rotations after every line search\n"
     "  -o <file.vtu>             write the deformed surface with its displacement\n"
+    "  -check_minimum            also the smallest eigenvalue of the exact Hessian at the result (dense,\n"
+    "                            KSPComputeEigenvaluesExplicitly; 1 rank, up to 500 vertices): min_eigenvalue in the summary, > 0 at\n"
+    "                            a strict local minimum, < 0 at a saddle\n"
     "Defaults (SNES): Newton-CG on the exact Hessian (-mfad_hessian shell, -ksp_type stcg: CG stopped at\n"
     "negative curvature) preconditioned by the Cholesky factor of the PSD-projected Hessian\n"
     "(-mfad_pmat aij -mfad_psd_project abs, -pc_type cholesky: MUMPS where PETSc has it, else PETSc's\n"
@@ -581,6 +584,42 @@ static PetscErrorCode ReChartSetSNES(void *ctx, SNES snes)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The smallest eigenvalue of E's exact Hessian at X (no PSD projection; fixed dofs are identity
+   rows, eigenvalue 1), dense (PETSc's KSPComputeEigenvaluesExplicitly(), LAPACK inside): whether
+   Newton's stationary point is a local minimum or a saddle (Newton converges to both). Invariant to
+   the rotation chart at a stationary point (the Hessian transforms as J^T H J there). */
+static PetscErrorCode SmallestEigenvalue(MfadEnergy E, Vec X, PetscReal *mineig)
+{
+  MfadPSDProjection psd;
+  PetscReal         eps, *re, *im;
+  Mat               A;
+  KSP               ksp;
+  PC                pc;
+  PetscInt          n;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetSize(X, &n));
+  PetscCheck(n <= 3000, PETSC_COMM_SELF, PETSC_ERR_SUP, "-check_minimum: %" PetscInt_FMT " unknowns, more than the 3000 (500 vertices) of a dense eigensolver", n);
+  PetscCall(MfadEnergyGetPSDProjection(E, &psd, &eps));
+  PetscCall(MfadEnergySetPSDProjection(E, MFAD_PSD_NONE, 0));
+  PetscCall(MfadEnergyCreateMatrix(E, &A));
+  PetscCall(MfadEnergyComputeHessian(E, X, A));
+  PetscCall(MfadEnergySetPSDProjection(E, psd, eps));
+  PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCNONE));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(PetscMalloc2(n, &re, n, &im));
+  PetscCall(KSPComputeEigenvaluesExplicitly(ksp, n, re, im));
+  *mineig = PETSC_MAX_REAL;
+  for (PetscInt i = 0; i < n; i++) *mineig = PetscMin(*mineig, re[i]);
+  PetscCall(PetscFree2(re, im));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Comm   comm;
@@ -589,13 +628,13 @@ int main(int argc, char **argv)
   Vec        X, X0, G;
   PetscInt   nx = 24, nt = 16, steps = 1, lgmax = 0, lgits = 0, cstart = 0, cend = 0, vstart = 0, vend = 0, *conn, its = 0, reason = 0, term, n = 3,
            nneg = 0, ndrop = 0, nfloor = 0;
-  PetscReal  *params, *w, L = 4, energy, gnorm, gnorm0, loc[4] = {0, 0, 0, 0}, sum[2], dev[2], lgenergy = 0, lgdev = 0;
+  PetscReal  *params, *w, L = 4, mineig = 0, energy, gnorm, gnorm0, loc[4] = {0, 0, 0, 0}, sum[2], dev[2], lgenergy = 0, lgdev = 0;
   HandleSet   h;
   Weights     weights = WEIGHTS_COTAN_CLAMPED;
   ReChart     rc = {0};
   NewtonCG    ncg = {0};
   PetscBool   rechart = PETSC_TRUE;
-  PetscBool   use_tao = PETSC_FALSE, write = PETSC_FALSE, file = PETSC_FALSE, set, bandset, stepset;
+  PetscBool   use_tao = PETSC_FALSE, write = PETSC_FALSE, file = PETSC_FALSE, checkmin = PETSC_FALSE, set, bandset, stepset;
   char        out[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
   const char *reason_name = "";
   PetscMPIInt size;
@@ -620,10 +659,12 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
   PetscCall(PetscOptionsBool("-rechart", "fold each rotation into its base rotation after every line search (SNES)", NULL, rechart, &rechart, NULL));
   PetscCall(PetscOptionsString("-o", "write the deformed surface (.vtu)", NULL, out, out, sizeof out, &write));
+  PetscCall(PetscOptionsBool("-check_minimum", "the smallest eigenvalue of the exact Hessian at the result", NULL, checkmin, &checkmin, NULL));
   PetscOptionsEnd();
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
   PetscCheck(steps >= 1 && lgmax >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE,
              "-load_steps %" PetscInt_FMT " must be >= 1, -local_global %" PetscInt_FMT " >= 0", steps, lgmax);
+  PetscCheck(!checkmin || size == 1, comm, PETSC_ERR_SUP, "-check_minimum runs on 1 rank (a dense eigensolver), not %d", size);
   PetscCheck(!lgmax || size == 1, comm, PETSC_ERR_SUP, "-local_global runs on 1 rank (it is a serial reference), not %d", size);
   {
     const PetscReal a = PetscSqrtReal(PetscSqr(h.axis[0]) + PetscSqr(h.axis[1]) + PetscSqr(h.axis[2]));
@@ -846,6 +887,7 @@ int main(int argc, char **argv)
     PetscCall(PetscFree2(xl, ul));
   }
 
+  if (checkmin) PetscCall(SmallestEigenvalue(E, X, &mineig));
   if (write) PetscCall(MfadEnergyWriteVTU(E, term, X, X0, out));
   PetscCall(PetscPrintf(comm,
                         "arap_surface: vertices %" PetscInt_FMT " triangles %" PetscInt_FMT " weights %s negative_cotan %" PetscInt_FMT
@@ -853,6 +895,7 @@ int main(int argc, char **argv)
                         " residual %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s",
                         m->nvert, m->ncell, WeightsTypes[weights], nneg, (double)energy, (double)dev[0], (double)dev[1], (double)(sum[0] / sum[1]),
                         (double)(gnorm0 > 0 ? gnorm / gnorm0 : gnorm), its, reason, reason_name));
+  if (checkmin) PetscCall(PetscPrintf(comm, " min_eigenvalue %.3e", (double)mineig));
   if (lgmax)
     PetscCall(PetscPrintf(comm, " lg_iterations %" PetscInt_FMT " lg_energy %.12e lg_deviation %.3e", lgits, (double)lgenergy, (double)lgdev));
   PetscCall(PetscPrintf(comm, "\n"));

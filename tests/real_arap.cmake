@@ -68,6 +68,10 @@ mfad_real_arap_test(real_arap_twist_jitter_ranks 2 ranks 60 -mesh ${MFAD_REAL_ME
 # steps measured; the exact Hessian's eigenvalues there all > 0).
 mfad_real_arap_test(real_arap_null_rotation_ranks 2 ranks 80 -mesh ${MFAD_REAL_MESHES}/spike_strip.obj)
 mfad_real_arap_test(real_arap_null_rotation_petsc 1 ranks 80 -mesh ${MFAD_REAL_MESHES}/spike_strip.obj -pc_factor_mat_solver_type petsc)
+# ... and it is a minimum: the exact Hessian's smallest eigenvalue there (-check_minimum, dense) is
+# >= 0 to round-off (measured 7.8e-14), where the saddle's was -0.011.
+mfad_real_arap_test(real_arap_null_rotation_minimum 1 minimum 80 -mesh ${MFAD_REAL_MESHES}/spike_strip.obj)
+mfad_real_arap_test(real_arap_null_rotation_minimum_petsc 1 minimum 80 -mesh ${MFAD_REAL_MESHES}/spike_strip.obj -pc_factor_mat_solver_type petsc)
 
 # A solve whose gradient stalls at round-off above -snes_atol (the 35,947-vertex Stanford bunny's
 # bend: |g| 4.6e-11 against 2.6e-12, every trial energy equal to 17 digits) ends where its last step

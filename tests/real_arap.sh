@@ -33,6 +33,13 @@ roundoff) # only the round-off stop can end the solve (-snes_atol 0 -snes_rtol 0
   ok "iterations <= $maxit" "a <= $maxit" "$(field "$l2" iterations)"
   ok "energy: the default run's to 1e-10" "abs(a - b) <= 1e-10 * abs(a)" "$(field "$l1" energy)" "$(field "$l2" energy)"
   ok "residual <= 1e-11" "a <= 1e-11" "$(field "$l2" residual)" ;;
+minimum) # converged to a local minimum, not a saddle: the exact Hessian's smallest eigenvalue
+  # (-check_minimum) >= -1e-8 (a saddle's: -1e-2)
+  maxit=$1
+  shift
+  l=$(run "$np" "$@" -check_minimum); echo "$l"
+  converged "$l" "$maxit"
+  ok "min_eigenvalue >= -1e-8" "a >= -1e-8" "$(field "$l" min_eigenvalue)" ;;
 local_global) # Newton's result is the fixed point of local-global with the same weights
   l=$(run "$np" "$@"); echo "$l"
   converged "$l" 60

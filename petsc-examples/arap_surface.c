@@ -43,9 +43,9 @@ static const char help[] =
     "  -use_tao                  minimise with TAO (default -tao_type nls) instead of SNES (one chart, R0 = I)\n"
     "  -rechart <true>           SNES: fold the rotations into their base rotations after every line search\n"
     "  -o <file.vtu>             write the deformed surface with its displacement\n"
-    "  -check_minimum            also the smallest eigenvalue of the exact Hessian at the result (dense,\n"
-    "                            KSPComputeEigenvaluesExplicitly; 1 rank, up to 500 vertices): min_eigenvalue in the summary, > 0 at\n"
-    "                            a strict local minimum, < 0 at a saddle\n"
+    "  -check_minimum            also min_eigenvalue in the summary: the smallest eigenvalue of the exact\n"
+    "                            Hessian at the result (dense, KSPComputeEigenvaluesExplicitly; 1 rank, up\n"
+    "                            to 500 vertices), > 0 at a strict local minimum, < 0 at a saddle\n"
     "Defaults (SNES): Newton-CG on the exact Hessian (-mfad_hessian shell, -ksp_type stcg: CG stopped at\n"
     "negative curvature) preconditioned by the Cholesky factor of the PSD-projected Hessian\n"
     "(-mfad_pmat aij -mfad_psd_project abs, -pc_type cholesky: MUMPS where PETSc has it, else PETSc's\n"
@@ -350,6 +350,8 @@ static PetscErrorCode EdgeWeights(MfadMesh m, Weights type, PetscReal *w, PetscI
   const PetscInt ns = 3 * m->ncell;
   Side          *side;
   PetscReal     *h;
+  PetscReal      wmax = 0, wsum = 0; /* the largest and the sum of the positive edge weights */
+  PetscInt       npos = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc2(ns, &side, ns, &h));
@@ -368,7 +370,7 @@ static PetscErrorCode EdgeWeights(MfadMesh m, Weights type, PetscReal *w, PetscI
     }
   qsort(side, (size_t)ns, sizeof(Side), SideCompare);
   *nneg = 0;
-  for (PetscInt s = 0, t; s < ns; s = t) {
+  for (PetscInt s = 0, t; s < ns; s = t) { /* an edge's sides side[s .. t) */
     PetscReal cot = 0, clamped = 0, we = 1;
     for (t = s; t < ns && side[t].lo == side[s].lo && side[t].hi == side[s].hi; t++) cot += h[side[t].side], clamped += PetscMax(h[side[t].side], 0);
     if (cot < 0) (*nneg)++;
@@ -382,16 +384,11 @@ static PetscErrorCode EdgeWeights(MfadMesh m, Weights type, PetscReal *w, PetscI
       we = PetscMax(cot, 0);
     } else if (type == WEIGHTS_COTAN_CLAMPED) we = clamped;
     for (PetscInt r = s; r < t; r++) w[side[r].side] = we / (PetscReal)(t - s);
+    wmax = PetscMax(wmax, we);
+    if (we > 0) wsum += we, npos++;
   }
   {
-    PetscReal wmax = 0, wsum = 0;
-    PetscInt  npos = 0, *line;
-    for (PetscInt s = 0, t; s < ns; s = t) {
-      PetscReal we = 0;
-      for (t = s; t < ns && side[t].lo == side[s].lo && side[t].hi == side[s].hi; t++) we += w[side[t].side];
-      wmax = PetscMax(wmax, we);
-      if (we > 0) wsum += we, npos++;
-    }
+    PetscInt *line;
     PetscCall(PetscMalloc1(m->nvert, &line));
     PetscCall(FreeAxisVertices(m, w, 1e-12 * wmax, line));
     *nfloor = 0;

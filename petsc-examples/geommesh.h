@@ -95,8 +95,7 @@ typedef PetscErrorCode (*GeomSetTaoFn)(void *ctx, Tao tao);
 /* Minimises the problem `ctx` from X in place: TAO (nls) with -use_tao, else SNES, each wired by
    its setter; Krylov defaults CG + Jacobi (the Hessians here are symmetric; the SNES setter, then
    the command line, may change them), `ksp_rtol` > 0 tightens CG. Returns the iterations and the
-   converged reason
-   (number and name) for the summary line. */
+   converged reason (number and name) for the summary line. */
 PetscErrorCode GeomMinimizeProblem(MPI_Comm comm, void *ctx, GeomSetSNESFn setsnes, GeomSetTaoFn settao, Vec X, PetscBool use_tao, PetscReal ksp_rtol,
                                    PetscInt *its, PetscInt *reason, const char **reason_name);
 

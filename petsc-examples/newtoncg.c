@@ -27,7 +27,7 @@ PetscErrorCode NewtonCGSetDefaults(void)
 
 /* At a saddle (g at round-off, H indefinite) no step above predicts a measurable decrease, and
    Newton converges to saddles as to minima (measured: spike_strip.obj, E 0.0761 with a Hessian
-   eigenvalue -0.011, against the minimum's 0.0707). Steihaug's CG (stcg with a radius, sharing the
+   eigenvalue -0.011, against the minimum's 0.0729). Steihaug's CG (stcg with a radius, sharing the
    preconditioner) walks along the negative curvature it meets to the radius |X|, and the line
    search backs off from there: a decrease of order |lambda_min| |y|^2 where one exists. */
 static PetscErrorCode NewtonCGEscape(KSP ksp, Vec g, Vec y, NewtonCG *ncg)
@@ -130,7 +130,8 @@ static PetscErrorCode NewtonCGConverged(SNES snes, PetscInt it, PetscReal xnorm,
   PetscCall(SNESConvergedDefault(snes, it, xnorm, snorm, fnorm, reason, NULL));
   PetscCall(SNESGetSolution(snes, &X));
   PetscCall(SNESComputeObjective(snes, X, &ncg->f));
-  PetscCall(VecNorm(X, NORM_2, &ncg->xnorm));
+  ncg->xnorm = xnorm; /* SNES gives |X| from the first step on */
+  if (it == 0) PetscCall(VecNorm(X, NORM_2, &ncg->xnorm));
   if (*reason == SNES_CONVERGED_ITERATING && it > 0) {
     ncg->roundoff = NewtonCGAtRoundoff(ncg, ncg->f);
     if (ncg->roundoff) *reason = SNES_CONVERGED_FNORM_ABS; /* named CONVERGED_ROUNDOFF by NewtonCGConvergedReason() */

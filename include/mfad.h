@@ -199,7 +199,7 @@ PetscErrorCode MfadEnergyGetPSDProjectionSteps(MfadEnergy E, PetscInt *steps);
 /** @brief Creates the assembled Hessian's matrix: n * dof local rows, block size dof, the pattern
     of the element connectivity preallocated once by MatSetPreallocationCOO() (on the CPU one COO
     entry per nonzero, element Hessians summed by mfad: -mfad_coo_merge; log event MfadMatPattern;
-    a 1-rank aij is preallocated from CSR and filled in place instead: -mfad_assemble_csr);
+    host aij, baij and sbaij are preallocated from mfad's CSR instead, aij filled in place: -mfad_assemble_csr);
     fixed rows and columns are the identity. The type comes from -mat_type (with the energy's prefix): aij
     (default), baij, sbaij (upper triangle), aijcusparse where PETSc has CUDA.
     @param[out] A  the matrix; fill it with MfadEnergyComputeHessian() */

@@ -361,7 +361,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
     PetscCall(PetscOptionsBool("-mfad_coo_merge",
                                "MfadEnergyCreateMatrix: one COO entry per nonzero, element Hessians summed by mfad (CPU); 0: one per element entry",
                                "MfadEnergyCreateMatrix", merge, &merge, NULL));
-    PetscCall(PetscOptionsBool("-mfad_assemble_csr", "MfadEnergyCreateMatrix: a 1-rank aij with merged entries preallocated from CSR and filled in place; 0: through COO",
+    PetscCall(PetscOptionsBool("-mfad_assemble_csr", "MfadEnergyCreateMatrix: merged entries preallocated from mfad's CSR, on any ranks (aij, baij, sbaij); 0: PETSc's COO",
                                "MfadEnergyCreateMatrix", csr, &csr, NULL));
     PetscCall(PetscOptionsBool("-mfad_vtu_binary", "MfadEnergyWriteVTU: base64 binary arrays instead of ASCII", "MfadEnergyWriteVTU", binary, &binary, NULL));
     PetscCall(PetscOptionsBool("-mfad_mesh_check_manifold", "Mesh readers: refuse a surface with an edge in more than 2 triangles (tet meshes are always checked)", "MfadMeshCheckManifold", manifold, &manifold, NULL));

@@ -8,6 +8,8 @@ target_compile_options(test_dynamic PRIVATE -Wall -Wextra)
 foreach(np 1 2)
   mfad_mpi_test(test_dynamic_${np} ${np} $<TARGET_FILE:test_dynamic>)
 endforeach()
+# the same on 2 ranks with the merged entries through PETSc's COO, not mfad's CSR (src/assemble_csr.c)
+mfad_mpi_test(test_dynamic_coo_2 2 $<TARGET_FILE:test_dynamic> -mfad_assemble_csr 0)
 # the cost of an update against one fused HVP (bench/dynamic.c, run by hand); here only its smoke run
 add_executable(bench_dynamic ${PROJECT_SOURCE_DIR}/bench/dynamic.c)
 target_link_libraries(bench_dynamic PRIVATE mfad m)

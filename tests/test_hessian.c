@@ -109,7 +109,7 @@ START_TEST(assembled_equals_dense_reference)
   Mat        A, Ad, R;
   Vec        X;
   PetscReal  nd, nr;
-  double     nnz[2];
+  double     nnz[3][2];
 
   TestCall(HFixCreate(HFixNames[_i], &f));
   TestCall(HFixEnergy(PETSC_COMM_SELF, &f, &E));
@@ -118,24 +118,29 @@ START_TEST(assembled_equals_dense_reference)
   TestCall(MfadEnergyApplyFixedValues(E, X)); /* the reference reads x at the fixed dofs too */
   TestCall(ReferenceHessian(&f, X, 1.5, &R));
   TestCall(MatNorm(R, NORM_FROBENIUS, &nr));
-  for (int csr = 0; csr < 2; csr++) { /* aij through PETSc's COO, then mfad's CSR preallocation and in-place fill */
-    MatInfo info;
-    TestCall(PetscOptionsSetValue(NULL, "-mfad_assemble_csr", csr ? "1" : "0"));
-    TestCall(MfadEnergyCreateMatrix(E, &A));
-    TestCall(PetscOptionsClearValue(NULL, "-mfad_assemble_csr"));
-    TestCall(MfadEnergyComputeHessian(E, X, A));
-    TestCall(MfadEnergyComputeHessian(E, X, A)); /* a refill writes the same */
-    TestCall(MatGetInfo(A, MAT_LOCAL, &info));
-    nnz[csr] = info.nz_used;
-    TestCall(MatConvert(A, MATSEQDENSE, MAT_INITIAL_MATRIX, &Ad));
-    TestCall(MatAXPY(Ad, -1.0, R, SAME_NONZERO_PATTERN));
-    TestCall(MatNorm(Ad, NORM_FROBENIUS, &nd));
-    /* the same element Hessians summed in another order: round-off */
-    ck_assert_msg(nd <= 1e-13 * nr, "%s (csr %d): |A - A_ref|_F = %.3e, |A_ref|_F = %.3e, bound 1e-13 relative", HFixNames[_i], csr, nd, nr);
-    TestCall(MatDestroy(&A));
-    TestCall(MatDestroy(&Ad));
-  }
-  ck_assert_msg(nnz[0] == nnz[1], "%s: %g stored entries through COO, %g through CSR", HFixNames[_i], nnz[0], nnz[1]);
+  for (int t = 0; t < 3; t++)
+    for (int csr = 0; csr < 2; csr++) { /* through PETSc's COO, then mfad's CSR preallocation and fill */
+      static const char *const types[] = {"aij", "baij", "sbaij"};
+      MatInfo                  info;
+      TestCall(PetscOptionsSetValue(NULL, "-mat_type", types[t]));
+      TestCall(PetscOptionsSetValue(NULL, "-mfad_assemble_csr", csr ? "1" : "0"));
+      TestCall(MfadEnergyCreateMatrix(E, &A));
+      TestCall(PetscOptionsClearValue(NULL, "-mfad_assemble_csr"));
+      TestCall(PetscOptionsClearValue(NULL, "-mat_type"));
+      TestCall(MfadEnergyComputeHessian(E, X, A));
+      TestCall(MfadEnergyComputeHessian(E, X, A)); /* a refill writes the same */
+      TestCall(MatGetInfo(A, MAT_LOCAL, &info));
+      nnz[t][csr] = info.nz_used;
+      TestCall(MatConvert(A, MATSEQAIJ, MAT_INPLACE_MATRIX, &A)); /* sbaij: both triangles */
+      TestCall(MatConvert(A, MATSEQDENSE, MAT_INITIAL_MATRIX, &Ad));
+      TestCall(MatAXPY(Ad, -1.0, R, SAME_NONZERO_PATTERN));
+      TestCall(MatNorm(Ad, NORM_FROBENIUS, &nd));
+      /* the same element Hessians summed in another order: round-off */
+      ck_assert_msg(nd <= 1e-13 * nr, "%s (%s, csr %d): |A - A_ref|_F = %.3e, |A_ref|_F = %.3e, bound 1e-13 relative", HFixNames[_i], types[t], csr, nd, nr);
+      TestCall(MatDestroy(&A));
+      TestCall(MatDestroy(&Ad));
+      if (csr) ck_assert_msg(nnz[t][0] == nnz[t][1], "%s (%s): %g stored entries through COO, %g through CSR", HFixNames[_i], types[t], nnz[t][0], nnz[t][1]);
+    }
   TestCall(MatDestroy(&R));
   TestCall(VecDestroy(&X));
   TestCall(MfadEnergyDestroy(&E));

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Explicit Hessians on any number of ranks: for every built-in energy with fixed dofs, elements
    dealt round-robin (ghosts everywhere), the products of the cached Hessian and of the assembled
-   matrices (aij, baij, sbaij) equal the fused product to 1e-12 relative and the same matrices
-   made with one COO entry per element entry (-mfad_coo_merge 0) to 1e-14, the fused product equals
+   matrices (aij, baij, sbaij) equal the fused product to 1e-12 relative, and the same matrices
+   made with one COO entry per element entry (-mfad_coo_merge 0) equal those made from merged
+   entries, through COO and through mfad's CSR (-mfad_assemble_csr), to 1e-14, the fused product equals
    that of a serial replica, and the assembled aij matrix is symmetric. Prints one line per failure. */
 #include "hessian_fixtures.h"
 
@@ -88,8 +89,9 @@ static PetscErrorCode CheckEnergy(const char *name)
     PetscCall(HFixRelDiff(Y, Yf, &rel));
     PetscCall(PetscSNPrintf(what, sizeof(what), "|assembled %s - fused| / |fused|", types[t]));
     PetscCall(Expect(rel <= 1e-12 ? PETSC_TRUE : PETSC_FALSE, name, what, rel, 1e-12));
-    { /* the COO entries per vertex pair (the CPU's default) against one per element entry: the same
-         nonzeros, the same values up to the order of summation */
+    for (int csr = 0; csr < 2; csr++) { /* the merged entries through COO (csr 0) and through mfad's CSR
+                                            (the CPU's default) against one COO entry per element entry:
+                                            the same nonzeros, the same values up to the order of summation */
       Mat       A0, Am;
       MatInfo   i0, im;
       PetscReal rd = 0;
@@ -99,20 +101,23 @@ static PetscErrorCode CheckEnergy(const char *name)
       PetscCall(PetscOptionsSetValue(NULL, "-mfad_coo_merge", "0"));
       PetscCall(MfadEnergyCreateMatrix(E, &A0));
       PetscCall(PetscOptionsSetValue(NULL, "-mfad_coo_merge", "1"));
+      PetscCall(PetscOptionsSetValue(NULL, "-mfad_assemble_csr", csr ? "1" : "0"));
       PetscCall(MfadEnergyCreateMatrix(E, &Am));
+      PetscCall(PetscOptionsClearValue(NULL, "-mfad_assemble_csr"));
       PetscCall(PetscOptionsClearValue(NULL, "-mfad_coo_merge"));
       PetscCall(PetscOptionsClearValue(NULL, "-mat_type"));
       PetscCall(MfadEnergyComputeHessian(E, X, A0));
       PetscCall(MfadEnergyComputeHessian(E, X, Am));
+      PetscCall(MfadEnergyComputeHessian(E, X, Am)); /* a refill writes the same */
       PetscCall(MatGetInfo(A0, MAT_GLOBAL_SUM, &i0));
       PetscCall(MatGetInfo(Am, MAT_GLOBAL_SUM, &im));
-      PetscCall(PetscSNPrintf(what, sizeof(what), "%s nonzeros, merged COO - element COO", types[t]));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "%s nonzeros, merged %s - element COO", types[t], csr ? "CSR" : "COO"));
       PetscCall(Expect(i0.nz_used == im.nz_used ? PETSC_TRUE : PETSC_FALSE, name, what, im.nz_used - i0.nz_used, 0));
       /* compared through their products (MatAXPY's structure shortcuts differ between types) */
       PetscCall(MatMult(A0, V, Y));
       PetscCall(MatMult(Am, V, Yf0));
       PetscCall(HFixRelDiff(Yf0, Y, &rd));
-      PetscCall(PetscSNPrintf(what, sizeof(what), "|%s merged COO - element COO| V / |A V|", types[t]));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "|%s merged %s - element COO| V / |A V|", types[t], csr ? "CSR" : "COO"));
       PetscCall(Expect(rd <= 1e-14 ? PETSC_TRUE : PETSC_FALSE, name, what, rd, 1e-14));
       PetscCall(MatDestroy(&A0));
       PetscCall(MatDestroy(&Am));

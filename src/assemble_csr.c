@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The assembled Hessian without COO (-mfad_assemble_csr; host aij, baij and sbaij with merged
+   entries): preallocated from mfad's vertex-pair pattern. PETSc's COO preallocation sorts every
+   entry globally: 2-5x the time of this (bench/pattern.sh, bench/RESULTS.md).
+   On several ranks the pattern's rows of ghost vertices belong to their owners: at set-up their
+   columns, and at each fill their summed blocks, go to the owner through a PetscSF (leaves: the
+   ghost rows' pairs; roots: the owner's received entries), which merges them into its own rows.
+   aij: each row is written once into the diagonal and off-diagonal blocks (MatMPIAIJGetSeqAIJ()),
+   and the fills write their value arrays in place, in the order MatMPIAIJSetPreallocationCSR()
+   leaves them: each block's columns ascending by global index (the off-diagonal block's are
+   compressed in that order; the entry counts are checked against PETSc's at set-up).
+   baij, sbaij: PETSc's block CSR preallocation, and one MatSetValuesBlocked() per block row.
+   Fixed dofs as in COO: a fixed row is its diagonal 1 alone, a fixed column is not stored (in a
+   block format: stored as 0). */
+#include "mfadimpl.h"
+#include <petscsf.h>
+
+struct _n_MfadMatCSR {
+  PetscInt     n, dof, rstart;   /* owned vertices [rstart, rstart + n) */
+  PetscInt    *mstart, *mcol;    /* the merged rows of the owned vertices: global column vertices, ascending */
+  PetscInt    *mfix;             /* each merged column's fixed dofs (bit d: dof d), and the row's own in rfix */
+  PetscInt    *rfix;             /* each owned vertex's fixed dofs */
+  PetscInt    *src;              /* merged entry -> the own pattern's pair holding it, or -1 */
+  PetscInt    *rstart_recv;      /* received entries of owned vertex a: [rstart_recv[a], rstart_recv[a + 1]) */
+  PetscInt    *recv;             /* received entry -> merged entry */
+  PetscInt     maxrow;           /* the longest merged row */
+  PetscSF      sf;               /* ghost-row pairs -> received entries; NULL without ghost rows anywhere */
+  MPI_Datatype block;            /* dof^2 scalars */
+  double      *rvals, *mvals;    /* received blocks; one merged row's blocks */
+  const double **row;            /* one merged row's block pointers */
+  PetscCount   nzd, nzo;         /* entries written into the diagonal and off-diagonal blocks */
+  PetscBool    mpi;              /* mpiaij: the two blocks; else seqaij */
+  PetscBool    blocked, upper;   /* (s)baij: block rows through MatSetValuesBlocked(); sbaij: the upper triangle */
+  char        *keep;             /* blocked: each merged entry stored or not (rows and columns all fixed, or below the diagonal) */
+  PetscInt    *bcol;             /* blocked: one block row's columns */
+  PetscScalar *bval;             /* blocked: one block row's values, row-major */
+};
+
+PetscErrorCode MfadMatCSRDestroy_Private(MfadMatCSR *csr)
+{
+  MfadMatCSR c = *csr;
+
+  PetscFunctionBegin;
+  if (!c) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree4(c->mstart, c->mcol, c->mfix, c->src));
+  PetscCall(PetscFree2(c->rfix, c->rstart_recv));
+  PetscCall(PetscFree(c->recv));
+  PetscCall(PetscFree3(c->rvals, c->mvals, c->row));
+  PetscCall(PetscFree3(c->keep, c->bcol, c->bval));
+  PetscCall(PetscSFDestroy(&c->sf));
+  if (c->block != MPI_DATATYPE_NULL) PetscCallMPI(MPI_Type_free(&c->block));
+  PetscCall(PetscFree(c));
+  *csr = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static inline PetscInt FreeCount(PetscInt bits, PetscInt dof)
+{
+  PetscInt k = dof;
+  for (PetscInt d = 0; d < dof; d++) k -= bits >> d & 1;
+  return k;
+}
+
+static inline PetscInt FixedBits(const char *fixed, PetscInt dof, PetscInt v)
+{
+  PetscInt bits = 0;
+  for (PetscInt d = 0; d < dof; d++)
+    if (fixed[v * dof + d]) bits |= (PetscInt)1 << d;
+  return bits;
+}
+
+/* The ghost rows' pairs sent to the owners: the graph (leaf q: the q-th pair of the ghost rows,
+   root: the owner's received entry) and, per owned vertex, the range of its received entries;
+   rcol and rfixed: the received columns (global vertex) and their fixed dofs */
+static PetscErrorCode MfadMatCSRGhostRows_Private(MfadEnergy E, const MfadPairPattern *pat, const PetscInt *bits, MfadMatCSR c, PetscInt **rcol,
+                                                  PetscInt **rfixed)
+{
+  MPI_Comm     comm   = PetscObjectComm((PetscObject)E);
+  const PetscInt n    = E->n, nghost = E->nlocal - E->n;
+  const PetscInt nleaf = pat->row_start[E->nlocal] - pat->row_start[E->n];
+  PetscLayout    layout;
+  PetscSF        vsf;
+  PetscInt      *lcount, *loffset, *lstart, *rcount, *lcol, *lfix;
+  PetscSFNode   *remote;
+  const PetscSFNode *vremote;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLayoutCreate(comm, &layout));
+  PetscCall(PetscLayoutSetLocalSize(layout, n));
+  PetscCall(PetscLayoutSetUp(layout));
+  PetscCall(PetscSFCreate(comm, &vsf));
+  PetscCall(PetscSFSetGraphLayout(vsf, layout, nghost, NULL, PETSC_COPY_VALUES, E->ghosts));
+  PetscCall(PetscLayoutDestroy(&layout));
+  PetscCall(PetscMalloc3(nghost, &lcount, nghost, &loffset, nghost, &lstart));
+  PetscCall(PetscCalloc1(n, &rcount));
+  for (PetscInt k = 0; k < nghost; k++) lcount[k] = pat->row_start[n + k + 1] - pat->row_start[n + k];
+  /* each ghost row's place among its owner's received entries: the owner's count before it */
+  PetscCall(PetscSFFetchAndOpBegin(vsf, MPIU_INT, rcount, lcount, loffset, MPI_SUM));
+  PetscCall(PetscSFFetchAndOpEnd(vsf, MPIU_INT, rcount, lcount, loffset, MPI_SUM));
+  c->rstart_recv[0] = 0;
+  for (PetscInt a = 0; a < n; a++) c->rstart_recv[a + 1] = c->rstart_recv[a] + rcount[a];
+  PetscCall(PetscSFBcastBegin(vsf, MPIU_INT, c->rstart_recv, lstart, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(vsf, MPIU_INT, c->rstart_recv, lstart, MPI_REPLACE));
+  PetscCall(PetscSFGetGraph(vsf, NULL, NULL, NULL, &vremote));
+  PetscCall(PetscMalloc1(nleaf, &remote));
+  PetscCall(PetscMalloc2(nleaf, &lcol, nleaf, &lfix));
+  for (PetscInt k = 0, q = 0; k < nghost; k++)
+    for (PetscInt p = pat->row_start[n + k]; p < pat->row_start[n + k + 1]; p++, q++) {
+      const PetscInt lv = pat->col[p];
+      remote[q].rank    = vremote[k].rank;
+      remote[q].index   = lstart[k] + loffset[k] + (p - pat->row_start[n + k]);
+      lcol[q]           = lv < n ? E->rstart + lv : E->ghosts[lv - n];
+      lfix[q]           = bits[lv];
+    }
+  PetscCall(PetscSFDestroy(&vsf));
+  PetscCall(PetscSFCreate(comm, &c->sf));
+  PetscCall(PetscSFSetGraph(c->sf, c->rstart_recv[n], nleaf, NULL, PETSC_OWN_POINTER, remote, PETSC_OWN_POINTER));
+  PetscCall(PetscSFSetUp(c->sf));
+  PetscCall(PetscMalloc2(c->rstart_recv[n], rcol, c->rstart_recv[n], rfixed));
+  PetscCall(PetscSFReduceBegin(c->sf, MPIU_INT, lcol, *rcol, MPI_REPLACE));
+  PetscCall(PetscSFReduceEnd(c->sf, MPIU_INT, lcol, *rcol, MPI_REPLACE));
+  PetscCall(PetscSFReduceBegin(c->sf, MPIU_INT, lfix, *rfixed, MPI_REPLACE));
+  PetscCall(PetscSFReduceEnd(c->sf, MPIU_INT, lfix, *rfixed, MPI_REPLACE));
+  PetscCall(PetscFree2(lcol, lfix));
+  PetscCall(PetscFree3(lcount, loffset, lstart));
+  PetscCall(PetscFree(rcount));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* aij: each dof row's entries in the diagonal and off-diagonal blocks, then the rows themselves,
+   sorted and complete, written once into the blocks (MAT_SORTED_FULL: a copy per row, where
+   Mat(MPI)SeqAIJSetPreallocationCSR() inserts entry by entry, at 6x the cost here) */
+static PetscErrorCode MfadMatCSRPreallocateAIJ_Private(MfadMatCSR c, Mat A)
+{
+  const PetscInt dof = c->dof, n = c->n, nrow = n * dof;
+  PetscInt      *dnz, *onz, *dcol, *ocol, maxlen = 0;
+  PetscScalar   *zeros;
+  Mat            Ad = A, Ao = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(nrow, &dnz, nrow, &onz));
+  for (PetscInt a = 0; a < n; a++)
+    for (PetscInt i = 0; i < dof; i++) {
+      PetscInt d = 0, o = 0;
+      if (c->rfix[a] >> i & 1) d = 1;
+      else
+        for (PetscInt m = c->mstart[a]; m < c->mstart[a + 1]; m++) {
+          const PetscInt k = FreeCount(c->mfix[m], dof);
+          if (c->mcol[m] >= c->rstart && c->mcol[m] < c->rstart + n) d += k;
+          else o += k;
+        }
+      dnz[a * dof + i] = d, onz[a * dof + i] = o;
+      c->nzd += d, c->nzo += o, maxlen = PetscMax(maxlen, d + o);
+    }
+  if (c->mpi) {
+    PetscCall(MatMPIAIJSetPreallocation(A, 0, dnz, 0, onz));
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+  } else PetscCall(MatSeqAIJSetPreallocation(A, 0, dnz));
+  PetscCall(PetscFree2(dnz, onz));
+  PetscCall(PetscCalloc3(maxlen, &zeros, maxlen, &dcol, maxlen, &ocol));
+  PetscCall(MatSetOption(Ad, MAT_SORTED_FULL, PETSC_TRUE));
+  if (Ao) PetscCall(MatSetOption(Ao, MAT_SORTED_FULL, PETSC_TRUE));
+  for (PetscInt a = 0; a < n; a++)
+    for (PetscInt i = 0; i < dof; i++) {
+      const PetscInt row = a * dof + i; /* local rows of both blocks */
+      PetscInt       d = 0, o = 0;
+      if (c->rfix[a] >> i & 1) dcol[d++] = row;
+      else
+        for (PetscInt m = c->mstart[a]; m < c->mstart[a + 1]; m++) {
+          const PetscBool owned = (PetscBool)(c->mcol[m] >= c->rstart && c->mcol[m] < c->rstart + n);
+          for (PetscInt j = 0; j < dof; j++)
+            if (!(c->mfix[m] >> j & 1)) {
+              if (owned) dcol[d++] = (c->mcol[m] - c->rstart) * dof + j; /* the diagonal block's local columns */
+              else ocol[o++] = c->mcol[m] * dof + j;                     /* the other's global ones, compressed at assembly */
+            }
+        }
+      PetscCall(MatSetValues(Ad, 1, &row, d, dcol, zeros, INSERT_VALUES));
+      if (Ao) PetscCall(MatSetValues(Ao, 1, &row, o, ocol, zeros, INSERT_VALUES));
+    }
+  PetscCall(MatSetOption(Ad, MAT_SORTED_FULL, PETSC_FALSE));
+  if (Ao) PetscCall(MatSetOption(Ao, MAT_SORTED_FULL, PETSC_FALSE));
+  PetscCall(PetscFree3(zeros, dcol, ocol));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatSetOption(A, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
+  { /* the layout the fills write into is PETSc's */
+    MatInfo id, io;
+    if (c->mpi) PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL)); /* assembly made new ones */
+    PetscCall(MatGetInfo(Ad, MAT_LOCAL, &id));
+    if (Ao) PetscCall(MatGetInfo(Ao, MAT_LOCAL, &io));
+    else io.nz_used = 0;
+    PetscCheck((PetscCount)id.nz_used == c->nzd && (PetscCount)io.nz_used == c->nzo, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "CSR assembly: PETSc stored %g + %g entries, %" PetscCount_FMT " + %" PetscCount_FMT " expected", id.nz_used, io.nz_used, c->nzd, c->nzo);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* baij, sbaij: block rows from the merged rows, through PETSc's block CSR preallocation. A block
+   is stored where COO would store one: the diagonal, and each pair whose two vertices both have a
+   free dof (sbaij: above the diagonal) */
+static PetscErrorCode MfadMatCSRPreallocateBlocks_Private(MfadMatCSR c, Mat A)
+{
+  const PetscInt dof = c->dof, n = c->n, all = ((PetscInt)1 << dof) - 1, nm = c->mstart[n];
+  PetscInt      *ii, *jj, q = 0;
+  MatType        type;
+  PetscBool      seq;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc3(nm, &c->keep, c->maxrow, &c->bcol, (size_t)c->maxrow * dof * dof, &c->bval));
+  PetscCall(PetscMalloc2(n + 1, &ii, nm, &jj));
+  ii[0] = 0;
+  for (PetscInt a = 0; a < n; a++) {
+    const PetscInt g = c->rstart + a;
+    for (PetscInt m = c->mstart[a]; m < c->mstart[a + 1]; m++) {
+      c->keep[m] = (char)(c->mcol[m] == g || (c->rfix[a] != all && c->mfix[m] != all && (!c->upper || c->mcol[m] > g)));
+      if (c->keep[m]) jj[q++] = c->mcol[m];
+    }
+    ii[a + 1] = q;
+  }
+  PetscCall(MatGetType(A, &type));
+  PetscCall(PetscStrbeginswith(type, "seq", &seq));
+  if (c->upper) {
+    if (seq) PetscCall(MatSeqSBAIJSetPreallocationCSR(A, dof, ii, jj, NULL));
+    else PetscCall(MatMPISBAIJSetPreallocationCSR(A, dof, ii, jj, NULL));
+  } else {
+    if (seq) PetscCall(MatSeqBAIJSetPreallocationCSR(A, dof, ii, jj, NULL));
+    else PetscCall(MatMPIBAIJSetPreallocationCSR(A, dof, ii, jj, NULL));
+  }
+  PetscCall(PetscFree2(ii, jj));
+  PetscCall(MatSetOption(A, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadMatCSRCreate_Private(MfadEnergy E, Mat A, const MfadPairPattern *pat, const char *fixed, MfadMatCSR *csr)
+{
+  const PetscInt dof = E->dof, n = E->n;
+  PetscMPIInt    size;
+  PetscInt       ghostrows = E->nlocal > E->n, anyghost, *bits, *rcol = NULL, *rfixed = NULL, *key, *from;
+  MfadMatCSR     c;
+
+  PetscFunctionBegin;
+  PetscCheck(dof < 31, PETSC_COMM_SELF, PETSC_ERR_SUP, "CSR assembly: %" PetscInt_FMT " dofs per vertex (at most 30)", dof);
+  PetscCheck(pat->nrow == E->nlocal, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the pattern is not over the local vertices");
+  PetscCall(MfadMatCSRDestroy_Private(csr));
+  PetscCall(PetscNew(&c));
+  c->n      = n;
+  c->dof    = dof;
+  c->rstart = E->rstart;
+  c->block  = MPI_DATATYPE_NULL;
+  PetscCall(PetscMalloc1(E->nlocal, &bits));
+  for (PetscInt v = 0; v < E->nlocal; v++) bits[v] = FixedBits(fixed, dof, v);
+  PetscCall(PetscMalloc2(n, &c->rfix, n + 1, &c->rstart_recv));
+  PetscCall(PetscArraycpy(c->rfix, bits, n));
+  PetscCall(PetscArrayzero(c->rstart_recv, n + 1));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPIAIJ, &c->mpi));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &c->blocked, MATSEQBAIJ, MATMPIBAIJ, MATSEQSBAIJ, MATMPISBAIJ, ""));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &c->upper, MATSEQSBAIJ, MATMPISBAIJ, ""));
+  PetscCall(MPIU_Allreduce(&ghostrows, &anyghost, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
+  if (size > 1 && anyghost) { /* collective: every rank builds the graph, with or without ghost rows */
+    PetscCall(MfadMatCSRGhostRows_Private(E, pat, bits, c, &rcol, &rfixed));
+    PetscCallMPI(MPI_Type_contiguous((PetscMPIInt)(dof * dof), MPIU_SCALAR, &c->block));
+    PetscCallMPI(MPI_Type_commit(&c->block));
+  }
+
+  PetscCall(PetscMalloc1(c->rstart_recv[n], &c->recv));
+  /* merged rows: the own row's pairs and the received ones, by global column, duplicates merged */
+  {
+    const PetscInt nown = pat->row_start[n], nin = c->rstart_recv[n];
+    PetscInt       maxin = 0, m = 0;
+    for (PetscInt a = 0; a < n; a++) maxin = PetscMax(maxin, pat->row_start[a + 1] - pat->row_start[a] + c->rstart_recv[a + 1] - c->rstart_recv[a]);
+    PetscCall(PetscMalloc4(n + 1, &c->mstart, nown + nin, &c->mcol, nown + nin, &c->mfix, nown + nin, &c->src));
+    PetscCall(PetscMalloc2(maxin, &key, maxin, &from));
+    c->mstart[0] = 0;
+    for (PetscInt a = 0; a < n; a++) {
+      PetscInt len = 0;
+      for (PetscInt p = pat->row_start[a]; p < pat->row_start[a + 1]; p++) {
+        const PetscInt lv = pat->col[p];
+        key[len]          = lv < n ? E->rstart + lv : E->ghosts[lv - n];
+        from[len++]       = p;
+      }
+      for (PetscInt r = c->rstart_recv[a]; r < c->rstart_recv[a + 1]; r++) {
+        key[len]    = rcol[r];
+        from[len++] = -1 - r;
+      }
+      if (E->nlocal > n || c->rstart_recv[a + 1] > c->rstart_recv[a]) PetscCall(PetscSortIntWithArray(len, key, from));
+      for (PetscInt k = 0; k < len; k++) {
+        if (k == 0 || key[k] != key[k - 1]) {
+          c->mcol[m]   = key[k];
+          c->src[m]    = -1;
+          c->mfix[m++] = from[k] >= 0 ? bits[pat->col[from[k]]] : rfixed[-1 - from[k]];
+        }
+        if (from[k] >= 0) c->src[m - 1] = from[k];
+        else c->recv[-1 - from[k]] = m - 1;
+      }
+      c->mstart[a + 1] = m;
+      c->maxrow        = PetscMax(c->maxrow, m - c->mstart[a]);
+    }
+    PetscCall(PetscFree2(key, from));
+  }
+  PetscCall(PetscFree2(rcol, rfixed));
+  PetscCall(PetscFree(bits));
+
+  if (c->blocked) PetscCall(MfadMatCSRPreallocateBlocks_Private(c, A));
+  else PetscCall(MfadMatCSRPreallocateAIJ_Private(c, A));
+  PetscCall(PetscMalloc3((size_t)c->rstart_recv[n] * dof * dof, &c->rvals, (size_t)c->maxrow * dof * dof, &c->mvals, c->maxrow, &c->row));
+  *csr = c;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the blocks of owned vertex a's merged row: its own pairs' sums in place, or those plus the
+   other ranks' blocks for it, summed in c->mvals */
+static PetscErrorCode MfadMatCSRRow_Private(MfadMatCSR c, PetscInt a, const double *vals)
+{
+  const PetscInt bb = c->dof * c->dof, m0 = c->mstart[a], len = c->mstart[a + 1] - m0;
+
+  PetscFunctionBegin;
+  if (c->rstart_recv[a + 1] == c->rstart_recv[a]) {
+    for (PetscInt k = 0; k < len; k++) c->row[k] = vals + (size_t)c->src[m0 + k] * bb; /* every entry is the row's own */
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt k = 0; k < len; k++) {
+    double *mv = c->mvals + (size_t)k * bb;
+    if (c->src[m0 + k] >= 0) PetscCall(PetscArraycpy(mv, vals + (size_t)c->src[m0 + k] * bb, bb));
+    else PetscCall(PetscArrayzero(mv, bb));
+    c->row[k] = mv;
+  }
+  for (PetscInt r = c->rstart_recv[a]; r < c->rstart_recv[a + 1]; r++) {
+    double       *mv = c->mvals + (size_t)(c->recv[r] - m0) * bb;
+    const double *rv = c->rvals + (size_t)r * bb;
+    for (PetscInt k = 0; k < bb; k++) mv[k] += rv[k];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* aij: the values written in place into the (diagonal and off-diagonal) blocks' arrays */
+static PetscErrorCode MfadMatCSRFillAIJ_Private(MfadMatCSR c, Mat A, const double *vals)
+{
+  const PetscInt dof = c->dof, rend = c->rstart + c->n;
+  Mat            Ad = A, Ao = NULL;
+  PetscScalar   *va, *vb = NULL;
+  PetscCount     qa = 0, qb = 0;
+
+  PetscFunctionBegin;
+  if (c->mpi) PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+  PetscCall(MatSeqAIJGetArrayWrite(Ad, &va));
+  if (Ao) PetscCall(MatSeqAIJGetArrayWrite(Ao, &vb));
+  for (PetscInt a = 0; a < c->n; a++) {
+    const PetscInt m0 = c->mstart[a], len = c->mstart[a + 1] - m0;
+    PetscCall(MfadMatCSRRow_Private(c, a, vals));
+    for (PetscInt i = 0; i < dof; i++) {
+      if (c->rfix[a] >> i & 1) {
+        va[qa++] = 1.0; /* fixed rows and columns: the identity */
+        continue;
+      }
+      for (PetscInt k = 0; k < len; k++) {
+        const double  *b    = c->row[k] + i * dof;
+        const PetscInt mfix = c->mfix[m0 + k];
+        PetscScalar   *v;
+        PetscCount    *qv;
+        if (c->mcol[m0 + k] >= c->rstart && c->mcol[m0 + k] < rend) v = va, qv = &qa;
+        else v = vb, qv = &qb;
+        if (!mfix)
+          for (PetscInt j = 0; j < dof; j++) v[(*qv)++] = b[j];
+        else
+          for (PetscInt j = 0; j < dof; j++)
+            if (!(mfix >> j & 1)) v[(*qv)++] = b[j];
+      }
+    }
+  }
+  PetscCall(MatSeqAIJRestoreArrayWrite(Ad, &va));
+  if (Ao) PetscCall(MatSeqAIJRestoreArrayWrite(Ao, &vb));
+  PetscCheck(qa == c->nzd && qb == c->nzo, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "CSR fill: %" PetscCount_FMT " + %" PetscCount_FMT " entries written, %" PetscCount_FMT " + %" PetscCount_FMT " stored", qa, qb, c->nzd, c->nzo);
+  if (Ao) PetscCall(PetscObjectStateIncrease((PetscObject)A)); /* the blocks' states moved, not the parallel matrix's */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* baij, sbaij: one MatSetValuesBlocked() per block row of the stored blocks; in fixed rows and
+   columns the identity */
+static PetscErrorCode MfadMatCSRFillBlocks_Private(MfadMatCSR c, Mat A, const double *vals)
+{
+  const PetscInt dof = c->dof;
+
+  PetscFunctionBegin;
+  for (PetscInt a = 0; a < c->n; a++) {
+    const PetscInt m0 = c->mstart[a], len = c->mstart[a + 1] - m0, g = c->rstart + a;
+    PetscInt       nb = 0, w;
+    PetscCall(MfadMatCSRRow_Private(c, a, vals));
+    for (PetscInt k = 0; k < len; k++) nb += c->keep[m0 + k];
+    w = nb * dof;
+    nb = 0;
+    for (PetscInt k = 0; k < len; k++) {
+      const PetscInt m = m0 + k, fix = c->rfix[a], cfix = c->mfix[m];
+      if (!c->keep[m]) continue;
+      for (PetscInt i = 0; i < dof; i++)
+        for (PetscInt j = 0; j < dof; j++) {
+          const PetscBool   out = (PetscBool)((fix >> i & 1) || (cfix >> j & 1));
+          const PetscScalar one = (c->mcol[m] == g && i == j) ? 1.0 : 0.0;
+          c->bval[i * w + nb * dof + j] = out ? one : c->row[k][i * dof + j];
+        }
+      c->bcol[nb++] = c->mcol[m];
+    }
+    PetscCall(MatSetValuesBlocked(A, 1, &g, nb, c->bcol, c->bval, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadMatCSRFill_Private(MfadMatCSR c, Mat A, const MfadPairPattern *pat, const double *vals)
+{
+  PetscFunctionBegin;
+  if (c->sf) { /* the ghost rows' summed blocks to their owners */
+    const double *leaf = vals + (size_t)pat->row_start[c->n] * c->dof * c->dof;
+    PetscCall(PetscSFReduceBegin(c->sf, c->block, leaf, c->rvals, MPI_REPLACE));
+    PetscCall(PetscSFReduceEnd(c->sf, c->block, leaf, c->rvals, MPI_REPLACE));
+  }
+  if (c->blocked) PetscCall(MfadMatCSRFillBlocks_Private(c, A, vals));
+  else PetscCall(MfadMatCSRFillAIJ_Private(c, A, vals));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

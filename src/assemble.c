@@ -414,9 +414,12 @@ PetscErrorCode MfadEnergyHessianValues_CPU(MfadEnergy E, Vec X, PetscBool device
 
   PetscFunctionBegin;
   (void)device; /* host values: PETSc copies them to a device matrix */
-  if (E->nhess != ncoo) { /* first fill (or new fixed values set on an identical pattern) */
-    PetscCall(PetscFree(E->hess));
-    PetscCall(PetscMalloc1(ncoo, &E->hess));
+  if (E->nhess != ncoo) { /* first fill (or new fixed values set on an identical pattern, or new elements) */
+    if (ncoo > E->hess_cap) {
+      PetscCall(PetscFree(E->hess));
+      PetscCall(PetscMalloc1(ncoo, &E->hess));
+      E->hess_cap = ncoo;
+    }
     E->nhess          = ncoo;
     E->hess_key.valid = PETSC_FALSE;
     for (PetscCount i = ncoo - E->nfixown; i < ncoo; i++) E->hess[i] = 1.0;

@@ -32,7 +32,7 @@ static PetscErrorCode MfadEnergyCacheAlloc_Private(MfadEnergy E)
   PetscCount n = 0, nchunk = 0;
 
   PetscFunctionBegin;
-  if (E->cache) PetscFunctionReturn(PETSC_SUCCESS);
+  if (E->ncache >= 0) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt t = 0; t < E->nterms; t++) {
     const MfadTerm *term = &E->terms[t];
     const int       N    = term->k->nvert * term->k->dof;
@@ -43,7 +43,11 @@ static PetscErrorCode MfadEnergyCacheAlloc_Private(MfadEnergy E)
       nchunk = PetscMax(nchunk, (PetscCount)(term->block_start[b1] - term->block_start[b0]) * N * N);
     }
   }
-  PetscCall(PetscMalloc1(n, &E->cache));
+  if (n > E->cache_cap) {
+    PetscCall(PetscFree(E->cache));
+    PetscCall(PetscMalloc1(n, &E->cache));
+    E->cache_cap = n;
+  }
   E->ncache = n;
   E->nchunk = (PetscInt)nchunk;
   PetscFunctionReturn(PETSC_SUCCESS);

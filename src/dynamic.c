@@ -138,7 +138,7 @@ PetscErrorCode MfadEnergySetTermElements(MfadEnergy E, PetscInt term, PetscInt n
     else PetscCall(PetscFree(ghosts));
     PetscCall(MfadTermSetUpLocal_Private(E, t));
     /* element Hessians, the cache and their work space are sized by the element sets */
-    PetscCall(MfadEnergyResetHessians_Private(E));
+    PetscCall(MfadEnergyResetHessians_Private(E, PETSC_TRUE));
     PetscCall(MfadEnergyReset_CUDA(E)); /* device copies of connectivity and parameters */
   }
   PetscCall(PetscLogEventEnd(MFAD_ElementSetEvent, 0, 0, 0, 0));

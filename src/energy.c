@@ -36,6 +36,7 @@ PetscErrorCode MfadEnergyCreate(MPI_Comm comm, PetscInt dof, PetscInt n, PetscIn
     if (size > 1 && !getenv("OMP_NUM_THREADS")) e->nthreads = 1;
   }
   e->block_size   = 1024;
+  e->ncache       = -1; /* the cache not laid out yet */
   e->psd_steps    = -1;
   e->reorder      = PETSC_TRUE;
   e->check_finite = PETSC_TRUE;
@@ -59,7 +60,7 @@ static PetscErrorCode MfadEnergyReset_Private(MfadEnergy E)
   PetscCall(VecScatterDestroy(&E->scatter));
   PetscCall(PetscFree(E->blockloc));
   PetscCall(PetscFree2(E->fixloc, E->fixval));
-  PetscCall(MfadEnergyResetHessians_Private(E));
+  PetscCall(MfadEnergyResetHessians_Private(E, PETSC_FALSE));
   E->nfixloc     = 0;
   E->nfixown     = 0;
   E->setup       = PETSC_FALSE;

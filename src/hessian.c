@@ -112,15 +112,21 @@ PetscErrorCode MfadTermElementHessians_Private(MfadEnergy E, const MfadTerm *ter
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MfadEnergyResetHessians_Private(MfadEnergy E)
+/* keep: the element Hessians' and the cache's memory stays for the next layout (a new element
+   set): freed and allocated again, 100+ MB come back as fresh pages, whose first touch cost a
+   10^6 page faults per bench_dynamic run where the allocator returns them to the system */
+PetscErrorCode MfadEnergyResetHessians_Private(MfadEnergy E, PetscBool keep)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree(E->hess));
-  PetscCall(PetscFree(E->cache));
+  if (!keep) {
+    PetscCall(PetscFree(E->hess));
+    PetscCall(PetscFree(E->cache));
+    E->hess_cap = E->cache_cap = 0;
+  }
   PetscCall(PetscFree(E->chunk));
   PetscCall(PetscFree2(E->chunk_start, E->chunk_value));
   E->nhess          = 0;
-  E->ncache         = 0;
+  E->ncache         = -1;
   E->nchunk         = 0;
   E->nchunk_blocks  = 0;
   E->hess_key.valid = PETSC_FALSE;

@@ -129,10 +129,10 @@ struct _p_MfadEnergy {
   PetscInt          setup_count;  /* SetUps so far: an assembled matrix's pattern belongs to one */
   PetscInt          fixed_count;  /* fixed-dof set-ups so far: fixed values are part of the point */
   double           *hess;         /* COO values: each term's weighted N x N element Hessians, then 1 per owned fixed dof */
-  PetscCount        nhess;
+  PetscCount        nhess, hess_cap; /* hess's size (0: to be laid out) and room */
   MfadHessianKey    hess_key;     /* the point E->hess holds */
   double           *cache;        /* packed element Hessians (upper triangle by rows) of every term */
-  PetscCount        ncache;
+  PetscCount        ncache, cache_cap; /* cache's size (-1: to be laid out) and room */
   MfadHessianKey    cache_key;
   double           *chunk;        /* full element Hessians of a few blocks, while the cache is built */
   PetscInt          nchunk;       /* doubles of one thread's chunk (the largest chunk's full Hessians) */
@@ -210,7 +210,7 @@ PETSC_INTERN PetscErrorCode MfadEnergyHessianKey_Private(MfadEnergy E, Vec X, Mf
 PETSC_INTERN PetscBool      MfadHessianKeyEqual_Private(const MfadHessianKey *a, const MfadHessianKey *b);
 PETSC_INTERN PetscErrorCode MfadTermElementHessians_Private(MfadEnergy E, const MfadTerm *term, int b0, int b1, const double *x, double *H);
 PETSC_INTERN void           MfadTermElementHessiansRange_Private(MfadEnergy E, const MfadTerm *term, int b0, int b1, const double *x, double *H, int nt, int *start, double *value);
-PETSC_INTERN PetscErrorCode MfadEnergyResetHessians_Private(MfadEnergy E);
+PETSC_INTERN PetscErrorCode MfadEnergyResetHessians_Private(MfadEnergy E, PetscBool keep);
 PETSC_INTERN PetscCount     MfadPackedSize_Private(int N);
 PETSC_INTERN int            MfadEnergyThreads_Private(MfadEnergy E);
 PETSC_INTERN PetscErrorCode MfadEnergyHessianWork_Private(MfadEnergy E);

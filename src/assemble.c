@@ -184,7 +184,7 @@ static PetscErrorCode MfadMatPreallocate_Private(MfadEnergy E, Mat A, MfadMatCOO
     nfix0 = (PetscCount)c->pat.npair * dof * dof;
   } else nfix0 = MfadEnergyCOOSize_Private(E) - E->nfixown;
   ncoo = nfix0 + E->nfixown; /* then the owned fixed dofs' diagonal */
-  if (c->csr) PetscCall(MfadMatCSRCreate_Private(E, A, &c->pat, fixed, &c->csrmat));
+  if (c->csr) PetscCall(MfadMatCSRCreate_Private(E, A, c->upper, &c->pat, fixed, &c->csrmat));
   else {
     PetscCall(PetscMalloc2(ncoo, &ci, ncoo, &cj));
     if (c->merge) PetscCall(MfadMatCOOPairs_Private(E, &c->pat, fixed, c->upper, ci, cj));
@@ -226,8 +226,9 @@ static PetscErrorCode MfadMatPreallocate_Private(MfadEnergy E, Mat A, MfadMatCOO
   c->nfixloc        = E->nfixloc;
   c->nelemcoo       = MfadEnergyCOOSize_Private(E);
   if (c->merge) {
-    PetscCall(PetscMalloc1(ncoo, &c->vals));
-    for (PetscCount i = nfix0; i < ncoo; i++) c->vals[i] = 1.0;
+    const PetscCount nvals = c->csr ? nfix0 : ncoo; /* the CSR fill writes the fixed diagonal itself */
+    PetscCall(PetscMalloc1(nvals, &c->vals));
+    for (PetscCount i = nfix0; i < nvals; i++) c->vals[i] = 1.0;
     PetscCall(PetscCalloc1(c->pat.npair, &c->cover));
     for (PetscCount i = 0; i < c->pat.slot_start[E->nterms]; i++) c->cover[c->pat.slot[i]]++;
   }

@@ -202,8 +202,6 @@ static PetscErrorCode MfadMatCSRPreallocateBlocks_Private(MfadMatCSR c, Mat A)
 {
   const PetscInt dof = c->dof, n = c->n, all = ((PetscInt)1 << dof) - 1, nm = c->mstart[n];
   PetscInt      *ii, *jj, q = 0;
-  MatType        type;
-  PetscBool      seq;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc3(nm, &c->keep, c->maxrow, &c->bcol, (size_t)c->maxrow * dof * dof, &c->bval));
@@ -217,21 +215,20 @@ static PetscErrorCode MfadMatCSRPreallocateBlocks_Private(MfadMatCSR c, Mat A)
     }
     ii[a + 1] = q;
   }
-  PetscCall(MatGetType(A, &type));
-  PetscCall(PetscStrbeginswith(type, "seq", &seq));
+  /* each call acts only on its own type (PetscTryMethod), as in MatXAIJSetPreallocation() */
   if (c->upper) {
-    if (seq) PetscCall(MatSeqSBAIJSetPreallocationCSR(A, dof, ii, jj, NULL));
-    else PetscCall(MatMPISBAIJSetPreallocationCSR(A, dof, ii, jj, NULL));
+    PetscCall(MatSeqSBAIJSetPreallocationCSR(A, dof, ii, jj, NULL));
+    PetscCall(MatMPISBAIJSetPreallocationCSR(A, dof, ii, jj, NULL));
   } else {
-    if (seq) PetscCall(MatSeqBAIJSetPreallocationCSR(A, dof, ii, jj, NULL));
-    else PetscCall(MatMPIBAIJSetPreallocationCSR(A, dof, ii, jj, NULL));
+    PetscCall(MatSeqBAIJSetPreallocationCSR(A, dof, ii, jj, NULL));
+    PetscCall(MatMPIBAIJSetPreallocationCSR(A, dof, ii, jj, NULL));
   }
   PetscCall(PetscFree2(ii, jj));
   PetscCall(MatSetOption(A, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MfadMatCSRCreate_Private(MfadEnergy E, Mat A, const MfadPairPattern *pat, const char *fixed, MfadMatCSR *csr)
+PetscErrorCode MfadMatCSRCreate_Private(MfadEnergy E, Mat A, PetscBool upper, const MfadPairPattern *pat, const char *fixed, MfadMatCSR *csr)
 {
   const PetscInt dof = E->dof, n = E->n;
   PetscMPIInt    size;
@@ -255,7 +252,7 @@ PetscErrorCode MfadMatCSRCreate_Private(MfadEnergy E, Mat A, const MfadPairPatte
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPIAIJ, &c->mpi));
   PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &c->blocked, MATSEQBAIJ, MATMPIBAIJ, MATSEQSBAIJ, MATMPISBAIJ, ""));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &c->upper, MATSEQSBAIJ, MATMPISBAIJ, ""));
+  c->upper = upper;
   PetscCall(MPIU_Allreduce(&ghostrows, &anyghost, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
   if (size > 1 && anyghost) { /* collective: every rank builds the graph, with or without ghost rows */
     PetscCall(MfadMatCSRGhostRows_Private(E, pat, bits, c, &rcol, &rfixed));

@@ -162,7 +162,7 @@ PETSC_INTERN PetscErrorCode MfadPairPatternDestroy_Private(MfadPairPattern *);
 PETSC_INTERN PetscErrorCode MfadPairPatternSum_Private(MfadEnergy, const MfadPairPattern *, const double *, double *);
 /* aij preallocated from the pair pattern's CSR and filled in place, on any number of ranks (src/assemble_csr.c) */
 typedef struct _n_MfadMatCSR *MfadMatCSR;
-PETSC_INTERN PetscErrorCode MfadMatCSRCreate_Private(MfadEnergy, Mat, const MfadPairPattern *, const char *, MfadMatCSR *);
+PETSC_INTERN PetscErrorCode MfadMatCSRCreate_Private(MfadEnergy, Mat, PetscBool, const MfadPairPattern *, const char *, MfadMatCSR *);
 PETSC_INTERN PetscErrorCode MfadMatCSRFill_Private(MfadMatCSR, Mat, const MfadPairPattern *, const double *);
 PETSC_INTERN PetscErrorCode MfadMatCSRDestroy_Private(MfadMatCSR *);
 

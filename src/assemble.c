@@ -242,35 +242,53 @@ static PetscErrorCode MfadMatPreallocate_Private(MfadEnergy E, Mat A, MfadMatCOO
 
 /* Whether the changed terms' new elements keep the pair pattern (merged COO, local numbering
    unchanged): their old blocks leave each pair's count of covering blocks, their new blocks must
-   each find their pair and enter its count, and no pair may be left uncovered. On success `slot`
-   and `slot_start` are the new elements' slots. O(the changed terms' elements), whatever the size
-   of the other terms. */
-static PetscErrorCode MfadMatSamePairs_Private(MfadEnergy E, MfadMatCOO *c, PetscBool *same, PetscInt **slot, PetscCount **slot_start)
+   each find their pair and enter its count, and no pair may be left uncovered. The slots are
+   rewritten as it goes: in place where the unchanged terms keep their offsets (the usual case:
+   the changing terms, contact, come last), so an update touches only the changed terms' slots and
+   reuses the memory. When *same comes back false the pattern is left inconsistent: the caller
+   builds it again. O(the changed terms' elements), whatever the size of the other terms. */
+static PetscErrorCode MfadMatSamePairs_Private(MfadEnergy E, MfadMatCOO *c, PetscBool *same)
 {
-  const MfadPairPattern *pat  = &c->pat;
-  PetscInt              *zero = NULL, nzero = 0, maxzero = 0;
+  MfadPairPattern *pat  = &c->pat;
+  PetscInt        *zero = NULL, *slot = pat->slot, nzero = 0, maxzero = 0;
+  PetscCount      *start;
+  PetscBool        inplace = PETSC_TRUE;
 
   PetscFunctionBegin;
   *same = PETSC_TRUE;
-  PetscCall(PetscMalloc1(E->nterms + 1, slot_start));
-  (*slot_start)[0] = 0;
+  PetscCall(PetscMalloc1(E->nterms + 1, &start));
+  start[0] = 0;
   for (PetscInt t = 0; t < E->nterms; t++) {
-    const int nv         = E->terms[t].k->nvert;
-    (*slot_start)[t + 1] = (*slot_start)[t] + E->terms[t].nelem * nv * nv;
+    const int nv = E->terms[t].k->nvert;
+    start[t + 1] = start[t] + E->terms[t].nelem * nv * nv;
     if (c->term_updates[t] != E->terms[t].nupdates) maxzero += (PetscInt)(pat->slot_start[t + 1] - pat->slot_start[t]);
+    else if (start[t] != pat->slot_start[t]) inplace = PETSC_FALSE;
   }
-  PetscCall(PetscMalloc1((*slot_start)[E->nterms], slot));
+  /* every changed term's old blocks leave their pairs before any new slot is written */
   PetscCall(PetscMalloc1(maxzero, &zero));
+  for (PetscInt t = 0; t < E->nterms; t++)
+    if (c->term_updates[t] != E->terms[t].nupdates)
+      for (PetscCount i = pat->slot_start[t]; i < pat->slot_start[t + 1]; i++)
+        if (--c->cover[pat->slot[i]] == 0) zero[nzero++] = pat->slot[i];
+  if (!inplace) { /* a new array, the unchanged terms' slots moved into it */
+    PetscCall(PetscMalloc1(start[E->nterms], &slot));
+    for (PetscInt t = 0; t < E->nterms; t++)
+      if (c->term_updates[t] == E->terms[t].nupdates) PetscCall(PetscArraycpy(slot + start[t], pat->slot + pat->slot_start[t], start[t + 1] - start[t]));
+    PetscCall(PetscFree(pat->slot));
+    pat->slot_cap = start[E->nterms];
+  } else if (start[E->nterms] > pat->slot_cap) {
+    PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)start[E->nterms], &pat->slot));
+    slot          = pat->slot;
+    pat->slot_cap = start[E->nterms];
+  }
+  pat->slot = slot;
+  PetscCall(PetscFree(pat->slot_start));
+  pat->slot_start = start;
   for (PetscInt t = 0; t < E->nterms && *same; t++) {
     const MfadTerm *term = &E->terms[t];
     const int       nv   = term->k->nvert;
-    PetscInt       *ns   = *slot + (*slot_start)[t];
-    if (c->term_updates[t] == term->nupdates) { /* unchanged: its slots stand */
-      PetscCall(PetscArraycpy(ns, pat->slot + pat->slot_start[t], (*slot_start)[t + 1] - (*slot_start)[t]));
-      continue;
-    }
-    for (PetscCount i = pat->slot_start[t]; i < pat->slot_start[t + 1]; i++)
-      if (--c->cover[pat->slot[i]] == 0) zero[nzero++] = pat->slot[i];
+    PetscInt       *ns   = slot + start[t];
+    if (c->term_updates[t] == term->nupdates) continue; /* unchanged: its slots stand */
     for (PetscInt e = 0; e < term->nelem && *same; e++)
       for (int a = 0; a < nv && *same; a++) {
         const PetscInt r = term->conn[e * nv + a], r0 = pat->row_start[r], len = pat->row_start[r + 1] - r0;
@@ -289,10 +307,6 @@ static PetscErrorCode MfadMatSamePairs_Private(MfadEnergy E, MfadMatCOO *c, Pets
   for (PetscInt i = 0; i < nzero && *same; i++)
     if (!c->cover[zero[i]]) *same = PETSC_FALSE; /* a pair only the old elements had */
   PetscCall(PetscFree(zero));
-  if (!*same) {
-    PetscCall(PetscFree(*slot));
-    PetscCall(PetscFree(*slot_start));
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -302,29 +316,22 @@ static PetscErrorCode MfadMatSamePairs_Private(MfadEnergy E, MfadMatCOO *c, Pets
    set is a changed pair set: every used vertex pairs with itself). Collective. */
 static PetscErrorCode MfadMatUpdatePattern_Private(MfadEnergy E, Mat A, MfadMatCOO *c)
 {
-  PetscInt   *slot = NULL, changed = 1, anychanged;
-  PetscCount *slot_start = NULL;
-  PetscBool   same       = PETSC_FALSE;
+  PetscInt  changed = 1, anychanged;
+  PetscBool same    = PETSC_FALSE;
 
   PetscFunctionBegin;
   if (c->merge && c->ghost_rebuilds == E->nghost_rebuilds) {
     PetscCall(PetscLogEventBegin(MFAD_PatternEvent, 0, 0, 0, 0));
-    PetscCall(MfadMatSamePairs_Private(E, c, &same, &slot, &slot_start));
+    PetscCall(MfadMatSamePairs_Private(E, c, &same));
     changed = same ? 0 : 1;
     PetscCall(PetscLogEventEnd(MFAD_PatternEvent, 0, 0, 0, 0));
   }
   PetscCall(MPIU_Allreduce(&changed, &anychanged, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)E))); /* preallocation is collective */
   if (anychanged) {
-    PetscCall(PetscFree(slot));
-    PetscCall(PetscFree(slot_start));
     PetscCall(PetscInfo(A, "mfad: the element sets changed the vertex-pair pattern: re-preallocating\n"));
     PetscCall(MfadMatPreallocate_Private(E, A, c, NULL));
     E->npattern_builds++;
-  } else {
-    PetscCall(PetscFree(c->pat.slot));
-    PetscCall(PetscFree(c->pat.slot_start));
-    c->pat.slot       = slot; /* the same pairs, the new elements' slots */
-    c->pat.slot_start = slot_start;
+  } else { /* the same pairs, the new elements' slots */
     for (PetscInt t = 0; t < E->nterms; t++) c->term_updates[t] = E->terms[t].nupdates;
     c->elements_state = E->elements_state;
     c->nelemcoo       = MfadEnergyCOOSize_Private(E);

@@ -156,6 +156,7 @@ typedef struct {
   PetscInt   *row_start, *col; /* local vertex ids, each row sorted */
   PetscInt   *slot;            /* term t, element e, block (a, b): slot[slot_start[t] + (e nv + a) nv + b] */
   PetscCount *slot_start;
+  PetscCount  slot_cap;        /* slot's allocated length: element-set updates rewrite it in place */
 } MfadPairPattern;
 PETSC_INTERN PetscErrorCode MfadPairPatternCreate_Private(MfadEnergy, MfadPairPattern *);
 PETSC_INTERN PetscErrorCode MfadPairPatternDestroy_Private(MfadPairPattern *);

@@ -51,6 +51,7 @@ PetscErrorCode MfadPairPatternCreate_Private(MfadEnergy E, MfadPairPattern *pat)
   PetscCall(PetscMalloc1(E->nlocal + 1, &pat->row_start));
   PetscCall(PetscMalloc1(npair_dup, &pat->col)); /* at most; shrunk below */
   PetscCall(PetscMalloc1(pat->slot_start[E->nterms], &pat->slot));
+  pat->slot_cap = pat->slot_start[E->nterms];
   PetscCall(PetscMalloc3(E->nlocal, &mark, E->nlocal, &where, maxrow, &uniq));
   for (PetscInt v = 0; v < E->nlocal; v++) mark[v] = -1;
   pat->row_start[0] = 0;
@@ -80,6 +81,7 @@ PetscErrorCode MfadPairPatternDestroy_Private(MfadPairPattern *pat)
   PetscCall(PetscFree(pat->slot));
   PetscCall(PetscFree(pat->slot_start));
   pat->nrow = pat->npair = 0;
+  pat->slot_cap          = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -25,6 +25,8 @@ static const char help[] =
     "                 mesh's extent along -clamp_axis (a curved mesh has one vertex of smallest x);\n"
     "                 statics needs at least 3 clamped vertices not on one line, else an error\n"
     "  -clamp_axis <x>  with -mesh: x | y | z, the clamp at its smallest values, the tip at its largest\n"
+    "  -mesh_scale <1>  with -mesh: metres per unit of the file's coordinates (0.001 for millimetres);\n"
+    "                 material and load are physical: a 120 m gel body cannot hold its weight\n"
     "  Statics (the bar or -mesh): under a large load (a real mesh clamped on a small patch swings\n"
     "                 through a large rotation; the bar at -g -2000 folds) the exact Hessian is\n"
     "                 indefinite on the way, so unless -mfad_hessian, -ksp_type or\n"
@@ -334,8 +336,8 @@ int main(int argc, char **argv)
   Grid           g     = {4, 16, 0.005};
   Problem        P     = {1e5, 0.3, 1000, -9.81, 0.01, 0, 0, PETSC_TRUE, PETSC_FALSE};
   PetscBool      write = PETSC_FALSE, readmesh = PETSC_FALSE, *clamp, *tip;
-  PetscReal      band = 0.05;
-  PetscBool      gridopt[3], bandopt, axisopt;
+  PetscReal      band = 0.05, mscale = 1, size = 0;
+  PetscBool      gridopt[3], bandopt, axisopt, scaleopt;
   PetscInt       axis                    = 0;
   const char    *Axes[]                  = {"x", "y", "z"};
   char           out[PETSC_MAX_PATH_LEN] = "", meshpath[PETSC_MAX_PATH_LEN] = "", kname[64];
@@ -366,6 +368,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-clamp_band", "with -mesh: clamped band's thickness, a fraction of the x extent", NULL, band, &band, &bandopt));
   PetscCall(PetscOptionsEList("-clamp_axis", "with -mesh: the axis of the clamp (smallest values) and the tip (largest)", NULL, Axes, 3, Axes[axis],
                               &axis, &axisopt));
+  PetscCall(PetscOptionsReal("-mesh_scale", "with -mesh: metres per unit of the file's coordinates", NULL, mscale, &mscale, &scaleopt));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of solving with SNES", NULL, P.use_tao, &P.use_tao, NULL));
   PetscCall(PetscOptionsString("-mesh", "a tet mesh file (TetGen .node/.ele, Gmsh .msh, ...) instead of the generated bar", NULL, meshpath, meshpath,
                                sizeof meshpath, &readmesh));
@@ -386,8 +389,9 @@ int main(int argc, char **argv)
   PetscCheck(band >= 0 && band < 0.5, comm, PETSC_ERR_ARG_OUTOFRANGE, "-clamp_band %g must be in [0, 0.5)", (double)band);
   PetscCheck(!readmesh || !(gridopt[0] || gridopt[1] || gridopt[2]), comm, PETSC_ERR_ARG_INCOMP,
              "-n, -m and -h describe the generated bar: they mean nothing with -mesh");
-  PetscCheck(readmesh || !(bandopt || axisopt), comm, PETSC_ERR_ARG_INCOMP,
-             "-clamp_band and -clamp_axis are for -mesh: the generated bar clamps its face x = 0");
+  PetscCheck(readmesh || !(bandopt || axisopt || scaleopt), comm, PETSC_ERR_ARG_INCOMP,
+             "-clamp_band, -clamp_axis and -mesh_scale are for -mesh: the generated bar clamps its face x = 0 and is sized by -h");
+  PetscCheck(mscale > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-mesh_scale %g must be > 0", (double)mscale);
 
   /* the material: kernel <name>_tet with the Lame constants of (E, nu) */
   PetscCall(PetscSNPrintf(kname, sizeof kname, "%s_tet", Materials[P.material]));
@@ -398,7 +402,8 @@ int main(int argc, char **argv)
   PetscCall(DefaultHessianAuto()); /* bar, dynamics, TAO: 5x faster than the fused form alone */
   PetscCall(PetscTime(&ts0));
   if (readmesh)
-    PetscCall(MeshEnergyCreate(comm, meshpath, kname, material, P.rho, axis, band, &E, &N, &n, &vstart, &ncell, &rest, &mass, &clamp, &tip));
+    PetscCall(
+        MeshEnergyCreate(comm, meshpath, mscale, kname, material, P.rho, axis, band, &E, &N, &n, &vstart, &ncell, &rest, &mass, &clamp, &tip, &size));
   else PetscCall(BarEnergyCreate(comm, &g, kname, material, P.rho, &E, &N, &n, &vstart, &ncell, &rest, &mass, &clamp, &tip));
   if (P.clamp && P.steps == 0) PetscCall(CheckClamp(comm, n, rest, clamp, readmesh ? meshpath : NULL));
   PetscCall(PetscMalloc1(3 * n, &force));
@@ -515,7 +520,16 @@ int main(int argc, char **argv)
   PetscCall(PetscFree4(rest, mass, clamp, tip));
   if (P.steps) PetscCall(PetscFree3(vel, xpred, iparam));
   PetscCall(MfadEnergyDestroy(&E));
-  if (reason <= 0) PetscCall(PetscFPrintf(comm, PETSC_STDERR, "elastic: the solve did not converge: %s\n", reason_name));
+  if (reason <= 0) {
+    /* a mesh in other units than metres is another body: rho |g| L / E compares its weight with its stiffness */
+    const PetscReal load = P.rho * PetscAbsReal(P.grav) * size / P.young;
+    PetscCall(PetscFPrintf(comm, PETSC_STDERR, "elastic: the solve did not converge: %s\n", reason_name));
+    if (readmesh && load > 1)
+      PetscCall(PetscFPrintf(comm, PETSC_STDERR,
+                             "elastic: the mesh is %.3e m across, so its weight is rho |g| L / E = %.3g times its stiffness: if the file is not in "
+                             "metres, give -mesh_scale\n",
+                             (double)size, (double)load));
+  }
   PetscCall(PetscFinalize());
   return reason > 0 ? 0 : 1;
 }

@@ -3,9 +3,9 @@
    library (petsc-examples/CMakeLists.txt). */
 #include "elasticmesh.h"
 
-PetscErrorCode MeshEnergyCreate(MPI_Comm comm, const char path[], const char kname[], const PetscReal material[], PetscReal rho, PetscInt axis,
-                                PetscReal band, MfadEnergy *E, PetscInt *N, PetscInt *n, PetscInt *vstart, PetscInt *ncell, PetscReal **rest,
-                                PetscReal **mass, PetscBool **clamp, PetscBool **tip)
+PetscErrorCode MeshEnergyCreate(MPI_Comm comm, const char path[], PetscReal scale, const char kname[], const PetscReal material[], PetscReal rho,
+                                PetscInt axis, PetscReal band, MfadEnergy *E, PetscInt *N, PetscInt *n, PetscInt *vstart, PetscInt *ncell,
+                                PetscReal **rest, PetscReal **mass, PetscBool **clamp, PetscBool **tip, PetscReal *size)
 {
   DM                 dm;
   MfadKernel         solid;
@@ -16,6 +16,12 @@ PetscErrorCode MeshEnergyCreate(MPI_Comm comm, const char path[], const char kna
 
   PetscFunctionBeginUser;
   PetscCall(MfadDMPlexCreateFromFile(comm, path, &dm));
+  if (scale != 1) { /* the file's units to metres, before the rest shapes and masses are taken */
+    Vec c;
+    PetscCall(DMGetCoordinates(dm, &c));
+    PetscCall(VecScale(c, scale));
+    PetscCall(DMSetCoordinates(dm, c)); /* the local coordinates follow */
+  }
   PetscCall(MfadEnergyCreateFromDMPlex(dm, 3, E));
   PetscCall(MfadKernelFind(kname, &solid));
   PetscCall(MfadEnergyAddTermFromDMPlex(*E, dm, solid, MFAD_DMPLEX_CELLS, material, 1.0, NULL));
@@ -47,6 +53,12 @@ PetscErrorCode MeshEnergyCreate(MPI_Comm comm, const char path[], const char kna
   PetscCall(PetscFree(conn));
   PetscCall(PetscFree(coords));
 
+  *size = 0;
+  for (PetscInt d = 0; d < 3; d++) {
+    PetscCall(VecStrideMin(X, d, NULL, &xmin));
+    PetscCall(VecStrideMax(X, d, NULL, &xmax));
+    *size = PetscMax(*size, xmax - xmin);
+  }
   /* clamp and tip: the bands of smallest and largest x, their thickness relative to the extent */
   PetscCall(VecStrideMin(X, axis, NULL, &xmin));
   PetscCall(VecStrideMax(X, axis, NULL, &xmax));

@@ -12,10 +12,12 @@
    (3n), lumped masses (rho V / 4 of every tet to each of its vertices, summed across ranks by a Vec
    assembly), the vertices to clamp (coordinate `axis` within `band` times the mesh's extent along it
    of its smallest value: a band, since a curved mesh has a single vertex of smallest x) and the tip
-   (the same at the largest value).
+   (the same at the largest value). The file's coordinates are multiplied by `scale` (metres per file
+   unit) before anything is computed from them; `size` gets the mesh's largest extent along x, y or
+   z after scaling [m].
    Free rest, mass, clamp, tip with PetscFree4(). */
-PetscErrorCode MeshEnergyCreate(MPI_Comm comm, const char path[], const char kname[], const PetscReal material[], PetscReal rho, PetscInt axis,
-                                PetscReal band, MfadEnergy *E, PetscInt *N, PetscInt *n, PetscInt *vstart, PetscInt *ncell, PetscReal **rest,
-                                PetscReal **mass, PetscBool **clamp, PetscBool **tip);
+PetscErrorCode MeshEnergyCreate(MPI_Comm comm, const char path[], PetscReal scale, const char kname[], const PetscReal material[], PetscReal rho,
+                                PetscInt axis, PetscReal band, MfadEnergy *E, PetscInt *N, PetscInt *n, PetscInt *vstart, PetscInt *ncell,
+                                PetscReal **rest, PetscReal **mass, PetscBool **clamp, PetscBool **tip, PetscReal *size);
 
 #endif /* ELASTICMESH_H */

@@ -28,6 +28,10 @@
 #                             <np> is 2) ranks converge (|grad E| <= 1e-7 of the load) to the same energy (1e-10), the
 #                             energy below the rest shape's, and no tet inverted (min det F > 0,
 #                             from the deformed mesh written by -o)
+#   scale <maxits> <s> <E>    units: -mesh_scale s with Young's modulus s E is the same deformation
+#                             gradient as the file's units with E (stress times s, its divergence
+#                             unchanged, like the body force rho g): tip displacement times s and
+#                             energy times s^4, to 1e-7 (the same Newton iterates, scaled)
 #   badmesh                   -mesh with a missing file fails and names the file
 #   vtu                       -o writes a complete VTK file on 2 ranks, and no temporary file is left
 #   freefall <np> <maxits> <steps> <dt> <g>
@@ -241,6 +245,18 @@ case $check in
     j=$(mindetf "$work/tao.vtu")
     { number "$j" && holds 'a + 0 > 0' "$j"; } || fail "run 'tao': min det F = $j over the tets, expected > 0 (no inverted tet)"
     close "energy, TAO vs SNES" "$(field tao energy)" "$(field snes energy)" 1e-10
+    ;;
+  scale)
+    maxits=$1 s=$2 e=$3
+    shift 4
+    run unit 1 -E "$e" "$@"
+    converged unit "$maxits"
+    run scaled 1 -mesh_scale "$s" -E "$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.17g", s * e }')" "$@"
+    converged scaled "$maxits"
+    close "tip displacement with -mesh_scale $s, over $s" "$(awk -v t="$(field scaled tip_displacement)" -v s="$s" 'BEGIN { printf "%.17g", t / s }')" \
+      "$(field unit tip_displacement)" 1e-7
+    close "energy with -mesh_scale $s, over $s^4" "$(awk -v t="$(field scaled energy)" -v s="$s" 'BEGIN { printf "%.17g", t / (s * s * s * s) }')" \
+      "$(field unit energy)" 1e-7
     ;;
   badmesh)
     shift 1

@@ -115,3 +115,5 @@ mfad_example_test(example_elastic_mesh_linear_np2 2 clapeyron 2 ${MFAD_ELASTIC_M
 mfad_example_test(example_elastic_mesh_dynamics_np2 2 solve 2 ${MFAD_ELASTIC_MAXITS} OPTIONS -mesh ${MFAD_TWOCUBES} -ts_steps 3 -dt 0.05)
 mfad_example_test(example_elastic_mesh_gmsh_np2 2 solve 2 ${MFAD_ELASTIC_MAXITS} OPTIONS -mesh ${CMAKE_CURRENT_SOURCE_DIR}/meshes/box_tets.msh -ksp_type cg -pc_type jacobi)
 mfad_example_test(example_elastic_mesh_missing 1 badmesh)
+# the same two cubes in millimetres: -mesh_scale 0.001 (E 100 Pa against 1e5) scales the solution
+mfad_example_test(example_elastic_mesh_scale 1 scale ${MFAD_ELASTIC_MAXITS} 0.001 1e5 OPTIONS -mesh ${MFAD_TWOCUBES})

@@ -19,6 +19,11 @@ endfunction()
 
 # ---- exit status: a solve that did not converge is a failure, its reason on standard error
 mfad_refused_test(example_elastic_not_converged elastic 1 "did not converge: DIVERGED_MAX_IT" OPTIONS -snes_max_it 1)
+# a mesh read in the wrong units (the 2 m cubes as 2 km: 196 times its stiffness) that fails says so
+mfad_refused_test(example_elastic_mesh_units elastic 1 "times its stiffness: if the file is not in metres, give -mesh_scale"
+                  OPTIONS -mesh ${MFAD_MESHES}/twocubes.1.node -mesh_scale 1000 -snes_max_it 3)
+# -mesh_scale is for read meshes
+mfad_refused_test(example_elastic_bar_scale elastic 1 "are for -mesh" OPTIONS -mesh_scale 2)
 mfad_refused_test(example_cloth_not_converged cloth 1 "did not converge: DIVERGED_MAX_IT" OPTIONS -ts_steps 0 -snes_max_it 1)
 mfad_refused_test(example_smooth_not_converged smooth 1 "did not converge" OPTIONS -snes_max_it 0 -snes_converged_reason)
 mfad_refused_test(example_arap_not_converged arap 1 "did not converge: DIVERGED_MAX_IT" OPTIONS -snes_max_it 1)

@@ -11,7 +11,7 @@ PetscErrorCode MeshEnergyCreate(MPI_Comm comm, const char path[], PetscReal scal
   MfadKernel         solid;
   Vec                X, M;
   PetscInt           nelem, nv, *conn, lcell;
-  PetscReal         *coords, xmin, xmax, tol;
+  PetscReal         *coords, lo[3], hi[3], xmin, xmax, tol;
   const PetscScalar *x, *m;
 
   PetscFunctionBeginUser;
@@ -53,15 +53,12 @@ PetscErrorCode MeshEnergyCreate(MPI_Comm comm, const char path[], PetscReal scal
   PetscCall(PetscFree(conn));
   PetscCall(PetscFree(coords));
 
-  *size = 0;
-  for (PetscInt d = 0; d < 3; d++) {
-    PetscCall(VecStrideMin(X, d, NULL, &xmin));
-    PetscCall(VecStrideMax(X, d, NULL, &xmax));
-    *size = PetscMax(*size, xmax - xmin);
-  }
+  PetscCall(VecStrideMinAll(X, NULL, lo));
+  PetscCall(VecStrideMaxAll(X, NULL, hi));
+  *size = PetscMax(PetscMax(hi[0] - lo[0], hi[1] - lo[1]), hi[2] - lo[2]);
   /* clamp and tip: the bands of smallest and largest x, their thickness relative to the extent */
-  PetscCall(VecStrideMin(X, axis, NULL, &xmin));
-  PetscCall(VecStrideMax(X, axis, NULL, &xmax));
+  xmin = lo[axis];
+  xmax = hi[axis];
   tol = band * (xmax - xmin);
   PetscCall(PetscMalloc4(3 * *n, rest, *n, mass, *n, clamp, *n, tip));
   PetscCall(VecGetArrayRead(X, &x));

@@ -9,9 +9,9 @@
    the argument of the log is ~ the mapped over the rest area A (a scaled-to-the-sphere rest
    triangle), as in flip_barrier_tri (Schüller et al. 2013, "Locally injective mappings", SGP; the
    -log(volume) barrier of TinyAD-Examples' manifold_optimization). E = +inf when det[u0, u1, u2]
-   <= 1e-14 (flat to round-off, or flipped), so line searches that evaluate the energy back off
-   before a spherical triangle flips. Like the distortion energy it does not change when a y_i is
-   scaled (no radial gradient).
+   <= 1e-14 |u1 - u0| |u2 - u0| (flat to round-off relative to its size, or flipped), so line
+   searches that evaluate the energy back off before a spherical triangle flips. Like the
+   distortion energy it does not change when a y_i is scaled (no radial gradient).
    Parameters per element (1): A. Rest set-up: the rest triangle's area (energies/tri_frame.h);
    1 for a degenerate one. */
 #include <mfad/energy.h>
@@ -19,16 +19,22 @@
 
 static double sphere_flip_barrier(const double x[9], const double p[1])
 {
-  const double A = p[0], d = mfad_det3(x); /* rows y0, y1, y2 */
-  double       s[3];                       /* |y_a|^2 */
-  for (int a = 0; a < 3; a++) s[a] = mfad_dot3(&x[3 * a], &x[3 * a]);
-  /* flipped, on a great circle (det[u0, u1, u2] at its round-off, ~1e-16), a vertex at the origin,
-     or NaN */
-  if (!(d > 1e-14 * sqrt(s[0] * s[1] * s[2]))) return INFINITY;
-  /* -A log(det[u0, u1, u2] / 2A) = -A log(det / 2A) + A/2 sum_a log |y_a|^2 */
-  double E = -A * log(d / (2.0 * A));
-  for (int a = 0; a < 3; a++) E += 0.5 * A * log(s[a]);
-  return E;
+  const double A = p[0];
+  double       u[9], e1[3], e2[3], n[3];
+  for (int a = 0; a < 3; a++) { /* u_a = y_a / |y_a| */
+    const double w = 1.0 / sqrt(mfad_dot3(&x[3 * a], &x[3 * a]));
+    for (int d = 0; d < 3; d++) u[3 * a + d] = x[3 * a + d] * w;
+  }
+  for (int i = 0; i < 3; i++) {
+    e1[i] = u[3 + i] - u[i];
+    e2[i] = u[6 + i] - u[i];
+  }
+  mfad_cross3(n, e1, e2);
+  /* det[u0, u1, u2] = n . u0 from the edges, with the wall of sphere_symmetric_dirichlet.c: flipped,
+     flat to round-off relative to the edges, a vertex at the origin, or NaN */
+  const double d = mfad_dot3(n, u);
+  if (!(d > 1e-14 * sqrt(mfad_dot3(e1, e1) * mfad_dot3(e2, e2)))) return INFINITY;
+  return -A * log(d / (2.0 * A));
 }
 
 static int sphere_flip_barrier_rest(const double r[9], const double m[1], double p[1])

@@ -14,8 +14,8 @@
    Sepulchre 2008, sec. 4.1): E does not change when a y_i is scaled, its gradient has no radial
    part, and at |y_i| = 1 its Hessian on tangent vectors is the Riemannian Hessian on the sphere.
    Add sphere_penalty (R = 1) to fix the radial directions (its minimiser |y| = 1 is not moved by E).
-   Orientation: the spherical triangle is flipped when det[u0, u1, u2] <= 1e-14 (it turns clockwise
-   seen from outside, or lies on a great circle to round-off); E = +inf there, as for a collapsed
+   Orientation: the spherical triangle is flipped when det[u0, u1, u2] <= 1e-14 |u1 - u0| |u2 - u0|
+   (it turns clockwise seen from outside, or is flat to round-off); E = +inf there, as for a collapsed
    vertex (y_i = 0), so line searches back off (energies/sphere_flip_barrier.c adds a log barrier).
    Parameters per element (5): Dm^{-1} (4, row-major), A. Rest set-up: energies/tri_frame.h (any
    non-degenerate 3-D triangle; scale the rest mesh to the sphere's size first). */
@@ -34,9 +34,10 @@ static double sphere_symmetric_dirichlet(const double x[9], const double p[5])
     e2[i] = u[6 + i] - u[i];
   }
   mfad_cross3(n, e1, e2);
-  /* det[u0, u1, u2] = n . u0: flipped, on a great circle (at its round-off, ~1e-16), a vertex at
-     the origin, or NaN */
-  if (!(n[0] * u[0] + n[1] * u[1] + n[2] * u[2] > 1e-14)) return INFINITY;
+  /* det[u0, u1, u2] = n . u0, from the edges: accurate for a tiny triangle too (y0 . y1 x y2 has an
+     absolute round-off of ~1e-16). Flipped, flat to round-off (the wall is relative to the edges:
+     a tiny well-shaped triangle is not flat), a vertex at the origin, or NaN */
+  if (!(n[0] * u[0] + n[1] * u[1] + n[2] * u[2] > 1e-14 * sqrt(mfad_dot3(e1, e1) * mfad_dot3(e2, e2)))) return INFINITY;
   for (int i = 0; i < 3; i++) /* J = Ds Dm^{-1} */
     for (int j = 0; j < 2; j++) J[2 * i + j] = e1[i] * p[j] + e2[i] * p[2 + j];
   const double di = p[0] * p[3] - p[1] * p[2];   /* det Dm^{-1} */

@@ -142,6 +142,36 @@ START_TEST(sphere_energy_is_infinite_for_a_flipped_triangle)
 }
 END_TEST
 
+/* A tiny well-shaped triangle is inside the domain and evaluated to its own accuracy: legs h = 5e-8
+   at the north pole (det[u0, u1, u2] = h^2 / (1 + h^2) = 2.5e-15, below an absolute wall of 1e-14),
+   turned by a generic rotation, so that det[y0, y1, y2] taken as y0 . y1 x y2 (absolute round-off
+   ~1e-16, 4% of it) would fail too. The rest triangle: the same one at the pole, its legs scaled by
+   c = 2 about the right angle (the barrier: -A log(det / 2A) with 2A = c^2 det: A log 4; the
+   distortion: J = I / c on the legs, 2 A (1/c^2 + c^2)). The edges of y / |y| carry a relative
+   round-off of ~1e-16 / h = 2e-9: tolerance 1e-6. */
+START_TEST(sphere_energy_of_a_tiny_triangle)
+{
+  MfadKernel   k = Find(Names[_i]);
+  const double h = 5e-8, c = 2.0, axis[3] = {0.48, -0.6, 0.64};
+  const double rest[9] = {0, 0, 1, c * h, 0, 1, 0, c * h, 1}, y0[9] = {0, 0, 1, h, 0, 1, 0, h, 1};
+  double       p[5], R[9], y[9], E, want;
+  Params(k, rest, p);
+  Rotation(axis, 2.1, R);
+  Rotate(R, y0, y);
+  E = Eval(k, y, p, NULL);
+  if (_i == 0) want = p[4] * 2.0 * (1.0 / (c * c) + c * c);
+  else want = p[0] * log(c * c);
+  ck_assert_msg(isfinite(E), "%s: a tiny well-shaped triangle has value %g", Names[_i], E);
+  AssertNear("value of a tiny triangle", Names[_i], E, want, 1e-6 * want);
+  for (int d = 0; d < 3; d++) { /* the same triangle turned clockwise */
+    const double t = y[3 + d];
+    y[3 + d] = y[6 + d], y[6 + d] = t;
+  }
+  E = Eval(k, y, p, NULL);
+  ck_assert_msg(isinf(E) && E > 0, "%s: a tiny flipped triangle has value %g, expected +inf", Names[_i], E);
+}
+END_TEST
+
 int main(void)
 {
   Suite   *s  = suite_create("energies_sphere");
@@ -153,6 +183,7 @@ int main(void)
   tcase_add_test(tc, sphere_dirichlet_is_4A_at_a_rotation_of_a_spherical_rest_triangle);
   tcase_add_test(tc, sphere_flip_barrier_is_zero_at_the_octant_with_area_one_half);
   tcase_add_loop_test(tc, sphere_energy_is_infinite_for_a_flipped_triangle, 0, 2);
+  tcase_add_loop_test(tc, sphere_energy_of_a_tiny_triangle, 0, 2);
   suite_add_tcase(s, tc);
   sr = srunner_create(s);
   srunner_run_all(sr, CK_SILENT);

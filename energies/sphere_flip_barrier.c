@@ -16,24 +16,14 @@
    1 for a degenerate one. */
 #include <mfad/energy.h>
 #include "tri_frame.h"
+#include "sphere_chord.h"
 
 static double sphere_flip_barrier(const double x[9], const double p[1])
 {
   const double A = p[0];
-  double       u[9], e1[3], e2[3], n[3];
-  for (int a = 0; a < 3; a++) { /* u_a = y_a / |y_a| */
-    const double w = 1.0 / sqrt(mfad_dot3(&x[3 * a], &x[3 * a]));
-    for (int d = 0; d < 3; d++) u[3 * a + d] = x[3 * a + d] * w;
-  }
-  for (int i = 0; i < 3; i++) {
-    e1[i] = u[3 + i] - u[i];
-    e2[i] = u[6 + i] - u[i];
-  }
-  mfad_cross3(n, e1, e2);
-  /* det[u0, u1, u2] = n . u0 from the edges, with the wall of sphere_symmetric_dirichlet.c: flipped,
-     flat to round-off relative to the edges, a vertex at the origin, or NaN */
-  const double d = mfad_dot3(n, u);
-  if (!(d > 1e-14 * sqrt(mfad_dot3(e1, e1) * mfad_dot3(e2, e2)))) return INFINITY;
+  double       e1[3], e2[3], n[3];
+  const double d = mfad_sphere_chord(x, e1, e2, n); /* 0 where flipped or flat (sphere_chord.h) */
+  if (!(d > 0.0)) return INFINITY;
   return -A * log(d / (2.0 * A));
 }
 

@@ -21,23 +21,13 @@
    non-degenerate 3-D triangle; scale the rest mesh to the sphere's size first). */
 #include <mfad/energy.h>
 #include "tri_frame.h"
+#include "sphere_chord.h"
 
 static double sphere_symmetric_dirichlet(const double x[9], const double p[5])
 {
-  double u[9], e1[3], e2[3], n[3], J[6];
-  for (int a = 0; a < 3; a++) { /* u_a = y_a / |y_a| */
-    const double s = mfad_dot3(&x[3 * a], &x[3 * a]), w = 1.0 / sqrt(s);
-    for (int d = 0; d < 3; d++) u[3 * a + d] = x[3 * a + d] * w;
-  }
-  for (int i = 0; i < 3; i++) { /* the columns of Ds */
-    e1[i] = u[3 + i] - u[i];
-    e2[i] = u[6 + i] - u[i];
-  }
-  mfad_cross3(n, e1, e2);
-  /* det[u0, u1, u2] = n . u0, from the edges: accurate for a tiny triangle too (y0 . y1 x y2 has an
-     absolute round-off of ~1e-16). Flipped, flat to round-off (the wall is relative to the edges:
-     a tiny well-shaped triangle is not flat), a vertex at the origin, or NaN */
-  if (!(n[0] * u[0] + n[1] * u[1] + n[2] * u[2] > 1e-14 * sqrt(mfad_dot3(e1, e1) * mfad_dot3(e2, e2)))) return INFINITY;
+  double e1[3], e2[3], n[3], J[6];
+  /* the columns of Ds; +inf where the chord triangle is flipped or flat (sphere_chord.h) */
+  if (!(mfad_sphere_chord(x, e1, e2, n) > 0.0)) return INFINITY;
   for (int i = 0; i < 3; i++) /* J = Ds Dm^{-1} */
     for (int j = 0; j < 2; j++) J[2 * i + j] = e1[i] * p[j] + e2[i] * p[2 + j];
   const double di = p[0] * p[3] - p[1] * p[2];   /* det Dm^{-1} */

@@ -26,7 +26,8 @@ static const char help[] =
     "Rotations of the sphere leave the energy unchanged (this energy is not Moebius invariant): the\n"
     "start is rotated so that vertex 0 is the north pole and the vertex most nearly orthogonal to it\n"
     "lies on the meridian y = 0, x > 0; vertex 0 (3 dofs) and that vertex's y (1 dof) stay fixed.\n"
-    "The rest surface is scaled to the area of the start's chord triangles. Options:\n"
+    "The rest surface is scaled to the chord area of a map that gives each triangle its share of the\n"
+    "sphere (-start tutte) or to the start's chord area (-start radial). Options:\n"
     "  -mesh <file>            a closed genus-0 triangle surface (.obj or .off), e.g. tests/meshes/spot.obj;\n"
     "                          default: a generated cube-sphere\n"
     "  -n <8>                  the generated mesh: squares per cube edge (6 n^2 + 2 vertices)\n"
@@ -35,7 +36,8 @@ static const char help[] =
     "  -axes <1.5,1,0.6>       the ellipsoid's semi-axes (also scale the bumpy shape)\n"
     "  -fingers <8>            the fingers' length (the sphere's radius is 1)\n"
     "  -start <tutte>          tutte | radial (the initial map; radial needs a star-shaped surface)\n"
-    "  -start_reweight <8>     area reweighting rounds of the Tutte start (0: mean-value weights only)\n"
+    "  -start_reweight <40>    most area reweighting rounds of the Tutte start (0: mean-value weights\n"
+    "                          only); they stop 12 rounds after the best so far\n"
     "  -start_reweight_exponent <0.5>  each round multiplies an edge's weight by rho^(exponent / 2)\n"
     "  -start_pole <0>         the vertex the Tutte start puts at the north pole\n"
     "  -barrier <0.01>         weight of the sphere_flip_barrier term (0: the +inf wall only)\n"
@@ -316,22 +318,44 @@ static PetscErrorCode SphereStartRadial(MPI_Comm comm, MfadMesh m, PetscReal (*u
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The symmetric Dirichlet energy of the chord triangles u against the surface scaled to their
-   total area (as main() scales it): per triangle D (1 + (A / A')^2), D = A |J|^2 =
-   1/2 sum_i cot(theta_i) |e'_i|^2 (theta_i the rest angle opposite edge i, e'_i its image), A and A'
-   the rest and chord areas; +inf if a chord triangle is degenerate */
-static PetscReal SphereStartEnergy(MfadMesh m, PetscReal (*u)[3])
+/* the area of triangle t of the surface */
+static inline PetscReal SphereRestArea(MfadMesh m, PetscInt t)
 {
-  PetscReal rest = 0, chord = 0, d = 0, e = 0;
+  const PetscInt *q = &m->cells[3 * t];
+  return SphereTriangleArea(&m->coords[3 * q[0]], &m->coords[3 * q[1]], &m->coords[3 * q[2]]);
+}
 
+/* The chord area of a map onto the sphere that gives every triangle its share of the sphere (its
+   share of the surface's area, a_t = 4 pi A_t / sum A) as an equilateral spherical triangle: angles
+   alpha = (a + pi) / 3 (Girard), sides c with cos c = cos alpha / (1 - cos alpha) (the spherical
+   law of cosines), chord area sqrt(3) / 4 (2 - 2 cos c) (the regular tetrahedron's 8/3 sqrt(3) / 4
+   per face at a = pi). The Tutte start's rest size: its own chord area is far below the sphere's
+   when its star covers a large cap (1.3 of 4 pi for a crammed start of the armadillo). */
+static PetscReal SphereTargetArea(MfadMesh m)
+{
+  PetscReal rest = 0, area = 0;
+
+  for (PetscInt t = 0; t < m->ncell; t++) rest += SphereRestArea(m, t);
   for (PetscInt t = 0; t < m->ncell; t++) {
-    const PetscInt *q = &m->cells[3 * t];
-    rest += SphereTriangleArea(&m->coords[3 * q[0]], &m->coords[3 * q[1]], &m->coords[3 * q[2]]);
-    chord += SphereTriangleArea(u[q[0]], u[q[1]], u[q[2]]);
+    const PetscReal a = 4 * PETSC_PI * SphereRestArea(m, t) / rest,
+                    ca = PetscCosReal((a + PETSC_PI) / 3);
+    area += PetscSqrtReal(3.0) / 4 * (2 - 2 * ca / (1 - ca));
   }
+  return area;
+}
+
+/* The symmetric Dirichlet energy of the chord triangles u against the surface scaled to the area
+   `target` (as main() scales it), per unit of that area: per triangle D (1 + (A / A')^2),
+   D = A |J|^2 = 1/2 sum_i cot(theta_i) |e'_i|^2 (theta_i the rest angle opposite edge i, e'_i its
+   image), A and A' the rest and chord areas; +inf if a chord triangle is degenerate */
+static PetscReal SphereStartEnergy(MfadMesh m, PetscReal (*u)[3], PetscReal target)
+{
+  PetscReal rest = 0, d = 0, e = 0;
+
+  for (PetscInt t = 0; t < m->ncell; t++) rest += SphereRestArea(m, t);
   for (PetscInt t = 0; t < m->ncell; t++) {
     const PetscInt *q = &m->cells[3 * t];
-    const PetscReal a = SphereTriangleArea(&m->coords[3 * q[0]], &m->coords[3 * q[1]], &m->coords[3 * q[2]]) * chord / rest,
+    const PetscReal a = SphereRestArea(m, t) * target / rest,
                     b = SphereTriangleArea(u[q[0]], u[q[1]], u[q[2]]);
     d                 = 0;
     for (int i = 0; i < 3; i++) { /* the angle at corner i is opposite the edge (i + 1, i + 2) */
@@ -345,7 +369,7 @@ static PetscReal SphereStartEnergy(MfadMesh m, PetscReal (*u)[3])
     if (!(b > 0)) return PETSC_INFINITY;
     e += d * (1 + PetscSqr(a / b));
   }
-  return e;
+  return e / target;
 }
 
 /* -start tutte: vertex 0 goes to the north pole, its star is cut out, and the rest -- a disk whose
@@ -373,7 +397,8 @@ static PetscErrorCode SphereStartTutte(MPI_Comm comm, MfadMesh m, const SphereAd
   const PetscInt     nv = m->nvert, nc = m->ncell, k0 = adj->off[v0 + 1] - adj->off[v0];
   const PetscReal   *x = m->coords;
   PetscInt          *link, *id, *nnz, n = 0;
-  PetscReal         *w, *rho, *ang, (*p)[2], (*ubest)[3], angsum = 0, star = 0, total = 0, phi = 0, best = PETSC_INFINITY;
+  PetscReal         *w, *rho, *ang, (*p)[2], (*ubest)[3], angsum = 0, star = 0, total = 0, phi = 0, best = PETSC_INFINITY,
+                     target = SphereTargetArea(m);
   PetscBool          uniform = PETSC_FALSE;
   Mat                A;
   Vec                b[2], z[2];
@@ -488,10 +513,15 @@ static PetscErrorCode SphereStartTutte(MPI_Comm comm, MfadMesh m, const SphereAd
            l[0] * (p[q[1]][0] * p[q[2]][1] - p[q[1]][1] * p[q[2]][0]);
       if (o < 0) power = PetscMax(power, ic / o);
     }
-    PetscCheck(nwrong == 0, comm, PETSC_ERR_FP,
+    PetscCheck(nwrong == 0 || it > 0, comm, PETSC_ERR_FP,
                "sphere: the Tutte embedding has %" PetscInt_FMT " planar triangles flat or flipped to round-off (of %" PetscInt_FMT
                "): try -start radial for a star-shaped surface",
                nwrong, nc - k0);
+    if (nwrong) { /* reweighted to round-off: the rounds end, the best so far stays */
+      PetscCall(PetscInfo(NULL, "sphere: reweighting round %" PetscInt_FMT ": %" PetscInt_FMT " planar triangles flat to round-off; rounds end\n", it,
+                          nwrong));
+      break;
+    }
     s = PetscMax(PetscSqrtReal(star / (total - star)), 2 * PetscSqrtReal(power));
     for (dbl = 0; nflip && dbl < 40; s *= 2) {
       nflip = 0;
@@ -503,13 +533,15 @@ static PetscErrorCode SphereStartTutte(MPI_Comm comm, MfadMesh m, const SphereAd
       for (PetscInt t = 0; t < nc; t++) nflip += !(SphereDet(u[m->cells[3 * t]], u[m->cells[3 * t + 1]], u[m->cells[3 * t + 2]]) > 0);
       if (nflip) dbl++;
     }
-    en = SphereStartEnergy(m, u);
+    en = SphereStartEnergy(m, u, target);
+    PetscCall(PetscInfo(NULL, "sphere: reweighting round %" PetscInt_FMT ": energy_per_area %.6e stereographic_scale %.3e flips %" PetscInt_FMT "\n", it,
+                        (double)en, (double)s, nflip));
     if (!nflip && en < best) { /* the best round so far */
       best = en, *scale = s / 2, *rounds = it, *doublings = dbl;
       for (PetscInt v = 0; v < nv; v++)
         for (int e = 0; e < 3; e++) ubest[v][e] = u[v][e];
     }
-    if (it == reweight) break;
+    if (it == reweight || it - *rounds >= 12) break; /* 12 rounds past the best: the reweighting overshoots (noisily) */
     /* area reweighting (after Yoshizawa, Belyaev & Seidel 2004): rho_t = the triangle's share of the
        sphere over its share of the surface; an edge's weight times the geometric mean of its two
        triangles' rho^(1/2): the Tutte pull is weaker where triangles came out too small, so they
@@ -550,8 +582,10 @@ static PetscErrorCode SphereStartTutte(MPI_Comm comm, MfadMesh m, const SphereAd
 /* The gauge: the rotation onto the frame (e1, e2, e3 = u_0) takes vertex 0 to the north pole and
    vertex `pinb` (the one most nearly orthogonal to it) to the meridian y = 0, x > 0 (orientation
    kept); with rotate_surface the surface is rotated alike (the radial start: -o_input then overlays
-   it), and it is scaled to the chord area of the start, `area`: the isometric size. */
-static PetscErrorCode SphereGauge(MfadMesh m, PetscReal (*u)[3], PetscBool rotate_surface, PetscInt *pinb, PetscReal *area)
+   it), and it is scaled to the isometric size `area`: `target` where positive (the Tutte start's,
+   SphereTargetArea()), else the chord area of the start (the radial start: every triangle its own
+   shape's share, and a round sphere's own size, where the map is a rotation). */
+static PetscErrorCode SphereGauge(MfadMesh m, PetscReal (*u)[3], PetscBool rotate_surface, PetscReal target, PetscInt *pinb, PetscReal *area)
 {
   PetscReal rest = 0, chord = 0, scale, e1[3], e2[3], e3[3], best = -1;
 
@@ -582,6 +616,7 @@ static PetscErrorCode SphereGauge(MfadMesh m, PetscReal (*u)[3], PetscBool rotat
     rest += SphereTriangleArea(&m->coords[3 * q[0]], &m->coords[3 * q[1]], &m->coords[3 * q[2]]);
     chord += SphereTriangleArea(u[q[0]], u[q[1]], u[q[2]]);
   }
+  if (target > 0) chord = target;
   scale = PetscSqrtReal(chord / rest);
   for (PetscInt k = 0; k < 3 * m->nvert; k++) m->coords[k] *= scale;
   *area = chord;
@@ -679,7 +714,7 @@ static PetscErrorCode SphereRetractTR(SNES snes, Vec X, Vec Y, Vec W, PetscBool 
    determinant is linear in each row); between the zeros of its derivative it is monotone, so the
    first piece whose end is not positive holds the first zero, found by bisection. Sampling the cubic
    instead misses a tiny triangle that flips and unflips between two samples; the line search then
-   meets +inf and falls to a hundredth of the step (Homer: 0.01 at every step). */
+   meets +inf and falls to a hundredth of the step (Homer: 0.01 at nearly every step). */
 typedef struct {
   MfadMesh m;
   PetscInt cstart, cend;
@@ -754,6 +789,7 @@ static PetscErrorCode SphereStepFilter(SNESLineSearch ls, Vec X, Vec Y, PetscBoo
   PetscCall(MPIU_Allreduce(&tmin, &tglob, 1, MPIU_REAL, MPIU_MIN, comm));
   *changed = PETSC_FALSE;
   if (tglob < 1) {
+    PetscCall(PetscInfo(ls, "sphere: step filter: a triangle flips at %.3e of the step; scaled by %.3e\n", (double)tglob, (double)(0.8 * tglob)));
     PetscCall(VecScale(Y, 0.8 * tglob));
     *changed = PETSC_TRUE;
   }
@@ -767,7 +803,7 @@ int main(int argc, char **argv)
   MfadEnergy E, Ed;
   Vec        X, X0;
   SphereAdj  adj;
-  PetscInt n = 8, doublings = 0, reweight = 8, pole = 0, rounds = 0, cstart = 0, cend = 0, vstart = 0, vend = 0, *pconn, its = 0, reason = 0, flipped,
+  PetscInt n = 8, doublings = 0, reweight = 40, pole = 0, rounds = 0, cstart = 0, cend = 0, vstart = 0, vend = 0, *pconn, its = 0, reason = 0, flipped,
            flipped0, term, naxes = 3, pinb = -1;
   PetscReal *pparam, barrier = 0.01, penalty = 1, axes[3] = {1.5, 1, 0.6}, area = 0, energy, covered, covered0, norm_error, move, c[3] = {0, 0, 0},
                      s = 0, exponent = 0.5, start_energy = 0, fingers = 8, gatol = 1e-6;
@@ -833,7 +869,7 @@ int main(int argc, char **argv)
   if (start == SPHERE_START_RADIAL) PetscCall(SphereStartRadial(comm, m, u));
   else PetscCall(SphereStartTutte(comm, m, &adj, pole, reweight, exponent, u, &s, &doublings, &rounds, &start_energy));
   PetscCall(SphereAdjDestroy(&adj));
-  PetscCall(SphereGauge(m, u, (PetscBool)(start == SPHERE_START_RADIAL), &pinb, &area));
+  PetscCall(SphereGauge(m, u, (PetscBool)(start == SPHERE_START_RADIAL), start == SPHERE_START_RADIAL ? 0 : SphereTargetArea(m), &pinb, &area));
 
   /* Newton-CG on the exact Hessian (the fused shell product) preconditioned by the Cholesky factor
      of the PSD-projected Hessian (assembled; the projection acts on the preconditioning matrix
@@ -891,7 +927,7 @@ int main(int argc, char **argv)
                             "sphere: start tutte flipped %" PetscInt_FMT
                             " covered_area %.15f min_det %.3e energy_per_area %.6e reweighting_rounds %" PetscInt_FMT
                             " stereographic_scale %.3e doublings %" PetscInt_FMT "\n",
-                            flipped0, (double)covered0, (double)mindet, (double)(start_energy / area), rounds, (double)s, doublings));
+                            flipped0, (double)covered0, (double)mindet, (double)start_energy, rounds, (double)s, doublings));
     else
       PetscCall(PetscPrintf(comm, "sphere: start radial flipped %" PetscInt_FMT " covered_area %.15f min_det %.3e\n", flipped0, (double)covered0,
                             (double)mindet));

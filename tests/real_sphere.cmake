@@ -31,6 +31,17 @@ mfad_sphere_test(real_sphere_spot_ranks 2 ranks OPTIONS -mesh ${PROJECT_SOURCE_D
 # projected-step fallback (petsc-examples/newtoncg.c) it stopped at step 155 on a zero CG step.
 mfad_sphere_test(real_sphere_fingers 1 map OPTIONS -shape fingers -n 12 -fingers 8)
 mfad_sphere_test(real_sphere_fingers_np2 2 map OPTIONS -shape fingers -n 12 -fingers 8)
+# (a2) Reweighting rounds that reach round-off end the rounds, and the best start so far is kept
+# (before, the program stopped with an error): -start_reweight_exponent 8 multiplies each edge's
+# weight by rho^2 per round, and the fingers' planar triangles are flat to round-off at round 3
+# (measured); then the checks of (a).
+mfad_sphere_test(real_sphere_reweight_roundoff 1 map OPTIONS -shape fingers -n 6 -fingers 8 -start_reweight_exponent 8)
+# (a3) The Tutte start's rest size: the chord area of the sphere shared out as equilateral spherical
+# triangles (sphere.c, SphereTargetArea()). A round mesh's own chord area (what -start radial takes,
+# the map being then a rotation per triangle) is the truth it estimates: to 1e-3 (measured 2.5e-4
+# on the cube-sphere's right-angled triangles; the start's chord area, used before, can be 1.3 of
+# 4 pi when the star of the pole covers a large cap).
+mfad_sphere_test(real_sphere_target_area 1 target_area OPTIONS -shape sphere)
 # (b) A solve stopped before convergence (2 Newton steps) exits non-zero with the reason on stderr.
 mfad_sphere_test(real_sphere_not_converged 1 not_converged OPTIONS -mesh ${PROJECT_SOURCE_DIR}/tests/meshes/spot.obj -snes_max_it 2)
 # (c) Broken closed surfaces (written by the script) are refused with a message that says why:

@@ -84,6 +84,13 @@ ranks) # 1 rank and np ranks: both maps, and the same energy to 1e-9 relative
   l1=$(echo "$out1" | grep "^sphere: vertices" | tail -1)
   l2=$(echo "$out2" | grep "^sphere: vertices" | tail -1)
   ok "energy: 1 rank vs $np ranks to 1e-9" "abs(a - b) <= 1e-9 * abs(a)" "$(field "$l1" energy)" "$(field "$l2" energy)" ;;
+target_area) # the Tutte start's rest size (equilateral shares of the sphere) against a round mesh's own chord area
+  out1=$(output "$np" "$@" -start radial)
+  mapped "$out1"
+  out2=$(output "$np" "$@" -start tutte)
+  mapped "$out2"
+  ok "area: the Tutte start's rest size = the round mesh's chord area to 1e-3" "abs(a - b) <= 1e-3 * b" \
+    "$(field "$(echo "$out2" | grep "^sphere: vertices")" area)" "$(field "$(echo "$out1" | grep "^sphere: vertices")" area)" ;;
 not_converged) # a solve stopped early: a non-zero exit, the reason on stderr, the summary on stdout
   # shellcheck disable=SC2086
   if "$mpiexec" $mpiflags -n "$np" "$prog" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"; then

@@ -392,13 +392,12 @@ static PetscReal SphereStartEnergy(MfadMesh m, PetscReal (*u)[3], PetscReal targ
    than uniform weights. The linear solve (sparse LU, options prefix start_) is repeated on every
    rank, identically. */
 static PetscErrorCode SphereStartTutte(MPI_Comm comm, MfadMesh m, const SphereAdj *adj, PetscInt v0, PetscInt reweight, PetscReal exponent,
-                                       PetscReal (*u)[3], PetscReal *scale, PetscInt *doublings, PetscInt *rounds, PetscReal *energy)
+                                       PetscReal target, PetscReal (*u)[3], PetscReal *scale, PetscInt *doublings, PetscInt *rounds, PetscReal *energy)
 {
   const PetscInt     nv = m->nvert, nc = m->ncell, k0 = adj->off[v0 + 1] - adj->off[v0];
   const PetscReal   *x = m->coords;
   PetscInt          *link, *id, *nnz, n = 0;
-  PetscReal         *w, *rho, *ang, (*p)[2], (*ubest)[3], angsum = 0, star = 0, total = 0, phi = 0, best = PETSC_INFINITY,
-                     target = SphereTargetArea(m);
+  PetscReal         *w, *rho, *ang, (*p)[2], (*ubest)[3], angsum = 0, star = 0, total = 0, phi = 0, best = PETSC_INFINITY, rsum = 0;
   PetscBool          uniform = PETSC_FALSE;
   Mat                A;
   Vec                b[2], z[2];
@@ -466,8 +465,9 @@ static PetscErrorCode SphereStartTutte(MPI_Comm comm, MfadMesh m, const SphereAd
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetType(pc, PCLU));
   PetscCall(KSPSetFromOptions(ksp));
+  for (PetscInt t = 0; t < nc; t++) rsum += SphereRestArea(m, t);
   for (PetscInt it = 0; it <= reweight; it++) {
-    PetscReal power = 0, rsum = 0, csum = 0, s, en;
+    PetscReal power = 0, csum = 0, s, en;
     PetscInt  nwrong = 0, nflip = 1, dbl;
     PetscCall(MatZeroEntries(A));
     for (int e = 0; e < 2; e++) PetscCall(VecSet(b[e], 0));
@@ -550,12 +550,8 @@ static PetscErrorCode SphereStartTutte(MPI_Comm comm, MfadMesh m, const SphereAd
       const PetscInt *q = &m->cells[3 * t];
       rho[t]            = SphereTriangleArea(u[q[0]], u[q[1]], u[q[2]]);
       csum += rho[t];
-      rsum += SphereTriangleArea(&x[3 * q[0]], &x[3 * q[1]], &x[3 * q[2]]);
     }
-    for (PetscInt t = 0; t < nc; t++) {
-      const PetscInt *q = &m->cells[3 * t];
-      rho[t]            = (rho[t] / csum) / (SphereTriangleArea(&x[3 * q[0]], &x[3 * q[1]], &x[3 * q[2]]) / rsum);
-    }
+    for (PetscInt t = 0; t < nc; t++) rho[t] = (rho[t] / csum) / (SphereRestArea(m, t) / rsum);
     for (PetscInt t = 0; t < nc; t++)
       for (int c = 0; c < 3; c++) { /* the directed edge q[c] -> q[c + 1] and its reverse each get this triangle's factor */
         const PetscInt  i = m->cells[3 * t + c], j = m->cells[3 * t + (c + 1) % 3];
@@ -676,25 +672,40 @@ static PetscErrorCode SphereMeasure(MPI_Comm comm, MfadMesh m, PetscInt cstart, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The retraction onto the sphere after a step (line search or trust region): each vertex's y (3 consecutive entries of the
-   owned part) becomes y / |y|. Fixed dofs stay: they lie on the sphere already. */
+/* The retraction onto the sphere after a step (line search or trust region): each vertex's y (3
+   consecutive entries of the owned part) becomes y / |y|. Fixed dofs stay: they lie on the sphere
+   already. The energies do not change (they take y / |y| themselves) but for rounding, which
+   decides at their wall, det <= 1e-14 |e1| |e2| (energies/sphere_chord.h): a triangle can sit there,
+   as det -> 0 puts its vertices on a great circle, where the chord triangle is not flat, so only the
+   log barrier holds it (the armadillo at step 219: det 9.8e-18 against the wall's 8.7e-18, edges
+   0.047 and 0.018). The step was finite, the retracted point +inf, and PETSc's line search stopped
+   there (DIVERGED_LINE_SEARCH). Such a step is kept unretracted: the radial penalty holds |y|. */
 static PetscErrorCode SphereRetract(SNESLineSearch ls, Vec X, Vec Y, Vec W, PetscBool *changed_Y, PetscBool *changed_W, void *ctx)
 {
+  MfadEnergy   E = (MfadEnergy)ctx;
+  Vec          R;
   PetscScalar *w;
   PetscInt     n;
+  PetscReal    e;
 
   PetscFunctionBeginUser;
-  (void)ls, (void)X, (void)Y, (void)ctx;
-  PetscCall(VecGetLocalSize(W, &n));
-  PetscCall(VecGetArray(W, &w));
+  (void)ls, (void)X, (void)Y;
+  PetscCall(VecDuplicate(W, &R));
+  PetscCall(VecCopy(W, R));
+  PetscCall(VecGetLocalSize(R, &n));
+  PetscCall(VecGetArray(R, &w));
   for (PetscInt i = 0; i < n; i += 3) {
     const PetscReal l = PetscSqrtReal(PetscSqr(PetscRealPart(w[i])) + PetscSqr(PetscRealPart(w[i + 1])) + PetscSqr(PetscRealPart(w[i + 2])));
     if (l > 0)
-      for (int e = 0; e < 3; e++) w[i + e] /= l;
+      for (int d = 0; d < 3; d++) w[i + d] /= l;
   }
-  PetscCall(VecRestoreArray(W, &w));
+  PetscCall(VecRestoreArray(R, &w));
+  PetscCall(MfadEnergyComputeObjective(E, R, &e)); /* +inf where invalid (SNES's objective stands a finite value for it) */
   *changed_Y = PETSC_FALSE;
-  *changed_W = PETSC_TRUE;
+  *changed_W = (PetscBool)!PetscIsInfOrNanReal(e);
+  if (*changed_W) PetscCall(VecCopy(R, W));
+  else PetscCall(PetscInfo(ls, "sphere: the retracted step is at the energies' wall; kept unretracted\n"));
+  PetscCall(VecDestroy(&R));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -702,7 +713,7 @@ static PetscErrorCode SphereRetractTR(SNES snes, Vec X, Vec Y, Vec W, PetscBool 
 {
   PetscFunctionBeginUser;
   (void)snes;
-  PetscCall(SphereRetract(NULL, X, Y, W, changed_Y, changed_W, ctx));
+  PetscCall(SphereRetract(NULL, X, Y, W, changed_Y, changed_W, ctx)); /* ctx: the energy */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -806,7 +817,7 @@ int main(int argc, char **argv)
   PetscInt n = 8, doublings = 0, reweight = 40, pole = 0, rounds = 0, cstart = 0, cend = 0, vstart = 0, vend = 0, *pconn, its = 0, reason = 0, flipped,
            flipped0, term, naxes = 3, pinb = -1;
   PetscReal *pparam, barrier = 0.01, penalty = 1, axes[3] = {1.5, 1, 0.6}, area = 0, energy, covered, covered0, norm_error, move, c[3] = {0, 0, 0},
-                     s = 0, exponent = 0.5, start_energy = 0, fingers = 8, gatol = 1e-6;
+                     s = 0, exponent = 0.5, start_energy = 0, fingers = 8, gatol = 1e-6, target = 0;
   SphereShape     shape   = SPHERE_SHAPE_ELLIPSOID;
   SphereStartType start   = SPHERE_START_TUTTE;
   NewtonCG        ncg     = {0};
@@ -867,9 +878,12 @@ int main(int argc, char **argv)
              pole, m->nvert);
   PetscCall(PetscMalloc1(m->nvert, &u));
   if (start == SPHERE_START_RADIAL) PetscCall(SphereStartRadial(comm, m, u));
-  else PetscCall(SphereStartTutte(comm, m, &adj, pole, reweight, exponent, u, &s, &doublings, &rounds, &start_energy));
+  else {
+    target = SphereTargetArea(m);
+    PetscCall(SphereStartTutte(comm, m, &adj, pole, reweight, exponent, target, u, &s, &doublings, &rounds, &start_energy));
+  }
   PetscCall(SphereAdjDestroy(&adj));
-  PetscCall(SphereGauge(m, u, (PetscBool)(start == SPHERE_START_RADIAL), start == SPHERE_START_RADIAL ? 0 : SphereTargetArea(m), &pinb, &area));
+  PetscCall(SphereGauge(m, u, (PetscBool)(start == SPHERE_START_RADIAL), target, &pinb, &area));
 
   /* Newton-CG on the exact Hessian (the fused shell product) preconditioned by the Cholesky factor
      of the PSD-projected Hessian (assembled; the projection acts on the preconditioning matrix
@@ -960,11 +974,11 @@ int main(int argc, char **argv)
     PetscCall(NewtonCGSetSNES(&ncg, snes)); /* also the stop at the energy's round-off */
     PetscCall(SNESSetFromOptions(snes));
     PetscCall(PetscObjectTypeCompare((PetscObject)snes, SNESNEWTONTR, &tr));
-    if (retract && tr) PetscCall(SNESNewtonTRSetPostCheck(snes, SphereRetractTR, NULL));
+    if (retract && tr) PetscCall(SNESNewtonTRSetPostCheck(snes, SphereRetractTR, E));
     else if (!tr) {
       SNESLineSearch ls;
       PetscCall(SNESGetLineSearch(snes, &ls));
-      if (retract) PetscCall(SNESLineSearchSetPostCheck(ls, SphereRetract, NULL));
+      if (retract) PetscCall(SNESLineSearchSetPostCheck(ls, SphereRetract, E));
       if (filter) PetscCall(SNESLineSearchSetPreCheck(ls, SphereStepFilter, &sf));
     }
     PetscCall(SNESSolve(snes, NULL, X));

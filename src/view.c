@@ -79,6 +79,9 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
       PetscCall(PetscViewerASCIIPrintf(viewer, "residual of %d outputs summed into the element's unknowns (a system F(x) = 0, Jacobian J_e): r_e = %s\n", term->k->nout, term->k->description));
     else if (term->k->nout > 0)
       PetscCall(PetscViewerASCIIPrintf(viewer, "least-squares residual of %d outputs (w/2 |r_e|^2, Gauss-Newton J_e^T J_e): r_e = %s\n", term->k->nout, term->k->description));
+    if (term->k->nfeat > 0)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "AD at %d features (pulled back to %d unknowns); gradient and HVP %s\n", term->k->nfeat, term->k->nvert * term->k->dof,
+                                       term->k->reverse ? "forward-over-reverse (one tangent; the flop counts below are forward-over-forward's)" : "forward-over-forward"));
     if (term->flops_known && term->k->nout > 0 && term->k->sum == MFAD_SUM_SYSTEM)
       PetscCall(PetscViewerASCIIPrintf(viewer, "flops per element: F %.0f, JVP %.0f, Jacobian %.0f\n", term->flops[1], term->flops[2], term->flops[3]));
     else if (term->flops_known && term->k->nout > 0)

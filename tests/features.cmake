@@ -10,3 +10,15 @@ set_tests_properties(features_errors PROPERTIES LABELS "unit")
 # the ported neohookean_tet and mass_spring as plain C (E = psi(fmap(x))) against their kernels,
 # and the feature-space PSD projection (tests/test_features.c)
 mfad_check_test(test_features)
+# forward-over-reverse (the gradient and HVP of every energy whose body mfad-energy reverses)
+# against forward-over-forward: each is compiled here again with -DMFAD_NO_REVERSE as <name>_fof
+set(MFAD_REVERSE_ENERGIES arap_tri dirichlet_tri flip_barrier_tri mass_spring membrane_tri neohookean_tet
+  stable_neohookean_tet symmetric_dirichlet volume_barrier_tet stvk_tet corotated_tet)
+mfad_check_test(test_reverse)
+set(reverse_lines "")
+foreach(name IN LISTS MFAD_REVERSE_ENERGIES)
+  mfad_add_energy(test_reverse ${name}_fof SOURCE ${PROJECT_SOURCE_DIR}/energies/${name}.c NO_CUDA COMPILE_OPTIONS -O3 -fno-math-errno -DMFAD_NO_REVERSE)
+  string(APPEND reverse_lines "MFAD_REVERSE_ENERGY(${name})\n")
+endforeach()
+file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/mfad_reverse_energies.h CONTENT "${reverse_lines}")
+target_include_directories(test_reverse PRIVATE ${CMAKE_CURRENT_BINARY_DIR})

@@ -113,6 +113,9 @@ typedef struct {
 /* ---------------------------------------------------------------- value mode */
 MFAD_HD static MFAD_INLINE double mfad_val_val(const double *a) { return *a; }
 MFAD_HD static MFAD_INLINE void   mfad_val_set(double *r, double c) { *r = c; }
+/* the adjoint sweep's start, -0.0: -0.0 + x is x for every x (+0.0 + x is not, for x = -0.0), so
+   the compiler folds an adjoint's first accumulation away (mfad/ad_reverse.h) */
+MFAD_HD static MFAD_INLINE void mfad_val_zero(double *r) { *r = -0.0; }
 MFAD_HD static MFAD_INLINE void   mfad_val_copy(double *r, const double *a) { *r = *a; }
 MFAD_HD static MFAD_INLINE void   mfad_val_add(double *r, const double *a, const double *b) { *r = *a + *b; }
 MFAD_HD static MFAD_INLINE void   mfad_val_sub(double *r, const double *a, const double *b) { *r = *a - *b; }
@@ -401,6 +404,11 @@ MFAD_HD static MFAD_INLINE void   mfad_dual_set(mfad_dual *r, double c)
 {
   r->v = c;
   r->t = 0.0;
+}
+MFAD_HD static MFAD_INLINE void mfad_dual_zero(mfad_dual *r)
+{
+  r->v = -0.0;
+  r->t = -0.0;
 }
 MFAD_HD static MFAD_INLINE void mfad_dual_copy(mfad_dual *r, const mfad_dual *a) { *r = *a; }
 MFAD_HD static MFAD_INLINE void mfad_dual_add(mfad_dual *r, const mfad_dual *a, const mfad_dual *b)

@@ -79,7 +79,7 @@ MFAD_HD static MFAD_INLINE double mfad_elem_value(const MfadLoop *L, int e)
   return E;
 }
 
-MFAD_HD static MFAD_INLINE double mfad_elem_gradient(const MfadLoop *L, int e, double *MFAD_RESTRICT g)
+MFAD_HD static MFAD_INLINE double mfad_elem_gradient_fof(const MfadLoop *L, int e, double *MFAD_RESTRICT g)
 {
   const double *p = mfad_elem_params(L, e);
   double        xs[MFAD_N], f[MFAD_NF], gf[MFAD_NF];
@@ -94,7 +94,7 @@ MFAD_HD static MFAD_INLINE double mfad_elem_gradient(const MfadLoop *L, int e, d
 }
 
 /* hv = B^T H_F (B v) for the element direction v (gathered), or the unit direction e_k (k >= 0) */
-MFAD_HD static MFAD_INLINE void mfad_elem_hvp_dir(const MfadLoop *L, int e, const double *MFAD_RESTRICT vs, double *MFAD_RESTRICT hv)
+MFAD_HD static MFAD_INLINE void mfad_elem_hvp_dir_fof(const MfadLoop *L, int e, const double *MFAD_RESTRICT vs, double *MFAD_RESTRICT hv)
 {
   const double *p = mfad_elem_params(L, e);
   double        xs[MFAD_N], f[MFAD_NF], fv[MFAD_NF], hf[MFAD_NF];
@@ -108,6 +108,43 @@ MFAD_HD static MFAD_INLINE void mfad_elem_hvp_dir(const MfadLoop *L, int e, cons
   mfad_feature_pull(hf, p, hv);
 }
 
+#if defined(MFAD_ENERGY_REVERSE)
+/* forward-over-reverse (mfad/ad_reverse.h): the adjoint of the features is B^T's input, over
+   double the gradient, over dual numbers seeded (f, B v) the tangent is H_F B v: one tangent
+   where forward-over-forward carries M lanes */
+MFAD_HD static MFAD_INLINE double mfad_elem_gradient_rev(const MfadLoop *L, int e, double *MFAD_RESTRICT g)
+{
+  const double *p = mfad_elem_params(L, e);
+  double        xs[MFAD_N], f[MFAD_NF], gf[MFAD_NF], E;
+  mfad_elem_gather_to(L, L->x, e, xs);
+  mfad_feature_map(xs, p, f);
+  mfad_energy_rev_val(f, p, &E, gf);
+  mfad_feature_pull(gf, p, g);
+  return E;
+}
+MFAD_HD static MFAD_INLINE void mfad_elem_hvp_dir_rev(const MfadLoop *L, int e, const double *MFAD_RESTRICT vs, double *MFAD_RESTRICT hv)
+{
+  const double *p = mfad_elem_params(L, e);
+  double        xs[MFAD_N], f[MFAD_NF], fv[MFAD_NF], hf[MFAD_NF];
+  mfad_dual     fs[MFAD_NF], af[MFAD_NF], E;
+  mfad_elem_gather_to(L, L->x, e, xs);
+  mfad_feature_map(xs, p, f);
+  mfad_feature_map(vs, p, fv);
+  MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++)
+  {
+    fs[m].v = f[m];
+    fs[m].t = fv[m];
+  }
+  mfad_energy_rev_dual(fs, p, &E, af);
+  MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++) hf[m] = af[m].t;
+  mfad_feature_pull(hf, p, hv);
+}
+#define mfad_elem_gradient mfad_elem_gradient_rev
+#define mfad_elem_hvp_dir  mfad_elem_hvp_dir_rev
+#else
+#define mfad_elem_gradient mfad_elem_gradient_fof
+#define mfad_elem_hvp_dir  mfad_elem_hvp_dir_fof
+#endif
 MFAD_HD static MFAD_INLINE void mfad_elem_hvp(const MfadLoop *L, int e, double *MFAD_RESTRICT hv)
 {
   double vs[MFAD_N];
@@ -136,22 +173,35 @@ MFAD_HD static MFAD_INLINE void mfad_elem_feature_pullback(const double *MFAD_RE
 }
 
 /* The feature Hessian HF (M x M, row-major) by one feature-space HVP per column (the GPU's way:
-   2M + 2 doubles per number) */
+   2M + 2 doubles per number forward-over-forward, 2 forward-over-reverse) */
 MFAD_HD static MFAD_INLINE void mfad_elem_feature_hessian_columns(const MfadLoop *L, int e, double *MFAD_RESTRICT HF)
 {
   const double *p = mfad_elem_params(L, e);
   double        xs[MFAD_N], f[MFAD_NF];
-  mfad_hvp      fs[MFAD_NF], E;
+#if defined(MFAD_ENERGY_REVERSE)
+  mfad_dual fs[MFAD_NF], af[MFAD_NF], E;
+#else
+  mfad_hvp fs[MFAD_NF], E;
+#endif
   mfad_elem_gather_to(L, L->x, e, xs);
   mfad_feature_map(xs, p, f);
   MFAD_NO_UNROLL
   for (int k = 0; k < MFAD_NF; k++) {
+#if defined(MFAD_ENERGY_REVERSE)
+    MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++)
+    {
+      fs[m].v = f[m];
+      fs[m].t = m == k ? 1.0 : 0.0;
+    }
+    mfad_energy_rev_dual(fs, p, &E, af);
+    MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++) HF[m * MFAD_NF + k] = af[m].t;
+#else
     MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++) mfad_hvp_seed(&fs[m], f[m], m == k ? 1.0 : 0.0, m);
     mfad_energy_hvp(fs, p, &E);
     MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++) HF[m * MFAD_NF + k] = MFAD_LANE(E.tg, m);
+#endif
   }
 }
-
 /* dg receives the diagonal of H_e = B^T H_F B in one diagonal-mode pass: the AD lanes are the
    element's unknowns, feature m starts at f_m with gradient row m of B (B^T e_m), and the body
    runs on the features; no Hessian, no pull-back */

@@ -32,6 +32,9 @@
 #define MFAD_ENERGY_META
 #include MFAD_ENERGY_HEADER
 #undef MFAD_ENERGY_META
+#if defined(MFAD_NO_REVERSE) /* forward-over-forward only: the reference of tests/test_reverse.c */
+#undef MFAD_ENERGY_REVERSE
+#endif
 
 #if !defined(MFAD_ENERGY_VERTICES) || !defined(MFAD_ENERGY_DOF) || !defined(MFAD_ENERGY_PARAMS)
 #error "energy header: define MFAD_ENERGY_VERTICES, MFAD_ENERGY_DOF and MFAD_ENERGY_PARAMS under MFAD_ENERGY_META"
@@ -138,6 +141,37 @@
 #undef T
 #undef OP
 #undef MFAD_FN
+
+#if defined(MFAD_ENERGY_REVERSE)
+/* forward-over-reverse at the features (mfad-energy writes the body where it covers the energy):
+   over double the gradient, over dual numbers the gradient and H_F w in one sweep */
+#define MFAD_ENERGY_REV_BODY(x, p, E, ax) \
+  MFAD_GEN_MODIFIERS void MFAD_FN(mfad_energy_rev)(const T *MFAD_RESTRICT x, const double *MFAD_RESTRICT p, T *MFAD_RESTRICT E, T *MFAD_RESTRICT ax)
+#define MFAD_ENERGY_REVERSE_PASS
+#define T          double
+#define OP(f)      mfad_val_##f
+#define ADJ(f)     mfad_adj_val_##f
+#define MFAD_FN(f) f##_val
+#include <mfad/ad_reverse.h>
+#include MFAD_ENERGY_HEADER
+#undef T
+#undef OP
+#undef ADJ
+#undef MFAD_FN
+
+#define T          mfad_dual
+#define OP(f)      mfad_dual_##f
+#define ADJ(f)     mfad_adj_dual_##f
+#define MFAD_FN(f) f##_dual
+#include <mfad/ad_generic.h>
+#include <mfad/ad_reverse.h>
+#include MFAD_ENERGY_HEADER
+#undef T
+#undef OP
+#undef ADJ
+#undef MFAD_FN
+#undef MFAD_ENERGY_REVERSE_PASS
+#endif
 #endif
 #undef MFAD_GEN_MODIFIERS
 
@@ -295,6 +329,11 @@ const struct _n_MfadKernel        MFAD_KERNEL_SYMBOL = {
   (MfadSum)MFAD_ENERGY_SUM,
   MFAD_RESIDUAL_KERNEL,
   MFAD_ENERGY_FEATURES,
+#if defined(MFAD_ENERGY_REVERSE)
+  1,
+#else
+  0,
+#endif
 };
 #ifdef __cplusplus
 }

@@ -151,6 +151,9 @@ struct _n_MfadKernel {
   /** AD at nfeat features f = B(p) x (0: at the N unknowns): its cpu_hessian projects the feature
       Hessian when MfadLoop's psd is set, and its CUDA hessian entries when the launch's psd is */
   int nfeat;
+  /** 1: its gradient and HVP run forward-over-reverse at the features (mfad-energy wrote an
+      adjoint sweep; mfad/ad_reverse.h), 0: forward-over-forward */
+  int reverse;
 };
 
 /** A compiled element energy (opaque to users; see MfadKernelGetName() and friends). */

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/**
+  @file mfad/ad_reverse.h
+  @brief The adjoint rules of the operations, generic over the number type T: included once per
+         reverse pass with T, OP(f) and ADJ(f) defined (mfad/instantiate.h).
+
+  mfad-energy writes an energy's reverse body (MFAD_ENERGY_REV_BODY) as its forward operations
+  on T followed by ADJ(op) for each of them in the opposite order. ADJ(op) receives the
+  adjoints of the op's number inputs (accumulated: += ), the adjoint g of its result, and copies
+  of its inputs as they were when it ran. Over T = double the sweep is the gradient; over
+  T = mfad_dual, numbers (value, tangent along v), the adjoints are dual numbers too and the
+  tangent of the input's adjoint is the Hessian-vector product H v (forward-over-reverse).
+  Every rule is written with T's own operations, so the dual products carry the tangents.
+**/
+/* a += g s, s a number */
+MFAD_GEN_MODIFIERS void ADJ(acc)(T *a, const T *g, const T *s)
+{
+  T t;
+  OP(mul)(&t, g, s);
+  OP(add)(a, a, &t);
+}
+MFAD_GEN_MODIFIERS void ADJ(copy)(T *aa, const T *g, const T *a)
+{
+  (void)a;
+  OP(add)(aa, aa, g);
+}
+MFAD_GEN_MODIFIERS void ADJ(neg)(T *aa, const T *g, const T *a)
+{
+  (void)a;
+  OP(sub)(aa, aa, g);
+}
+MFAD_GEN_MODIFIERS void ADJ(add)(T *aa, T *ab, const T *g, const T *a, const T *b)
+{
+  (void)a;
+  (void)b;
+  OP(add)(aa, aa, g);
+  OP(add)(ab, ab, g);
+}
+MFAD_GEN_MODIFIERS void ADJ(sub)(T *aa, T *ab, const T *g, const T *a, const T *b)
+{
+  (void)a;
+  (void)b;
+  OP(add)(aa, aa, g);
+  OP(sub)(ab, ab, g);
+}
+MFAD_GEN_MODIFIERS void ADJ(adds)(T *aa, const T *g, const T *a, double s)
+{
+  (void)a;
+  (void)s;
+  OP(add)(aa, aa, g);
+}
+MFAD_GEN_MODIFIERS void ADJ(muls)(T *aa, const T *g, const T *a, double s)
+{
+  T t;
+  (void)a;
+  OP(muls)(&t, g, s);
+  OP(add)(aa, aa, &t);
+}
+MFAD_GEN_MODIFIERS void ADJ(mul)(T *aa, T *ab, const T *g, const T *a, const T *b)
+{
+  ADJ(acc)(aa, g, b);
+  ADJ(acc)(ab, g, a);
+}
+MFAD_GEN_MODIFIERS void ADJ(sqr)(T *aa, const T *g, const T *a)
+{
+  T t;
+  OP(muls)(&t, a, 2.0);
+  ADJ(acc)(aa, g, &t);
+}
+/* r = a / b: a += g / b, b -= g r / b */
+MFAD_GEN_MODIFIERS void ADJ(div)(T *aa, T *ab, const T *g, const T *a, const T *b)
+{
+  T q, r, t;
+  OP(div)(&q, g, b);
+  OP(add)(aa, aa, &q);
+  OP(div)(&r, a, b);
+  OP(mul)(&t, &q, &r);
+  OP(sub)(ab, ab, &t);
+}
+/* r = f(a): a += g f'(a); over dual numbers f'(a) is the number (f'(a), f''(a) a') */
+MFAD_GEN_MODIFIERS void ADJ(chain1)(T *aa, const T *g, const T *a, double f, double df, double d2f)
+{
+  T d;
+  (void)f;
+  OP(chain1)(&d, a, df, d2f, 0.0);
+  ADJ(acc)(aa, g, &d);
+}
+MFAD_GEN_MODIFIERS void ADJ(dot3)(T *aa, T *ab, const T *g, const T *a, const T *b)
+{
+  MFAD_UNROLL for (int i = 0; i < 3; i++) ADJ(mul)(&aa[i], &ab[i], g, &a[i], &b[i]);
+}
+MFAD_GEN_MODIFIERS void ADJ(frob2)(T *aA, const T *g, const T *A, int n)
+{
+  T g2;
+  OP(muls)(&g2, g, 2.0);
+  MFAD_UNROLL for (int i = 0; i < n; i++) ADJ(acc)(&aA[i], &g2, &A[i]);
+}
+MFAD_GEN_MODIFIERS void ADJ(det2)(T *aA, const T *g, const T *A)
+{
+  T m;
+  ADJ(acc)(&aA[0], g, &A[3]);
+  ADJ(acc)(&aA[3], g, &A[0]);
+  OP(neg)(&m, g);
+  ADJ(acc)(&aA[1], &m, &A[2]);
+  ADJ(acc)(&aA[2], &m, &A[1]);
+}
+/* d det(A) / dA is the cofactor matrix */
+MFAD_GEN_MODIFIERS void ADJ(det3)(T *aA, const T *g, const T *A)
+{
+  MFAD_UNROLL for (int i = 0; i < 3; i++) MFAD_UNROLL for (int j = 0; j < 3; j++)
+  {
+    const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+    T c, t;
+    OP(mul)(&c, &A[3 * i1 + j1], &A[3 * i2 + j2]);
+    OP(mul)(&t, &A[3 * i1 + j2], &A[3 * i2 + j1]);
+    OP(sub)(&c, &c, &t);
+    ADJ(acc)(&aA[3 * i + j], g, &c);
+  }
+}
+/* C = A^T B (n x n): A[k i] += g[i j] B[k j], B[k j] += g[i j] A[k i] */
+MFAD_GEN_MODIFIERS void ADJ(tmatmul)(T *aA, T *aB, const T *g, const T *A, const T *B, int n)
+{
+  MFAD_UNROLL for (int i = 0; i < n; i++) MFAD_UNROLL for (int j = 0; j < n; j++) MFAD_UNROLL for (int k = 0; k < n; k++)
+  {
+    ADJ(acc)(&aA[n * k + i], &g[n * i + j], &B[n * k + j]);
+    ADJ(acc)(&aB[n * k + j], &g[n * i + j], &A[n * k + i]);
+  }
+}
+
+/* The rules for a result adjoint g whose tangent is zero (reached from the energy's seed through
+   linear operations only; mfad-energy finds them): g passed as its value, so that no product with
+   the zero tangent is formed. Over double they are the rules above. */
+/* a += g s, g a double */
+MFAD_GEN_MODIFIERS void ADJ(accs)(T *a, double g, const T *s)
+{
+  T t;
+  OP(muls)(&t, s, g);
+  OP(add)(a, a, &t);
+}
+MFAD_GEN_MODIFIERS void ADJ(mul_s)(T *aa, T *ab, double g, const T *a, const T *b)
+{
+  ADJ(accs)(aa, g, b);
+  ADJ(accs)(ab, g, a);
+}
+MFAD_GEN_MODIFIERS void ADJ(sqr_s)(T *aa, double g, const T *a) { ADJ(accs)(aa, 2.0 * g, a); }
+MFAD_GEN_MODIFIERS void ADJ(div_s)(T *aa, T *ab, double g, const T *a, const T *b)
+{
+  T q, r, t;
+  const double ib = 1.0 / OP(val)(b);
+  OP(chain1)(&q, b, g * ib, -g * ib * ib, 0.0); /* g / b */
+  OP(add)(aa, aa, &q);
+  OP(div)(&r, a, b);
+  OP(mul)(&t, &q, &r);
+  OP(sub)(ab, ab, &t);
+}
+MFAD_GEN_MODIFIERS void ADJ(chain1_s)(T *aa, double g, const T *a, double f, double df, double d2f)
+{
+  T d;
+  (void)f;
+  OP(chain1)(&d, a, g * df, g * d2f, 0.0);
+  OP(add)(aa, aa, &d);
+}
+MFAD_GEN_MODIFIERS void ADJ(dot3_s)(T *aa, T *ab, double g, const T *a, const T *b)
+{
+  MFAD_UNROLL for (int i = 0; i < 3; i++) ADJ(mul_s)(&aa[i], &ab[i], g, &a[i], &b[i]);
+}
+MFAD_GEN_MODIFIERS void ADJ(frob2_s)(T *aA, double g, const T *A, int n)
+{
+  MFAD_UNROLL for (int i = 0; i < n; i++) ADJ(accs)(&aA[i], 2.0 * g, &A[i]);
+}
+MFAD_GEN_MODIFIERS void ADJ(det2_s)(T *aA, double g, const T *A)
+{
+  ADJ(accs)(&aA[0], g, &A[3]);
+  ADJ(accs)(&aA[3], g, &A[0]);
+  ADJ(accs)(&aA[1], -g, &A[2]);
+  ADJ(accs)(&aA[2], -g, &A[1]);
+}
+MFAD_GEN_MODIFIERS void ADJ(det3_s)(T *aA, double g, const T *A)
+{
+  MFAD_UNROLL for (int i = 0; i < 3; i++) MFAD_UNROLL for (int j = 0; j < 3; j++)
+  {
+    const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+    T c, t;
+    OP(mul)(&c, &A[3 * i1 + j1], &A[3 * i2 + j2]);
+    OP(mul)(&t, &A[3 * i1 + j2], &A[3 * i2 + j1]);
+    OP(sub)(&c, &c, &t);
+    ADJ(accs)(&aA[3 * i + j], g, &c);
+  }
+}

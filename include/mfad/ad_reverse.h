@@ -104,16 +104,21 @@ MFAD_GEN_MODIFIERS void ADJ(det2)(T *aA, const T *g, const T *A)
   ADJ(acc)(&aA[1], &m, &A[2]);
   ADJ(acc)(&aA[2], &m, &A[1]);
 }
-/* d det(A) / dA is the cofactor matrix */
+/* d det(A) / dA is the cofactor matrix: c = its entry (i, j) */
+MFAD_GEN_MODIFIERS void ADJ(cof3)(T *c, const T *A, int i, int j)
+{
+  const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+  T         t;
+  OP(mul)(c, &A[3 * i1 + j1], &A[3 * i2 + j2]);
+  OP(mul)(&t, &A[3 * i1 + j2], &A[3 * i2 + j1]);
+  OP(sub)(c, c, &t);
+}
 MFAD_GEN_MODIFIERS void ADJ(det3)(T *aA, const T *g, const T *A)
 {
   MFAD_UNROLL for (int i = 0; i < 3; i++) MFAD_UNROLL for (int j = 0; j < 3; j++)
   {
-    const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
-    T c, t;
-    OP(mul)(&c, &A[3 * i1 + j1], &A[3 * i2 + j2]);
-    OP(mul)(&t, &A[3 * i1 + j2], &A[3 * i2 + j1]);
-    OP(sub)(&c, &c, &t);
+    T c;
+    ADJ(cof3)(&c, A, i, j);
     ADJ(acc)(&aA[3 * i + j], g, &c);
   }
 }
@@ -179,11 +184,8 @@ MFAD_GEN_MODIFIERS void ADJ(det3_s)(T *aA, double g, const T *A)
 {
   MFAD_UNROLL for (int i = 0; i < 3; i++) MFAD_UNROLL for (int j = 0; j < 3; j++)
   {
-    const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
-    T c, t;
-    OP(mul)(&c, &A[3 * i1 + j1], &A[3 * i2 + j2]);
-    OP(mul)(&t, &A[3 * i1 + j2], &A[3 * i2 + j1]);
-    OP(sub)(&c, &c, &t);
+    T c;
+    ADJ(cof3)(&c, A, i, j);
     ADJ(accs)(&aA[3 * i + j], g, &c);
   }
 }

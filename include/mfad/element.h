@@ -122,14 +122,10 @@ MFAD_HD static MFAD_INLINE double mfad_elem_gradient_rev(const MfadLoop *L, int 
   mfad_feature_pull(gf, p, g);
   return E;
 }
-MFAD_HD static MFAD_INLINE void mfad_elem_hvp_dir_rev(const MfadLoop *L, int e, const double *MFAD_RESTRICT vs, double *MFAD_RESTRICT hv)
+/* hf = H_F fv at the features f: one dual sweep, seeded (f, fv) */
+MFAD_HD static MFAD_INLINE void mfad_feature_hvp_rev(const double *MFAD_RESTRICT f, const double *MFAD_RESTRICT fv, const double *MFAD_RESTRICT p, double *MFAD_RESTRICT hf)
 {
-  const double *p = mfad_elem_params(L, e);
-  double        xs[MFAD_N], f[MFAD_NF], fv[MFAD_NF], hf[MFAD_NF];
-  mfad_dual     fs[MFAD_NF], af[MFAD_NF], E;
-  mfad_elem_gather_to(L, L->x, e, xs);
-  mfad_feature_map(xs, p, f);
-  mfad_feature_map(vs, p, fv);
+  mfad_dual fs[MFAD_NF], af[MFAD_NF], E;
   MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++)
   {
     fs[m].v = f[m];
@@ -137,6 +133,15 @@ MFAD_HD static MFAD_INLINE void mfad_elem_hvp_dir_rev(const MfadLoop *L, int e, 
   }
   mfad_energy_rev_dual(fs, p, &E, af);
   MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++) hf[m] = af[m].t;
+}
+MFAD_HD static MFAD_INLINE void mfad_elem_hvp_dir_rev(const MfadLoop *L, int e, const double *MFAD_RESTRICT vs, double *MFAD_RESTRICT hv)
+{
+  const double *p = mfad_elem_params(L, e);
+  double        xs[MFAD_N], f[MFAD_NF], fv[MFAD_NF], hf[MFAD_NF];
+  mfad_elem_gather_to(L, L->x, e, xs);
+  mfad_feature_map(xs, p, f);
+  mfad_feature_map(vs, p, fv);
+  mfad_feature_hvp_rev(f, fv, p, hf);
   mfad_feature_pull(hf, p, hv);
 }
 #define mfad_elem_gradient mfad_elem_gradient_rev
@@ -179,7 +184,7 @@ MFAD_HD static MFAD_INLINE void mfad_elem_feature_hessian_columns(const MfadLoop
   const double *p = mfad_elem_params(L, e);
   double        xs[MFAD_N], f[MFAD_NF];
 #if defined(MFAD_ENERGY_REVERSE)
-  mfad_dual fs[MFAD_NF], af[MFAD_NF], E;
+  double ek[MFAD_NF], hf[MFAD_NF];
 #else
   mfad_hvp fs[MFAD_NF], E;
 #endif
@@ -188,13 +193,9 @@ MFAD_HD static MFAD_INLINE void mfad_elem_feature_hessian_columns(const MfadLoop
   MFAD_NO_UNROLL
   for (int k = 0; k < MFAD_NF; k++) {
 #if defined(MFAD_ENERGY_REVERSE)
-    MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++)
-    {
-      fs[m].v = f[m];
-      fs[m].t = m == k ? 1.0 : 0.0;
-    }
-    mfad_energy_rev_dual(fs, p, &E, af);
-    MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++) HF[m * MFAD_NF + k] = af[m].t;
+    MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++) ek[m] = m == k ? 1.0 : 0.0;
+    mfad_feature_hvp_rev(f, ek, p, hf);
+    MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++) HF[m * MFAD_NF + k] = hf[m];
 #else
     MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++) mfad_hvp_seed(&fs[m], f[m], m == k ? 1.0 : 0.0, m);
     mfad_energy_hvp(fs, p, &E);

@@ -27,6 +27,8 @@ static double plain_ops(const double x[8], const double p[3])
   /* one unknown per subexpression: the jet path */
   s += tanh(a) + fabs(b) + acos(0.5 * c) + asin(0.4 * d) + tan(0.5 * a) + atan(b) + cbrt(c + 3.0);
   s += sqrt(c + 2.0) * log(d + 2.0) / (1.0 + exp(0.3 * d)) + sin(a) * cos(a) + pow(b + 2.0, 1.5) - 2.0 / (c + 3.0);
+  /* a term times itself, (k u) u: one product-rule term taken twice */
+  s += 0.7 * log(b + 3.0) * log(b + 3.0) + 0.3 * sin(c) * sin(c) / 2.0;
   /* several unknowns: one operation at a time */
   s += tanh(a * b) + fabs(c - d) + acos(0.3 * (a + b)) + asin(0.3 * (c - d)) + tan(0.2 * (a + d)) + atan(a * c) + cbrt(a + b + 4.0);
   s += hypot(a, c) + fmin(a, b) * fmax(c, d) + pow(b * b + 1.0, c) + pow(p[2], a * d) + atan2(c + 2.0, d + 2.0);

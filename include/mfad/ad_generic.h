@@ -196,15 +196,19 @@ MFAD_GEN_MODIFIERS void OP(det2)(T *r, const T *A)
   OP(mul)(&t, &A[1], &A[2]);
   OP(sub)(r, r, &t);
 }
+/* c = the cofactor (i, j) of the 3x3 matrix A: d det(A) / d A[i j] */
+MFAD_GEN_MODIFIERS void OP(cof3)(T *c, const T *A, int i, int j)
+{
+  const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+  T         t;
+  OP(mul)(c, &A[3 * i1 + j1], &A[3 * i2 + j2]);
+  OP(mul)(&t, &A[3 * i1 + j2], &A[3 * i2 + j1]);
+  OP(sub)(c, c, &t);
+}
 MFAD_GEN_MODIFIERS void OP(det3)(T *r, const T *A)
 {
-  T c[3], t;
-  MFAD_UNROLL for (int j = 0; j < 3; j++) { /* cofactors of row 0 */
-    const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
-    OP(mul)(&c[j], &A[3 + j1], &A[6 + j2]);
-    OP(mul)(&t, &A[3 + j2], &A[6 + j1]);
-    OP(sub)(&c[j], &c[j], &t);
-  }
+  T c[3];
+  MFAD_UNROLL for (int j = 0; j < 3; j++) OP(cof3)(&c[j], A, 0, j); /* along row 0 */
   OP(dot3)(r, A, c);
 }
 /* Ai = A^{-1}; det (may be NULL) receives det(A). */

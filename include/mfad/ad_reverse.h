@@ -7,7 +7,7 @@
   mfad-energy writes an energy's reverse body (MFAD_ENERGY_REV_BODY) as its forward operations
   on T followed by ADJ(op) for each of them in the opposite order. ADJ(op) receives the
   adjoints of the op's number inputs (accumulated: += ), the adjoint g of its result, and copies
-  of its inputs as they were when it ran. Over T = double the sweep is the gradient; over
+  of the inputs it reads, as they were when it ran. Over T = double the sweep is the gradient; over
   T = mfad_dual, numbers (value, tangent along v), the adjoints are dual numbers too and the
   tangent of the input's adjoint is the Hessian-vector product H v (forward-over-reverse).
   Every rule is written with T's own operations, so the dual products carry the tangents.
@@ -19,40 +19,23 @@ MFAD_GEN_MODIFIERS void ADJ(acc)(T *a, const T *g, const T *s)
   OP(mul)(&t, g, s);
   OP(add)(a, a, &t);
 }
-MFAD_GEN_MODIFIERS void ADJ(copy)(T *aa, const T *g, const T *a)
+/* The linear rules read no input: they take the adjoints alone (and muls its factor). */
+MFAD_GEN_MODIFIERS void ADJ(copy)(T *aa, const T *g) { OP(add)(aa, aa, g); }
+MFAD_GEN_MODIFIERS void ADJ(neg)(T *aa, const T *g) { OP(sub)(aa, aa, g); }
+MFAD_GEN_MODIFIERS void ADJ(add)(T *aa, T *ab, const T *g)
 {
-  (void)a;
-  OP(add)(aa, aa, g);
-}
-MFAD_GEN_MODIFIERS void ADJ(neg)(T *aa, const T *g, const T *a)
-{
-  (void)a;
-  OP(sub)(aa, aa, g);
-}
-MFAD_GEN_MODIFIERS void ADJ(add)(T *aa, T *ab, const T *g, const T *a, const T *b)
-{
-  (void)a;
-  (void)b;
   OP(add)(aa, aa, g);
   OP(add)(ab, ab, g);
 }
-MFAD_GEN_MODIFIERS void ADJ(sub)(T *aa, T *ab, const T *g, const T *a, const T *b)
+MFAD_GEN_MODIFIERS void ADJ(sub)(T *aa, T *ab, const T *g)
 {
-  (void)a;
-  (void)b;
   OP(add)(aa, aa, g);
   OP(sub)(ab, ab, g);
 }
-MFAD_GEN_MODIFIERS void ADJ(adds)(T *aa, const T *g, const T *a, double s)
-{
-  (void)a;
-  (void)s;
-  OP(add)(aa, aa, g);
-}
-MFAD_GEN_MODIFIERS void ADJ(muls)(T *aa, const T *g, const T *a, double s)
+MFAD_GEN_MODIFIERS void ADJ(adds)(T *aa, const T *g) { OP(add)(aa, aa, g); }
+MFAD_GEN_MODIFIERS void ADJ(muls)(T *aa, const T *g, double s)
 {
   T t;
-  (void)a;
   OP(muls)(&t, g, s);
   OP(add)(aa, aa, &t);
 }
@@ -104,21 +87,13 @@ MFAD_GEN_MODIFIERS void ADJ(det2)(T *aA, const T *g, const T *A)
   ADJ(acc)(&aA[1], &m, &A[2]);
   ADJ(acc)(&aA[2], &m, &A[1]);
 }
-/* d det(A) / dA is the cofactor matrix: c = its entry (i, j) */
-MFAD_GEN_MODIFIERS void ADJ(cof3)(T *c, const T *A, int i, int j)
-{
-  const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
-  T         t;
-  OP(mul)(c, &A[3 * i1 + j1], &A[3 * i2 + j2]);
-  OP(mul)(&t, &A[3 * i1 + j2], &A[3 * i2 + j1]);
-  OP(sub)(c, c, &t);
-}
+/* d det(A) / dA is the cofactor matrix */
 MFAD_GEN_MODIFIERS void ADJ(det3)(T *aA, const T *g, const T *A)
 {
   MFAD_UNROLL for (int i = 0; i < 3; i++) MFAD_UNROLL for (int j = 0; j < 3; j++)
   {
     T c;
-    ADJ(cof3)(&c, A, i, j);
+    OP(cof3)(&c, A, i, j);
     ADJ(acc)(&aA[3 * i + j], g, &c);
   }
 }
@@ -185,7 +160,7 @@ MFAD_GEN_MODIFIERS void ADJ(det3_s)(T *aA, double g, const T *A)
   MFAD_UNROLL for (int i = 0; i < 3; i++) MFAD_UNROLL for (int j = 0; j < 3; j++)
   {
     T c;
-    ADJ(cof3)(&c, A, i, j);
+    OP(cof3)(&c, A, i, j);
     ADJ(accs)(&aA[3 * i + j], g, &c);
   }
 }

@@ -372,13 +372,17 @@ START_TEST(tridiagonal_ql_matches_jacobi)
 
   TestCall(MfadKernelFind("neohookean_tet", &nh));
   ck_assert(!nh->rest(rest, mat, p));
-  for (int c = 0; c < 8; c++) {
+  for (int c = 0; c < 10; c++) {
     int n = 12;
     switch (c) {
     case 0: /* compressed: indefinite, 6 rigid null modes */
     case 1: /* stretched: PSD */
-      for (int i = 0; i < 12; i++) x[i] = rest[i] * (c == 0 ? (i % 3 == 2 ? 0.3 : 1.0) : 1.05);
+    case 8: /* compressed at 1e-140 and 1e140: squares near the ends of the double range */
+    case 9:
+      for (int i = 0; i < 12; i++) x[i] = rest[i] * (c == 1 ? 1.05 : (i % 3 == 2 ? 0.3 : 1.0));
       nh->element(MFAD_MODE_HESSIAN, x, NULL, p, &value, H);
+      if (c >= 8)
+        for (int i = 0; i < n * n; i++) H[i] *= c == 8 ? 1e-140 : 1e140;
       break;
     case 2: /* diagonal with repeated entries: already tridiagonal, split at once */
       n = 9;
@@ -425,7 +429,30 @@ START_TEST(tridiagonal_ql_matches_jacobi)
       ck_assert_msg(fabs(lam[i] - lamj[i]) <= 1e-13 * scale, "case %d: eigenvalue %d is %.16e, Jacobi's %.16e", c, i, lam[i], lamj[i]);
     cases++;
   }
-  ck_assert_int_eq(cases, 8);
+  ck_assert_int_eq(cases, 10);
+}
+END_TEST
+
+/* the rotations' hypot: within 3 ulp of libm's over 40 decades each side, exact at the edges */
+START_TEST(psd_hypot_matches_libm)
+{
+  unsigned long long s = 12345;
+  const double       inf = PETSC_INFINITY;
+
+  for (int k = 0; k < 100000; k++) {
+    double a, b, h, r;
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    a = ((s >> 11) / 9007199254740992.0 - 0.5) * pow(10.0, (double)(int)((s >> 3) % 601) - 300);
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    b = ((s >> 11) / 9007199254740992.0 - 0.5) * pow(10.0, (double)(int)((s >> 3) % 601) - 300);
+    h = hypot(a, b);
+    r = mfad_hypot(a, b);
+    ck_assert_msg(fabs(r - h) <= 6.7e-16 * h + 1e-323, "mfad_hypot(%.17e, %.17e) = %.17e, hypot %.17e", a, b, r, h);
+  }
+  ck_assert(mfad_hypot(3e200, -4e200) == hypot(3e200, -4e200));
+  ck_assert(mfad_hypot(0.0, -0.0) == 0.0);
+  ck_assert(mfad_hypot(inf, 1.0) == inf && mfad_hypot(-1.0, -inf) == inf);
+  ck_assert(isnan(mfad_hypot(NAN, 1.0)) && isnan(mfad_hypot(0.0, NAN)) && isnan(mfad_hypot(NAN, 1e-300)));
 }
 END_TEST
 
@@ -709,6 +736,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, refilling_allocates_nothing);
   tcase_add_test(tc, psd_projection_of_element_hessians);
   tcase_add_test(tc, tridiagonal_ql_matches_jacobi);
+  tcase_add_test(tc, psd_hypot_matches_libm);
   tcase_add_test(tc, cholesky_proves_definite_blocks);
   tcase_add_test(tc, projected_forms_agree_and_are_psd);
   tcase_add_test(tc, assembled_and_cached_share_element_hessians);

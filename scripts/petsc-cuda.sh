@@ -38,6 +38,12 @@ if [ ! -x "$nvcc" ]; then
   log "no CUDA compiler (nvcc on PATH, /usr/local/cuda/bin/nvcc or CUDACXX): nothing to build"
   exit 3
 fi
+# the real nvcc, whatever PATH found (a wrapper script such as /usr/local/bin/nvcc or a link):
+# the stamp and configure see one path for one toolkit, so a cache built under one PATH is
+# reused under another (it was rebuilt, 8 min, whenever CI and a shell saw different nvccs)
+here=$({ "$nvcc" -dryrun -c -x cu /dev/null -o /dev/null 2>&1 || true; } | sed -n '/^#\$ _HERE_=/{s///p;q;}')
+[ -n "$here" ] && [ -x "$here/nvcc" ] && nvcc=$here/nvcc
+nvcc=$(readlink -f "$nvcc")
 cudadir=$(cd "$(dirname "$nvcc")/.." && pwd)
 nvcc_version=$("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')
 

@@ -9,6 +9,17 @@
    (s1 s2)^2 = det(J^T J) = |(u1 - u0) x (u2 - u0)|^2 det(Dm)^{-2}, so
      E = A |J|_F^2 (1 + det(J^T J)^{-1}),
    >= 4 A, equal for an isometry; it blows up as the chord triangle degenerates.
+   The great-circle wall: a spherical triangle flips where its vertices come to lie on a great
+   circle (det[u0, u1, u2] = 0), and there its chord triangle is not flat: a sliver along an arc of
+   length L keeps the arc's sagitta L^2 / 8 as its height, so the distortion stayed finite and only
+   the weak log barrier held the wall (scanned Cheburashka: every Newton step was cut to ~1e-3 by
+   one such sliver, 2,900 steps). So det(J^T J) is taken times phi(h), h = det[u0, u1, u2] / |n| the
+   distance of the chord triangle's plane from the centre (1 - O(r^2) for a small triangle of
+   circumradius r, 0 on a great circle):
+     phi(h) = 1 - (1 - h^2 / H^2)^3 for h < H = 1/2,   1 otherwise,
+   C^2 at H, ~ 3 h^2 / H^2 near 0, where |J^+|^2 grows like 1 / h^2. phi = 1 for every triangle whose
+   circumcircle is narrower than 60 degrees of arc, so the energy, its isometries and its minimisers
+   are those of the chord triangle there; E >= 4 A everywhere.
    Placing the vertices at y / |y| inside the energy is the retraction of manifold optimisation on
    the sphere (TinyAD-Examples' manifold_optimization, Schmidt et al. 2022; Absil, Mahony &
    Sepulchre 2008, sec. 4.1): E does not change when a y_i is scaled, its gradient has no radial
@@ -27,12 +38,16 @@ static double sphere_symmetric_dirichlet(const double x[9], const double p[5])
 {
   double e1[3], e2[3], n[3], J[6];
   /* the columns of Ds; +inf where the chord triangle is flipped or flat (sphere_chord.h) */
-  if (!(mfad_sphere_chord(x, e1, e2, n) > 0.0)) return INFINITY;
+  const double det = mfad_sphere_chord(x, e1, e2, n);
+  if (!(det > 0.0)) return INFINITY;
   for (int i = 0; i < 3; i++) /* J = Ds Dm^{-1} */
     for (int j = 0; j < 2; j++) J[2 * i + j] = e1[i] * p[j] + e2[i] * p[2 + j];
-  const double di = p[0] * p[3] - p[1] * p[2];   /* det Dm^{-1} */
-  const double q  = mfad_dot3(n, n) * (di * di); /* det(J^T J) */
-  if (!(q > 0.0)) return INFINITY;               /* a degenerate chord triangle (two vertices at one point) */
+  const double di = p[0] * p[3] - p[1] * p[2]; /* det Dm^{-1} */
+  const double nn = mfad_dot3(n, n);
+  double       q  = nn * (di * di); /* det(J^T J) */
+  if (!(q > 0.0)) return INFINITY;  /* a degenerate chord triangle (two vertices at one point) */
+  const double w = 1.0 - 4.0 * (det * det / nn); /* 1 - h^2 / H^2, h the chord plane's distance from the centre */
+  if (w > 0.0) q = q * (1.0 - w * w * w);        /* the great-circle wall (above) */
   const double A = p[4];
   return A * (1.0 + 1.0 / q) * mfad_frob2(J, 6);
 }

@@ -83,7 +83,7 @@ int main(int argc, char **argv)
   PetscInt            n = 16, refine = 0;
   AdvDiffCoefficients coef = {{2, 1}, 1, 1};
   Result              prev = {0}, res;
-  PetscBool           write, set;
+  PetscBool           write, set, meshopt;
   char                out[PETSC_MAX_PATH_LEN] = "";
   int                 failed = 0;
 
@@ -96,7 +96,12 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-n", "squares per side", NULL, n, &n, NULL));
   PetscCall(PetscOptionsInt("-refine", "solve on n, 2n, ... 2^refine n and print the observed orders", NULL, refine, &refine, NULL));
   PetscCall(PetscOptionsString("-o", "write u, u_exact and the error (.vtu)", NULL, out, out, sizeof out, &write));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-mesh", &meshopt));
   PetscOptionsEnd();
+  /* the manufactured solution, its boundary data and the refinement study are the unit square's */
+  PetscCheck(!meshopt, comm, PETSC_ERR_SUP,
+             "advdiff solves on its generated -n x -n unit square only; -mesh is not supported (elastic, smooth, param, arap_surface, frames and "
+             "sphere read meshes)");
   PetscCall(AdvDiffCoefficientsFromOptions(comm, &coef));
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
   PetscCheck(refine >= 0 && refine <= 6, comm, PETSC_ERR_ARG_OUTOFRANGE, "-refine %" PetscInt_FMT ": 0 to 6 (each doubles n)", refine);

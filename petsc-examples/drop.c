@@ -193,7 +193,7 @@ int main(int argc, char **argv)
   Solver      S;
   Contact     ct;
   char        prefix[PETSC_MAX_PATH_LEN] = "";
-  PetscBool   steps_out                  = PETSC_FALSE;
+  PetscBool   steps_out                  = PETSC_FALSE, meshopt;
   const char *reason_name                = "";
   PetscInt    tets_term;
 
@@ -217,7 +217,12 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-ts_steps", "implicit-Euler steps", NULL, sc.steps, &sc.steps, NULL));
   PetscCall(PetscOptionsReal("-dt", "time step [s]", NULL, sc.dt, &sc.dt, NULL));
   PetscCall(PetscOptionsString("-o_steps", "write the cube after every step as <prefix>_NNNN.vtu", NULL, prefix, prefix, sizeof prefix, &steps_out));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-mesh", &meshopt));
   PetscOptionsEnd();
+  /* the cubes' faces, the floor and the contact pairs are the generated ones': no read body */
+  PetscCheck(!meshopt, comm, PETSC_ERR_SUP,
+             "drop simulates its generated -cubes of -n^3 cells only; -mesh is not supported (elastic, smooth, param, arap_surface, frames and "
+             "sphere read meshes)");
   PetscCheck(sc.cubes >= 1 && sc.n >= 1 && sc.nf >= 1 && sc.steps >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE,
              "-cubes %" PetscInt_FMT ", -n %" PetscInt_FMT ", -floor %" PetscInt_FMT " and -ts_steps %" PetscInt_FMT " must be >= 1", sc.cubes, sc.n,
              sc.nf, sc.steps);

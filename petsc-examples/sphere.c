@@ -16,7 +16,10 @@ static const char help[] =
     "(checked). Then Newton on\n"
     "  sum_t A_t (|J|^2 + |J^+|^2)  +  barrier sum_t -A_t log(det[u0,u1,u2] / 2 A_t)  +  penalty sum_v (|y_v|^2 - 1)^2\n"
     "(energies/sphere_symmetric_dirichlet.c, sphere_flip_barrier.c, sphere_penalty.c) over unknowns\n"
-    "y_v in R^3 whose points are u_v = y_v / |y_v|. The constraint is a projection, not a penalty:\n"
+    "y_v in R^3 whose points are u_v = y_v / |y_v|, J the Jacobian onto the chord triangle; |J^+| grows\n"
+    "without bound also as a triangle's vertices come onto a great circle, where it flips though its\n"
+    "chord triangle is not flat (a factor on det(J^T J), 1 for triangles narrower than 60 degrees of\n"
+    "arc), so the distortion itself walls off flips. The constraint is a projection, not a penalty:\n"
     "the first two terms see only y / |y| (a retraction inside the energy: their gradient has no radial\n"
     "part, their Hessian at |y| = 1 is the Riemannian one), the penalty term only fixes the radial\n"
     "directions (its minimum |y| = 1 is not moved by the others, unlike a penalty on a distortion that\n"
@@ -62,9 +65,9 @@ static const char help[] =
     "-snes_stol 0 (only the gradient norm decides convergence, in the same terms on every mesh; where\n"
     "the last step predicts a decrease |g.y| below the energy's round-off, 100 eps |E|, the point is\n"
     "a minimiser to working precision: reason 100 CONVERGED_ROUNDOFF),\n"
-    "-snes_max_it 10000, no divergence test (parts squeezed by the start take hundreds to thousands of\n"
-    "steps while their barrier gradients grow: -shape fingers about 250, Cheburashka 2,900); -use_tao:\n"
-    "-tao_type ntr.\n"
+    "-snes_max_it 10000, no divergence test (parts squeezed by the start take tens to hundreds of\n"
+    "steps while their barrier gradients grow: -shape fingers 59, Cheburashka 146, an armadillo 479);\n"
+    "-use_tao: -tao_type ntr.\n"
     "Every SNES/KSP/PC/TAO and mfad option applies\n"
     "(-snes_type newtontr retracts too, but PETSc 3.18's trust region stops at the first trial step\n"
     "that flips a triangle, DIVERGED_FUNCTION_DOMAIN, where the line search backs off).\n"
@@ -963,9 +966,10 @@ int main(int argc, char **argv)
        relative to the start's gradient, which varies by orders of magnitude between meshes (|g0| =
        1e2 on -shape fingers, 9e4 on Cheburashka); no convergence on a short step (stol 0): the step
        filter may shorten a step to nothing where a triangle is about to flip, which is not a
-       minimum. Long thin parts squeezed by the start take hundreds of steps of steady descent
-       (-shape fingers: 250 on 866 vertices; scanned Cheburashka, ears squeezed 1e4-fold: 2,900),
-       hence 10000. */
+       minimum. Long thin parts squeezed by the start take many steps of steady descent (-shape
+       fingers: 59 on 866 vertices; scanned Cheburashka, ears squeezed 1e4-fold: 146; a scanned
+       armadillo of 15,002 vertices: 479; thousands before the great-circle wall of
+       energies/sphere_symmetric_dirichlet.c), hence 10000. */
     PetscCall(SNESSetTolerances(snes, gatol * PetscSqrtReal(area), 0.0, 0.0, 10000, PETSC_DEFAULT));
     /* no divergence test on the gradient norm: as a squeezed triangle shrinks its barrier gradient
        grows by orders of magnitude while the energy falls (Homer: 4.6e4 to 1e9, DIVERGED_DTOL at

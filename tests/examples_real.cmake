@@ -28,8 +28,11 @@ mfad_refused_test(example_cloth_not_converged cloth 1 "did not converge: DIVERGE
 mfad_refused_test(example_smooth_not_converged smooth 1 "did not converge" OPTIONS -snes_max_it 0 -snes_converged_reason)
 mfad_refused_test(example_arap_not_converged arap 1 "did not converge: DIVERGED_MAX_IT" OPTIONS -snes_max_it 1)
 mfad_refused_test(example_frames_not_converged frames 1 "did not converge: DIVERGED_MAX_IT" OPTIONS -problem global -power_max_it 1)
+mfad_refused_test(example_drop_not_converged drop 1 "a step did not converge: DIVERGED_MAX_IT" OPTIONS -snes_max_it 1 -ts_steps 1)
 # ---- options an example cannot honour are errors, not silently ignored
 mfad_refused_test(example_cloth_mesh_refused cloth 1 "-mesh is not supported" OPTIONS -mesh ${MFAD_MESHES}/spot.obj)
+mfad_refused_test(example_drop_mesh_refused drop 1 "-mesh is not supported" OPTIONS -mesh ${MFAD_MESHES}/spot.obj)
+mfad_refused_test(example_advdiff_mesh_refused advdiff 1 "-mesh is not supported" OPTIONS -mesh ${MFAD_MESHES}/spot.obj)
 mfad_refused_test(example_smooth_mesh_grid_options smooth 1 "mean nothing with -mesh" OPTIONS -mesh ${MFAD_MESHES}/spot_patch.obj -n 8)
 mfad_refused_test(example_elastic_mesh_grid_options elastic 1 "mean nothing with -mesh" OPTIONS -mesh ${MFAD_MESHES}/twocubes.1.node -m 4)
 

@@ -8,7 +8,8 @@
    - symmetric Dirichlet is 4 A with zero gradient when the rest triangle lies on the unit sphere
      and the map is a rotation of it (|J|^2 + |J^+|^2 = 4 at an isometry, its minimum);
    - the barrier is 0 where det[u0, u1, u2] = 2 A (the octant triangle e_x, e_y, e_z with A = 1/2),
-     and both are +inf for a flipped triangle.
+     and both are +inf for a flipped triangle;
+   - symmetric Dirichlet grows without bound as a sliver's vertices come onto a great circle.
    Tolerances: values O(1)-O(10) from ~100 roundings: 1e-13 relative (~500 eps); gradients compared
    with their own scale. */
 #include <check.h>
@@ -172,6 +173,42 @@ START_TEST(sphere_energy_of_a_tiny_triangle)
 }
 END_TEST
 
+/* The great-circle wall: three vertices on an arc of the equator (angles -a, 0, a; a = 0.02, the
+   armadillo's slivers), the middle one lowered by eps below it (counter-clockwise from outside), so
+   det[u0, u1, u2] ~ eps -> 0 while the chord triangle keeps the arc's sagitta as its height. The
+   distortion must grow like 1 / h^2 (h = det / |n| ~ eps, phi(h) ~ 3 h^2 / H^2): E(eps) / E(eps / 10)
+   = 1/100 to 1% at h ~ 5e-3 (phi's next term is 4 h^2 = 1e-4 relative); without the factor E tends
+   to a finite limit (ratio -> 1). And its value against the closed form A |J|^2 (1 + 1 / (q phi(h)))
+   evaluated here: det ~ 4e-9 is taken from edges of 0.04 (round-off ~1e-18): 1e-6 relative. */
+START_TEST(sphere_dirichlet_grows_at_the_great_circle_wall)
+{
+  MfadKernel   k = Find("sphere_symmetric_dirichlet");
+  const double a = 0.02, eps[2] = {1e-6, 1e-7};
+  double       p[5], E[2];
+  Params(k, Rest, p);
+  for (int t = 0; t < 2; t++) {
+    const double y[9] = {cos(a), -sin(a), 0, 1, 0, -eps[t], cos(a), sin(a), 0};
+    double       u[9], e1[3], e2[3], n[3], J2 = 0, nn, h, q, phi = 1, want;
+    for (int v = 0; v < 3; v++) {
+      const double l = sqrt(y[3 * v] * y[3 * v] + y[3 * v + 1] * y[3 * v + 1] + y[3 * v + 2] * y[3 * v + 2]);
+      for (int d = 0; d < 3; d++) u[3 * v + d] = y[3 * v + d] / l;
+    }
+    for (int d = 0; d < 3; d++) e1[d] = u[3 + d] - u[d], e2[d] = u[6 + d] - u[d];
+    n[0] = e1[1] * e2[2] - e1[2] * e2[1], n[1] = e1[2] * e2[0] - e1[0] * e2[2], n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    for (int d = 0; d < 3; d++) J2 += pow(e1[d] * p[0] + e2[d] * p[2], 2) + pow(e1[d] * p[1] + e2[d] * p[3], 2);
+    nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+    h  = (n[0] * u[0] + n[1] * u[1] + n[2] * u[2]) / sqrt(nn);
+    q  = nn * pow(p[0] * p[3] - p[1] * p[2], 2);
+    if (h < 0.5) phi = 1 - pow(1 - 4 * h * h, 3);
+    want = p[4] * J2 * (1 + 1 / (q * phi));
+    ck_assert_msg(h > 0 && h < 0.01, "the sliver's plane is at %g from the centre, expected (0, 0.01)", h);
+    E[t] = Eval(k, y, p, NULL);
+    AssertNear("value at the great-circle wall", k->name, E[t], want, 1e-6 * want);
+  }
+  AssertNear("E(eps) / E(eps / 10) at the great-circle wall", k->name, E[0] / E[1], 0.01, 1e-4);
+}
+END_TEST
+
 int main(void)
 {
   Suite   *s  = suite_create("energies_sphere");
@@ -184,6 +221,7 @@ int main(void)
   tcase_add_test(tc, sphere_flip_barrier_is_zero_at_the_octant_with_area_one_half);
   tcase_add_loop_test(tc, sphere_energy_is_infinite_for_a_flipped_triangle, 0, 2);
   tcase_add_loop_test(tc, sphere_energy_of_a_tiny_triangle, 0, 2);
+  tcase_add_test(tc, sphere_dirichlet_grows_at_the_great_circle_wall);
   suite_add_tcase(s, tc);
   sr = srunner_create(s);
   srunner_run_all(sr, CK_SILENT);

@@ -120,14 +120,19 @@ static void ElemSetUp(int kidx, int trial, Elem *e)
     for (int d = 0; d < 3; d++) e->rest[3 * a + d] = Simplex[a][d] + Uniform(-0.05, 0.05);
   if (e->k->rest) {
     const double s    = Uniform(0.8, 1.2);
-    const double lift = strncmp(e->ex->name, "sphere_", 7) ? 0.0 : 2.0; /* energies of y / |y|: away from the origin */
+    /* energies of y / |y|: away from the origin; on odd trials vertex 0 above the plane z = 0 and
+       the others below it, a wide triangle whose chord plane lies at h ~ 0.4 from
+       the centre (sphere_symmetric_dirichlet's great-circle factor acts below 1/2) */
+    const int    sphere = !strncmp(e->ex->name, "sphere_", 7), wide = sphere && trial % 2;
+    const double lift = sphere ? 2.0 : 0.0;
     int          ierr;
     for (int m = 0; m < e->k->nmaterial; m++) e->mat[m] = Uniform(0.5, 2.0);
     ierr = e->k->rest(e->rest, e->mat, e->p); /* rest_dim is 3 for every built-in with a rest set-up */
     ck_assert_msg(ierr == 0, "%s: rest set-up of a valid element returned %d, expected 0", e->ex->name, ierr);
     for (int a = 0; a < e->k->nvert; a++) /* auxiliary unknowns anywhere in [-1, 1] (rotations up to ~120 degrees) */
       for (int d = 0; d < e->k->dof; d++)
-        e->x[a * e->k->dof + d] = a < e->k->ncellvert ? s * e->rest[3 * a + d] + Uniform(-0.05, 0.05) + (d == 2 ? lift : 0.0) : Uniform(-1.0, 1.0);
+        e->x[a * e->k->dof + d] = a < e->k->ncellvert ? s * e->rest[3 * a + d] + Uniform(-0.05, 0.05) + (d == 2 ? (wide ? (a ? -0.8 : 1.0) : lift) : 0.0)
+                                                      : Uniform(-1.0, 1.0);
   } else {
     for (int j = 0; j < e->k->nparam; j++) e->p[j] = Uniform(0.5, 1.5);
     for (int i = 0; i < e->n; i++) e->x[i] = Uniform(-1.0, 1.0);
@@ -250,8 +255,9 @@ static void SymEig3(const double *A, double *w)
 }
 
 /* the energies of the vertices y / |y| on the unit sphere: symmetric Dirichlet from the Gram matrix
-   G = J^T J (|J|^2 = tr G, |J^+|^2 = tr G^{-1} = tr G / det G) instead of the header's cross product;
-   the flip barrier from the rule of Sarrus on the normalised vertices */
+   G = J^T J (|J|^2 = tr G, |J^+|^2 = tr G^{-1} = tr G / det G) instead of the header's cross product,
+   det G times phi(h) = 1 - (1 - 4 h^2)^3 where h = det[u0, u1, u2] (Sarrus) / |(u1 - u0) x (u2 - u0)|
+   < 1/2; the flip barrier from the rule of Sarrus on the normalised vertices */
 static double ClosedFormSphere(const Elem *e, const double *x, double *mag)
 {
   double f[6], u[9], A, Dmi[4], dm;
@@ -274,6 +280,14 @@ static double ClosedFormSphere(const Elem *e, const double *x, double *mag)
     for (int i = 0; i < 3; i++) G[0] += J[i][0] * J[i][0], G[1] += J[i][0] * J[i][1], G[2] += J[i][1] * J[i][1];
     tr   = G[0] + G[2];
     det  = G[0] * G[2] - G[1] * G[1];
+    {
+      const double U[9] = {u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8]};
+      double       e1[3], e2[3], n[3], h;
+      for (int i = 0; i < 3; i++) e1[i] = u[3 + i] - u[i], e2[i] = u[6 + i] - u[i];
+      n[0] = e1[1] * e2[2] - e1[2] * e2[1], n[1] = e1[2] * e2[0] - e1[0] * e2[2], n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+      h    = Det3(U) / sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+      if (h < 0.5) det *= 1.0 - pow(1.0 - 4.0 * h * h, 3);
+    }
     *mag = A * (tr + tr / det);
     return A * (tr + tr / det);
   }

@@ -8,7 +8,9 @@
    Schreiner et al. 2004). With singular values s1, s2 of J, |J^+|^2 = (s1^2 + s2^2) / (s1 s2)^2 and
    (s1 s2)^2 = det(J^T J) = |(u1 - u0) x (u2 - u0)|^2 det(Dm)^{-2}, so
      E = A |J|_F^2 (1 + det(J^T J)^{-1}),
-   >= 4 A, equal for an isometry; it blows up as the chord triangle degenerates.
+   >= 4 A, equal for an isometry; it blows up as the chord triangle degenerates. At the
+   great-circle wall det(J^T J) is taken times phi(h) = 1 - (1 - h^2 / H^2)^3 for h < H = 1/2,
+   h = det[u0, u1, u2] / |n| the distance of the chord plane from the centre (see the energy).
    Placing the vertices at y / |y| inside the energy is the retraction of manifold optimisation on
    the sphere (TinyAD-Examples' manifold_optimization, Schmidt et al. 2022; Absil, Mahony &
    Sepulchre 2008, sec. 4.1): E does not change when a y_i is scaled, its gradient has no radial
@@ -35,7 +37,7 @@ static int mfad_energy_rest(const double *r, const double *m, double *p)
 #else
 MFAD_ENERGY_BODY(x, p, E)
 {
-  T u[9], s, w, e[2][3], J[6], n[3], f, q, t;
+  T u[9], s, w, e[2][3], J[6], n[3], f, q, t, h, r;
   {
     double yv[9], d, l = 1.0; /* det[u0, u1, u2] = det[y0, y1, y2] / (|y0| |y1| |y2|) */
     MFAD_UNROLL for (int i = 0; i < 9; i++) yv[i] = OP(val)(&x[i]);
@@ -68,13 +70,24 @@ MFAD_ENERGY_BODY(x, p, E)
   OP(dot3)(&q, n, n);
   {
     const double di = p[0] * p[3] - p[1] * p[2]; /* det Dm^{-1} */
-    double       qv, iq;
-    OP(muls)(&q, &q, di * di); /* det(J^T J) */
-    qv = OP(val)(&q);
-    if (!(qv > 0.0)) { /* a degenerate chord triangle (two vertices at one point) */
+    double       qv, iq, nv, hv;
+    nv = OP(val)(&q);
+    if (!(nv > 0.0)) { /* a degenerate chord triangle (two vertices at one point) */
       OP(set)(E, INFINITY);
       return;
     }
+    OP(chain1)(&r, &q, 1.0 / sqrt(nv), -0.5 / (nv * sqrt(nv)), 0.75 / (nv * nv * sqrt(nv))); /* |n|^-1 */
+    OP(dot3)(&t, n, &u[0]);
+    OP(mul)(&h, &t, &r); /* det[u0, u1, u2] / |n| */
+    OP(muls)(&q, &q, di * di); /* det(J^T J) */
+    hv = OP(val)(&h);
+    if (hv < 0.5) { /* phi(h) = 1 - w^3, w = 1 - 4 h^2 */
+      const double wv = 1.0 - 4.0 * hv * hv;
+      OP(chain1)(&t, &h, 1.0 - wv * wv * wv, 24.0 * hv * wv * wv, 24.0 * wv * wv - 384.0 * hv * hv * wv);
+      OP(mul)(&r, &q, &t);
+      OP(copy)(&q, &r);
+    }
+    qv = OP(val)(&q);
     iq = 1.0 / qv;
     OP(chain1)(&t, &q, p[4] * (1.0 + iq), -p[4] * iq * iq, 2.0 * p[4] * iq * iq * iq); /* A (1 + q^-1) */
   }

@@ -100,7 +100,7 @@ int main(int argc, char **argv)
   PetscOptionsEnd();
   /* the manufactured solution, its boundary data and the refinement study are the unit square's */
   PetscCheck(!meshopt, comm, PETSC_ERR_SUP,
-             "advdiff solves on its generated -n x -n unit square only; -mesh is not supported (elastic, smooth, param, arap_surface, frames and "
+             "advdiff solves on its generated -n x -n unit square only; -mesh is not supported (elastic, smooth, param, arap, arap_surface, frames and "
              "sphere read meshes)");
   PetscCall(AdvDiffCoefficientsFromOptions(comm, &coef));
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");

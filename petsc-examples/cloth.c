@@ -303,7 +303,7 @@ int main(int argc, char **argv)
   PetscOptionsEnd();
   /* the pins, the hinges and the row measurements are the grid's: no read sheet (yet) */
   PetscCheck(!meshopt, comm, PETSC_ERR_SUP,
-             "cloth simulates the generated -nx x -ny sheet only; -mesh is not supported (elastic, smooth, param, arap_surface, frames and sphere "
+             "cloth simulates the generated -nx x -ny sheet only; -mesh is not supported (elastic, smooth, param, arap, arap_surface, frames and sphere "
              "read meshes)");
   s.pin = (PinType)pin;
   PetscCheck(s.nx >= 1 && s.ny >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-nx %" PetscInt_FMT " and -ny %" PetscInt_FMT " must be >= 1", s.nx, s.ny);

@@ -221,7 +221,7 @@ int main(int argc, char **argv)
   PetscOptionsEnd();
   /* the cubes' faces, the floor and the contact pairs are the generated ones': no read body */
   PetscCheck(!meshopt, comm, PETSC_ERR_SUP,
-             "drop simulates its generated -cubes of -n^3 cells only; -mesh is not supported (elastic, smooth, param, arap_surface, frames and "
+             "drop simulates its generated -cubes of -n^3 cells only; -mesh is not supported (elastic, smooth, param, arap, arap_surface, frames and "
              "sphere read meshes)");
   PetscCheck(sc.cubes >= 1 && sc.n >= 1 && sc.nf >= 1 && sc.steps >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE,
              "-cubes %" PetscInt_FMT ", -n %" PetscInt_FMT ", -floor %" PetscInt_FMT " and -ts_steps %" PetscInt_FMT " must be >= 1", sc.cubes, sc.n,

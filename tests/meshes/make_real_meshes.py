@@ -6,7 +6,11 @@ README.md here). Plain python3, no packages; deterministic. Run from tests/meshe
                    (real modelled triangles: valence 4-8, non-Delaunay edges);
   spot_jitter.obj  the same patch with its interior vertices moved at random in their tangent
                    plane and a fifth of its interior edges flipped: slivers, valence 3-10,
-                   many negative cotangent weights (what scanned meshes give).
+                   many negative cotangent weights (what scanned meshes give);
+  sock.obj         a generated disk that flattens badly: a tube 16 times its radius long, closed at
+                   one end by a hemisphere, jittered as spot_jitter.obj. Tutte's map squeezes its
+                   closed end e^-16-fold, so unfolding it takes hundreds of Newton steps (a scanned
+                   surface cut open at a small hole does the same).
 """
 import math
 import random
@@ -148,6 +152,45 @@ def jitter(V, F, rng):
     return V, F
 
 
+def sock(length, nu):
+    """A tube of radius 1 and the given length, nu vertices around, open at z = 0 and closed at
+    z = -length by a hemisphere; ring k turned by half a step on odd k."""
+    h = 2 * math.pi / nu
+    V, rings = [], []
+    for k in range(int(round(length / h)) + 1):
+        rings.append(list(range(len(V), len(V) + nu)))
+        V += [[math.cos(a), math.sin(a), -k * h] for a in (2 * math.pi * (i + 0.5 * (k % 2)) / nu for i in range(nu))]
+    ncap = int(round(math.pi / 2 / h))
+    for k in range(1, ncap):
+        phi = k * math.pi / 2 / ncap
+        n = max(3, int(round(nu * math.cos(phi))))
+        rings.append(list(range(len(V), len(V) + n)))
+        off = 0.5 * (len(rings) % 2)
+        V += [[math.cos(phi) * math.cos(a), math.cos(phi) * math.sin(a), -length - math.sin(phi)]
+              for a in (2 * math.pi * (i + off) / n for i in range(n))]
+    V.append([0.0, 0.0, -length - 1.0])
+
+    def angle(v):
+        return math.atan2(V[v][1], V[v][0]) % (2 * math.pi)
+
+    F = []
+    for A, B in zip(rings, rings[1:]):  # the band between two rings: advance the one behind
+        a, b = sorted(A, key=angle), sorted(B, key=angle)
+        i = j = 0
+        while i < len(a) or j < len(b):
+            ta = angle(a[(i + 1) % len(a)]) + (2 * math.pi if i + 1 >= len(a) else 0)
+            tb = angle(b[(j + 1) % len(b)]) + (2 * math.pi if j + 1 >= len(b) else 0)
+            if j >= len(b) or (i < len(a) and ta < tb):
+                F.append([a[i % len(a)], b[j % len(b)], a[(i + 1) % len(a)]])
+                i += 1
+            else:
+                F.append([a[i % len(a)], b[j % len(b)], b[(j + 1) % len(b)]])
+                j += 1
+    last = sorted(rings[-1], key=angle)
+    F += [[last[i], len(V) - 1, last[(i + 1) % len(last)]] for i in range(len(last))]
+    return V, F
+
+
 if __name__ == "__main__":
     V, F = read_obj("spot.obj")
     # a vertex on the cow's flank (largest x near the middle of the body)
@@ -162,3 +205,9 @@ if __name__ == "__main__":
     assert is_disk(JF)
     write_obj("spot_jitter.obj", JV, JF, "spot_patch.obj jittered in the tangent plane, 1/5 of the interior edges flipped; tests/meshes/make_real_meshes.py")
     print("spot_patch.obj: %d vertices %d faces (%d rings); spot_jitter.obj: %d vertices %d faces" % (len(PV), len(PF), rings, len(JV), len(JF)))
+    SV, SF = sock(16.0, 16)
+    assert is_disk(SF)
+    SV, SF = jitter(SV, SF, random.Random(13))
+    assert is_disk(SF)
+    write_obj("sock.obj", SV, SF, "a tube 16 radii long closed by a hemisphere, jittered as spot_jitter.obj; tests/meshes/make_real_meshes.py")
+    print("sock.obj: %d vertices %d faces" % (len(SV), len(SF)))

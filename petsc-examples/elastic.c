@@ -271,45 +271,19 @@ static PetscErrorCode CheckClamp(MPI_Comm comm, PetscInt n, const PetscReal rest
 static PetscErrorCode SetStaticsDefaults(MPI_Comm comm, PetscBool use_tao)
 {
   PetscBool   set, ksp, pc;
-  PetscMPIInt size;
   const char *pre = use_tao ? "-tao_nls_" : "-"; /* SNES's KSP, or TAO NLS's */
   char        name[64];
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));
   PetscCall(PetscSNPrintf(name, sizeof name, "%sksp_type", pre));
   PetscCall(PetscOptionsHasName(NULL, NULL, name, &ksp));
   PetscCall(PetscSNPrintf(name, sizeof name, "%spc_type", pre));
   PetscCall(PetscOptionsHasName(NULL, NULL, name, &pc));
   if (!set && !ksp && !pc) { /* else the user's Hessian form or linear solver, exact by default */
-    const char *solver = MATSOLVERPETSC, *factor = "";
-#if defined(PETSC_HAVE_MUMPS)
-    solver = MATSOLVERMUMPS;
-    (void)size;
-#else
-    /* no parallel Cholesky in this PETSc (no MUMPS): on several ranks every rank factors the whole
-       matrix with PETSc's own (PCREDUNDANT). Exact Newton-CG stops with DIVERGED_LINEAR_SOLVE on
-       a swing or a fold, and projected Newton-CG (GAMG) alone was measured linear there (Spot: not
-       finished in 200 s) */
-    if (size > 1) factor = "redundant_";
-#endif
     PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "aij"));
     PetscCall(DefaultOption("-mfad_psd_project", "abs"));
-    PetscCall(PetscSNPrintf(name, sizeof name, "%sksp_type", pre));
-    PetscCall(PetscOptionsSetValue(NULL, name, "preonly"));
-    PetscCall(PetscSNPrintf(name, sizeof name, "%spc_type", pre));
-    PetscCall(PetscOptionsSetValue(NULL, name, factor[0] ? "redundant" : "cholesky"));
-    if (factor[0]) {
-      PetscCall(PetscSNPrintf(name, sizeof name, "%s%spc_type", pre, factor));
-      PetscCall(DefaultOption(name, "cholesky"));
-    }
-    PetscCall(PetscSNPrintf(name, sizeof name, "%s%spc_factor_mat_solver_type", pre, factor));
-    PetscCall(DefaultOption(name, solver));
-    if (!strcmp(solver, MATSOLVERMUMPS)) { /* the inertia on several ranks */
-      PetscCall(PetscSNPrintf(name, sizeof name, "%smat_mumps_icntl_13", pre));
-      PetscCall(DefaultOption(name, "1"));
-    }
+    PetscCall(ExactNewtonSetFactorDefaults(comm, pre));
   }
   /* |grad E| <= 1e-7 of the load (Spot: 3e-5 N against ~4 N of weight per vertex): the energy
      (~1e4 J of terms that cancel) carries round-off of the order of a Newton step's decrease once

@@ -11,6 +11,7 @@
    waits 1, 2, 4, 4 ... steps before the next (at most 4: on a 30k-vertex scan, unbounded doubling
    left 15 projected steps at |g| ratio 0.42 before the exact ones that finished it). */
 #include "exactnewton.h"
+#include "defaultoption.h"
 #include <string.h>
 
 static PetscErrorCode ExactNewtonStep(ExactNewton *a, PetscInt step, PetscReal gnorm)
@@ -189,5 +190,42 @@ PetscErrorCode ExactNewtonFinish(ExactNewton *a)
 {
   PetscFunctionBegin;
   if (a->active) PetscCall(MfadEnergySetPSDProjection(a->E, a->psd, a->eps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ExactNewtonSetFactorDefaults(MPI_Comm comm, const char pre[])
+{
+  const char *solver = MATSOLVERPETSC, *factor = ""; /* PETSc's has the inertia (CHOLMOD stops on an indefinite matrix) */
+  char        name[64];
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+#if defined(PETSC_HAVE_MUMPS)
+  solver = MATSOLVERMUMPS; /* LDL^T with pivoting: its inertia tells an indefinite exact Hessian */
+  (void)size;
+#else
+  /* no parallel Cholesky in this PETSc: on several ranks every rank factors the whole matrix
+     (PCREDUNDANT). CG + GAMG on the projected Hessian did not finish tests/meshes/spot_jitter.obj
+     (param), and projected Newton-CG was linear on elastic's Spot (not finished in 200 s) */
+  if (size > 1) factor = "redundant_";
+#endif
+  PetscCall(PetscSNPrintf(name, sizeof name, "%sksp_type", pre));
+  PetscCall(DefaultOption(name, "preonly"));
+  PetscCall(PetscSNPrintf(name, sizeof name, "%spc_type", pre));
+  PetscCall(DefaultOption(name, factor[0] ? "redundant" : "cholesky"));
+  if (factor[0]) {
+    PetscCall(PetscSNPrintf(name, sizeof name, "%s%spc_type", pre, factor));
+    PetscCall(DefaultOption(name, "cholesky"));
+  }
+  PetscCall(PetscSNPrintf(name, sizeof name, "%s%spc_factor_mat_solver_type", pre, factor));
+  PetscCall(DefaultOption(name, solver));
+  if (!strcmp(solver, MATSOLVERMUMPS)) { /* the inertia on several ranks needs it */
+    PetscCall(PetscSNPrintf(name, sizeof name, "%smat_mumps_icntl_13", pre));
+    PetscCall(DefaultOption(name, "1"));
+  } else { /* nested dissection: the natural order fills in */
+    PetscCall(PetscSNPrintf(name, sizeof name, "%s%spc_factor_mat_ordering_type", pre, factor));
+    PetscCall(DefaultOption(name, MATORDERINGND));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

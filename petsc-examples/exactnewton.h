@@ -23,6 +23,10 @@ typedef struct {
   void *precheck_ctx;
 } ExactNewton;
 
+/* The factorisation that ExactNewton needs, as option defaults under prefix pre ("-" for SNES's KSP,
+   "-tao_nls_" for TAO NLS's): -ksp_type preonly and a Cholesky with inertia, MUMPS's LDL^T where
+   PETSc has it, else PETSc's own (nested dissection), on several ranks factored whole by every rank */
+PetscErrorCode ExactNewtonSetFactorDefaults(MPI_Comm comm, const char pre[]);
 /* Sets a up for E's solver: active when ksp factors H (assembled, E projected) by a Cholesky with
    inertia; then the pre-solve check is on ksp. X is the solver's iterate. */
 PetscErrorCode ExactNewtonSetUp(ExactNewton *a, MfadEnergy E, KSP ksp, Mat H, Vec X);

@@ -29,8 +29,9 @@ static const char help[] =
     "(projected Newton: symmetric Dirichlet is not convex; with -mfad_hessian given, the exact Hessian\n"
     "unless -mfad_psd_project is given too); for an assembled Hessian and no -ksp_type/-pc_type given, a\n"
     "sparse Cholesky factorisation, -ksp_type preonly -pc_type cholesky -pc_factor_mat_solver_type\n"
-    "mumps (-mat_mumps_icntl_13 1), else PETSc's own on 1 rank (with -pc_factor_mat_ordering_type\n"
-    "nd), else CG + GAMG; TAO's the same with the -tao_nls_ prefix.\n"
+    "mumps (-mat_mumps_icntl_13 1), else PETSc's own (-pc_factor_mat_ordering_type nd), on several\n"
+    "ranks by every rank (-pc_type redundant -redundant_pc_type cholesky); TAO's the same with the\n"
+    "-tao_nls_ prefix.\n"
     "Other Hessian forms: -ksp_type cg -pc_type jacobi. -snes_max_it 10000, -tao_max_it 10000. Every\n"
     "SNES/KSP/PC/TAO and mfad option applies.\n"
     "SNES's line search (-snes_linesearch_type shell: backtracking on E, a step within E's round-off\n"
@@ -105,11 +106,9 @@ static PetscErrorCode SetSolverDefaults(MPI_Comm comm, PetscBool use_tao, PetscR
 {
   char        hessian[64] = "";
   char        value[64];
-  PetscBool   set, ksp, pc;
-  PetscMPIInt size;
+  PetscBool set, ksp, pc;
 
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));
   if (!set) {
     PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "aij"));
@@ -123,30 +122,8 @@ static PetscErrorCode SetSolverDefaults(MPI_Comm comm, PetscBool use_tao, PetscR
     PetscCall(PetscOptionsHasName(NULL, NULL, name, &ksp));
     PetscCall(PetscSNPrintf(name, sizeof name, "%spc_type", pre));
     PetscCall(PetscOptionsHasName(NULL, NULL, name, &pc));
-    if (!ksp && !pc && !strcmp(hessian, "aij")) { /* else the user's choice, or nothing to factor */
-      const char *solver = NULL, *ktype = "preonly", *ptype = "cholesky";
-#if defined(PETSC_HAVE_MUMPS)
-      solver = MATSOLVERMUMPS; /* LDL^T: its inertia tells an exact Hessian that is not positive definite */
-#endif
-      if (!solver && size == 1) solver = MATSOLVERPETSC; /* also has the inertia (CHOLMOD stops on an indefinite matrix) */
-      if (!solver) ktype = "cg", ptype = "gamg";         /* no parallel Cholesky in this PETSc */
-      PetscCall(PetscSNPrintf(name, sizeof name, "%sksp_type", pre));
-      PetscCall(PetscOptionsSetValue(NULL, name, ktype));
-      PetscCall(PetscSNPrintf(name, sizeof name, "%spc_type", pre));
-      PetscCall(PetscOptionsSetValue(NULL, name, ptype));
-      if (solver) {
-        PetscCall(PetscSNPrintf(name, sizeof name, "%spc_factor_mat_solver_type", pre));
-        PetscCall(DefaultOption(name, solver));
-      }
-      if (solver && !strcmp(solver, MATSOLVERMUMPS)) { /* the inertia on several ranks needs it */
-        PetscCall(PetscSNPrintf(name, sizeof name, "%smat_mumps_icntl_13", pre));
-        PetscCall(DefaultOption(name, "1"));
-      }
-      if (solver && !strcmp(solver, MATSOLVERPETSC)) { /* nested dissection: the natural order fills in */
-        PetscCall(PetscSNPrintf(name, sizeof name, "%spc_factor_mat_ordering_type", pre));
-        PetscCall(DefaultOption(name, MATORDERINGND));
-      }
-    }
+    /* else the user's choice, or nothing to factor */
+    if (!ksp && !pc && !strcmp(hessian, "aij")) PetscCall(ExactNewtonSetFactorDefaults(comm, pre));
   }
   PetscCall(PetscSNPrintf(value, sizeof value, "%.17g", (double)atol));
   if (!use_tao) {

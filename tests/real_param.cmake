@@ -27,27 +27,25 @@ set(_jitter ${CMAKE_CURRENT_SOURCE_DIR}/meshes/spot_jitter.obj)
 # the defaults, 1 and 2 ranks (MUMPS's Cholesky where PETSc has it; 15 Newton steps on the jitter)
 mfad_real_param_test(real_param_patch 1 disk OPTIONS -mesh ${_patch})
 mfad_real_param_test(real_param_jitter 1 disk OPTIONS -mesh ${_jitter})
-if(MFAD_PETSC_HAS_MUMPS) # several ranks without MUMPS fall back to CG + GAMG, which does not finish the jitter
-  mfad_real_param_test(real_param_patch_ranks 2 ranks OPTIONS -mesh ${_patch})
-  mfad_real_param_test(real_param_jitter_ranks 2 ranks OPTIONS -mesh ${_jitter})
-endif()
+# (several ranks without MUMPS: every rank factors the whole matrix, PCREDUNDANT + PETSc's Cholesky)
+mfad_real_param_test(real_param_patch_ranks 2 ranks OPTIONS -mesh ${_patch})
+mfad_real_param_test(real_param_jitter_ranks 2 ranks OPTIONS -mesh ${_jitter})
 # tests/meshes/sock.obj: Tutte's map squeezes its closed end e^-16-fold; unfolding it takes 372 SNES
 # steps (TAO: 270), more than the 200 the defaults once allowed; SNES vs TAO and 1 vs 2 ranks agree
 set(_sock ${CMAKE_CURRENT_SOURCE_DIR}/meshes/sock.obj)
 mfad_real_param_test(real_param_sock 1 disk OPTIONS -mesh ${_sock})
 mfad_real_param_test(real_param_sock_tao 1 agree -use_tao -- OPTIONS -mesh ${_sock})
-if(MFAD_PETSC_HAS_MUMPS)
-  mfad_real_param_test(real_param_sock_ranks 2 ranks OPTIONS -mesh ${_sock})
-endif()
+mfad_real_param_test(real_param_sock_ranks 2 ranks OPTIONS -mesh ${_sock})
 # SNES vs TAO (nls, armijo line search through the flipped triangles' +inf) on the same defaults
 mfad_real_param_test(real_param_patch_tao 1 agree -use_tao -- OPTIONS -mesh ${_patch})
 mfad_real_param_test(real_param_jitter_tao 1 agree -use_tao -- OPTIONS -mesh ${_jitter})
-if(MFAD_PETSC_HAS_MUMPS)
-  mfad_real_param_test(real_param_jitter_tao_np2 2 agree -use_tao -- OPTIONS -mesh ${_jitter})
-endif()
+mfad_real_param_test(real_param_jitter_tao_np2 2 agree -use_tao -- OPTIONS -mesh ${_jitter})
 # another linear solver reaches the same minimum: PETSc's own Cholesky (1 rank; the fallback where
 # PETSc has no MUMPS)
 mfad_real_param_test(real_param_jitter_petsc_cholesky 1 agree -pc_factor_mat_solver_type petsc -pc_factor_mat_ordering_type nd -- OPTIONS -mesh ${_jitter})
+# and the several-rank fallback where PETSc has no MUMPS, given explicitly (2 ranks)
+mfad_real_param_test(real_param_jitter_redundant 2 agree -ksp_type preonly -pc_type redundant -redundant_pc_type cholesky
+                     -redundant_pc_factor_mat_solver_type petsc -redundant_pc_factor_mat_ordering_type nd -- OPTIONS -mesh ${_jitter})
 # projected Newton only (-exact_newton false): linear convergence, 154 steps measured, ending where
 # E's decrease is below its round-off (the line search's round-off allowance takes it to -gatol)
 mfad_real_param_test(real_param_jitter_projected 1 agree -exact_newton false -- OPTIONS -mesh ${_jitter})

@@ -31,11 +31,15 @@ mfad_real_param_test(real_param_jitter 1 disk OPTIONS -mesh ${_jitter})
 mfad_real_param_test(real_param_patch_ranks 2 ranks OPTIONS -mesh ${_patch})
 mfad_real_param_test(real_param_jitter_ranks 2 ranks OPTIONS -mesh ${_jitter})
 # tests/meshes/sock.obj: Tutte's map squeezes its closed end e^-16-fold; unfolding it takes 372 SNES
-# steps (TAO: 270), more than the 200 the defaults once allowed; SNES vs TAO and 1 vs 2 ranks agree
+# steps (TAO: 270), more than the 200 the defaults once allowed. The facts of a converged map only,
+# on 1 and 2 ranks and with TAO: over hundreds of steps of a non-convex energy, round-off can end
+# the path at another local minimum (2 ranks with PETSc 3.26's redundant Cholesky: 2,543.84 after
+# 264 steps against 2,537.78 on 1 rank; with 3.18's, 2,537.78 in 367 steps), so energies are not
+# compared here as they are on the patch and the jitter (15 steps)
 set(_sock ${CMAKE_CURRENT_SOURCE_DIR}/meshes/sock.obj)
 mfad_real_param_test(real_param_sock 1 disk OPTIONS -mesh ${_sock})
-mfad_real_param_test(real_param_sock_tao 1 agree -use_tao -- OPTIONS -mesh ${_sock})
-mfad_real_param_test(real_param_sock_ranks 2 ranks OPTIONS -mesh ${_sock})
+mfad_real_param_test(real_param_sock_np2 2 disk OPTIONS -mesh ${_sock})
+mfad_real_param_test(real_param_sock_tao 1 disk OPTIONS -mesh ${_sock} -use_tao)
 # SNES vs TAO (nls, armijo line search through the flipped triangles' +inf) on the same defaults
 mfad_real_param_test(real_param_patch_tao 1 agree -use_tao -- OPTIONS -mesh ${_patch})
 mfad_real_param_test(real_param_jitter_tao 1 agree -use_tao -- OPTIONS -mesh ${_jitter})

@@ -195,7 +195,8 @@ PetscErrorCode ExactNewtonFinish(ExactNewton *a)
 
 PetscErrorCode ExactNewtonSetFactorDefaults(MPI_Comm comm, const char pre[])
 {
-  const char *solver = MATSOLVERPETSC, *factor = ""; /* PETSc's has the inertia (CHOLMOD stops on an indefinite matrix) */
+  /* PETSc's own Cholesky has the inertia too (CHOLMOD stops on an indefinite matrix) */
+  const char *solver = MATSOLVERPETSC, *factor = "";
   char        name[64];
   PetscMPIInt size;
 

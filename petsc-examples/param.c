@@ -106,7 +106,7 @@ static PetscErrorCode SetSolverDefaults(MPI_Comm comm, PetscBool use_tao, PetscR
 {
   char        hessian[64] = "";
   char        value[64];
-  PetscBool set, ksp, pc;
+  PetscBool   set, ksp, pc;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));

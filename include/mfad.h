@@ -187,10 +187,11 @@ extern const char *const MfadPSDProjections[];
     the fused product (which forms no element Hessian). Use it for Newton on nonconvex energies. */
 PetscErrorCode MfadEnergySetPSDProjection(MfadEnergy E, MfadPSDProjection type, PetscReal epsilon);
 PetscErrorCode MfadEnergyGetPSDProjection(MfadEnergy E, MfadPSDProjection *type, PetscReal *epsilon);
-/** @brief Projected, then exact Newton (-mfad_psd_project_steps, SNES only): in each SNES solve the
-    projection applies to the first `steps` Newton steps, the exact Hessian to the later ones; an
-    exact step whose linear solve fails (CG meeting negative curvature) sends the next `steps` steps
-    back to the projection, and such a failure does not end the solve. Use it for nonconvex
+/** @brief Projected, then exact Newton (-mfad_psd_project_steps; SNES and TAO's Newton methods): in
+    each solve the projection applies to the first `steps` Newton steps, the exact Hessian to the
+    later ones; an exact step whose linear solve fails (CG meeting negative curvature) sends the
+    next `steps` steps back to the projection, and such a failure does not end the solve (TAO's
+    trust-region CG, stcg, steps along negative curvature instead of failing). Use it for nonconvex
     energies: the projection gives descent far from a minimum, the exact Hessian quadratic
     convergence near it (projected Newton alone is linear there). -1 (default): always project. */
 PetscErrorCode MfadEnergySetPSDProjectionSteps(MfadEnergy E, PetscInt steps);

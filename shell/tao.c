@@ -52,6 +52,22 @@ static PetscErrorCode MfadTaoDefaultPC_Private(Tao tao, Mat P)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -mfad_psd_project_steps: this Newton step's projection, as for SNES (TAO's Newton methods ask for
+   one Hessian per iteration); an exact step whose linear solve failed restarts the count */
+static PetscErrorCode MfadTaoChooseProjection_Private(Tao tao, MfadEnergy E)
+{
+  KSP                ksp;
+  KSPConvergedReason kr = KSP_CONVERGED_ITERATING;
+  PetscInt           it;
+
+  PetscFunctionBegin;
+  PetscCall(TaoGetIterationNumber(tao, &it));
+  PetscCall(TaoGetKSP(tao, &ksp));
+  if (ksp) PetscCall(KSPGetConvergedReason(ksp, &kr));
+  PetscCall(MfadEnergyChooseProjection_Private(E, it, (PetscBool)(it > 0 && kr < 0)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MfadTaoHessian_Private(Tao tao, Vec X, Mat H, Mat P, void *ctx)
 {
   Vec G;
@@ -60,6 +76,7 @@ static PetscErrorCode MfadTaoHessian_Private(Tao tao, Vec X, Mat H, Mat P, void 
   PetscCall(TaoGetGradient(tao, &G, NULL, NULL));
   PetscCall(MfadEnergyUpdateElementsAtStep_Private((MfadEnergy)ctx, X, G));
   PetscCall(MfadTaoDefaultPC_Private(tao, P));
+  PetscCall(MfadTaoChooseProjection_Private(tao, (MfadEnergy)ctx));
   PetscCall(MfadJacobiansSetPoint_Private(H, P, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -353,7 +353,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   PetscCall(PetscOptionsBool("-mfad_check_finite", "Check the point for NaN/Inf before each evaluation", "MfadEnergySetFromOptions", E->check_finite, &E->check_finite, NULL));
   PetscCall(PetscOptionsEnum("-mfad_psd_project", "Project element Hessians to PSD before caching or assembly", "MfadEnergySetPSDProjection", MfadPSDProjections, (PetscEnum)psd, (PetscEnum *)&psd, NULL));
   PetscCall(PetscOptionsReal("-mfad_psd_epsilon", "Smallest eigenvalue left by the PSD projection", "MfadEnergySetPSDProjection", psd_eps, &psd_eps, NULL));
-  PetscCall(PetscOptionsInt("-mfad_psd_project_steps", "SNES: project only in the first n Newton steps, then the exact Hessian (-1: always project)", "MfadEnergySetPSDProjectionSteps", psd_steps, &psd_steps, NULL));
+  PetscCall(PetscOptionsInt("-mfad_psd_project_steps", "SNES, TAO: project only in the first n Newton steps, then the exact Hessian (-1: always project)", "MfadEnergySetPSDProjectionSteps", psd_steps, &psd_steps, NULL));
   PetscCall(PetscOptionsReal("-mfad_damping", "Levenberg-Marquardt: lambda I added to every Hessian (Jacobian) form; with least-squares terms J^T J + lambda I", "MfadEnergySetDamping", damping, &damping, NULL));
   {
     /* read elsewhere (the first evaluation, MfadEnergyWriteVTU(), the mesh readers); listed here for -help */
@@ -440,7 +440,7 @@ PetscErrorCode MfadEnergyGetPSDProjectionSteps(MfadEnergy E, PetscInt *steps)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The projection of Newton step `it` of a SNES solve under -mfad_psd_project_steps: projected in
+/* The projection of Newton step `it` of a SNES or TAO solve under -mfad_psd_project_steps: projected in
    the first psd_steps steps, then exact; an exact step whose linear solve failed restarts the
    count */
 PetscErrorCode MfadEnergyChooseProjection_Private(MfadEnergy E, PetscInt it, PetscBool failed)

@@ -170,7 +170,7 @@ PETSC_INTERN PetscErrorCode MfadMatCSRDestroy_Private(MfadMatCSR *);
 PETSC_INTERN PetscClassId  MFAD_CLASSID;
 PETSC_INTERN PetscLogEvent MFAD_Events[MFAD_OP_COUNT], MFAD_SetUpEvent;
 PETSC_INTERN PetscLogEvent MFAD_GhostEvent, MFAD_ElementsEvent, MFAD_ElementSetEvent; /* ghost exchange, element loops, a new element set (src/dynamic.c) */
-PETSC_INTERN PetscErrorCode MfadEnergyChooseProjection_Private(MfadEnergy E, PetscInt it, PetscBool failed); /* shell/snes.c: -mfad_psd_project_steps */
+PETSC_INTERN PetscErrorCode MfadEnergyChooseProjection_Private(MfadEnergy E, PetscInt it, PetscBool failed); /* shell/snes.c, shell/tao.c: -mfad_psd_project_steps */
 PETSC_INTERN PetscErrorCode MfadEnergyGetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection *type);  /* shell/auto.c */
 PETSC_INTERN PetscErrorCode MfadInitializePackage(void);
 PETSC_INTERN PetscErrorCode MfadColourBlocks_Private(PetscInt nelem, int nvert, const int conn[], PetscInt nvertices, PetscInt block_size, int *nblocks,

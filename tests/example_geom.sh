@@ -71,6 +71,12 @@ psd_steps) # -mfad_psd_project_steps 2 (projected, then exact Newton) ends where
   converged "$l1" 300
   converged "$l2" 20
   ok "energy: projected vs projected-then-exact to 1e-9" "abs(a - b) <= 1e-9 * abs(a)" "$(field "$l1" energy)" "$(field "$l2" energy)" ;;
+psd_steps_tao) # the same with TAO (nls; shell/tao.c chooses each iteration's projection)
+  l1=$(run "$np" "$@" -use_tao -mfad_psd_project_steps -1 -tao_max_it 300); echo "$l1"
+  l2=$(run "$np" "$@" -use_tao -mfad_psd_project_steps 2); echo "$l2"
+  converged "$l1" 300
+  converged "$l2" 30
+  ok "energy: projected vs projected-then-exact to 1e-9" "abs(a - b) <= 1e-9 * abs(a)" "$(field "$l1" energy)" "$(field "$l2" energy)" ;;
 local_global) # arap_surface: Newton's result is the fixed point of Sorkine & Alexa's local-global iterations
   l=$(run "$np" "$@"); echo "$l"
   converged "$l" 60

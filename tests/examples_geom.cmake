@@ -254,3 +254,5 @@ mfad_geom_test(example_sphere_open_mesh sphere 1 sphere_refused "a closed surfac
 # Newton alone (abs) needs 70 steps (linear near the minimum), projected for 2 steps then exact 11
 # (measured); both must end at the same minimum. 2 ranks.
 mfad_geom_test(example_elastic_psd_project_steps elastic 2 psd_steps OPTIONS -g 400 -mfad_hessian cached -mfad_psd_project abs)
+# the same with TAO (shell/tao.c; before it TAO projected throughout): 84 iterations against 16 (measured)
+mfad_geom_test(example_elastic_psd_project_steps_tao elastic 2 psd_steps_tao OPTIONS -g 400 -mfad_hessian cached -mfad_psd_project abs)

@@ -120,8 +120,8 @@ int main(int argc, char **argv)
              "-handles stretch -dx %g: the bar's length L + dx must stay > 0", (double)dx);
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
   PetscCheck(!(form == FORM_BRGN && use_tao), comm, PETSC_ERR_ARG_INCOMP, "-form brgn is a TAO solve already: drop -use_tao");
-  /* a read surface's parts that Tutte's map squeezes take many steps to unfold (tests/meshes/sock.obj:
-     657 Newton steps; a scanned Homer cut in half, 4,201 vertices: 209), not PETSc's default 50 */
+  /* a read surface's parts that Tutte's map squeezes take many steps to unfold, not PETSc's default
+     50 (tests/meshes/sock.obj: 657 Newton steps; the Homer model cut in half, 4,201 vertices: 209) */
   if (file && form == FORM_ENERGY) {
     PetscCall(DefaultOption("-snes_max_it", "10000"));
     PetscCall(DefaultOption("-tao_max_it", "10000"));

@@ -100,7 +100,7 @@ static PetscErrorCode Measure(MPI_Comm comm, MfadMesh m, PetscInt cstart, PetscI
    test in absolute terms, |grad E| <= gatol sqrt(area) (a test relative to the Tutte start's
    gradient, which varies by orders of magnitude between meshes, does not say how close E is).
    Parts that Tutte's map squeezes take hundreds to thousands of steps of steady descent
-   (tests/meshes/sock.obj, a closed end squeezed e^-16-fold: 372 steps; a scanned Homer of 6,001
+   (tests/meshes/sock.obj, a closed end squeezed e^-16-fold: 372 steps; Homer of 6,001
    vertices cut open at one vertex: 1,612), hence 10000 steps, not 200. */
 static PetscErrorCode SetSolverDefaults(MPI_Comm comm, PetscBool use_tao, PetscReal atol)
 {

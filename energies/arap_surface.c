@@ -43,32 +43,39 @@
    Rest set-up from the 3 corners (rest coordinates of the rotation nodes are ignored). */
 #include <mfad/energy.h>
 
-/* r = R(u) e for a rotation node u with |u|^2 = uu and s = 2 / (1 + uu) */
-static void arap_rotate(double r[3], const double u[3], double uu, double s, const double e[3])
+/* The features (15 of the 18 unknowns: E does not see a translation): the edges d_0 = x_1 - x_0,
+   d_1 = x_2 - x_1 (d_2 = -d_0 - d_1), then the Gibbs vectors u_0, u_1, u_2 */
+static void arap_surface_features(const double x[18], const double p[21], double f[15])
 {
-  const double ue = u[0] * e[0] + u[1] * e[1] + u[2] * e[2];
-  for (int c = 0; c < 3; c++) {
-    const int c1 = (c + 1) % 3, c2 = (c + 2) % 3; /* (u x e)_c + u_c (u . e) - |u|^2 e_c */
-    r[c] = e[c] + s * (u[c1] * e[c2] - u[c2] * e[c1] + u[c] * ue - uu * e[c]);
-  }
+  (void)p;
+  mfad_sub3(&f[0], &x[3], &x[0]);
+  mfad_sub3(&f[3], &x[6], &x[3]);
+  for (int i = 0; i < 9; i++) f[6 + i] = x[9 + i];
 }
 
-static double arap_surface(const double x[18], const double p[21])
+static double arap_surface(const double f[15], const double p[21])
 {
-  double uu[3], s[3], E = 0.0;
-  for (int a = 0; a < 3; a++) { /* the rotation nodes: x[9 + 3 a ...] */
-    uu[a] = mfad_dot3(&x[9 + 3 * a], &x[9 + 3 * a]);
+  double uu[3], s[3], d[9], E = 0.0;
+  for (int a = 0; a < 3; a++) { /* the rotation nodes: f[6 + 3 a ...] */
+    uu[a] = mfad_dot3(&f[6 + 3 * a], &f[6 + 3 * a]);
     s[a]  = 2.0 / (1.0 + uu[a]);
   }
-  for (int k = 0; k < 3; k++) { /* edge k from corner k to corner k + 1: turned rest edges p[6 k ...], weight p[18 + k] */
-    const int b = (k + 1) % 3;
-    double    d[3], r[3];
-    mfad_sub3(d, &x[3 * b], &x[3 * k]);
+  for (int c = 0; c < 3; c++) { /* the current edges d_k at d[3 k ...] */
+    d[c]     = f[c];
+    d[3 + c] = f[3 + c];
+    d[6 + c] = -(f[c] + f[3 + c]);
+  }
+  /* edge k from corner k to corner k + 1: turned rest edges p[6 k ...], weight p[18 + k]; its end
+     a = k + end compares d_k with R(u_a) e, e = p[6 k + 3 end ...], where
+     R(u) e = e + s (u x e + u (u . e) - |u|^2 e), s = 2 / (1 + |u|^2) */
+  for (int k = 0; k < 3; k++) {
     for (int end = 0; end < 2; end++) {
-      const int a = end ? b : k;
-      arap_rotate(r, &x[9 + 3 * a], uu[a], s[a], &p[6 * k + 3 * end]);
+      const int a = (k + end) % 3, u = 6 + 3 * a, e = 6 * k + 3 * end; /* u_a at f[u ...], e at p[e ...] */
+      const double ue = f[u] * p[e] + f[u + 1] * p[e + 1] + f[u + 2] * p[e + 2];
       for (int c = 0; c < 3; c++) {
-        const double t = d[c] - r[c];
+        const int    c1 = (c + 1) % 3, c2 = (c + 2) % 3;
+        const double r  = p[e + c] + s[a] * (f[u + c1] * p[e + c2] - f[u + c2] * p[e + c1] + f[u + c] * ue - uu[a] * p[e + c]);
+        const double t  = d[3 * k + c] - r;
         E += p[18 + k] * t * t;
       }
     }
@@ -106,6 +113,8 @@ const MfadEnergyInfo arap_surface_info = {
     .params        = 21,
     .rest_dim      = 3,
     .material      = 0,
+    .features      = 15,
+    .feature       = arap_surface_features,
     .energy        = arap_surface,
     .rest          = arap_surface_rest,
     .description =

@@ -20,19 +20,24 @@
    longest edge), or a pair folded flat onto itself (|theta0| > pi - 1e-8: the faces overlap). */
 #include <mfad/energy.h>
 
-static double bending_dihedral(const double x[12], const double p[3])
+/* The features: the shared edge e = e1 - e0 and the edges a = o0 - e0, b = o1 - e1 (9 of the 12
+   unknowns: the angle does not see a translation) */
+static void bending_dihedral_edges(const double x[12], const double p[3], double f[9])
 {
-  double e[3], a[3], b[3], nA[3], nB[3], m[3];
-  for (int i = 0; i < 3; i++) {
-    e[i] = x[3 + i] - x[i];     /* e1 - e0 */
-    a[i] = x[6 + i] - x[i];     /* o0 - e0 */
-    b[i] = x[9 + i] - x[3 + i]; /* o1 - e1 */
-  }
-  mfad_cross3(nA, e, a);
-  mfad_cross3(nB, b, e);
+  (void)p;
+  mfad_sub3(&f[0], &x[3], &x[0]);
+  mfad_sub3(&f[3], &x[6], &x[0]);
+  mfad_sub3(&f[6], &x[9], &x[3]);
+}
+
+static double bending_dihedral(const double f[9], const double p[3])
+{
+  double nA[3], nB[3], m[3];
+  mfad_cross3(nA, &f[0], &f[3]);
+  mfad_cross3(nB, &f[6], &f[0]);
   mfad_cross3(m, nA, nB);
-  const double y  = mfad_dot3(m, e);                   /* |nA| |nB| |e| sin theta */
-  const double c  = mfad_dot3(nA, nB) * mfad_norm3(e); /* |nA| |nB| |e| cos theta */
+  const double y  = mfad_dot3(m, &f[0]);                   /* |nA| |nB| |e| sin theta */
+  const double c  = mfad_dot3(nA, nB) * mfad_norm3(&f[0]); /* |nA| |nB| |e| cos theta */
   const double c0 = cos(p[0]), s0 = sin(p[0]);
   const double t = atan2(y * c0 - c * s0, c * c0 + y * s0); /* theta - theta0 in (-pi, pi] */
   return p[1] * p[2] * t * t;
@@ -72,6 +77,8 @@ const MfadEnergyInfo bending_dihedral_info = {
     .params   = 3,
     .rest_dim = 3,
     .material = 1,
+    .features = 9,
+    .feature  = bending_dihedral_edges,
     .energy   = bending_dihedral,
     .rest     = bending_dihedral_rest,
     .description =

@@ -34,6 +34,15 @@
 #include "tri_frame.h"
 #include "sphere_chord.h"
 
+/* The features are the unknowns themselves (u = y / |y| is not linear): declared so that the
+   translator writes the adjoint sweep (forward-over-reverse, mfad/energy.h), whose HVP fits a GPU
+   thread where 2N + 2 lanes per number did not */
+static void sphere_symmetric_dirichlet_unknowns(const double x[9], const double p[5], double f[9])
+{
+  (void)p;
+  for (int i = 0; i < 9; i++) f[i] = x[i];
+}
+
 static double sphere_symmetric_dirichlet(const double x[9], const double p[5])
 {
   double e1[3], e2[3], n[3], J[6];
@@ -63,6 +72,8 @@ const MfadEnergyInfo sphere_symmetric_dirichlet_info = {
     .dof         = 3,
     .params      = 5,
     .rest_dim    = 3,
+    .features    = 9,
+    .feature     = sphere_symmetric_dirichlet_unknowns,
     .energy      = sphere_symmetric_dirichlet,
     .rest        = sphere_symmetric_dirichlet_rest,
     .description = "A (|J|^2 + |J^+|^2), J = Ds Dm^-1 (3 x 2) of the vertices y/|y| on the unit sphere, +inf when flipped; params Dm^-1, A",

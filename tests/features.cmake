@@ -13,12 +13,22 @@ mfad_check_test(test_features)
 # forward-over-reverse (the gradient and HVP of every energy whose body mfad-energy reverses)
 # against forward-over-forward: each is compiled here again with -DMFAD_NO_REVERSE as <name>_fof
 set(MFAD_REVERSE_ENERGIES arap_tri dirichlet_tri flip_barrier_tri mass_spring membrane_tri neohookean_tet
-  stable_neohookean_tet symmetric_dirichlet volume_barrier_tet stvk_tet corotated_tet)
+  stable_neohookean_tet symmetric_dirichlet volume_barrier_tet stvk_tet corotated_tet bending_dihedral arap_surface
+  sphere_symmetric_dirichlet)
 mfad_check_test(test_reverse)
 set(reverse_lines "")
 foreach(name IN LISTS MFAD_REVERSE_ENERGIES)
   mfad_add_energy(test_reverse ${name}_fof SOURCE ${PROJECT_SOURCE_DIR}/energies/${name}.c NO_CUDA COMPILE_OPTIONS -O3 -fno-math-errno -DMFAD_NO_REVERSE)
   string(APPEND reverse_lines "MFAD_REVERSE_ENERGY(${name})\n")
 endforeach()
+# helpers inlined into the adjoint sweep (tests/reverse/spring_helpers.c), compiled both ways here
+foreach(suffix "" _fof)
+  set(opt)
+  if(suffix)
+    set(opt -DMFAD_NO_REVERSE)
+  endif()
+  mfad_add_energy(test_reverse spring_helpers${suffix} SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/reverse/spring_helpers.c NO_CUDA COMPILE_OPTIONS -O3 -fno-math-errno ${opt})
+endforeach()
+string(APPEND reverse_lines "MFAD_REVERSE_ENERGY(spring_helpers)\n")
 file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/mfad_reverse_energies.h CONTENT "${reverse_lines}")
 target_include_directories(test_reverse PRIVATE ${CMAKE_CURRENT_BINARY_DIR})

@@ -249,7 +249,12 @@ END_TEST
 START_TEST(cuda_matches_cpu_atomic) { RunAll("atomic", MFAD_PSD_NONE); }
 END_TEST
 
+/* clamped at 0: an energy at features projects its feature Hessian (k_feature_hessian, the batched
+   eigensolver on M x M, k_feature_pullback); abs: every energy projects its N x N element Hessian */
 START_TEST(cuda_matches_cpu_psd_projected) { RunAll("colour", MFAD_PSD_CLAMP); }
+END_TEST
+
+START_TEST(cuda_matches_cpu_psd_abs) { RunAll("atomic", MFAD_PSD_ABS); }
 END_TEST
 
 /* the deterministic gather: element outputs summed per dof (colours for the block diagonal and the cache) */
@@ -445,6 +450,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, cuda_matches_cpu_coloured);
   tcase_add_test(tc, cuda_matches_cpu_atomic);
   tcase_add_test(tc, cuda_matches_cpu_psd_projected);
+  tcase_add_test(tc, cuda_matches_cpu_psd_abs);
   tcase_add_test(tc, cuda_matches_cpu_gather);
   tcase_add_test(tc, cuda_products_copy_nothing_between_host_and_device);
   if (Emulated) tcase_add_test(tc, cuda_request_without_device_names_the_cuda_error);

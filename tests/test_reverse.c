@@ -4,8 +4,10 @@
    second time with -DMFAD_NO_REVERSE (the kernel <name>_fof); the library's kernel and it must
    give the same value, gradient and HVP on valid elements (rest shapes perturbed, the current
    shape stretched 0.5-1.5 and perturbed) and on elements that cross an energy's wall (value
-   +inf, derivatives zero in both). Tolerance 1e-13 relative to the largest entry: the two modes
-   apply the same chain rules in another order. Run through the host element entry point and
+   +inf, derivatives zero in both). Tolerance 1e-12 relative to the largest entry: the two modes
+   apply the same chain rules in another order (bending_dihedral's gradient differs by up to
+   3.7e-13 where theta - theta0 is small: against the exact gradient (50 digits) reverse was 2.3e-13
+   off, forward 4.2e-13; every other energy is within 5e-14). Run through the host element entry point and
    through the CPU loop (MatMult's path), so the loop's copy of the element body is covered too. */
 #include <check.h>
 #include <math.h>
@@ -30,7 +32,8 @@ static const Case Cases[] = {
 };
 #define NCASE  ((int)(sizeof(Cases) / sizeof(Cases[0])))
 #define NTRIAL 200
-#define NMAX   12
+#define NMAX   18 /* unknowns per element: arap_surface's 6 vertices (3 corners, 3 rotation nodes) */
+#define NVMAX  6
 
 static unsigned long long Rng;
 static double             Uniform(double a, double b)
@@ -43,7 +46,9 @@ static double             Uniform(double a, double b)
 
 /* trial t: a rest simplex (rest_dim 3 for every built-in), material, the current shape and v;
    trials t % 4 == 3 are squashed (stretch 0.05 along one axis and reflected in half of them),
-   so energies with a wall meet it */
+   so energies with a wall meet it. The current shape is moved off the origin (the sphere energies
+   read the directions of their vertices); vertices beyond the cell's (arap_surface's rotation
+   nodes) get random Gibbs vectors. */
 static int Point(MfadKernel k, int t, double *x, double *v, double *p)
 {
   static const double S[4][3] = {
@@ -62,7 +67,7 @@ static int Point(MfadKernel k, int t, double *x, double *v, double *p)
   for (int a = 0; a < k->nvert; a++)
     for (int d = 0; d < k->dof; d++) {
       const int i = a * k->dof + d;
-      x[i] = s * r[3 * a + d] * (d == 0 ? squash : 1.0) + Uniform(-0.05, 0.05);
+      x[i] = a < k->ncellvert ? s * r[3 * a + d] * (d == 0 ? squash : 1.0) + (d == 2 ? 1.5 : 0.0) + Uniform(-0.05, 0.05) : Uniform(-0.5, 0.5);
       v[i] = Uniform(-1.0, 1.0);
     }
   return 0;
@@ -112,7 +117,7 @@ START_TEST(reverse_matches_forward_over_forward)
       for (int m = 0; m < 2; m++) {
         const double scale = MaxAbs(n, out[1][m]);
         for (int i = 0; i < n; i++)
-          ck_assert_msg(fabs(out[0][m][i] - out[1][m][i]) <= 1e-13 * scale, "%s trial %d %s[%d]: %.17e (reverse) vs %.17e (forward), scale %.3e", Cases[c].name, t,
+          ck_assert_msg(fabs(out[0][m][i] - out[1][m][i]) <= 1e-12 * scale, "%s trial %d %s[%d]: %.17e (reverse) vs %.17e (forward), scale %.3e", Cases[c].name, t,
                         m ? "hvp" : "gradient", i, out[0][m][i], out[1][m][i], scale);
       }
     }
@@ -128,7 +133,7 @@ START_TEST(reverse_loops_match)
   for (int c = 0; c < NCASE; c++) {
     MfadKernel k = Cases[c].k, f = Cases[c].fof;
     const int n = k->nvert * k->dof, np = k->nparam;
-    int       conn[NE * 4], bs[2] = {0, NE}, cs[2] = {0, 1}, cb[1] = {0}, ne = 0;
+    int       conn[NE * NVMAX], bs[2] = {0, NE}, cs[2] = {0, 1}, cb[1] = {0}, ne = 0;
     double    x[NE * NMAX], v[NE * NMAX], p[NE * 32], y[2][2][NE * NMAX], bv;
     for (int t = 0; ne < NE; t++) {
       if (t % 4 == 3) continue; /* valid elements only: a loop sums +inf */
@@ -150,7 +155,7 @@ START_TEST(reverse_loops_match)
     for (int m = 0; m < 2; m++) {
       const double scale = MaxAbs(NE * n, y[1][m]);
       for (int i = 0; i < NE * n; i++)
-        ck_assert_msg(fabs(y[0][m][i] - y[1][m][i]) <= 1e-13 * scale, "%s loop %s[%d]: %.17e vs %.17e", Cases[c].name, m ? "hvp" : "gradient", i, y[0][m][i], y[1][m][i]);
+        ck_assert_msg(fabs(y[0][m][i] - y[1][m][i]) <= 1e-12 * scale, "%s loop %s[%d]: %.17e vs %.17e", Cases[c].name, m ? "hvp" : "gradient", i, y[0][m][i], y[1][m][i]);
     }
   }
 }

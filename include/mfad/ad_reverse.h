@@ -107,6 +107,47 @@ MFAD_GEN_MODIFIERS void ADJ(tmatmul)(T *aA, T *aB, const T *g, const T *A, const
   }
 }
 
+/* r = sqrt(a): a += g / (2 r) */
+MFAD_GEN_MODIFIERS void ADJ(sqrt)(T *aa, const T *g, const T *a)
+{
+  T r, q;
+  OP(sqrt)(&r, a);
+  OP(div)(&q, g, &r);
+  ADJ(muls)(aa, &q, 0.5);
+}
+/* r = a x b: a += b x g, b += g x a (d(a x b) . g = da . (b x g) + db . (g x a)) */
+MFAD_GEN_MODIFIERS void ADJ(cross3)(T *aa, T *ab, const T *g, const T *a, const T *b)
+{
+  T ta[3], tb[3];
+  OP(cross3)(ta, b, g);
+  OP(cross3)(tb, g, a);
+  MFAD_UNROLL for (int i = 0; i < 3; i++)
+  {
+    OP(add)(&aa[i], &aa[i], &ta[i]);
+    OP(add)(&ab[i], &ab[i], &tb[i]);
+  }
+}
+/* r = |a|: a += (g / r) a */
+MFAD_GEN_MODIFIERS void ADJ(norm3)(T *aa, const T *g, const T *a)
+{
+  T r, q;
+  OP(norm3)(&r, a);
+  OP(div)(&q, g, &r);
+  MFAD_UNROLL for (int i = 0; i < 3; i++) ADJ(acc)(&aa[i], &q, &a[i]);
+}
+/* r = atan2(y, x): y += g x / (x^2 + y^2), x -= g y / (x^2 + y^2) */
+MFAD_GEN_MODIFIERS void ADJ(atan2)(T *ay, T *ax, const T *g, const T *y, const T *x)
+{
+  T x2, y2, d, q, t;
+  OP(sqr)(&x2, x);
+  OP(sqr)(&y2, y);
+  OP(add)(&d, &x2, &y2);
+  OP(div)(&q, g, &d);
+  ADJ(acc)(ay, &q, x);
+  OP(mul)(&t, &q, y);
+  OP(sub)(ax, ax, &t);
+}
+
 /* The rules for a result adjoint g whose tangent is zero (reached from the energy's seed through
    linear operations only; mfad-energy finds them): g passed as its value, so that no product with
    the zero tangent is formed. Over double they are the rules above. */
@@ -163,4 +204,32 @@ MFAD_GEN_MODIFIERS void ADJ(det3_s)(T *aA, double g, const T *A)
     OP(cof3)(&c, A, i, j);
     ADJ(accs)(&aA[3 * i + j], g, &c);
   }
+}
+MFAD_GEN_MODIFIERS void ADJ(norm3_s)(T *aa, double g, const T *a)
+{
+  T r, q;
+  OP(norm3)(&r, a);
+  const double ir = 1.0 / OP(val)(&r);
+  OP(chain1)(&q, &r, g * ir, -g * ir * ir, 0.0); /* g / r */
+  MFAD_UNROLL for (int i = 0; i < 3; i++) ADJ(acc)(&aa[i], &q, &a[i]);
+}
+MFAD_GEN_MODIFIERS void ADJ(atan2_s)(T *ay, T *ax, double g, const T *y, const T *x)
+{
+  T x2, y2, d, q, t;
+  OP(sqr)(&x2, x);
+  OP(sqr)(&y2, y);
+  OP(add)(&d, &x2, &y2);
+  const double id = 1.0 / OP(val)(&d);
+  OP(chain1)(&q, &d, g * id, -g * id * id, 0.0); /* g / (x^2 + y^2) */
+  ADJ(acc)(ay, &q, x);
+  OP(mul)(&t, &q, y);
+  OP(sub)(ax, ax, &t);
+}
+MFAD_GEN_MODIFIERS void ADJ(sqrt_s)(T *aa, double g, const T *a)
+{
+  T r, q;
+  OP(sqrt)(&r, a);
+  const double ir = 1.0 / OP(val)(&r);
+  OP(chain1)(&q, &r, 0.5 * g * ir, -0.5 * g * ir * ir, 0.0); /* g / (2 r) */
+  OP(add)(aa, aa, &q);
 }

@@ -35,10 +35,13 @@
   branches on doubles: the translator unrolls it, refuses anything else at its file:line, and
   writes B v (in the map's own operation order) and B^T g (its adjoint) without storing B.
   Where the body over the features is straight-line in its numbers (value branches and early
-  returns allowed; no loops or helpers over numbers, no arrays of numbers written), the
-  translator also writes its adjoint sweep: the gradient and the HVP then run forward-over-reverse
-  (one tangent along B v, include/mfad/ad_reverse.h) instead of carrying a lane per feature;
-  MfadKernel.reverse says which, and MFAD_ENERGY_VERBOSE=1 makes the translator say why not.
+  returns allowed; loops of constant bounds are unrolled, helpers over numbers inlined, a helper
+  returning only at its end), the translator also writes its adjoint sweep: the gradient and the
+  HVP then run forward-over-reverse (one tangent along B v, include/mfad/ad_reverse.h) instead of
+  carrying a lane per feature; MfadKernel.reverse says which, and MFAD_ENERGY_VERBOSE=1 makes the
+  translator say why not. An energy with no smaller linear features may declare its unknowns
+  themselves (.features = N, f = x) to get that sweep: on a GPU thread its HVP then carries 2
+  doubles per number, not 2N + 2 (sphere_symmetric_dirichlet.c).
   E(x, p) = spring(edge(x, p), p) as plain C: mfad_energy_eval().
   The helpers below are plain C here; the translator replaces them by the AD library's tuned versions where their arguments are differentiated.
   Matrices are flat row-major arrays (A[3 * i + j]); an array is passed by name or from an entry

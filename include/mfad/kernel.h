@@ -84,6 +84,13 @@ typedef struct {
   int         psd;        /**< element Hessians: PSD projection (MfadPSDProjection) */
   double      psd_eps;    /**< its smallest eigenvalue */
   void       *stream;     /**< cudaStream_t */
+  /* the projection, by the backend's batched eigensolver (src/cuda/psd.cu): psd_work holds n
+     matrices of dim x dim (row-major), then their projections, then the eigenvalues; psd_project
+     projects the first into the second, loading them from y first (from_y) and storing the
+     projections back in y (full or packed), or leaving them in psd_work for a pull-back */
+  double *psd_work;                                                         /**< n (2 dim^2 + dim) doubles */
+  int (*psd_project)(const void *launch, int dim, int packed, int from_y); /**< 0 or a CUDA error */
+  void *psd_ctx;                                                            /**< the backend's */
 } MfadCudaLaunch;
 
 /** Returns a cudaError_t (0: launched). */

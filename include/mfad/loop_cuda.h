@@ -154,48 +154,53 @@ __global__ void MFAD_CUDA_FN(k_hessian_packed)(MfadCudaLaunch P)
 }
 
 /* An energy at features clamps its feature Hessian (as the CPU does, src/hessian.c: clamp with
-   epsilon 0; a positive epsilon asks for the element Hessian's smallest eigenvalue): then k_psd
-   computes the projected element Hessians itself and the unprojected pass is skipped */
+   epsilon 0; a positive epsilon asks for the element Hessian's smallest eigenvalue) */
 MFAD_HD static inline int mfad_cuda_psd_features(const MfadCudaLaunch *P)
 {
   return MFAD_ENERGY_FEATURES > 0 && P->psd == MFAD_PSD_MODE_CLAMP && P->psd_eps == 0.0;
 }
 
-/* The PSD projection of the element Hessians the two kernels above wrote (full or packed), as the
-   CPU path projects w H_e (src/hessian.c). The one kernel here that holds a whole element matrix
-   per thread (the eigenvectors, N x N): its stack is the price of a per-thread eigensolver
-   (scripts/cuda-resources.py exempts it by name). */
-__global__ void MFAD_CUDA_FN(k_psd)(MfadCudaLaunch P, int packed)
+#if MFAD_ENERGY_FEATURES > 0
+/* The feature Hessians H_F (M x M, by M feature-space HVP columns) into the projection's
+   workspace, matrix i at i M^2 */
+__global__ void MFAD_CUDA_FN(k_feature_hessian)(MfadCudaLaunch P)
 {
   const int i = MFAD_CUDA_TID();
-  double    V[MFAD_N * MFAD_N], d[MFAD_N], ew[MFAD_N];
   if (i >= P.n) return;
-  const int e = mfad_cuda_element(P.elems, i);
-#if MFAD_ENERGY_FEATURES > 0
-  if (mfad_cuda_psd_features(&P)) { /* the CPU's way (src/hessian.c): project H_F, pull back B^T H_F B */
-    double  HF[MFAD_NF * MFAD_NF];
-    double *H = V; /* the eigenvectors' workspace, free again after the projection */
-    mfad_elem_feature_hessian_columns(&P.L, e, HF);
-    (void)mfad_psd_project_work(MFAD_NF, HF, P.psd, 0.0, V, d, ew);
-    mfad_elem_feature_pullback(mfad_elem_params(&P.L, e), HF, H);
-    for (int k = 0; k < MFAD_N * MFAD_N; k++) H[k] *= P.L.weight;
-    if (packed) mfad_elem_pack(H, P.L.y + (long)e * (MFAD_N * (MFAD_N + 1) / 2));
-    else
-      for (int k = 0; k < MFAD_N * MFAD_N; k++) P.L.y[(long)e * MFAD_N * MFAD_N + k] = H[k];
-    return;
-  }
-#endif
-  if (!packed) { /* in place, in the COO value layout */
-    (void)mfad_psd_project_work(MFAD_N, P.L.y + (long)e * MFAD_N * MFAD_N, P.psd, P.psd_eps, V, d, ew);
-  } else { /* unpacked, projected, packed back */
-    double *pk = P.L.y + (long)e * (MFAD_N * (MFAD_N + 1) / 2);
-    double  H[MFAD_N * MFAD_N];
-    for (int r = 0; r < MFAD_N; r++)
-      for (int j = r; j < MFAD_N; j++) H[r * MFAD_N + j] = H[j * MFAD_N + r] = pk[MFAD_PACKED_ROW(r) + j - r];
-    (void)mfad_psd_project_work(MFAD_N, H, P.psd, P.psd_eps, V, d, ew);
-    mfad_elem_pack(H, pk);
+  mfad_elem_feature_hessian_columns(&P.L, mfad_cuda_element(P.elems, i), P.psd_work + (long)i * MFAD_NF * MFAD_NF);
+}
+
+/* w B^T H_F B from the projected H_F (after the n matrices of the workspace) into the element
+   Hessians, row by row: row r is B^T (H_F (B e_r)) (H_F symmetric), so a thread holds vectors, not
+   the N x N matrix or the M x N product */
+__global__ void MFAD_CUDA_FN(k_feature_pullback)(MfadCudaLaunch P, int packed)
+{
+  const int i = MFAD_CUDA_TID();
+  double    u[MFAD_N], b[MFAD_NF], hb[MFAD_NF], row[MFAD_N];
+  if (i >= P.n) return;
+  const int     e  = mfad_cuda_element(P.elems, i);
+  const double *p  = mfad_elem_params(&P.L, e);
+  const double *HF = P.psd_work + ((long)P.n + i) * MFAD_NF * MFAD_NF;
+  MFAD_NO_UNROLL
+  for (int r = 0; r < MFAD_N; r++) {
+    MFAD_UNROLL for (int j = 0; j < MFAD_N; j++) u[j] = j == r ? 1.0 : 0.0;
+    mfad_feature_map(u, p, b);
+    MFAD_UNROLL for (int m = 0; m < MFAD_NF; m++)
+    {
+      double s = 0.0;
+      for (int k = 0; k < MFAD_NF; k++) s += HF[m * MFAD_NF + k] * b[k];
+      hb[m] = s;
+    }
+    mfad_feature_pull(hb, p, row);
+    if (packed) {
+      double *pk = P.L.y + (long)e * (MFAD_N * (MFAD_N + 1) / 2);
+      for (int j = r; j < MFAD_N; j++) pk[MFAD_PACKED_ROW(r) + j - r] = P.L.weight * row[j];
+    } else {
+      MFAD_UNROLL for (int j = 0; j < MFAD_N; j++) P.L.y[((long)e * MFAD_N + r) * MFAD_N + j] = P.L.weight * row[j];
+    }
   }
 }
+#endif
 
 #define MFAD_CUDA_LAUNCHER(op) \
   static int MFAD_CUDA_FN(op)(const MfadCudaLaunch *P) \
@@ -210,15 +215,36 @@ MFAD_CUDA_LAUNCHER(hvp)
 MFAD_CUDA_LAUNCHER(diagonal)
 MFAD_CUDA_LAUNCHER(blockdiag)
 
-/* element Hessians, then (with -mfad_psd_project) their projection, on the same stream */
+#if MFAD_ENERGY_FEATURES > 0
+/* H_F, its projection, the pull-back (the CPU's way, src/hessian.c) */
+static int MFAD_CUDA_FN(psd_features)(const MfadCudaLaunch *P, int packed)
+{
+  int err;
+  MFAD_LAUNCH(MFAD_CUDA_FN(k_feature_hessian), mfad_cuda_grid(P->n), MFAD_CUDA_THREADS, P->stream, *P);
+  if ((err = (int)cudaGetLastError()) || (err = P->psd_project(P, MFAD_NF, packed, 0))) return err;
+  MFAD_LAUNCH(MFAD_CUDA_FN(k_feature_pullback), mfad_cuda_grid(P->n), MFAD_CUDA_THREADS, P->stream, *P, packed);
+  return (int)cudaGetLastError();
+}
+#endif
+
+/* element Hessians, then (with -mfad_psd_project) their projection by the backend's batched
+   eigensolver, on the same stream; no thread holds a matrix */
 #define MFAD_CUDA_LAUNCHER_PSD(op, packed) \
   static int MFAD_CUDA_FN(op)(const MfadCudaLaunch *P) \
   { \
+    int err; \
     if (P->n <= 0) return 0; \
-    if (!mfad_cuda_psd_features(P)) MFAD_LAUNCH(MFAD_CUDA_FN(MFAD_CAT(k_, op)), mfad_cuda_grid(P->n), MFAD_CUDA_THREADS, P->stream, *P); \
-    if (P->psd != MFAD_PSD_MODE_NONE) MFAD_LAUNCH(MFAD_CUDA_FN(k_psd), mfad_cuda_grid(P->n), MFAD_CUDA_THREADS, P->stream, *P, packed); \
-    return (int)cudaGetLastError(); \
+    MFAD_CUDA_PSD_FEATURES(packed) \
+    MFAD_LAUNCH(MFAD_CUDA_FN(MFAD_CAT(k_, op)), mfad_cuda_grid(P->n), MFAD_CUDA_THREADS, P->stream, *P); \
+    if ((err = (int)cudaGetLastError()) || P->psd == MFAD_PSD_MODE_NONE) return err; \
+    return P->psd_project(P, MFAD_N, packed, 1); \
   }
+#if MFAD_ENERGY_FEATURES > 0
+#define MFAD_CUDA_PSD_FEATURES(packed) \
+  if (mfad_cuda_psd_features(P)) return MFAD_CUDA_FN(psd_features)(P, packed);
+#else
+#define MFAD_CUDA_PSD_FEATURES(packed)
+#endif
 MFAD_CUDA_LAUNCHER_PSD(hessian, 0)
 MFAD_CUDA_LAUNCHER_PSD(hessian_packed, 1)
 

@@ -311,6 +311,10 @@ PetscErrorCode MfadEnergyReset_CUDA(MfadEnergy E)
   PetscCall(MfadCudaBufferFree_Private(&c->elem_out));
   PetscCall(MfadCudaBufferFree_Private(&c->hess));
   PetscCall(MfadCudaBufferFree_Private(&c->cache));
+  PetscCall(MfadCudaBufferFree_Private(&c->psd));
+  PetscCall(MfadCudaBufferFree_Private(&c->psd_lwork));
+  PetscCall(MfadCudaBufferFree_Private(&c->psd_info));
+  PetscCall(MfadCudaPSDReset_Private(c));
   PetscCall(PetscFree(c->hess_host));
   if (c->own_stream) MfadCallCUDA(cudaStreamDestroy(c->stream));
   PetscCall(PetscFree(c));
@@ -694,6 +698,7 @@ PetscErrorCode MfadEnergyHessianValues_CUDA(MfadEnergy E, Vec X, PetscBool devic
         MfadCudaLaunchInit_Private(E, term, &c->terms[t], c, &P);
         P.L.x = x;
         P.L.y = H + off;
+        PetscCall(MfadCudaPSDPrepare_Private(c, term, &P));
         PetscCall(MfadCudaTermRun_Private(&c->terms[t], term->k->cuda->hessian, PETSC_FALSE, &P));
         if (term->flops_known) PetscCall(PetscLogGpuFlops(term->flops[MFAD_MODE_HESSIAN] * term->nelem));
       }

@@ -62,6 +62,7 @@ PetscErrorCode MfadEnergyHessianCache_CUDA(MfadEnergy E, Vec X)
       L.L.y    = P + off;
       L.elems  = NULL;
       L.n      = (int)term->nelem;
+      PetscCall(MfadCudaPSDPrepare_Private(c, term, &L));
       MfadCallCUDA(term->k->cuda->hessian_packed(&L));
       if (term->flops_known) PetscCall(PetscLogGpuFlops(term->flops[MFAD_MODE_HESSIAN] * term->nelem));
     }

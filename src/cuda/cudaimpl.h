@@ -5,6 +5,9 @@
 
 #include "mfadcuda.h"
 #include <mfad/cuda_common.h>
+#if !defined(MFAD_CUDA_EMULATION)
+#include <cusolverDn.h> /* the PSD projection's batched eigensolver (psd.cu) */
+#endif
 
 #define MfadCallCUDA(call) \
   do { \
@@ -44,6 +47,11 @@ typedef struct {
   double        *hess_host; /* COO values for a host matrix */
   PetscCount     nhess_host;
   MfadHessianKey hess_key, cache_key;
+  /* the PSD projection (psd.cu): cuSOLVER's handle and Jacobi parameters, made on first use */
+  cusolverDnHandle_t solver;
+  syevjInfo_t        syevj;
+  MfadCudaBuffer     psd, psd_lwork, psd_info;
+  int                psd_nlwork, psd_batch;
 } MfadCuda;
 
 PETSC_INTERN PetscErrorCode MfadCudaGet_Private(MfadEnergy E, MfadCuda **c);
@@ -58,6 +66,8 @@ PETSC_INTERN PetscErrorCode MfadCudaVecRestoreReadWrite_Private(MfadCuda *c, Vec
 PETSC_INTERN PetscErrorCode MfadCudaCopy_Private(MfadCuda *c, void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind);
 PETSC_INTERN PetscErrorCode MfadCudaSum_Private(MfadCuda *c, const double *a, int n, double *out);
 PETSC_INTERN PetscErrorCode MfadCudaZeroFixed_Private(MfadEnergy E, MfadCuda *c, double *v);
+PETSC_INTERN PetscErrorCode MfadCudaPSDPrepare_Private(MfadCuda *c, const MfadTerm *term, MfadCudaLaunch *P);
+PETSC_INTERN PetscErrorCode MfadCudaPSDReset_Private(MfadCuda *c);
 PETSC_INTERN void           MfadCudaLaunchInit_Private(MfadEnergy E, const MfadTerm *term, const MfadCudaTerm *dt, MfadCuda *c, MfadCudaLaunch *P);
 
 /* Where PETSc holds a Vec's values. The emulation has no device: MFAD_CUDA_EMU_RESIDENT=1 makes

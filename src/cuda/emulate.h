@@ -54,7 +54,7 @@ static inline double atomicAdd(double *a, double v)
 
 typedef int   cudaError_t;
 typedef void *cudaStream_t;
-enum { cudaSuccess = 0, cudaErrorMemoryAllocation = 2, cudaErrorInsufficientDriver = 35 };
+enum { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2, cudaErrorInsufficientDriver = 35, cudaErrorUnknown = 999 };
 enum cudaMemcpyKind { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3, cudaMemcpyDefault = 4 };
 
 static inline const char *cudaGetErrorString(cudaError_t e)
@@ -126,6 +126,65 @@ static inline cudaError_t cudaStreamSynchronize(cudaStream_t s)
 {
   (void)s;
   return cudaSuccess;
+}
+
+/* cuSOLVER's batched symmetric eigensolver (src/cuda/psd.cu) by mfad/psd.h's cyclic Jacobi, one
+   matrix after another: the lower triangle of each column-major matrix is read, the eigenvectors
+   are written over it as columns, the eigenvalues into W */
+#include <mfad/psd.h>
+typedef struct MfadEmuSolver *cusolverDnHandle_t;
+typedef struct MfadEmuSyevj  *syevjInfo_t;
+typedef int                   cusolverStatus_t;
+enum { CUSOLVER_STATUS_SUCCESS = 0, CUSOLVER_STATUS_INVALID_VALUE = 3 };
+typedef enum { CUSOLVER_EIG_MODE_NOVECTOR = 0, CUSOLVER_EIG_MODE_VECTOR = 1 } cusolverEigMode_t;
+typedef enum { CUBLAS_FILL_MODE_LOWER = 0, CUBLAS_FILL_MODE_UPPER = 1 } cublasFillMode_t;
+static inline cusolverStatus_t cusolverDnCreate(cusolverDnHandle_t *h)
+{
+  *h = (cusolverDnHandle_t)malloc(1);
+  return CUSOLVER_STATUS_SUCCESS;
+}
+static inline cusolverStatus_t cusolverDnDestroy(cusolverDnHandle_t h)
+{
+  free(h);
+  return CUSOLVER_STATUS_SUCCESS;
+}
+static inline cusolverStatus_t cusolverDnSetStream(cusolverDnHandle_t h, cudaStream_t s)
+{
+  (void)h, (void)s;
+  return CUSOLVER_STATUS_SUCCESS;
+}
+static inline cusolverStatus_t cusolverDnCreateSyevjInfo(syevjInfo_t *p)
+{
+  *p = (syevjInfo_t)malloc(1);
+  return CUSOLVER_STATUS_SUCCESS;
+}
+static inline cusolverStatus_t cusolverDnDestroySyevjInfo(syevjInfo_t p)
+{
+  free(p);
+  return CUSOLVER_STATUS_SUCCESS;
+}
+static inline cusolverStatus_t cusolverDnDsyevjBatched_bufferSize(cusolverDnHandle_t h, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n, const double *A, int lda, const double *W, int *lwork, syevjInfo_t p, int batch)
+{
+  (void)h, (void)jobz, (void)uplo, (void)A, (void)lda, (void)W, (void)p, (void)batch;
+  *lwork = 2 * n * n;
+  return n > 0 && n <= 32 ? CUSOLVER_STATUS_SUCCESS : CUSOLVER_STATUS_INVALID_VALUE;
+}
+static inline cusolverStatus_t cusolverDnDsyevjBatched(cusolverDnHandle_t h, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n, double *A, int lda, double *W, double *work, int lwork, int *info, syevjInfo_t p, int batch)
+{
+  (void)h, (void)p;
+  if (jobz != CUSOLVER_EIG_MODE_VECTOR || uplo != CUBLAS_FILL_MODE_LOWER || n <= 0 || n > 32 || lda < n || lwork < 2 * n * n) return CUSOLVER_STATUS_INVALID_VALUE;
+  for (int b = 0; b < batch; b++) {
+    double *a = A + (long)b * lda * n, *M = work, *V = work + n * n;
+    for (int c = 0; c < n; c++)
+      for (int r = c; r < n; r++) M[r * n + c] = M[c * n + r] = a[c * lda + r];
+    (void)mfad_sym_eig_jacobi(n, M, V);
+    for (int k = 0; k < n; k++) {
+      W[(long)b * n + k] = M[k * n + k];
+      for (int r = 0; r < n; r++) a[k * lda + r] = V[r * n + k];
+    }
+    info[b] = 0;
+  }
+  return CUSOLVER_STATUS_SUCCESS;
 }
 
 #endif /* MFAD_CUDA_EMULATE_H */

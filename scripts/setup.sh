@@ -11,6 +11,7 @@ packages=(
   check                               # unit tests
   tetgen                              # the tests' curved tet mesh (tests/make_spot_tets.sh)
   python3-pycparser                   # tools/mfad-energy: the C front end of the plain-C energy translator
+  ccache                              # compiled objects cached across builds and clones (scripts/ccache.sh)
 )
 # shellcheck disable=SC2206
 packages+=(${MFAD_EXTRA_PACKAGES:-})

@@ -6,11 +6,13 @@
 # compile, without deprecation warnings, against PETSc 3.26 and with PETSC_HAVE_CUDA defined,
 # that nvcc compiles the energies and the CUDA backend, and that the tests pass there (the CUDA
 # backend through its host emulation, test_cuda_emu; test_cuda, which needs a device, reports
-# Skipped). No GPU is used or needed: nothing here runs on a device.
+# Skipped). No GPU is used or needed: nothing here runs on a device. The tests it runs are what can
+# differ from stage 1 (see the selection below), not the whole suite again.
 # The kernels' resource table (scripts/cuda-resources.py) is printed, and a kernel over its stack or
 # spill gate fails the stage. Extra arguments go to ctest. Exit status: ctest's; 1 if PETSc, the
 # build or the gate failed; 0 with a SKIPPED message when there is no nvcc (or MFAD_CI_CUDA=0).
-# Environment: MFAD_CUDA_BUILD_DIR (default <repo>/build-cuda), MFAD_CI_CUDA=0 (skip), and those
+# Environment: MFAD_CUDA_BUILD_DIR (default <repo>/build-cuda), MFAD_CI_CUDA=0 (skip) or =all (every
+# test), MFAD_BUILD_DIR_STAGE1 (stage 1's build, default <repo>/build), and those
 # of scripts/petsc-cuda.sh (MFAD_PETSC_VERSION, MFAD_CACHE, MFAD_CUDA_ARCH, MFAD_JOBS).
 set -euo pipefail
 
@@ -96,8 +98,24 @@ if ! python3 "$root/scripts/cuda-resources.py" "$build" --known "$root/scripts/c
   exit 1
 fi
 
-echo "test-cuda: ctest in $build (CPU code paths; PETSc $version, no GPU)"
+# what differs from stage 1 (scripts/test.sh against Debian's PETSc, its build in $stage1): the
+# CUDA backend's emulation, the install test (a user's energy through nvcc too), the tests of
+# PETSc APIs whose behaviour changed since 3.18 (label petsc-api: tests/CMakeLists.txt names them)
+# and every test that only this configuration defines (those of PETSc without MUMPS); without a
+# stage-1 build, or with MFAD_CI_CUDA=all, every test
+stage1=${MFAD_BUILD_DIR_STAGE1:-$root/build}
+labels='cuda|install|petsc-api'
+select=(--not-in "$stage1")
+if [ "${MFAD_CI_CUDA:-1}" = all ]; then
+  select=(--not-in /nonexistent)
+fi
+if ! regex=$(python3 "$root/tests/ci_tests.py" select "$build" --labels "$labels" "${select[@]}"); then
+  echo "test-cuda: FAILED: could not list the tests of $build" >&2
+  exit 1
+fi
+n=$(($(printf '%s' "$regex" | tr -cd '|' | wc -c) + 1))
+echo "test-cuda: ctest in $build (CPU code paths; PETSc $version, no GPU): $n tests, labels $labels and those $stage1 does not define"
 rc=0
-bash "$root/scripts/test.sh" "$@" </dev/null || rc=$?
+bash "$root/scripts/test.sh" -R "$regex" "$@" </dev/null || rc=$?
 echo "test-cuda: done in $((SECONDS - start)) s (PETSc $petsc_time s), ctest exit status $rc"
 exit $rc

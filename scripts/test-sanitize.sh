@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # CI's sanitizer stage: mfad built with AddressSanitizer and UndefinedBehaviorSanitizer
-# (-DMFAD_SANITIZE=ON, CUDA off, examples and benchmarks off, -O1) into ./build-sanitize, then the
-# unit, reader and MPI tests under them (ctest -L 'unit|readers|mpi'). Any report fails its test:
+# (-DMFAD_SANITIZE=ON, CUDA off, examples and benchmarks off, -O1) into ./build-sanitize, only the
+# programs its tests run, then the unit, reader and MPI tests under them (ctest -L 'unit|readers|mpi'). Any report fails its test:
 # UBSan does not recover, ASan stops at the first error. Leaks are checked where they can be told
 # apart: the reader tests (*_asan, tests/readers.cmake) check before PetscFinalize with MPI's own
 # allocations suppressed (tests/fuzz/lsan.supp); at a whole program's exit Open MPI has unloaded the
@@ -17,12 +17,19 @@ build=${MFAD_SANITIZE_BUILD_DIR:-$root/build-sanitize}
 bash "$root/scripts/setup.sh"
 
 t=$SECONDS
+# shellcheck source=scripts/ccache.sh
+. "$root/scripts/ccache.sh"
+labels='unit|readers|mpi'
 # -O1 and line tables only (-g1): the sanitizers' usual level, and a fraction of -O3's compile time
 # for the unrolled energies
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O1 -g1" -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
   -DMFAD_SANITIZE=ON -DMFAD_ENABLE_CUDA=OFF -DMFAD_BUILD_EXAMPLES=OFF ${MFAD_CMAKE_ARGS:-} >/dev/null
-cmake --build "$build" -j "${MFAD_JOBS:-2}"
-echo "test-sanitize: built in $((SECONDS - t)) s"
+# only the programs of the tests run here (and the library), not the rest of `all`
+targets=$(python3 "$root/tests/ci_tests.py" targets "$build" --labels "$labels")
+echo "test-sanitize: building $targets"
+# shellcheck disable=SC2086
+cmake --build "$build" -j "${MFAD_JOBS:-2}" --target $targets
+echo "test-sanitize: built in $((SECONDS - t)) s ($(mfad_ccache_stats))"
 
 if [ "$(id -u)" -eq 0 ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -34,6 +41,6 @@ export ASAN_OPTIONS=detect_leaks=0:fast_unwind_on_malloc=0:abort_on_error=0
 export LSAN_OPTIONS=suppressions=$root/tests/fuzz/lsan.supp
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export PETSC_OPTIONS="${PETSC_OPTIONS:-} -no_signal_handler"
-rc=0
-ctest --test-dir "$build" --output-on-failure --no-tests=error --timeout "${MFAD_TEST_TIMEOUT:-900}" -L 'unit|readers|mpi' "$@" </dev/null || rc=$?
-exit $rc
+# shellcheck source=scripts/ctest.sh
+. "$root/scripts/ctest.sh"
+mfad_ctest "$build" -L "$labels" "$@"

@@ -6,6 +6,7 @@
 # - ctest's own scheduler starts the longest tests first when it knows their times: its cost data
 #   (Testing/Temporary/CTestCostData.txt) is kept in ~/.cache/mfad/ctest-cost/ per build
 #   directory name, so a fresh clone starts from the last run's times instead of from none;
+# - Open MPI allowed to run as root and to start more ranks than there are cores;
 # - a limit per test (MFAD_TEST_TIMEOUT, default 900 s; tests may have their own), so that a hung
 #   MPI run fails its test instead of the whole run; output of failing tests shown;
 # - the results also as JUnit, BUILD/Testing/ctest-junit.xml (tests/ci_tests.py reads them).
@@ -13,6 +14,11 @@
 mfad_ctest() {
   local build=$1 rc=0
   shift
+  # Open MPI refuses root unless told; tests may start more ranks than there are cores
+  if [ "$(id -u)" -eq 0 ]; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  fi
+  export OMPI_MCA_rmaps_base_oversubscribe=1
   local cost=$build/Testing/Temporary/CTestCostData.txt
   local saved=${MFAD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mfad}/ctest-cost/$(basename "$build").txt
   if [ ! -s "$cost" ] && [ -s "$saved" ]; then

@@ -115,7 +115,12 @@ if ! regex=$(python3 "$root/tests/ci_tests.py" select "$build" --labels "$labels
 fi
 n=$(($(printf '%s' "$regex" | tr -cd '|' | wc -c) + 1))
 echo "test-cuda: ctest in $build (CPU code paths; PETSc $version, no GPU): $n tests, labels $labels and those $stage1 does not define"
+# (the install test's user project through the compiler cache too)
+# shellcheck source=scripts/ccache.sh
+. "$root/scripts/ccache.sh"
+# shellcheck source=scripts/ctest.sh
+. "$root/scripts/ctest.sh"
 rc=0
-bash "$root/scripts/test.sh" -R "$regex" "$@" </dev/null || rc=$?
+mfad_ctest "$build" -R "$regex" "$@" || rc=$?
 echo "test-cuda: done in $((SECONDS - start)) s (PETSc $petsc_time s), ctest exit status $rc"
 exit $rc

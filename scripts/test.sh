@@ -17,11 +17,6 @@ export MFAD_BUILD_DIR=$build
 bash "$root/scripts/setup.sh"
 MFAD_BUILD_TARGETS=${MFAD_BUILD_TARGETS:-tested} bash "$root/scripts/build.sh"
 
-# Open MPI refuses root unless told; tests may start more ranks than there are cores
-if [ "$(id -u)" -eq 0 ]; then
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
-export OMPI_MCA_rmaps_base_oversubscribe=1
 # shellcheck source=scripts/ccache.sh
 . "$root/scripts/ccache.sh"
 # shellcheck source=scripts/ctest.sh

@@ -15,6 +15,8 @@
 #   MFAD_JOBS           make jobs (default: all cores)
 #   CUDACXX             nvcc (default: nvcc on PATH, else /usr/local/cuda/bin/nvcc)
 #   MFAD_PETSC_KEEP_BUILD=1  keep the source/build tree after installing (default: removed)
+# With --fetch, only downloads the source release into the cache if it is not there (and no build
+# is cached): .ci/run starts that in the background while its first stage builds.
 # Exit status: 0 ready; 1 failure (a message says which step, with the log's tail); 3 no nvcc.
 set -euo pipefail
 
@@ -49,8 +51,11 @@ nvcc_version=$("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')
 
 # what PETSc builds against: setup.sh's toolchain and Open MPI (g++: PETSc's CUDA code is C++),
 # Python for configure, reference BLAS/LAPACK
-MFAD_EXTRA_PACKAGES="${MFAD_EXTRA_PACKAGES:-} python3 libblas-dev liblapack-dev" \
-  bash "$root/scripts/setup.sh" >&2 || die "installing the Debian packages PETSc needs failed (see above)"
+# (not for --fetch, which runs beside another stage's set-up: one apt at a time)
+if [ "${1:-}" != --fetch ]; then
+  MFAD_EXTRA_PACKAGES="${MFAD_EXTRA_PACKAGES:-} python3 libblas-dev liblapack-dev" \
+    bash "$root/scripts/setup.sh" >&2 || die "installing the Debian packages PETSc needs failed (see above)"
+fi
 
 opts=(
   --with-cc=mpicc --with-cxx=mpicxx --with-fc=0
@@ -78,7 +83,7 @@ if [ -f "$prefix/.mfad-stamp" ] && [ -f "$prefix/lib/pkgconfig/petsc.pc" ] &&
   echo "$prefix"
   exit 0
 fi
-[ -d "$prefix" ] && log "$prefix was built with other options or is incomplete: rebuilding"
+[ -d "$prefix" ] && [ "${1:-}" != --fetch ] && log "$prefix was built with other options or is incomplete: rebuilding"
 
 # --- fetch the source release (the sdist on PyPI is PETSc's release tarball)
 dl=$cache/dl
@@ -89,6 +94,9 @@ if [ ! -s "$tarball" ]; then
     pip=(python3 -m pip)
   elif command -v pip3 >/dev/null 2>&1; then
     pip=(pip3)
+  elif [ "${1:-}" = --fetch ]; then
+    log "no pip yet: the download waits for the build"
+    exit 0
   else
     MFAD_EXTRA_PACKAGES=python3-pip bash "$root/scripts/setup.sh" >&2 || die "no pip, and installing python3-pip failed"
     pip=(python3 -m pip)
@@ -100,6 +108,10 @@ if [ ! -s "$tarball" ]; then
     die "pip download petsc==$version failed (network, PyPI, or no such version: pip index versions petsc)"
   [ -s "$tarball" ] || die "pip download did not produce $tarball"
   log "downloaded in $((SECONDS - t)) s"
+fi
+if [ "${1:-}" = --fetch ]; then
+  log "source ready: $tarball"
+  exit 0
 fi
 
 rm -rf "$build" "$prefix"

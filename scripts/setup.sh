@@ -39,7 +39,8 @@ if [ "$(id -u)" -ne 0 ]; then
   fi
 fi
 export DEBIAN_FRONTEND=noninteractive
-apt_opts=(-q -y -o Dpkg::Use-Pty=0)
+# another apt (a second script, unattended upgrades) may hold dpkg's lock: wait for it
+apt_opts=(-q -y -o Dpkg::Use-Pty=0 -o DPkg::Lock::Timeout=600)
 # the lists may be absent or stale on a fresh machine; retry once on a network hiccup
 "${sudo[@]}" apt-get "${apt_opts[@]}" update </dev/null || { sleep 5; "${sudo[@]}" apt-get "${apt_opts[@]}" update </dev/null; }
 "${sudo[@]}" apt-get "${apt_opts[@]}" install --no-install-recommends "${missing[@]}" </dev/null

@@ -9,7 +9,7 @@ Reads ctest's own lists (ctest --show-only=json-v1 of a build directory) and its
   ci_tests.py select BUILD --labels RE [--not-in OTHER]
       a ctest -R expression for BUILD's tests that carry a label matching RE, or whose name
       OTHER's configuration does not define (tests that only this configuration has)
-  ci_tests.py targets BUILD [--labels RE] [--names RE]
+  ci_tests.py targets BUILD [--labels RE] [--names RE] [--exclude RE]
       the build targets that BUILD's tests run (their programs; the library and the API reference
       too), of the tests with a label matching --labels and a name matching --names (default: all)
   ci_tests.py changed BUILD [FILE ...]
@@ -125,6 +125,8 @@ def cmd_targets(a):
     names = matching(tests, a.labels) if a.labels else list(tests)
     if a.names:
         names = [n for n in names if re.search(a.names, n)]
+    if a.exclude:
+        names = [n for n in names if not re.search(a.exclude, n)]
     for n in names:
         for arg in cmds.get(n, tests[n]["command"]):
             if os.path.realpath(arg).startswith(build + os.sep) and os.path.basename(arg) in known:
@@ -245,6 +247,7 @@ def main():
     t.add_argument("build")
     t.add_argument("--labels", help="tests with a label matching this (ctest -L)")
     t.add_argument("--names", help="tests whose name matches this (ctest -R)")
+    t.add_argument("--exclude", help="but not those whose name matches this (ctest -E)")
     c = sub.add_parser("changed")
     c.add_argument("build")
     c.add_argument("--source", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Sourced by scripts/build.sh, test-cuda.sh and test-sanitize.sh (not run): compiled objects are
+# Sourced by scripts/build.sh, test.sh, test-changed.sh, test-cuda.sh and test-sanitize.sh (not
+# run): compiled objects are
 # cached across builds and across clones in other folders by ccache (Debian's), when it is
 # installed (scripts/setup.sh installs it) and MFAD_CCACHE is not 0.
 # - The cache is ~/.cache/mfad/ccache (MFAD_CACHE, as scripts/petsc-cuda.sh's, or CCACHE_DIR).
@@ -8,11 +9,12 @@
 # - Path-independent: base_dir is the checkout, so absolute paths under it (CMake's source paths,
 #   -I, the line markers of included files) are hashed relative to the build directory, and
 #   hash_dir is off, so the build directory's absolute name is not hashed (-g builds: the debug
-#   info names the first clone's folder; nothing reads it here). The translated energies name
-#   their sources relative to the build directory too (mfad_add_energy passes --path-root).
+#   info names the first clone's folder; nothing reads it here). The translated energies still
+#   carry absolute paths in their text (#line, MFAD_ENERGY_HEADER): they miss ccache's direct
+#   mode and hit in its preprocessor mode, whose line markers base_dir makes relative.
 # - The launchers reach CMake through the environment (CMAKE_<LANG>_COMPILER_LAUNCHER), read when
 #   a build directory is first configured.
-# Afterwards, mfad_ccache_stats prints the hit counts of this process's builds (ccache -s).
+# Afterwards, mfad_ccache_stats prints the hit counts since it was sourced (ccache --print-stats).
 mfad_ccache_stats() { echo "no compiler cache (MFAD_CCACHE=0 or no ccache)"; }
 if [ "${MFAD_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null 2>&1; then
   export CCACHE_DIR=${CCACHE_DIR:-${MFAD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mfad}/ccache}

@@ -134,15 +134,18 @@ PetscErrorCode MfadDMPlexCreateFromFile(MPI_Comm comm, const char path[], DM *dm
   /* mfad's own readers check every index and count (DMPlexCreateGmsh() in PETSc 3.18 crashes on
      a node index out of range): Gmsh and Medit files are read by them too */
   const char *ours[] = {".obj", ".off", ".node", ".ele", ".msh", ".msh2", ".msh4", ".mesh"};
-  PetscBool   exists, mine = PETSC_FALSE, ply = PETSC_FALSE;
+  PetscBool   here, exists, mine = PETSC_FALSE, ply = PETSC_FALSE;
   PetscMPIInt size;
   size_t      len;
 
   PetscFunctionBegin;
   MfadValidPointer(path, 2);
   MfadValidPointer(dm, 3);
-  PetscCall(PetscTestFile(path, 'r', &exists));
-  PetscCheck(exists, comm, PETSC_ERR_FILE_OPEN, "MfadDMPlexCreateFromFile: cannot read '%s'", path);
+  /* collective: a rank that alone did not see the file would leave the others' broadcasts below
+     unmatched (seen when rank 0, done with a file, removed it before a busy rank 1 looked) */
+  PetscCall(PetscTestFile(path, 'r', &here));
+  PetscCall(MPIU_Allreduce(&here, &exists, 1, MPIU_BOOL, MPI_LAND, comm));
+  PetscCheck(exists, comm, PETSC_ERR_FILE_OPEN, "MfadDMPlexCreateFromFile: cannot read '%s' (on every rank)", path);
   PetscCall(PetscStrlen(path, &len));
   for (size_t i = 0; i < sizeof(ours) / sizeof(ours[0]); i++) {
     size_t    l;

@@ -280,7 +280,7 @@ static PetscErrorCode MfadAutoChoose_Private(Mat H, MfadAuto *a, PetscInt *choic
 PetscErrorCode MfadAutoSetPoint_Private(Mat H, Vec X)
 {
   MfadAuto      *a;
-  PetscInt       f;
+  PetscInt       f = -1; /* MfadAutoChoose_Private() always sets it (aij is always allowed) */
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;

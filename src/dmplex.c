@@ -144,7 +144,11 @@ PetscErrorCode MfadDMPlexCreateFromFile(MPI_Comm comm, const char path[], DM *dm
   /* collective: a rank that alone did not see the file would leave the others' broadcasts below
      unmatched (seen when rank 0, done with a file, removed it before a busy rank 1 looked) */
   PetscCall(PetscTestFile(path, 'r', &here));
-  PetscCall(MPIU_Allreduce(&here, &exists, 1, MPIU_BOOL, MPI_LAND, comm));
+  {
+    int seen = here ? 1 : 0, all; /* int: PetscBool's MPI type changed with PETSc 3.24 */
+    PetscCall(MPIU_Allreduce(&seen, &all, 1, MPI_INT, MPI_LAND, comm));
+    exists = all ? PETSC_TRUE : PETSC_FALSE;
+  }
   PetscCheck(exists, comm, PETSC_ERR_FILE_OPEN, "MfadDMPlexCreateFromFile: cannot read '%s' (on every rank)", path);
   PetscCall(PetscStrlen(path, &len));
   for (size_t i = 0; i < sizeof(ours) / sizeof(ours[0]); i++) {

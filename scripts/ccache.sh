@@ -9,9 +9,9 @@
 # - Path-independent: base_dir is the checkout, so absolute paths under it (CMake's source paths,
 #   -I, the line markers of included files) are hashed relative to the build directory, and
 #   hash_dir is off, so the build directory's absolute name is not hashed (-g builds: the debug
-#   info names the first clone's folder; nothing reads it here). The translated energies still
-#   carry absolute paths in their text (#line, MFAD_ENERGY_HEADER): they miss ccache's direct
-#   mode and hit in its preprocessor mode, whose line markers base_dir makes relative.
+#   info names the first clone's folder; nothing reads it here). The translated energies name no
+#   absolute path in their text (mfad_add_energy passes mfad-energy --line-directory: relative
+#   #line names, the self-include by base name), so they hit in ccache's direct mode too.
 # - The launchers reach CMake through the environment (CMAKE_<LANG>_COMPILER_LAUNCHER), read when
 #   a build directory is first configured.
 # Afterwards, mfad_ccache_stats prints the hit counts since it was sourced (ccache --print-stats).

@@ -187,15 +187,46 @@ extern const char *const MfadPSDProjections[];
     the fused product (which forms no element Hessian). Use it for Newton on nonconvex energies. */
 PetscErrorCode MfadEnergySetPSDProjection(MfadEnergy E, MfadPSDProjection type, PetscReal epsilon);
 PetscErrorCode MfadEnergyGetPSDProjection(MfadEnergy E, MfadPSDProjection *type, PetscReal *epsilon);
-/** @brief Projected, then exact Newton (-mfad_psd_project_steps; SNES and TAO's Newton methods): in
-    each solve the projection applies to the first `steps` Newton steps, the exact Hessian to the
-    later ones; an exact step whose linear solve fails (CG meeting negative curvature) sends the
-    next `steps` steps back to the projection, and such a failure does not end the solve (TAO's
-    trust-region CG, stcg, steps along negative curvature instead of failing). Use it for nonconvex
-    energies: the projection gives descent far from a minimum, the exact Hessian quadratic
-    convergence near it (projected Newton alone is linear there). -1 (default): always project. */
+/** How a SNES or TAO Newton solve chooses, step by step, between the PSD-projected Hessian (descent
+    far from a minimum) and the exact one (quadratic convergence near it; projected Newton alone is
+    linear there). Applies when a projection is set (MfadEnergySetPSDProjection()). */
+typedef enum {
+  MFAD_PSD_SWITCH_AUTO  = 0, /**< inertia where the solver factors an assembled Hessian by a Cholesky that reports it, else never (the default) */
+  MFAD_PSD_SWITCH_NEVER = 1, /**< projected in every step */
+  MFAD_PSD_SWITCH_STEPS = 2, /**< projected in the first n steps, exact after them (MfadEnergySetPSDProjectionSteps()) */
+  MFAD_PSD_SWITCH_INERTIA =
+      3 /**< exact where the exact Hessian is positive definite (the factor's inertia) and its step descends, projected elsewhere */
+} MfadPSDSwitch;
+extern const char *const MfadPSDSwitches[];
+
+/** @brief Sets how a Newton solve (SNES, or TAO's nls/ntr/ntl) chooses each step's Hessian
+    (-mfad_psd_switch auto|never|steps|inertia; default auto).
+    inertia: exact steps are tried where the last step reduced |g| by less than a factor 4 (slower
+    than quadratic) or the last exact step went through; the factorisation's inertia (MUMPS's LDL^T,
+    or PETSc's own Cholesky, alone or inside PCREDUNDANT on several ranks) says whether the exact
+    Hessian is positive definite, and if not the projected one is assembled and factored instead
+    for that step; with SNES an exact step that does not descend (PETSc's LDL^T does not pivot and
+    can miss a negative eigenvalue near zero) is replaced by the projected one before the line
+    search (chained before any line-search pre-check set on it). A failed try waits 1, 2, 4, 4 ...
+    steps before the next. It needs the solver to factor the assembled Hessian (-mfad_hessian aij,
+    -ksp_type preonly -pc_type cholesky with MUMPS or PETSc's solver, or -pc_type redundant around
+    it); with MUMPS on several ranks mfad sets ICNTL(13) = 1, which its inertia needs, unless
+    -mat_mumps_icntl_13 is given. inertia with any other solver is an error at the first linear
+    solve; auto then projects in every step. steps: see MfadEnergySetPSDProjectionSteps(). */
+PetscErrorCode MfadEnergySetPSDSwitch(MfadEnergy E, MfadPSDSwitch type);
+PetscErrorCode MfadEnergyGetPSDSwitch(MfadEnergy E, MfadPSDSwitch *type);
+/** @brief Projected, then exact Newton (-mfad_psd_project_steps; SNES and TAO's Newton methods), the
+    switch `steps`: in each solve the projection applies to the first `steps` Newton steps, the
+    exact Hessian to the later ones; an exact step whose linear solve fails (CG meeting negative
+    curvature) sends the next `steps` steps back to the projection, and such a failure does not end
+    the solve (TAO's trust-region CG, stcg, steps along negative curvature instead of failing).
+    Sets the switch too: steps for a count >= 0, never for -1 (always project); the same as
+    MfadEnergySetPSDSwitch() with the count, kept for programs written before it. */
 PetscErrorCode MfadEnergySetPSDProjectionSteps(MfadEnergy E, PetscInt steps);
 PetscErrorCode MfadEnergyGetPSDProjectionSteps(MfadEnergy E, PetscInt *steps);
+/** @brief The Newton steps of the last (or current) SNES or TAO solve of E that used the exact Hessian
+    under -mfad_psd_switch inertia or auto, and those that tried it and fell back to the projection. */
+PetscErrorCode MfadEnergyGetPSDSwitchCounts(MfadEnergy E, PetscInt *exact, PetscInt *fallbacks);
 
 /** @brief Creates the assembled Hessian's matrix: n * dof local rows, block size dof, the pattern
     of the element connectivity preallocated once by MatSetPreallocationCOO() (on the CPU one COO

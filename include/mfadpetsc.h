@@ -61,12 +61,18 @@ PetscErrorCode MfadHessianSetPoint(Mat H, Vec X);
     An invalid start point (an element's energy +inf or NaN) is an error naming the term, the
     element (lowest number; elements numbered rank by rank in the order given), its vertices and
     the reason; an invalid trial point later is a SNES domain error / backtracking, named under
-    -info. */
+    -info. Each Newton step's Hessian, projected or exact, follows -mfad_psd_switch
+    (MfadEnergySetPSDSwitch()); its hooks (a KSP pre-solve and, for newtonls, a line-search
+    pre-check that runs before any pre-check set on it, whenever that was set) are installed at
+    the first Newton step, so the order of this call and SNESSetFromOptions() does not matter.
+    -mfad_monitor prints a line per Newton step (energy, |g|, the Hessian form and projection the
+    step used, its linear iterations, time). */
 PetscErrorCode MfadEnergySetSNES(MfadEnergy E, SNES snes);
 /** @brief Wires E into a TAO: objective and gradient, Hessian and preconditioning matrix as for
     SNES (-mfad_hessian, -mfad_pmat), the preconditioner and invalid points as for SNES (TAO's
-    placeholder PC, ilu or bjacobi, becomes Jacobi on a shell form at the first Hessian). Call
-    before or after TaoSetFromOptions(). */
+    placeholder PC, ilu or bjacobi, becomes Jacobi on a shell form at the first Hessian), the
+    projection switch and -mfad_monitor as for SNES (no line-search pre-check: TAO's Newton
+    methods test descent themselves). Call before or after TaoSetFromOptions(). */
 PetscErrorCode MfadEnergySetTao(MfadEnergy E, Tao tao);
 /** @brief The least-squares residual's Jacobian as a MATSHELL: MatMult is J V (one dual-number
     pass per element), MatMultTranspose J^T W; bring it to a point with MfadResidualJacobianSetPoint(). */

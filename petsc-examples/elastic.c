@@ -57,7 +57,7 @@ static const char help[] =
 #include "defaultoption.h"
 #include "stepper.h"
 #include "elasticmesh.h"
-#include "exactnewton.h"
+#include "cholesky.h"
 #include <petsctime.h>
 #include <stdio.h>
 #include <string.h>
@@ -265,7 +265,7 @@ static PetscErrorCode CheckClamp(MPI_Comm comm, PetscInt n, const PetscReal rest
    Hessian is indefinite on the way: CG stops on negative curvature (DIVERGED_LINEAR_SOLVE), and
    continuation in the load does not help (1/100 of gravity already swings the body). So: the
    assembled Hessian, PSD-projected per element (descent far from the minimiser), factored by a
-   sparse Cholesky whose inertia exactnewton.c uses to take exact steps where the exact Hessian is positive
+   sparse Cholesky whose inertia the library's -mfad_psd_switch (auto) uses to take exact steps where the exact Hessian is positive
    definite (quadratic convergence near the minimiser), and room for the ~70 Newton steps of the
    swing. */
 static PetscErrorCode SetStaticsDefaults(MPI_Comm comm, PetscBool use_tao)
@@ -283,7 +283,7 @@ static PetscErrorCode SetStaticsDefaults(MPI_Comm comm, PetscBool use_tao)
   if (!set && !ksp && !pc) { /* else the user's Hessian form or linear solver, exact by default */
     PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "aij"));
     PetscCall(DefaultOption("-mfad_psd_project", "abs"));
-    PetscCall(ExactNewtonSetFactorDefaults(comm, pre));
+    PetscCall(CholeskyInertiaDefaults(comm, pre));
   }
   /* |grad E| <= 1e-7 of the load (Spot: 3e-5 N against ~4 N of weight per vertex): the energy
      (~1e4 J of terms that cancel) carries round-off of the order of a Newton step's decrease once
@@ -318,7 +318,6 @@ int main(int argc, char **argv)
   PetscInt       N, n = PETSC_DECIDE, vstart, ncell, its = 0, inertia, reason = 1;
   PetscReal     *force, *mass, *rest, material[2], *vel = NULL, *xpred = NULL, *iparam = NULL, energy, sum[NMEASURE], gnorm0, gnorm, residual = 0;
   MfadEnergy     E;
-  ExactNewton    exact;
   Vec            X, G, Xrest;
   Solver         S;
   const char    *reason_name = "";
@@ -401,22 +400,6 @@ int main(int argc, char **argv)
   PetscCall(PetscTime(&ts1));
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view")); /* after one evaluation: flops are counted */
   PetscCall(SolverCreate(E, P.use_tao, P.steps > 0 ? 1e-6 * gnorm0 : 0, X, &S));
-  PetscCall(PetscMemzero(&exact, sizeof exact));
-  if (P.steps == 0) { /* the defaults of SetStaticsDefaults(): exactnewton.c */
-    KSP ksp = NULL;
-    Mat H   = NULL;
-    if (S.snes) {
-      PetscCall(SNESGetKSP(S.snes, &ksp));
-      PetscCall(SNESGetJacobian(S.snes, &H, NULL, NULL, NULL));
-    } else {
-      PetscCall(TaoGetKSP(S.tao, &ksp));
-      PetscCall(TaoGetHessian(S.tao, &H, NULL, NULL, NULL));
-      if (ksp) PetscCall(KSPSetFromOptions(ksp)); /* the PC's type before the first solve */
-    }
-    if (ksp) PetscCall(ExactNewtonSetUp(&exact, E, ksp, H, X));
-    if (S.snes) PetscCall(ExactNewtonSetSNES(&exact, S.snes));
-    else PetscCall(ExactNewtonSetTao(&exact, S.tao));
-  }
 
   PetscCall(PetscTime(&t0));
   if (P.steps == 0) {
@@ -482,7 +465,11 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(comm, " steps %" PetscInt_FMT " time %.6e kinetic %.12e com_displacement %.12e com_velocity %.12e", P.steps,
                           (double)(P.steps * P.dt), (double)sum[6], (double)(sum[4] / sum[7]), (double)(sum[5] / sum[7])));
   else PetscCall(PetscPrintf(comm, " gradient %.3e", (double)gnorm));
-  if (exact.active) PetscCall(PetscPrintf(comm, " exact_steps %" PetscInt_FMT, exact.nexact));
+  {
+    PetscInt nexact, nfall;
+    PetscCall(MfadEnergyGetPSDSwitchCounts(E, &nexact, &nfall));
+    if (nexact + nfall > 0) PetscCall(PetscPrintf(comm, " exact_steps %" PetscInt_FMT, nexact));
+  }
   PetscCall(
       PetscPrintf(comm, " residual %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n", (double)residual, its, reason, reason_name));
 

@@ -16,9 +16,6 @@ static const char help[] =
     "                          relative and step tests are off by default: -snes_rtol 0 -snes_stol 0,\n"
     "                          -tao_grtol 0 -tao_gttol 0). Converged runs agree in energy to 1e-10\n"
     "                          relative (measured: 1e-13 and better on 1k-50k-vertex scans)\n"
-    "  -exact_newton <true>    exact Newton steps where the exact Hessian is positive definite (the\n"
-    "                          inertia of MUMPS's or PETSc's Cholesky), projected ones elsewhere:\n"
-    "                          quadratic convergence at the end instead of linear\n"
     "  -use_tao                minimise with TAO (default -tao_type nls -tao_ls_type armijo, whose\n"
     "                          backtracking treats a flipped triangle's +inf as too long a step;\n"
     "                          -tao_ls_armijo_memory_size 4: non-monotone, so that round-off in E\n"
@@ -29,9 +26,11 @@ static const char help[] =
     "(projected Newton: symmetric Dirichlet is not convex; with -mfad_hessian given, the exact Hessian\n"
     "unless -mfad_psd_project is given too); for an assembled Hessian and no -ksp_type/-pc_type given, a\n"
     "sparse Cholesky factorisation, -ksp_type preonly -pc_type cholesky -pc_factor_mat_solver_type\n"
-    "mumps (-mat_mumps_icntl_13 1), else PETSc's own (-pc_factor_mat_ordering_type nd), on several\n"
-    "ranks by every rank (-pc_type redundant -redundant_pc_type cholesky); TAO's the same with the\n"
-    "-tao_nls_ prefix.\n"
+    "mumps, else PETSc's own (-pc_factor_mat_ordering_type nd), on several ranks by every rank\n"
+    "(-pc_type redundant -redundant_pc_type cholesky); TAO's the same with the -tao_nls_ prefix. With\n"
+    "it the library's -mfad_psd_switch auto takes exact Newton steps where the exact Hessian is\n"
+    "positive definite (the factor's inertia), projected ones elsewhere: quadratic convergence at the\n"
+    "end instead of linear (-mfad_psd_switch never: projected throughout).\n"
     "Other Hessian forms: -ksp_type cg -pc_type jacobi. -snes_max_it 10000, -tao_max_it 10000. Every\n"
     "SNES/KSP/PC/TAO and mfad option applies.\n"
     "SNES's line search (-snes_linesearch_type shell: backtracking on E, a step within E's round-off\n"
@@ -49,7 +48,7 @@ static const char help[] =
 #include "defaultoption.h"
 #include <string.h>
 #include "geommesh.h"
-#include "exactnewton.h"
+#include "cholesky.h"
 
 /* PETSc 3.21 renamed SNESLineSearchShellSetUserFunc() (same arguments) */
 #if PETSC_VERSION_LT(3, 21, 0)
@@ -123,7 +122,7 @@ static PetscErrorCode SetSolverDefaults(MPI_Comm comm, PetscBool use_tao, PetscR
     PetscCall(PetscSNPrintf(name, sizeof name, "%spc_type", pre));
     PetscCall(PetscOptionsHasName(NULL, NULL, name, &pc));
     /* else the user's choice, or nothing to factor */
-    if (!ksp && !pc && !strcmp(hessian, "aij")) PetscCall(ExactNewtonSetFactorDefaults(comm, pre));
+    if (!ksp && !pc && !strcmp(hessian, "aij")) PetscCall(CholeskyInertiaDefaults(comm, pre));
   }
   PetscCall(PetscSNPrintf(value, sizeof value, "%.17g", (double)atol));
   if (!use_tao) {
@@ -277,15 +276,10 @@ static PetscErrorCode EnergyLineSearch(SNESLineSearch ls, void *ctx)
 
 /* Minimises E from X in place with SNES (newtonls) or TAO (nls), the defaults of
    SetSolverDefaults() in the options database */
-static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, FlipCheck *fc, Vec X, PetscBool use_tao, PetscBool exact_newton, PetscInt *its,
-                               PetscInt *nexact, PetscInt *reason, const char **reason_name)
+static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, FlipCheck *fc, Vec X, PetscBool use_tao, PetscInt *its, PetscInt *nexact,
+                               PetscInt *reason, const char **reason_name)
 {
-  ExactNewton a;
-  KSP         ksp;
-  Mat         H;
-
   PetscFunctionBegin;
-  PetscCall(PetscMemzero(&a, sizeof a));
   if (use_tao) {
     Tao                tao;
     TaoConvergedReason r;
@@ -294,13 +288,6 @@ static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, FlipCheck *fc, Vec X
     PetscCall(MfadEnergySetTao(E, tao));
     PetscCall(TaoSetSolution(tao, X));
     PetscCall(TaoSetFromOptions(tao));
-    PetscCall(TaoGetKSP(tao, &ksp));
-    PetscCall(TaoGetHessian(tao, &H, NULL, NULL, NULL));
-    if (ksp) {
-      PetscCall(KSPSetFromOptions(ksp)); /* the PC's type before the first solve */
-      if (exact_newton) PetscCall(ExactNewtonSetUp(&a, E, ksp, H, X));
-    }
-    PetscCall(ExactNewtonSetTao(&a, tao));
     PetscCall(TaoSolve(tao));
     PetscCall(TaoGetIterationNumber(tao, its));
     PetscCall(TaoGetConvergedReason(tao, &r));
@@ -311,6 +298,7 @@ static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, FlipCheck *fc, Vec X
     SNES                snes;
     SNESConvergedReason r;
     SNESLineSearch      ls;
+    KSP                 ksp;
     PC                  pc;
     PetscCall(SNESCreate(comm, &snes));
     PetscCall(MfadEnergySetSNES(E, snes));
@@ -323,9 +311,6 @@ static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, FlipCheck *fc, Vec X
     PetscCall(SNESLineSearchShellSetApply(ls, EnergyLineSearch, NULL));
     PetscCall(SNESSetFromOptions(snes));
     PetscCall(SNESLineSearchSetPreCheck(ls, FlipPreCheck, fc));
-    PetscCall(SNESGetJacobian(snes, &H, NULL, NULL, NULL));
-    if (exact_newton) PetscCall(ExactNewtonSetUp(&a, E, ksp, H, X));
-    PetscCall(ExactNewtonSetSNES(&a, snes));
     PetscCall(SNESSolve(snes, NULL, X));
     PetscCall(SNESGetIterationNumber(snes, its));
     PetscCall(SNESGetConvergedReason(snes, &r));
@@ -333,8 +318,7 @@ static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, FlipCheck *fc, Vec X
     *reason_name = SNESConvergedReasons[r];
     PetscCall(SNESDestroy(&snes));
   }
-  PetscCall(ExactNewtonFinish(&a));
-  *nexact = a.nexact;
+  PetscCall(MfadEnergyGetPSDSwitchCounts(E, nexact, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -347,7 +331,7 @@ int main(int argc, char **argv)
   PetscInt    n = 16, cstart = 0, cend = 0, vstart = 0, vend = 0, its = 0, nexact = 0, reason = 0, flipped, term, flipped0;
   PetscReal   barrier = 0, gatol = 1e-8, area, uarea, ratio, energy, gnorm, ratio0;
   GeomSurface surface      = GEOM_CAP;
-  PetscBool   exact_newton = PETSC_TRUE, use_tao = PETSC_FALSE, write = PETSC_FALSE, file;
+  PetscBool   use_tao = PETSC_FALSE, write = PETSC_FALSE, file;
   char        out[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
   const char *reason_name = "";
 
@@ -359,8 +343,6 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEnum("-surface", "surface the grid is lifted to", NULL, GeomSurfaces, (PetscEnum)surface, (PetscEnum *)&surface, NULL));
   PetscCall(PetscOptionsReal("-barrier", "weight of an added flip barrier term", NULL, barrier, &barrier, NULL));
   PetscCall(PetscOptionsReal("-gatol", "converged when |grad E| <= gatol sqrt(area)", NULL, gatol, &gatol, NULL));
-  PetscCall(
-      PetscOptionsBool("-exact_newton", "exact Newton steps where the exact Hessian is positive definite", NULL, exact_newton, &exact_newton, NULL));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
   PetscCall(PetscOptionsString("-o", "write the parameterisation (.vtu)", NULL, out, out, sizeof out, &write));
   PetscOptionsEnd();
@@ -398,7 +380,7 @@ int main(int argc, char **argv)
 
   {
     FlipCheck fc = {comm, m, cstart, cend};
-    PetscCall(Minimize(comm, E, &fc, U, use_tao, exact_newton, &its, &nexact, &reason, &reason_name));
+    PetscCall(Minimize(comm, E, &fc, U, use_tao, &its, &nexact, &reason, &reason_name));
   }
 
   PetscCall(MfadEnergyComputeObjective(E, U, &energy));

@@ -316,6 +316,17 @@ PetscErrorCode MfadAutoGetPoint_Private(Mat H, Vec *X)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The form at this point ("shell", "cached", "aij"; "none" before the first) */
+PetscErrorCode MfadAutoGetFormName_Private(Mat H, const char **name)
+{
+  MfadAuto *a;
+
+  PetscFunctionBegin;
+  PetscCall(MfadAutoGetContext_Private(H, &a));
+  *name = a->cur >= 0 ? MfadHessianTypes[a->cur] : "none";
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* What was chosen and what each form cost on this mesh (figures averaged over this process's
    points; rank 0's printed) */
 static PetscErrorCode MfadAutoView_Private(Mat H, PetscViewer viewer)

@@ -136,6 +136,7 @@ PetscErrorCode MfadEnergySetTaoResidual(MfadEnergy E, Tao tao)
   PetscCall(TaoSetResidualRoutine(tao, R, MfadTaoResidual_Private, E));
   PetscCall(TaoSetJacobianResidualRoutine(tao, J, J, MfadTaoResidualJacobian_Private, E));
   PetscCall(MfadEnergyAttach_Private(E, (PetscObject)tao));
+  PetscCall(MfadMonitorSetFromOptions_Private(E, (PetscObject)tao));
   PetscCall(VecDestroy(&R));
   PetscCall(MatDestroy(&J));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -43,6 +43,15 @@ PETSC_INTERN PetscErrorCode MfadReportInvalid_Private(PetscObject solver, MfadEn
 PETSC_INTERN PetscErrorCode MfadHessianIsAuto_Private(Mat H, PetscBool *isauto);
 PETSC_INTERN PetscErrorCode MfadAutoSetPoint_Private(Mat H, Vec X);
 PETSC_INTERN PetscErrorCode MfadAutoGetPoint_Private(Mat H, Vec *X);
+PETSC_INTERN PetscErrorCode MfadAutoGetFormName_Private(Mat H, const char **name);
+/* shell/monitor.c: -mfad_monitor on a SNES or Tao, if given */
+PETSC_INTERN PetscErrorCode MfadMonitorSetFromOptions_Private(MfadEnergy E, PetscObject solver);
+/* shell/psdswitch.c: -mfad_psd_switch, from the SNES Jacobian and TAO Hessian callbacks */
+PETSC_INTERN PetscErrorCode MfadPSDSwitchStep_Private(PetscObject solver, MfadEnergy E, KSP ksp, Mat J, Mat P, Vec X, PetscInt it, PetscReal gnorm,
+                                                      PetscBool failed);
+/* src/energy.c */
+PETSC_INTERN PetscErrorCode MfadEnergySetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection type);
+PETSC_INTERN PetscErrorCode MfadEnergyCountPSDSwitch_Private(MfadEnergy E, PetscBool reset, PetscInt exact, PetscInt fallbacks);
 /* shell/forms.c */
 PETSC_INTERN PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, Mat *J, Mat *P);
 PETSC_INTERN PetscErrorCode MfadJacobiansSetPoint_Private(Mat J, Mat P, Vec X);

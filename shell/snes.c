@@ -75,18 +75,20 @@ static PetscErrorCode MfadSNESFunction_Private(SNES snes, Vec X, Vec F, void *ct
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* -mfad_psd_project_steps: this Newton step's projection (MfadEnergySetPSDProjectionSteps()) */
-static PetscErrorCode MfadSNESChooseProjection_Private(SNES snes, MfadEnergy E)
+/* -mfad_psd_switch: this Newton step's projection (shell/psdswitch.c) */
+static PetscErrorCode MfadSNESChooseProjection_Private(SNES snes, MfadEnergy E, Mat J, Mat P, Vec X)
 {
   KSP                ksp;
   KSPConvergedReason kr;
   PetscInt           it;
+  PetscReal          gnorm;
 
   PetscFunctionBegin;
   PetscCall(SNESGetIterationNumber(snes, &it));
   PetscCall(SNESGetKSP(snes, &ksp));
   PetscCall(KSPGetConvergedReason(ksp, &kr));
-  PetscCall(MfadEnergyChooseProjection_Private(E, it, (PetscBool)(it > 0 && kr < 0)));
+  PetscCall(SNESGetFunctionNorm(snes, &gnorm));
+  PetscCall(MfadPSDSwitchStep_Private((PetscObject)snes, E, ksp, J, P, X, it, gnorm, (PetscBool)(it > 0 && kr < 0)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -122,7 +124,7 @@ static PetscErrorCode MfadSNESJacobian_Private(SNES snes, Vec X, Mat J, Mat P, v
   PetscCall(SNESGetKSP(snes, &ksp));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(MfadPCCheckShell_Private(pc, P));
-  PetscCall(MfadSNESChooseProjection_Private(snes, (MfadEnergy)ctx));
+  PetscCall(MfadSNESChooseProjection_Private(snes, (MfadEnergy)ctx, J, P, X));
   PetscCall(MfadJacobiansSetPoint_Private(J, P, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -169,6 +171,7 @@ PetscErrorCode MfadEnergySetSNES(MfadEnergy E, SNES snes)
   }
   PetscCall(SNESSetJacobian(snes, J, P, MfadSNESJacobian_Private, E));
   PetscCall(MfadEnergyAttach_Private(E, (PetscObject)snes));
+  PetscCall(MfadMonitorSetFromOptions_Private(E, (PetscObject)snes));
   /* projected, then exact Newton: a failed exact solve sends the next steps back to the projection
      instead of ending the solve */
   {

@@ -52,19 +52,21 @@ static PetscErrorCode MfadTaoDefaultPC_Private(Tao tao, Mat P)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* -mfad_psd_project_steps: this Newton step's projection, as for SNES (TAO's Newton methods ask for
-   one Hessian per iteration); an exact step whose linear solve failed restarts the count */
-static PetscErrorCode MfadTaoChooseProjection_Private(Tao tao, MfadEnergy E)
+/* -mfad_psd_switch: this Newton step's projection, as for SNES (TAO's Newton methods ask for one
+   Hessian per iteration; shell/psdswitch.c) */
+static PetscErrorCode MfadTaoChooseProjection_Private(Tao tao, MfadEnergy E, Mat H, Mat P, Vec X)
 {
   KSP                ksp;
   KSPConvergedReason kr = KSP_CONVERGED_ITERATING;
   PetscInt           it;
+  PetscReal          gnorm;
 
   PetscFunctionBegin;
   PetscCall(TaoGetIterationNumber(tao, &it));
   PetscCall(TaoGetKSP(tao, &ksp));
   if (ksp) PetscCall(KSPGetConvergedReason(ksp, &kr));
-  PetscCall(MfadEnergyChooseProjection_Private(E, it, (PetscBool)(it > 0 && kr < 0)));
+  PetscCall(TaoGetSolutionStatus(tao, NULL, NULL, &gnorm, NULL, NULL, NULL));
+  PetscCall(MfadPSDSwitchStep_Private((PetscObject)tao, E, ksp, H, P, X, it, gnorm, (PetscBool)(it > 0 && kr < 0)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -76,7 +78,7 @@ static PetscErrorCode MfadTaoHessian_Private(Tao tao, Vec X, Mat H, Mat P, void 
   PetscCall(TaoGetGradient(tao, &G, NULL, NULL));
   PetscCall(MfadEnergyUpdateElementsAtStep_Private((MfadEnergy)ctx, X, G));
   PetscCall(MfadTaoDefaultPC_Private(tao, P));
-  PetscCall(MfadTaoChooseProjection_Private(tao, (MfadEnergy)ctx));
+  PetscCall(MfadTaoChooseProjection_Private(tao, (MfadEnergy)ctx, H, P, X));
   PetscCall(MfadJacobiansSetPoint_Private(H, P, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -93,6 +95,7 @@ PetscErrorCode MfadEnergySetTao(MfadEnergy E, Tao tao)
   PetscCall(TaoSetObjectiveAndGradient(tao, NULL, MfadTaoObjectiveGradient_Private, E));
   PetscCall(TaoSetHessian(tao, H, P, MfadTaoHessian_Private, E));
   PetscCall(MfadEnergyAttach_Private(E, (PetscObject)tao));
+  PetscCall(MfadMonitorSetFromOptions_Private(E, (PetscObject)tao));
   PetscCall(MatDestroy(&H));
   PetscCall(MatDestroy(&P));
   PetscFunctionReturn(PETSC_SUCCESS);

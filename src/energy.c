@@ -6,6 +6,7 @@
 
 const char *const MfadBackends[] = {"cpu", "cuda", "MfadBackend", "MFAD_BACKEND_", NULL};
 const char *const MfadPSDProjections[] = {"none", "clamp", "abs", "MfadPSDProjection", "MFAD_PSD_", NULL};
+const char *const MfadPSDSwitches[]    = {"auto", "never", "steps", "inertia", "MfadPSDSwitch", "MFAD_PSD_SWITCH_", NULL};
 
 PetscErrorCode MfadEnergyCreate(MPI_Comm comm, PetscInt dof, PetscInt n, PetscInt N, MfadEnergy *E)
 {
@@ -38,6 +39,7 @@ PetscErrorCode MfadEnergyCreate(MPI_Comm comm, PetscInt dof, PetscInt n, PetscIn
   e->block_size   = 1024;
   e->ncache       = -1; /* the cache not laid out yet */
   e->psd_steps    = -1;
+  e->psd_switch    = MFAD_PSD_SWITCH_AUTO;
   e->reorder      = PETSC_TRUE;
   e->check_finite = PETSC_TRUE;
   e->elements_term = -1;
@@ -305,14 +307,15 @@ PetscErrorCode MfadOptionsRequireValue_Private(MPI_Comm comm, const char prefix[
 static PetscErrorCode MfadEnergyOptionsRequireValues_Private(MfadEnergy E)
 {
   static const char *const opts[][2] = {
-    {"-mfad_backend",           "cpu|cuda"                                      },
-    {"-mfad_num_threads",       "an integer >= 0 (0: as measured faster)"       },
-    {"-mfad_block_size",        "an integer >= 1"                               },
-    {"-mfad_scatter",           "colour|atomic|gather"                          },
-    {"-mfad_psd_project",       "none|clamp|abs"                                },
-    {"-mfad_psd_epsilon",       "a real >= 0"                                   },
-    {"-mfad_psd_project_steps", "an integer >= -1 (-1: always project)"         },
-    {"-mfad_damping",           "a real >= 0"                                   },
+      {"-mfad_backend",           "cpu|cuda"                               },
+      {"-mfad_num_threads",       "an integer >= 0 (0: as measured faster)"},
+      {"-mfad_block_size",        "an integer >= 1"                        },
+      {"-mfad_scatter",           "colour|atomic|gather"                   },
+      {"-mfad_psd_project",       "none|clamp|abs"                         },
+      {"-mfad_psd_epsilon",       "a real >= 0"                            },
+      {"-mfad_psd_project_steps", "an integer >= -1 (-1: always project)"  },
+      {"-mfad_psd_switch",        "auto|never|steps|inertia"               },
+      {"-mfad_damping",           "a real >= 0"                            },
   };
 
   PetscFunctionBegin;
@@ -330,6 +333,8 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   MfadPSDProjection psd;
   PetscReal         psd_eps;
   PetscInt          psd_steps;
+  MfadPSDSwitch     psd_switch;
+  PetscBool         steps_set, switch_set;
   PetscReal         damping;
 
   PetscFunctionBegin;
@@ -342,6 +347,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   psd        = E->psd_user;
   psd_eps    = E->psd_eps;
   psd_steps  = E->psd_steps;
+  psd_switch = E->psd_switch;
   PetscCall(MfadEnergyOptionsRequireValues_Private(E));
   PetscOptionsBegin(PetscObjectComm((PetscObject)E), ((PetscObject)E)->prefix, "mfad energy options", "MfadEnergy");
   PetscCall(PetscOptionsEnum("-mfad_backend", "Where element loops run", "MfadEnergySetBackend", MfadBackends, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
@@ -353,12 +359,22 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   PetscCall(PetscOptionsBool("-mfad_check_finite", "Check the point for NaN/Inf before each evaluation", "MfadEnergySetFromOptions", E->check_finite, &E->check_finite, NULL));
   PetscCall(PetscOptionsEnum("-mfad_psd_project", "Project element Hessians to PSD before caching or assembly", "MfadEnergySetPSDProjection", MfadPSDProjections, (PetscEnum)psd, (PetscEnum *)&psd, NULL));
   PetscCall(PetscOptionsReal("-mfad_psd_epsilon", "Smallest eigenvalue left by the PSD projection", "MfadEnergySetPSDProjection", psd_eps, &psd_eps, NULL));
-  PetscCall(PetscOptionsInt("-mfad_psd_project_steps", "SNES, TAO: project only in the first n Newton steps, then the exact Hessian (-1: always project)", "MfadEnergySetPSDProjectionSteps", psd_steps, &psd_steps, NULL));
+  PetscCall(PetscOptionsEnum("-mfad_psd_switch",
+                             "SNES, TAO: each Newton step's Hessian, projected or exact: auto (inertia where the solver factors with it, else "
+                             "never), never, steps (-mfad_psd_project_steps), inertia",
+                             "MfadEnergySetPSDSwitch", MfadPSDSwitches, (PetscEnum)psd_switch, (PetscEnum *)&psd_switch, &switch_set));
+  PetscCall(
+      PetscOptionsInt("-mfad_psd_project_steps",
+                      "SNES, TAO: project only in the first n Newton steps, then the exact Hessian (-1: always project); -mfad_psd_switch steps",
+                      "MfadEnergySetPSDProjectionSteps", psd_steps, &psd_steps, &steps_set));
   PetscCall(PetscOptionsReal("-mfad_damping", "Levenberg-Marquardt: lambda I added to every Hessian (Jacobian) form; with least-squares terms J^T J + lambda I", "MfadEnergySetDamping", damping, &damping, NULL));
   {
     /* read elsewhere (the first evaluation, MfadEnergyWriteVTU(), the mesh readers); listed here for -help */
     PetscBool view, binary = PETSC_FALSE, manifold = PETSC_FALSE, merge = PETSC_TRUE, csr = PETSC_TRUE;
     PetscCall(PetscOptionsName("-mfad_view", "View the energy once, at its first evaluation (-mfad_view [ascii[:file[:format]]])", "MfadEnergyViewFromOptions", &view));
+    PetscCall(PetscOptionsName("-mfad_monitor",
+                               "SNES, TAO: a line per Newton step: energy, |g|, the Hessian form and projection used, linear iterations, time",
+                               "MfadEnergySetSNES", &view));
     PetscCall(PetscOptionsBool("-mfad_coo_merge",
                                "MfadEnergyCreateMatrix: one COO entry per nonzero, element Hessians summed by mfad (CPU); 0: one per element entry",
                                "MfadEnergyCreateMatrix", merge, &merge, NULL));
@@ -369,7 +385,9 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   }
   PetscOptionsEnd();
   PetscCall(MfadEnergySetPSDProjection(E, psd, psd_eps));
-  PetscCall(MfadEnergySetPSDProjectionSteps(E, psd_steps));
+  /* the count implies its switch (steps, or never for -1) unless -mfad_psd_switch is given too */
+  if (steps_set) PetscCall(MfadEnergySetPSDProjectionSteps(E, psd_steps));
+  if (switch_set) PetscCall(MfadEnergySetPSDSwitch(E, psd_switch));
   PetscCall(MfadEnergySetBackend(E, backend));
   PetscCall(MfadEnergySetNumThreads(E, nthreads));
   PetscCall(MfadEnergySetDamping(E, damping));
@@ -440,13 +458,21 @@ PetscErrorCode MfadEnergyGetPSDProjectionSteps(MfadEnergy E, PetscInt *steps)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The projection of Newton step `it` of a SNES or TAO solve under -mfad_psd_project_steps: projected in
+PetscErrorCode MfadEnergySetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection type)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  E->psd = type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The projection of Newton step `it` of a SNES or TAO solve under -mfad_psd_switch steps: projected in
    the first psd_steps steps, then exact; an exact step whose linear solve failed restarts the
    count */
 PetscErrorCode MfadEnergyChooseProjection_Private(MfadEnergy E, PetscInt it, PetscBool failed)
 {
   PetscFunctionBegin;
-  if (E->psd_steps < 0 || E->psd_user == MFAD_PSD_NONE) PetscFunctionReturn(PETSC_SUCCESS);
+  if (E->psd_switch != MFAD_PSD_SWITCH_STEPS || E->psd_steps < 0 || E->psd_user == MFAD_PSD_NONE) PetscFunctionReturn(PETSC_SUCCESS);
   if (it == 0) E->psd_left = E->psd_steps;
   else if (E->psd_exact_last && failed) {
     PetscCall(PetscInfo(E, "mfad: the exact Hessian's linear solve failed: %" PetscInt_FMT " projected steps\n", E->psd_steps));
@@ -463,7 +489,50 @@ PetscErrorCode MfadEnergySetPSDProjectionSteps(MfadEnergy E, PetscInt steps)
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
   PetscCheck(steps >= -1, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE, "-mfad_psd_project_steps %" PetscInt_FMT " must be >= -1 (-1: always project)", steps);
-  E->psd_steps = steps;
+  E->psd_steps  = steps;
+  E->psd_switch = steps >= 0 ? MFAD_PSD_SWITCH_STEPS : MFAD_PSD_SWITCH_NEVER;
+  E->psd        = E->psd_user;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* shell/psdswitch.c: adds to this solve's counts (reset: from zero) */
+PetscErrorCode MfadEnergyCountPSDSwitch_Private(MfadEnergy E, PetscBool reset, PetscInt exact, PetscInt fallbacks)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  if (reset) E->psd_nexact = 0, E->psd_nfallback = 0;
+  E->psd_nexact += exact;
+  E->psd_nfallback += fallbacks;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyGetPSDSwitchCounts(MfadEnergy E, PetscInt *exact, PetscInt *fallbacks)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  if (exact) *exact = E->psd_nexact;
+  if (fallbacks) *fallbacks = E->psd_nfallback;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetPSDSwitch(MfadEnergy E, MfadPSDSwitch type)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCheck(type >= MFAD_PSD_SWITCH_AUTO && type <= MFAD_PSD_SWITCH_INERTIA, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE,
+             "MfadEnergySetPSDSwitch: unknown switch %d", (int)type);
+  PetscCheck(type != MFAD_PSD_SWITCH_STEPS || E->psd_steps >= 0, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_WRONG,
+             "-mfad_psd_switch steps needs the count of projected steps: -mfad_psd_project_steps n (MfadEnergySetPSDProjectionSteps())");
+  E->psd_switch = type;
+  E->psd        = E->psd_user;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyGetPSDSwitch(MfadEnergy E, MfadPSDSwitch *type)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  *type = E->psd_switch;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

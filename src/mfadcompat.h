@@ -53,6 +53,13 @@ typedef const char *MfadErrorText;
 #define MfadCtxDestroyArg(arg)           (*(void **)(arg))
 #endif
 
+/* 3.21: TaoSetMonitor() became TaoMonitorSet() */
+#if PETSC_VERSION_LT(3, 21, 0)
+#define MfadTaoMonitorSet(t, f, c, d) TaoSetMonitor((t), (f), (c), (d))
+#else
+#define MfadTaoMonitorSet(t, f, c, d) TaoMonitorSet((t), (f), (c), (d))
+#endif
+
 /* 3.24: MatShellSetOperation() takes a PetscErrorCodeFn * instead of a void (*)(void); both are
    void (*)(void), so keep casting operations to void (*)(void) (not to PetscErrorCodeFn *, which
    was PetscErrorCode (*)(void) in 3.23). */

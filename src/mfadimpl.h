@@ -122,10 +122,12 @@ struct _p_MfadEnergy {
   MfadPSDProjection psd;          /* the projection in use now */
   MfadPSDProjection psd_user;     /* the one set (psd, unless a SNES solve switched it off: psd_steps) */
   PetscReal         psd_eps;
-  PetscInt          psd_steps;
-  PetscReal         damping;      /* lambda I added to every Hessian (Jacobian) form: Levenberg-Marquardt */    /* SNES: project in the first psd_steps Newton steps only (-1: always) */
-  PetscInt          psd_left;     /* projected steps left in this solve */
+  PetscInt          psd_steps;      /* -mfad_psd_switch steps: project in the first psd_steps Newton steps (-1: not set) */
+  MfadPSDSwitch     psd_switch;     /* how a Newton solve chooses between the projected and the exact Hessian (shell/psdswitch.c) */
+  PetscReal         damping;        /* lambda I added to every Hessian (Jacobian) form: Levenberg-Marquardt */
+  PetscInt          psd_left;       /* -mfad_psd_switch steps: projected steps left in this solve */
   PetscBool         psd_exact_last; /* the last Newton step used the exact Hessian */
+  PetscInt          psd_nexact, psd_nfallback; /* this solve's exact steps and exact tries that fell back (MfadEnergyGetPSDSwitchCounts()) */
   PetscInt          setup_count;  /* SetUps so far: an assembled matrix's pattern belongs to one */
   PetscInt          fixed_count;  /* fixed-dof set-ups so far: fixed values are part of the point */
   double           *hess;         /* COO values: each term's weighted N x N element Hessians, then 1 per owned fixed dof */
@@ -172,6 +174,9 @@ PETSC_INTERN PetscLogEvent MFAD_Events[MFAD_OP_COUNT], MFAD_SetUpEvent;
 PETSC_INTERN PetscLogEvent MFAD_GhostEvent, MFAD_ElementsEvent, MFAD_ElementSetEvent; /* ghost exchange, element loops, a new element set (src/dynamic.c) */
 PETSC_INTERN PetscErrorCode MfadEnergyChooseProjection_Private(MfadEnergy E, PetscInt it, PetscBool failed); /* shell/snes.c, shell/tao.c: -mfad_psd_project_steps */
 PETSC_INTERN PetscErrorCode MfadEnergyGetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection *type);  /* shell/auto.c */
+PETSC_INTERN PetscErrorCode MfadEnergySetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection type);   /* shell/psdswitch.c */
+PETSC_INTERN PetscErrorCode MfadEnergyCountPSDSwitch_Private(MfadEnergy E, PetscBool reset, PetscInt exact,
+                                                             PetscInt fallbacks); /* shell/psdswitch.c */
 PETSC_INTERN PetscErrorCode MfadInitializePackage(void);
 PETSC_INTERN PetscErrorCode MfadColourBlocks_Private(PetscInt nelem, int nvert, const int conn[], PetscInt nvertices, PetscInt block_size, int *nblocks,
                                                      int **block_start, int *ncolors, int **color_start, int **color_blocks);

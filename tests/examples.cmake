@@ -117,3 +117,18 @@ mfad_example_test(example_elastic_mesh_gmsh_np2 2 solve 2 ${MFAD_ELASTIC_MAXITS}
 mfad_example_test(example_elastic_mesh_missing 1 badmesh)
 # the same two cubes in millimetres: -mesh_scale 0.001 (E 100 Pa against 1e5) scales the solution
 mfad_example_test(example_elastic_mesh_scale 1 scale ${MFAD_ELASTIC_MAXITS} 0.001 1e5 OPTIONS -mesh ${MFAD_TWOCUBES})
+# -mfad_monitor (shell/monitor.c): a line per Newton step with the form and projection it used, on
+# the bar's defaults (assembled, projected, factored with inertia: -mfad_psd_switch auto takes exact
+# steps once they pay), SNES and TAO; and the solve still converges (exit 0)
+foreach(solver snes tao)
+  set(opt)
+  if(solver STREQUAL "tao")
+    set(opt -use_tao)
+  endif()
+  add_test(NAME example_elastic_monitor_${solver}
+    COMMAND sh -c "\"$0\" -mfad_monitor $1 </dev/null >\"$2\" 2>&1; rc=$?; cat \"$2\"; [ $rc -eq 0 ] &&
+                   grep -q '^mfad: step 1 energy [-+.e0-9]* |g| [-+.e0-9]* hessian [a-z]*aij projection abs ksp 1 time' \"$2\" &&
+                   grep -q '^mfad: step [0-9]* energy [-+.e0-9]* |g| [-+.e0-9]* hessian [a-z]*aij projection none (exact) ksp 1 time' \"$2\""
+            $<TARGET_FILE:elastic> "${opt}" ${CMAKE_CURRENT_BINARY_DIR}/example_elastic_monitor_${solver}.out)
+  set_tests_properties(example_elastic_monitor_${solver} PROPERTIES ENVIRONMENT "OMP_NUM_THREADS=1" LABELS "example" TIMEOUT 300)
+endforeach()

@@ -56,7 +56,7 @@ mfad_example_test(example_elastic_spot_ranks 2 mesh ${MFAD_ELASTIC_MAXITS} OPTIO
 # energy, below the rest shape's, no tet inverted.
 # Without MUMPS (CI's PETSc 3.26) 2 ranks factor the whole matrix on each rank with PETSc's own
 # LDL^T (PCREDUNDANT), which does not pivot: in 2 ranks' vertex order its inertia missed the exact
-# Hessian's one negative eigenvalue at step 2 (the step did not descend: exactnewton.c's line-search
+# Hessian's one negative eigenvalue at step 2 (the step did not descend: shell/psdswitch.c's line-search
 # precheck projects it), and the solve reached the minimiser's energy to 13 digits but not
 # |grad E| <= 1e-7 of the load in 200 steps (3.7e-7, 300 s; the same with nested dissection
 # ordering, 195 exact steps, measured 2026-11-29): 1 rank only there.

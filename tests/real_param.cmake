@@ -50,9 +50,9 @@ mfad_real_param_test(real_param_jitter_petsc_cholesky 1 agree -pc_factor_mat_sol
 # and the several-rank fallback where PETSc has no MUMPS, given explicitly (2 ranks)
 mfad_real_param_test(real_param_jitter_redundant 2 agree -ksp_type preonly -pc_type redundant -redundant_pc_type cholesky
                      -redundant_pc_factor_mat_solver_type petsc -redundant_pc_factor_mat_ordering_type nd -- OPTIONS -mesh ${_jitter})
-# projected Newton only (-exact_newton false): linear convergence, 154 steps measured, ending where
+# projected Newton only (-mfad_psd_switch never): linear convergence, 154 steps measured, ending where
 # E's decrease is below its round-off (the line search's round-off allowance takes it to -gatol)
-mfad_real_param_test(real_param_jitter_projected 1 agree -exact_newton false -- OPTIONS -mesh ${_jitter})
+mfad_real_param_test(real_param_jitter_projected 1 agree -mfad_psd_switch never -- OPTIONS -mesh ${_jitter})
 # a solve cut short (one Newton step) exits non-zero with the reason on stderr, SNES and TAO
 mfad_real_param_test(real_param_fails 1 fails OPTIONS -mesh ${_jitter} -snes_max_it 1)
 mfad_real_param_test(real_param_fails_tao 2 fails OPTIONS -mesh ${_jitter} -use_tao -tao_max_it 1)

@@ -186,8 +186,8 @@ START_TEST(tao_keeps_the_users_preconditioner)
 END_TEST
 
 /* ------------------------------------------------------------------ options without a value */
-static const char *value_options[] = {"-mfad_psd_project", "-mfad_hessian", "-mfad_pmat",        "-mfad_backend",          "-mfad_num_threads",
-                                      "-mfad_block_size",  "-mfad_scatter", "-mfad_psd_epsilon", "-mfad_psd_project_steps"};
+static const char *value_options[] = {"-mfad_psd_project", "-mfad_hessian", "-mfad_pmat",        "-mfad_backend",           "-mfad_num_threads",
+                                      "-mfad_block_size",  "-mfad_scatter", "-mfad_psd_epsilon", "-mfad_psd_project_steps", "-mfad_psd_switch"};
 
 START_TEST(an_option_without_its_value_is_an_error)
 {
@@ -276,7 +276,7 @@ START_TEST(help_lists_every_mfad_option)
 {
   static const char *listed[] = {"-mfad_backend",      "-mfad_num_threads", "-mfad_block_size",  "-mfad_scatter",           "-mfad_reorder",
                                  "-mfad_check_finite", "-mfad_psd_project", "-mfad_psd_epsilon", "-mfad_psd_project_steps", "-mfad_view",
-                                 "-mfad_vtu_binary",   "-mfad_hessian",     "-mfad_pmat"};
+                                 "-mfad_vtu_binary",   "-mfad_hessian",     "-mfad_pmat",        "-mfad_psd_switch",        "-mfad_monitor"};
   PetscErrorCode (*saved)(MPI_Comm, const char[], ...) = PetscHelpPrintf;
   MfadEnergy E;
   SNES       snes;

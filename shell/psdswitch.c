@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* -mfad_psd_switch: each Newton step's Hessian, PSD-projected or exact, for SNES and TAO (steps is
+   src/energy.c's MfadEnergyChooseProjection_Private()). inertia, and auto where the solver factors
+   with inertia: exact Newton where the exact Hessian is positive definite, projected elsewhere.
+   Projected Newton alone converges linearly near the minimum (the per-element projection changes
+   the Hessian there too: |g| falls by ~0.88 a step on param's spot_patch) and stalls where the
+   energy's decrease sinks below its round-off; exact steps without a test (steps with a direct
+   solver, which reports no failure on an indefinite matrix) give ascent directions on which the
+   line search fails (elastic on Spot). An exact step is tried when the last step reduced |g| by
+   less than a factor 4 (slower than quadratic), or the last exact step went through; the
+   factorisation's inertia says whether the exact Hessian is positive definite, and if not the
+   projected one is assembled and factored instead for this step, so every step is a descent
+   direction. A failed try waits 1, 2, 4, 4 ... steps before the next (at most 4: on a 30k-vertex
+   scan, unbounded doubling left 15 projected steps at |g| ratio 0.42 before the exact ones that
+   finished it). */
+#include "shellimpl.h"
+#include <string.h>
+
+typedef struct {
+  MfadEnergy E;        /* borrowed: the solver holds E (MfadEnergyAttach_Private()) */
+  KSP        ksp;      /* this step's linear solver, */
+  Mat        P;        /* the assembled Hessian it factors, */
+  Vec        X;        /* and the point (borrowed from the solver for the step) */
+  PetscBool  resolved; /* the solve's first linear solve looked at the factorisation */
+  PetscBool  inertia;  /* it reports the inertia: exact steps are tried */
+  PetscBool  exact;    /* this step uses the exact Hessian */
+  PetscReal  gprev;    /* |g| at the start of the previous step */
+  PetscInt   skip, backoff;
+  PetscInt   last_it; /* the iteration number of the last step seen (-1: none yet) */
+  /* SNES: the line search's pre-check that was there before ours, run after it */
+  PetscErrorCode (*precheck)(SNESLineSearch, Vec, Vec, PetscBool *, void *);
+  void *precheck_ctx;
+} MfadPSDSwitchCtx;
+
+static PetscErrorCode MfadPSDSwitchCtxDestroy_Private(void *arg)
+{
+  void *c = MfadCtxDestroyArg(arg);
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree(c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The switch's state, composed on the SNES or Tao (created at its first step) */
+static PetscErrorCode MfadPSDSwitchGetContext_Private(PetscObject solver, MfadEnergy E, MfadPSDSwitchCtx **c)
+{
+  PetscContainer holder;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectQuery(solver, "MfadPSDSwitch", (PetscObject *)&holder));
+  if (holder) {
+    PetscCall(PetscContainerGetPointer(holder, (void **)c));
+  } else {
+    PetscCall(PetscNew(c));
+    (*c)->last_it = -1;
+    PetscCall(PetscContainerCreate(PetscObjectComm(solver), &holder));
+    PetscCall(PetscContainerSetPointer(holder, *c));
+    PetscCall(MfadContainerSetCtxDestroy(holder, MfadPSDSwitchCtxDestroy_Private));
+    PetscCall(PetscObjectCompose(solver, "MfadPSDSwitch", (PetscObject)holder));
+    PetscCall(PetscContainerDestroy(&holder));
+  }
+  (*c)->E = E;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The PC that factors: ksp's, or the one inside PCREDUNDANT (every rank factors the whole matrix:
+   a parallel Cholesky where PETSc has no MUMPS) */
+static PetscErrorCode MfadPSDSwitchGetFactorPC_Private(KSP ksp, PC *pc)
+{
+  PetscBool redundant;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetPC(ksp, pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)*pc, PCREDUNDANT, &redundant));
+  if (redundant) {
+    KSP inner;
+    PetscCall(PCRedundantGetKSP(*pc, &inner));
+    PetscCall(KSPGetPC(inner, pc));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MUMPS's inertia on several ranks needs ICNTL(13) = 1 (no ScaLAPACK on the root front), set before
+   its analysis, i.e. before the first factorisation; an -mat_mumps_icntl_13 given is left alone */
+static PetscErrorCode MfadPSDSwitchPrepareMUMPS_Private(KSP ksp)
+{
+#if defined(PETSC_HAVE_MUMPS)
+  PC            pc;
+  Mat           F;
+  PetscBool     chol, set;
+  MatSolverType type = NULL;
+  const char   *prefix;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
+  if (!chol) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCFactorSetUpMatSolverType(pc));
+  PetscCall(PCFactorGetMatrix(pc, &F));
+  PetscCall(MatFactorGetSolverType(F, &type));
+  if (!type || strcmp(type, MATSOLVERMUMPS)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetOptionsPrefix(F, &prefix));
+  PetscCall(PetscOptionsHasName(NULL, prefix, "-mat_mumps_icntl_13", &set));
+  if (!set) PetscCall(MatMumpsSetIcntl(F, 13, 1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+#else
+  PetscFunctionBegin;
+  (void)ksp;
+  PetscFunctionReturn(PETSC_SUCCESS);
+#endif
+}
+
+/* Whether the solver factors the assembled exact-or-projected Hessian by a Cholesky whose inertia
+   PETSc knows: MUMPS's (it pivots) or PETSc's own LDL^T (alone or inside PCREDUNDANT). CHOLMOD stops
+   with an error on a matrix that is not positive definite; an iterative method factors nothing. */
+static PetscErrorCode MfadPSDSwitchResolve_Private(MfadPSDSwitchCtx *c, KSP ksp, PetscBool *capable, char why[], size_t len)
+{
+  PC            pc;
+  Mat           A, F;
+  PetscBool     chol, shell;
+  MatSolverType type = NULL;
+
+  PetscFunctionBegin;
+  *capable = PETSC_FALSE;
+  PetscCall(KSPGetOperators(ksp, &A, NULL));
+  PetscCall(PetscObjectTypeCompare((PetscObject)c->P, MATSHELL, &shell));
+  if (A != c->P || shell) {
+    PetscCall(PetscSNPrintf(why, len, "the Hessian is not assembled (-mfad_hessian aij)"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MfadPSDSwitchGetFactorPC_Private(ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
+  if (!chol) {
+    PetscCall(PetscSNPrintf(why, len,
+                            "the preconditioner is not a Cholesky factorisation (-pc_type cholesky, or redundant with -redundant_pc_type cholesky)"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PCFactorGetMatrix(pc, &F));
+  PetscCall(MatFactorGetSolverType(F, &type));
+  *capable = (PetscBool)(type && (!strcmp(type, MATSOLVERMUMPS) || !strcmp(type, MATSOLVERPETSC)));
+  if (!*capable)
+    PetscCall(PetscSNPrintf(
+        why, len, "the Cholesky factorisation (%s) does not report the inertia: use MUMPS or PETSc's (-pc_factor_mat_solver_type mumps|petsc)",
+        type ? type : "none"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* This step projected after all: the projected Hessian at the point, and the next exact try
+   waits 1, 2, 4, 4 ... steps */
+static PetscErrorCode MfadPSDSwitchFallBack_Private(MfadPSDSwitchCtx *c)
+{
+  MfadPSDProjection psd;
+
+  PetscFunctionBegin;
+  c->exact = PETSC_FALSE, c->skip = c->backoff, c->backoff = PetscMin(2 * c->backoff, 4);
+  PetscCall(MfadEnergyGetPSDProjection(c->E, &psd, NULL));
+  PetscCall(MfadEnergySetPSDProjectionInUse_Private(c->E, psd));
+  PetscCall(MfadEnergyComputeHessian(c->E, c->X, c->P));
+  PetscCall(MfadEnergyCountPSDSwitch_Private(c->E, PETSC_FALSE, 0, 1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Before each linear solve: at the solve's first, whether the factorisation has the inertia; in an
+   exact step, factor, and if the exact Hessian has a negative pivot, project, re-assemble and
+   re-factor */
+static PetscErrorCode MfadPSDSwitchPreSolve_Private(KSP ksp, Vec b, Vec x, void *ctx)
+{
+  MfadPSDSwitchCtx *c = (MfadPSDSwitchCtx *)ctx;
+  PC                pc;
+  Mat               F;
+  PetscInt          nneg;
+
+  PetscFunctionBegin;
+  (void)b, (void)x;
+  if (!c->resolved) {
+    MfadPSDSwitch sw;
+    Mat           A;
+    PetscBool     shell;
+    char          why[256] = "";
+
+    PetscCall(KSPGetOperators(ksp, &A, NULL));
+    PetscCall(PetscObjectTypeCompare((PetscObject)c->P, MATSHELL, &shell));
+    if (A == c->P && !shell) PetscCall(MfadPSDSwitchPrepareMUMPS_Private(ksp)); /* a candidate: the factor is of the Hessian */
+    PetscCall(KSPSetUp(ksp));                                                   /* the first step is projected: its factor is needed anyway */
+    PetscCall(MfadPSDSwitchResolve_Private(c, ksp, &c->inertia, why, sizeof(why)));
+    PetscCall(MfadEnergyGetPSDSwitch(c->E, &sw));
+    PetscCheck(c->inertia || sw != MFAD_PSD_SWITCH_INERTIA, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_INCOMP,
+               "mfad: -mfad_psd_switch inertia needs the solver to factor the assembled Hessian by a Cholesky that reports the inertia, but %s; or "
+               "-mfad_psd_switch steps|never",
+               why);
+    if (!c->inertia) PetscCall(PetscInfo(ksp, "mfad: -mfad_psd_switch auto: projected in every step, as %s\n", why));
+    c->resolved = PETSC_TRUE;
+  }
+  if (!c->inertia || !c->exact) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(MfadPSDSwitchGetFactorPC_Private(ksp, &pc));
+  PetscCall(PCFactorGetMatrix(pc, &F));
+  PetscCall(MatGetInertia(F, &nneg, NULL, NULL)); /* negative pivots of LDL^T: negative eigenvalues */
+  if (nneg == 0) {
+    PetscCall(MfadEnergyCountPSDSwitch_Private(c->E, PETSC_FALSE, 1, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscInfo(ksp, "mfad: the exact Hessian has %" PetscInt_FMT " negative eigenvalues: projected\n", nneg));
+  PetscCall(MfadPSDSwitchFallBack_Private(c));
+  PetscCall(KSPSetUp(ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SNES, before the line search: an exact step that does not descend (F . Y <= 0, the update being
+   X - lambda Y) is replaced by the projected one; then the pre-check that was set before, if any.
+   The factor's inertia said definite, but PETSc's LDL^T does not pivot and can miss a negative
+   eigenvalue near zero (Spot on 2 ranks, PETSc 3.26: 0 negative pivots in the redundant factor
+   where 1 rank's ordering found 1). */
+static PetscErrorCode MfadPSDSwitchPreCheck_Private(SNESLineSearch ls, Vec X, Vec Y, PetscBool *changed, void *ctx)
+{
+  MfadPSDSwitchCtx *c = (MfadPSDSwitchCtx *)ctx;
+  SNES              snes;
+  Vec               F;
+  PetscScalar       d;
+
+  PetscFunctionBegin;
+  *changed = PETSC_FALSE;
+  if (c->inertia && c->exact) {
+    PetscCall(SNESLineSearchGetSNES(ls, &snes));
+    PetscCall(SNESGetFunction(snes, &F, NULL, NULL));
+    PetscCall(VecDot(F, Y, &d));
+    if (PetscRealPart(d) <= 0) {
+      PetscCall(PetscInfo(ls, "mfad: the exact step does not descend (F . Y = %g): projected\n", (double)PetscRealPart(d)));
+      PetscCall(MfadEnergyCountPSDSwitch_Private(c->E, PETSC_FALSE, -1, 0));
+      PetscCall(MfadPSDSwitchFallBack_Private(c));
+      PetscCall(KSPSolve(c->ksp, F, Y));
+      *changed = PETSC_TRUE;
+    }
+  }
+  if (c->precheck) {
+    PetscBool d2 = PETSC_FALSE;
+    PetscCall(c->precheck(ls, X, Y, &d2, c->precheck_ctx));
+    *changed = (PetscBool)(*changed || d2);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Newton step `it` of `solver` (a SNES or Tao, whose Jacobian/Hessian callback calls this before
+   the step's matrices are formed at X): sets E's projection for the step. ksp is the step's linear
+   solver (NULL: none), J and P its matrices, gnorm |g| at X; `failed`: the last step's linear solve
+   failed. */
+PetscErrorCode MfadPSDSwitchStep_Private(PetscObject solver, MfadEnergy E, KSP ksp, Mat J, Mat P, Vec X, PetscInt it, PetscReal gnorm,
+                                         PetscBool failed)
+{
+  MfadPSDSwitch     sw;
+  MfadPSDProjection psd;
+  MfadPSDSwitchCtx *c;
+  PetscBool         issnes, start;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyGetPSDSwitch(E, &sw));
+  PetscCall(MfadEnergyGetPSDProjection(E, &psd, NULL));
+  /* a solve's first step: SNES numbers it 0, TAO's Newton methods 1 (they count before the step's
+     Hessian); within a solve the numbers grow, and a new solve starts again at or below the last */
+  PetscCall(MfadPSDSwitchGetContext_Private(solver, E, &c));
+  start      = (PetscBool)(it <= c->last_it || c->last_it < 0);
+  c->last_it = it;
+  if (start) PetscCall(MfadEnergyCountPSDSwitch_Private(E, PETSC_TRUE, 0, 0));
+  if (psd == MFAD_PSD_NONE || sw == MFAD_PSD_SWITCH_NEVER || !ksp) {
+    PetscCall(MfadEnergySetPSDProjectionInUse_Private(E, psd));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (sw == MFAD_PSD_SWITCH_STEPS) {
+    PetscCall(MfadEnergyChooseProjection_Private(E, start ? 0 : it, failed));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (start) c->resolved = PETSC_FALSE, c->inertia = PETSC_FALSE, c->exact = PETSC_FALSE, c->skip = 0, c->backoff = 1;
+  else if (c->inertia) {
+    if (c->exact) c->backoff = 1; /* the last exact step went through: stay exact */
+    else if (c->skip > 0) c->skip--;
+    else c->exact = (PetscBool)(gnorm > 0.25 * c->gprev); /* slower than quadratic: try exact */
+  }
+  c->gprev = gnorm;
+  c->ksp = ksp, c->P = P, c->X = X;
+  (void)J;
+  PetscCall(MfadEnergySetPSDProjectionInUse_Private(E, c->exact ? MFAD_PSD_NONE : psd));
+  PetscCall(KSPSetPreSolve(ksp, MfadPSDSwitchPreSolve_Private, c));
+  PetscCall(PetscObjectTypeCompare(solver, SNESNEWTONLS, &issnes));
+  if (issnes) {
+    SNESLineSearch ls;
+    PetscErrorCode (*f)(SNESLineSearch, Vec, Vec, PetscBool *, void *);
+    void *fctx;
+
+    /* ours first, then whatever was set, before or after MfadEnergySetSNES() */
+    PetscCall(SNESGetLineSearch((SNES)solver, &ls));
+    PetscCall(SNESLineSearchGetPreCheck(ls, &f, &fctx));
+    if (f != MfadPSDSwitchPreCheck_Private) {
+      c->precheck = f, c->precheck_ctx = fctx;
+      PetscCall(SNESLineSearchSetPreCheck(ls, MfadPSDSwitchPreCheck_Private, c));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

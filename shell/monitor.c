@@ -12,9 +12,9 @@ typedef struct {
   PetscLogDouble t0; /* the solve's start (its step 0) */
 } MfadMonitorCtx;
 
-static PetscErrorCode MfadMonitorDestroy_Private(void **ctx)
+static PetscErrorCode MfadMonitorDestroy_Private(MfadMonitorDestroyArg arg)
 {
-  MfadMonitorCtx *m = (MfadMonitorCtx *)*ctx;
+  MfadMonitorCtx *m = *(MfadMonitorCtx **)arg;
 
   PetscFunctionBegin;
   PetscCall(PetscViewerDestroy(&m->viewer));

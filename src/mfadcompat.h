@@ -53,6 +53,15 @@ typedef const char *MfadErrorText;
 #define MfadCtxDestroyArg(arg)           (*(void **)(arg))
 #endif
 
+/* 3.23: a monitor's context destroy function is a PetscCtxDestroyFn, PetscErrorCode f(void *), given
+   the context's address; before, PetscErrorCode f(void **). Declare it f(MfadMonitorDestroyArg arg)
+   and read the context as *(T **)arg. */
+#if PETSC_VERSION_LT(3, 23, 0)
+typedef void **MfadMonitorDestroyArg;
+#else
+typedef void *MfadMonitorDestroyArg;
+#endif
+
 /* 3.21: TaoSetMonitor() became TaoMonitorSet() */
 #if PETSC_VERSION_LT(3, 21, 0)
 #define MfadTaoMonitorSet(t, f, c, d) TaoSetMonitor((t), (f), (c), (d))

@@ -113,18 +113,16 @@ static PetscErrorCode MfadPSDSwitchPrepareMUMPS_Private(KSP ksp)
 /* Whether the solver factors the assembled exact-or-projected Hessian by a Cholesky whose inertia
    PETSc knows: MUMPS's (it pivots) or PETSc's own LDL^T (alone or inside PCREDUNDANT). CHOLMOD stops
    with an error on a matrix that is not positive definite; an iterative method factors nothing. */
-static PetscErrorCode MfadPSDSwitchResolve_Private(MfadPSDSwitchCtx *c, KSP ksp, PetscBool *capable, char why[], size_t len)
+static PetscErrorCode MfadPSDSwitchResolve_Private(KSP ksp, PetscBool assembled, PetscBool *capable, char why[], size_t len)
 {
   PC            pc;
-  Mat           A, F;
-  PetscBool     chol, shell;
+  Mat           F;
+  PetscBool     chol;
   MatSolverType type = NULL;
 
   PetscFunctionBegin;
   *capable = PETSC_FALSE;
-  PetscCall(KSPGetOperators(ksp, &A, NULL));
-  PetscCall(PetscObjectTypeCompare((PetscObject)c->P, MATSHELL, &shell));
-  if (A != c->P || shell) {
+  if (!assembled) {
     PetscCall(PetscSNPrintf(why, len, "the Hessian is not assembled (-mfad_hessian aij)"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -175,14 +173,16 @@ static PetscErrorCode MfadPSDSwitchPreSolve_Private(KSP ksp, Vec b, Vec x, void 
   if (!c->resolved) {
     MfadPSDSwitch sw;
     Mat           A;
-    PetscBool     shell;
+    PetscBool     shell, assembled;
     char          why[256] = "";
 
+    /* the operator is the assembled Hessian the switch re-assembles (not a shell with P beside it) */
     PetscCall(KSPGetOperators(ksp, &A, NULL));
     PetscCall(PetscObjectTypeCompare((PetscObject)c->P, MATSHELL, &shell));
-    if (A == c->P && !shell) PetscCall(MfadPSDSwitchPrepareMUMPS_Private(ksp)); /* a candidate: the factor is of the Hessian */
+    assembled = (PetscBool)(A == c->P && !shell);
+    if (assembled) PetscCall(MfadPSDSwitchPrepareMUMPS_Private(ksp));
     PetscCall(KSPSetUp(ksp));                                                   /* the first step is projected: its factor is needed anyway */
-    PetscCall(MfadPSDSwitchResolve_Private(c, ksp, &c->inertia, why, sizeof(why)));
+    PetscCall(MfadPSDSwitchResolve_Private(ksp, assembled, &c->inertia, why, sizeof(why)));
     PetscCall(MfadEnergyGetPSDSwitch(c->E, &sw));
     PetscCheck(c->inertia || sw != MFAD_PSD_SWITCH_INERTIA, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_INCOMP,
                "mfad: -mfad_psd_switch inertia needs the solver to factor the assembled Hessian by a Cholesky that reports the inertia, but %s; or "
@@ -244,8 +244,7 @@ static PetscErrorCode MfadPSDSwitchPreCheck_Private(SNESLineSearch ls, Vec X, Ve
    the step's matrices are formed at X): sets E's projection for the step. ksp is the step's linear
    solver (NULL: none), J and P its matrices, gnorm |g| at X; `failed`: the last step's linear solve
    failed. */
-PetscErrorCode MfadPSDSwitchStep_Private(PetscObject solver, MfadEnergy E, KSP ksp, Mat J, Mat P, Vec X, PetscInt it, PetscReal gnorm,
-                                         PetscBool failed)
+PetscErrorCode MfadPSDSwitchStep_Private(PetscObject solver, MfadEnergy E, KSP ksp, Mat P, Vec X, PetscInt it, PetscReal gnorm, PetscBool failed)
 {
   MfadPSDSwitch     sw;
   MfadPSDProjection psd;
@@ -277,7 +276,6 @@ PetscErrorCode MfadPSDSwitchStep_Private(PetscObject solver, MfadEnergy E, KSP k
   }
   c->gprev = gnorm;
   c->ksp = ksp, c->P = P, c->X = X;
-  (void)J;
   PetscCall(MfadEnergySetPSDProjectionInUse_Private(E, c->exact ? MFAD_PSD_NONE : psd));
   PetscCall(KSPSetPreSolve(ksp, MfadPSDSwitchPreSolve_Private, c));
   PetscCall(PetscObjectTypeCompare(solver, SNESNEWTONLS, &issnes));

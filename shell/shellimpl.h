@@ -47,7 +47,7 @@ PETSC_INTERN PetscErrorCode MfadAutoGetFormName_Private(Mat H, const char **name
 /* shell/monitor.c: -mfad_monitor on a SNES or Tao, if given */
 PETSC_INTERN PetscErrorCode MfadMonitorSetFromOptions_Private(MfadEnergy E, PetscObject solver);
 /* shell/psdswitch.c: -mfad_psd_switch, from the SNES Jacobian and TAO Hessian callbacks */
-PETSC_INTERN PetscErrorCode MfadPSDSwitchStep_Private(PetscObject solver, MfadEnergy E, KSP ksp, Mat J, Mat P, Vec X, PetscInt it, PetscReal gnorm,
+PETSC_INTERN PetscErrorCode MfadPSDSwitchStep_Private(PetscObject solver, MfadEnergy E, KSP ksp, Mat P, Vec X, PetscInt it, PetscReal gnorm,
                                                       PetscBool failed);
 /* src/energy.c */
 PETSC_INTERN PetscErrorCode MfadEnergySetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection type);

@@ -76,7 +76,7 @@ static PetscErrorCode MfadSNESFunction_Private(SNES snes, Vec X, Vec F, void *ct
 }
 
 /* -mfad_psd_switch: this Newton step's projection (shell/psdswitch.c) */
-static PetscErrorCode MfadSNESChooseProjection_Private(SNES snes, MfadEnergy E, Mat J, Mat P, Vec X)
+static PetscErrorCode MfadSNESChooseProjection_Private(SNES snes, MfadEnergy E, Mat P, Vec X)
 {
   KSP                ksp;
   KSPConvergedReason kr;
@@ -88,7 +88,7 @@ static PetscErrorCode MfadSNESChooseProjection_Private(SNES snes, MfadEnergy E, 
   PetscCall(SNESGetKSP(snes, &ksp));
   PetscCall(KSPGetConvergedReason(ksp, &kr));
   PetscCall(SNESGetFunctionNorm(snes, &gnorm));
-  PetscCall(MfadPSDSwitchStep_Private((PetscObject)snes, E, ksp, J, P, X, it, gnorm, (PetscBool)(it > 0 && kr < 0)));
+  PetscCall(MfadPSDSwitchStep_Private((PetscObject)snes, E, ksp, P, X, it, gnorm, (PetscBool)(it > 0 && kr < 0)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -124,7 +124,7 @@ static PetscErrorCode MfadSNESJacobian_Private(SNES snes, Vec X, Mat J, Mat P, v
   PetscCall(SNESGetKSP(snes, &ksp));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(MfadPCCheckShell_Private(pc, P));
-  PetscCall(MfadSNESChooseProjection_Private(snes, (MfadEnergy)ctx, J, P, X));
+  PetscCall(MfadSNESChooseProjection_Private(snes, (MfadEnergy)ctx, P, X));
   PetscCall(MfadJacobiansSetPoint_Private(J, P, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -54,7 +54,7 @@ static PetscErrorCode MfadTaoDefaultPC_Private(Tao tao, Mat P)
 
 /* -mfad_psd_switch: this Newton step's projection, as for SNES (TAO's Newton methods ask for one
    Hessian per iteration; shell/psdswitch.c) */
-static PetscErrorCode MfadTaoChooseProjection_Private(Tao tao, MfadEnergy E, Mat H, Mat P, Vec X)
+static PetscErrorCode MfadTaoChooseProjection_Private(Tao tao, MfadEnergy E, Mat P, Vec X)
 {
   KSP                ksp;
   KSPConvergedReason kr = KSP_CONVERGED_ITERATING;
@@ -66,7 +66,7 @@ static PetscErrorCode MfadTaoChooseProjection_Private(Tao tao, MfadEnergy E, Mat
   PetscCall(TaoGetKSP(tao, &ksp));
   if (ksp) PetscCall(KSPGetConvergedReason(ksp, &kr));
   PetscCall(TaoGetSolutionStatus(tao, NULL, NULL, &gnorm, NULL, NULL, NULL));
-  PetscCall(MfadPSDSwitchStep_Private((PetscObject)tao, E, ksp, H, P, X, it, gnorm, (PetscBool)(it > 0 && kr < 0)));
+  PetscCall(MfadPSDSwitchStep_Private((PetscObject)tao, E, ksp, P, X, it, gnorm, (PetscBool)(it > 0 && kr < 0)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -78,7 +78,7 @@ static PetscErrorCode MfadTaoHessian_Private(Tao tao, Vec X, Mat H, Mat P, void 
   PetscCall(TaoGetGradient(tao, &G, NULL, NULL));
   PetscCall(MfadEnergyUpdateElementsAtStep_Private((MfadEnergy)ctx, X, G));
   PetscCall(MfadTaoDefaultPC_Private(tao, P));
-  PetscCall(MfadTaoChooseProjection_Private(tao, (MfadEnergy)ctx, H, P, X));
+  PetscCall(MfadTaoChooseProjection_Private(tao, (MfadEnergy)ctx, P, X));
   PetscCall(MfadJacobiansSetPoint_Private(H, P, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -111,5 +111,6 @@ const struct _n_MfadKernel MFAD_CAT(BenchKernel_, HAND_NAME) = {
   MFAD_SUM_ENERGY,
   NULL,
   0, /* derivatives at the unknowns */
-  0, /* hand-written, no adjoint sweep */
+  0,    /* hand-written, no adjoint sweep */
+  NULL, /* no step bound */
 };

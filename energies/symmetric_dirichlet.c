@@ -14,6 +14,7 @@
    (zero-area) one. */
 #include <mfad/energy.h>
 #include "tri_frame.h"
+#include "flip_step.h"
 
 /* psi(J, p), J = Ds Dm^{-1} the features (mfad_tri_J, tri_frame.h) */
 static double symmetric_dirichlet(const double J[4], const double p[5])
@@ -30,6 +31,13 @@ static int symmetric_dirichlet_rest(const double r[9], const double m[1], double
   return mfad_tri_frame_rest(r, p);
 }
 
+/* the first flip along x + t d: E = +inf there (flip_step.h) */
+static double symmetric_dirichlet_step(const double x[6], const double d[6], const double p[5])
+{
+  (void)p;
+  return mfad_tri_flip_step(x, d);
+}
+
 const MfadEnergyInfo symmetric_dirichlet_info = {
     .vertices    = 3,
     .dof         = 2,
@@ -39,5 +47,6 @@ const MfadEnergyInfo symmetric_dirichlet_info = {
     .feature     = mfad_tri_J,
     .energy      = symmetric_dirichlet,
     .rest        = symmetric_dirichlet_rest,
+    .step        = symmetric_dirichlet_step,
     .description = "A (|J|^2 + |J^-1|^2), J = Ds Dm^-1 (2-D); params Dm^-1, A",
 };

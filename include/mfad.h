@@ -227,6 +227,45 @@ PetscErrorCode MfadEnergyGetPSDProjectionSteps(MfadEnergy E, PetscInt *steps);
 /** @brief The Newton steps of the last (or current) SNES or TAO solve of E that used the exact Hessian
     under -mfad_psd_switch inertia or auto, and those that tried it and fell back to the projection. */
 PetscErrorCode MfadEnergyGetPSDSwitchCounts(MfadEnergy E, PetscInt *exact, PetscInt *fallbacks);
+/** @brief The largest step t along D from X before an element leaves its energy's domain (a
+    triangle flips, a tet inverts): the smallest over the elements of every term whose energy
+    declares its wall (MfadEnergyInfo.step) and over the ranks; +inf if none limits it. Fixed dofs
+    do not move. Computed on the host from each rank's ghosted vertices (any backend). Collective. */
+PetscErrorCode MfadEnergyComputeStepBound(MfadEnergy E, Vec X, Vec D, PetscReal *t);
+/** @brief Whether SNES's line search starts short of the first wall (-mfad_step_bound; default
+    true): before each line search of newtonls, a step X - Y that would take an element out of its
+    domain is cut to 0.9 of the bound (MfadEnergyComputeStepBound() along -Y), so that backtracking
+    starts from a valid point instead of cutting by 10 from +inf (symmetric Dirichlet on a scanned
+    patch: 15 Newton steps instead of 39). The pre-check runs after the projection switch's descent
+    check and before any pre-check set on the line search, whenever that was set. */
+PetscErrorCode MfadEnergySetStepBound(MfadEnergy E, PetscBool flg);
+PetscErrorCode MfadEnergyGetStepBound(MfadEnergy E, PetscBool *flg);
+/** @brief Whether MfadEnergySetSNES() and MfadEnergySetTao() give the solver mfad's defaults where
+    the user chose none (-mfad_solver_defaults; default true): for an energy of at most
+    MfadEnergySetDirectSolveLimit() unknowns with no Hessian form (-mfad_hessian, -mfad_pmat) and no
+    linear solver chosen, the assembled Hessian, PSD-projected per element unless a projection was
+    chosen (MfadEnergySetPSDProjection()), factored by a sparse Cholesky that reports its inertia
+    (MUMPS where PETSc has it, else PETSc's own with nested dissection, on several ranks inside
+    PCREDUNDANT), so that -mfad_psd_switch auto takes exact Newton steps where the exact Hessian is
+    positive definite and projected ones elsewhere; otherwise, with no form chosen, the automatic
+    form (the assembled one where the chosen preconditioner needs entries). Always, unless given:
+    for SNES at most 500 Krylov iterations per linear solve (-ksp_max_it), a failed linear solve
+    does not end the solve (-snes_max_linear_solve_fail; the truncated step goes to the line
+    search), and 200 Newton steps (-snes_max_it); TAO's KSP keeps its cap (nls takes a capped solve
+    for a failed step: arap on a scan took 2,240 steps with a cap of 500, 799 without). For TAO the factorisation is nls's or bnls's, when that
+    type is known as E is wired in (set in code or -tao_type). Defaults are set in code on the
+    solver's objects, never in the options database: any option overrides them, read when the
+    solver is set from options (before or after this call), and so does a type set in code after
+    this call. A choice is an option given, or a type set in code before this call other than the
+    solver's own (GMRES for a SNES, whose SetFromOptions gives an unset KSP GMRES; STCG for TAO's
+    Newton methods; ILU or block Jacobi for the PC, the placeholder of a PC with no matrix). */
+PetscErrorCode MfadEnergySetSolverDefaults(MfadEnergy E, PetscBool flg);
+PetscErrorCode MfadEnergyGetSolverDefaults(MfadEnergy E, PetscBool *flg);
+/** @brief The most unknowns (global) for which the default solver factors the Hessian directly
+    (-mfad_direct_solve_limit; default 1,000,000): beyond it, the automatic form with a Krylov
+    method and Jacobi. */
+PetscErrorCode MfadEnergySetDirectSolveLimit(MfadEnergy E, PetscInt n);
+PetscErrorCode MfadEnergyGetDirectSolveLimit(MfadEnergy E, PetscInt *n);
 
 /** @brief Creates the assembled Hessian's matrix: n * dof local rows, block size dof, the pattern
     of the element connectivity preallocated once by MatSetPreallocationCOO() (on the CPU one COO

@@ -123,6 +123,20 @@ PetscErrorCode MfadMeshGetCellRange(MPI_Comm comm, MfadMesh mesh, PetscInt *csta
 PetscErrorCode MfadEnergyCopyCoordinatesFromMesh(MfadEnergy E, MfadMesh mesh, Vec X);
 /** @brief This rank's range [vstart, vend) of E's vertices (global ids; either may be NULL). */
 PetscErrorCode MfadEnergyGetOwnershipRange(MfadEnergy E, PetscInt *vstart, PetscInt *vend);
+/** @brief The boundary of a triangle surface as a successor map: next[v] (nvert entries, the caller's
+    memory) is the vertex that follows v along the boundary edge leaving it, in the direction of
+    the triangles' orientation; -1 for a vertex on no boundary edge. A boundary edge is one used
+    by one triangle only; a vertex where two boundary loops touch keeps one successor. */
+PetscErrorCode MfadMeshComputeBoundary(MfadMesh mesh, PetscInt next[]);
+/** @brief A flip-free start X for a map of a disk-topology triangle surface to the plane (E made by
+    MfadEnergyCreateFromMesh(comm, mesh, 2, &E); every rank passes the whole mesh): Tutte's
+    embedding (the boundary loop on a circle by arc length, the interior by the graph Laplacian, one
+    linear solve: CG + Jacobi to 1e-12, -<prefix>mfad_tutte_ksp_* and _pc_* options), scaled to the
+    surface's area and oriented counter-clockwise, turned so that the vertex farthest from vertex 0
+    lies on its horizontal. The rigid motions, which leave a map's distortion unchanged, are pinned
+    by 3 fixed dofs set on E (vertex 0, and that vertex's y; MfadEnergySetFixedDofs() replaces
+    any set before). A surface with no boundary or more than one loop is an error. Collective. */
+PetscErrorCode MfadEnergyComputeTutteStart(MfadEnergy E, MfadMesh mesh, Vec X);
 /** @brief A box [lo, hi] of nx * ny * nz cubes, each cut into 6 positively oriented tets (Kuhn),
     vertex (i, j, k) numbered i + (nx + 1) (j + (ny + 1) k). */
 PetscErrorCode MfadMeshCreateBox(PetscInt nx, PetscInt ny, PetscInt nz, const PetscReal lo[3], const PetscReal hi[3], MfadMesh *mesh);

@@ -52,11 +52,15 @@ PetscErrorCode MfadEnergyCreateHessianMat(MfadEnergy E, MfadHessianType type, Ma
     shells store X (the cached one computes its element Hessians), an assembled one is filled. */
 PetscErrorCode MfadHessianSetPoint(Mat H, Vec X);
 /** @brief Wires E into a SNES: function = gradient, objective = energy (line searches),
-    Jacobian = the form of -mfad_hessian (default shell), preconditioning matrix = the form of
-    -mfad_pmat (default: the same matrix). Call before or after SNESSetFromOptions().
-    Preconditioner: Jacobi only when the user chose none (no -pc_type, no PCSetType() in code, in
-    either order; a PCSetType() to PETSc's own placeholder, ilu on one rank or bjacobi on more,
-    made before SNESSetFromOptions() cannot be told from it). A preconditioner that needs matrix
+    Jacobian = the form of -mfad_hessian, preconditioning matrix = the form of -mfad_pmat (default:
+    the same matrix). Where the user chose no form and no linear solver, mfad's default solver
+    (MfadEnergySetSolverDefaults(): the assembled Hessian and a Cholesky with inertia up to
+    -mfad_direct_solve_limit unknowns, else the automatic form); with the defaults off, the form is
+    shell. Call before or after SNESSetFromOptions(): the defaults are set on the SNES's objects in
+    code, the options read whenever SNESSetFromOptions() runs win, and so does a type set in code
+    after this call. Preconditioner: Jacobi only when the user chose none (no -pc_type, no
+    PCSetType() in code, in either order; a PCSetType() to PETSc's own placeholder, ilu on one rank
+    or bjacobi on more, made before SNESSetFromOptions() cannot be told from it). A preconditioner that needs matrix
     entries (ilu, icc, lu, cholesky, bjacobi, asm, sor, gamg ...) on a shell form is an error.
     An invalid start point (an element's energy +inf or NaN) is an error naming the term, the
     element (lowest number; elements numbered rank by rank in the order given), its vertices and
@@ -69,7 +73,8 @@ PetscErrorCode MfadHessianSetPoint(Mat H, Vec X);
     step used, its linear iterations, time). */
 PetscErrorCode MfadEnergySetSNES(MfadEnergy E, SNES snes);
 /** @brief Wires E into a TAO: objective and gradient, Hessian and preconditioning matrix as for
-    SNES (-mfad_hessian, -mfad_pmat), the preconditioner and invalid points as for SNES (TAO's
+    SNES (-mfad_hessian, -mfad_pmat; the default solver for nls and bnls where the type is known
+    when E is wired in: set in code or by -tao_type), the preconditioner and invalid points as for SNES (TAO's
     placeholder PC, ilu or bjacobi, becomes Jacobi on a shell form at the first Hessian), the
     projection switch and -mfad_monitor as for SNES (no line-search pre-check: TAO's Newton
     methods test descent themselves). Call before or after TaoSetFromOptions(). */
@@ -82,8 +87,10 @@ PetscErrorCode MfadResidualJacobianSetPoint(Mat J, MfadEnergy E, Vec X);
 /** @brief Wires E's least-squares terms into a TAO nonlinear least-squares solver (-tao_type brgn,
     pounders): residual routine, Jacobian routine (-mfad_jacobian shell (default) or aij). Set the
     solution vector as usual. Fixed dofs enter the residual at their set values whatever the
-    solution vector holds, and brgn's regulariser (l2prox, first centred at 0) moves those entries:
-    call MfadEnergyApplyFixedValues() on the solution after TaoSolve(). */
+    solution vector holds, and brgn's regulariser (l2prox, first centred at 0) would move those
+    entries: they are set as TAO variable bounds (lower = upper = the value, refreshed at every
+    residual), which brgn's bounded subsolver keeps, so the solution holds them (a bound set later
+    with TaoSetVariableBounds() replaces these: include the fixed values in it). */
 PetscErrorCode MfadEnergySetTaoResidual(MfadEnergy E, Tao tao);
 
 #ifdef __cplusplus

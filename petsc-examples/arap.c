@@ -62,10 +62,7 @@ static PetscErrorCode MinimizeBRGN(MPI_Comm comm, MfadEnergy E, Vec X, PetscInt 
   PetscCall(MfadEnergySetTaoResidual(E, tao));
   PetscCall(TaoSetSolution(tao, X));
   PetscCall(TaoSetFromOptions(tao));
-  PetscCall(TaoSolve(tao));
-  /* the residual holds fixed dofs at their values whatever X says, but brgn's regulariser (l2prox,
-     its first centre 0) moves X's fixed entries: put them back */
-  PetscCall(MfadEnergyApplyFixedValues(E, X));
+  PetscCall(TaoSolve(tao)); /* fixed dofs stay at their values: MfadEnergySetTaoResidual() bounds them */
   PetscCall(TaoGetIterationNumber(tao, its));
   PetscCall(TaoGetConvergedReason(tao, &r));
   *reason      = r;
@@ -187,8 +184,8 @@ int main(int argc, char **argv)
   }
   PetscCall(MfadEnergyCreateVecs(E, &X, &G));
   if (file) { /* start: Tutte's embedding, which also pins the rigid motions (on Earap too: the same map) */
-    if (Earap != E) PetscCall(GeomTutteStart(comm, m, Earap, X));
-    PetscCall(GeomTutteStart(comm, m, E, X));
+    if (Earap != E) PetscCall(MfadEnergyComputeTutteStart(Earap, m, X));
+    PetscCall(MfadEnergyComputeTutteStart(E, m, X));
     PetscCall(VecDuplicate(X, &X0));
     PetscCall(VecCopy(X, X0));
   } else { /* start: the rest shape with the handles in place */

@@ -40,10 +40,6 @@ PetscErrorCode GeomMeshGrid(PetscInt nx, PetscInt ny, PetscReal x0, PetscReal y0
    vertices (PETSC_DECIDE splits of both). */
 PetscErrorCode GeomMeshRanges(MPI_Comm comm, MfadMesh m, PetscInt *cstart, PetscInt *cend, PetscInt *vstart, PetscInt *vend);
 
-/* onboundary[v] = 1 for the vertices on an edge used by one triangle only (the mesh's boundary),
-   next[v] = the vertex after v along the boundary in the triangles' orientation (-1 inside) */
-PetscErrorCode GeomMeshBoundary(MfadMesh m, PetscInt next[]);
-
 /* A copy of the whole distributed vector X on every rank (for per-triangle measures of small
    meshes); restore with GeomRestoreAll() */
 PetscErrorCode GeomGetAll(Vec X, Vec *Xall, const PetscScalar **x);
@@ -111,12 +107,5 @@ PetscErrorCode GeomMinimize(MPI_Comm comm, MfadEnergy E, Vec X, PetscBool use_ta
    small): .obj and .off by MfadMeshRead(), Gmsh (.msh), .ply and DMPlex's other formats through
    MfadDMPlexCreateFromFile() on PETSC_COMM_SELF; checked to be a manifold (MfadMeshCheckManifold()) */
 PetscErrorCode GeomMeshRead(const char path[], MfadMesh *mesh);
-
-/* The start of a map of a disk-topology surface to the plane (2 unknowns per vertex in E's layout):
-   Tutte's embedding (boundary on a circle by arc length, interior by the graph Laplacian, -tutte_ksp_*
-   and -tutte_pc_* options), scaled to the surface's area and oriented counter-clockwise, turned so
-   that the vertex farthest from vertex 0 lies on its horizontal; the rigid motions, which leave a
-   map's distortion unchanged, are pinned on E by 3 fixed dofs (vertex 0, that vertex's y) */
-PetscErrorCode GeomTutteStart(MPI_Comm comm, MfadMesh m, MfadEnergy E, Vec U);
 
 #endif /* GEOMMESH_H */

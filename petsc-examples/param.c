@@ -21,7 +21,7 @@ static const char help[] =
     "                          -tao_ls_armijo_memory_size 4: non-monotone, so that round-off in E\n"
     "                          near the minimum does not stop it)\n"
     "  -o <file.vtu>           write the parameterisation (z = 0) with the gradient norm\n"
-    "The Tutte solve takes -tutte_ksp_* and -tutte_pc_* options. Defaults for the Newton solve (each\n"
+    "The Tutte solve (MfadEnergyComputeTutteStart) takes -mfad_tutte_ksp_* and -mfad_tutte_pc_*. Defaults for the Newton solve (each\n"
     "one only where the command line does not give it): -mfad_hessian aij -mfad_psd_project abs\n"
     "(projected Newton: symmetric Dirichlet is not convex; with -mfad_hessian given, the exact Hessian\n"
     "unless -mfad_psd_project is given too); for an assembled Hessian and no -ksp_type/-pc_type given, a\n"
@@ -373,7 +373,7 @@ int main(int argc, char **argv)
 
   /* Tutte, scaled to the surface's area, rigid motions pinned (geommesh.h) */
   PetscCall(MfadEnergyCreateVecs(E, &U, &G));
-  PetscCall(GeomTutteStart(comm, m, E, U));
+  PetscCall(MfadEnergyComputeTutteStart(E, m, U));
   PetscCall(Measure(comm, m, cstart, cend, U, &area, &uarea, &ratio0, &flipped0));
   PetscCheck(flipped0 == 0, comm, PETSC_ERR_PLIB, "param: the Tutte embedding has %" PetscInt_FMT " flipped triangles", flipped0);
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));

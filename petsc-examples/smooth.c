@@ -152,7 +152,7 @@ int main(int argc, char **argv)
   if (readmesh) PetscCall(GeomMeshRead(meshpath, &m));
   else PetscCall(GeomMeshGrid(n, n, -1, -1, 2, 2, surface, &m));
   PetscCall(PetscMalloc1(m->nvert, &next));
-  PetscCall(GeomMeshBoundary(m, next));
+  PetscCall(MfadMeshComputeBoundary(m, next));
   for (PetscInt v = 0; v < m->nvert; v++)
     if (next[v] >= 0) closed = PETSC_FALSE;
   /* nothing holds a closed surface without fidelity: the Dirichlet energy's minimum is a point */

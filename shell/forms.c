@@ -56,11 +56,11 @@ PetscErrorCode MfadHessianSetPoint(Mat H, Vec X)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Reads -mfad_hessian and -mfad_pmat (default: the operator's form) and makes the matrices;
-   P is J when the forms agree. A PSD projection needs an explicit form to act on. */
-PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, Mat *J, Mat *P)
+/* Reads -mfad_hessian (default: jdefault) and -mfad_pmat (default: the operator's form) and makes
+   the matrices; P is J when the forms agree. A PSD projection needs an explicit form to act on. */
+PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, MfadHessianType jdefault, Mat *J, Mat *P)
 {
-  MfadHessianType   jtype = MFAD_HESSIAN_SHELL, ptype;
+  MfadHessianType   jtype = jdefault, ptype;
   MfadPSDProjection psd;
   PetscBool         pset;
   MPI_Comm          comm;
@@ -131,7 +131,7 @@ static PetscErrorCode MfadPCTypeInOptions_Private(PC pc, PetscBool *set)
 /* What PCSetFromOptions() gives a PC that has no matrix yet and no -pc_type: ilu on one rank,
    bjacobi on more (PETSc 3.18-3.26). Called before the solver has its matrices (SNES or TAO set
    from options before mfad is wired in), it is PETSc's placeholder, not the user's choice. */
-static PetscErrorCode MfadPCIsPETScDefault_Private(PC pc, PetscBool *isdefault)
+PetscErrorCode MfadPCIsPETScDefault_Private(PC pc, PetscBool *isdefault)
 {
   PetscMPIInt size;
 
@@ -181,9 +181,9 @@ PetscErrorCode MfadPCCheckShell_Private(PC pc, Mat P)
   if (!P) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscObjectTypeCompare((PetscObject)P, MATSHELL, &shell));
   if (!shell) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &needs, PCILU, PCICC, PCLU, PCCHOLESKY, PCBJACOBI, PCASM, PCGASM, PCSOR, PCEISENSTAT, PCGAMG, PCHYPRE, PCSVD, PCREDUNDANT, "ml", "spai", ""));
-  if (!needs) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PCGetType(pc, &type));
+  PetscCall(MfadPCTypeNeedsEntries_Private(type, &needs));
+  if (!needs) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PCGetOptionsPrefix(pc, &prefix));
   SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP,
           "mfad: the preconditioner %s (-%spc_type) needs an assembled matrix, but the preconditioning matrix is an mfad shell (-mfad_pmat shell or cached: products, diagonal and vertex blocks only); "

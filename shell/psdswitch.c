@@ -207,16 +207,18 @@ static PetscErrorCode MfadPSDSwitchPreSolve_Private(KSP ksp, Vec b, Vec x, void 
 }
 
 /* SNES, before the line search: an exact step that does not descend (F . Y <= 0, the update being
-   X - lambda Y) is replaced by the projected one; then the pre-check that was set before, if any.
-   The factor's inertia said definite, but PETSc's LDL^T does not pivot and can miss a negative
-   eigenvalue near zero (Spot on 2 ranks, PETSc 3.26: 0 negative pivots in the redundant factor
-   where 1 rank's ordering found 1). */
+   X - lambda Y) is replaced by the projected one; then the step is cut to 0.9 of the first wall
+   (-mfad_step_bound: MfadEnergyComputeStepBound() along -Y); then the pre-check that was set
+   before, if any. The factor's inertia said definite, but PETSc's LDL^T does not pivot and can miss
+   a negative eigenvalue near zero (Spot on 2 ranks, PETSc 3.26: 0 negative pivots in the redundant
+   factor where 1 rank's ordering found 1). */
 static PetscErrorCode MfadPSDSwitchPreCheck_Private(SNESLineSearch ls, Vec X, Vec Y, PetscBool *changed, void *ctx)
 {
   MfadPSDSwitchCtx *c = (MfadPSDSwitchCtx *)ctx;
   SNES              snes;
   Vec               F;
   PetscScalar       d;
+  PetscBool         bound;
 
   PetscFunctionBegin;
   *changed = PETSC_FALSE;
@@ -229,6 +231,17 @@ static PetscErrorCode MfadPSDSwitchPreCheck_Private(SNESLineSearch ls, Vec X, Ve
       PetscCall(MfadEnergyCountPSDSwitch_Private(c->E, PETSC_FALSE, -1, 0));
       PetscCall(MfadPSDSwitchFallBack_Private(c));
       PetscCall(KSPSolve(c->ksp, F, Y));
+      *changed = PETSC_TRUE;
+    }
+  }
+  PetscCall(MfadEnergyGetStepBound(c->E, &bound));
+  if (bound) {
+    PetscReal t;
+    PetscCall(VecScale(Y, -1)); /* the motion */
+    PetscCall(MfadEnergyComputeStepBound(c->E, X, Y, &t));
+    PetscCall(VecScale(Y, t < 1 ? -0.9 * t : -1));
+    if (t < 1) {
+      PetscCall(PetscInfo(ls, "mfad: an element leaves its domain at %g of the step: cut to 0.9 of that\n", (double)t));
       *changed = PETSC_TRUE;
     }
   }
@@ -257,6 +270,20 @@ PetscErrorCode MfadPSDSwitchStep_Private(PetscObject solver, MfadEnergy E, KSP k
   /* a solve's first step: SNES numbers it 0, TAO's Newton methods 1 (they count before the step's
      Hessian); within a solve the numbers grow, and a new solve starts again at or below the last */
   PetscCall(MfadPSDSwitchGetContext_Private(solver, E, &c));
+  PetscCall(PetscObjectTypeCompare(solver, SNESNEWTONLS, &issnes));
+  if (issnes) {
+    SNESLineSearch ls;
+    PetscErrorCode (*f)(SNESLineSearch, Vec, Vec, PetscBool *, void *);
+    void *fctx;
+
+    /* ours first (descent, step bound), then whatever was set, before or after MfadEnergySetSNES() */
+    PetscCall(SNESGetLineSearch((SNES)solver, &ls));
+    PetscCall(SNESLineSearchGetPreCheck(ls, &f, &fctx));
+    if (f != MfadPSDSwitchPreCheck_Private) {
+      c->precheck = f, c->precheck_ctx = fctx;
+      PetscCall(SNESLineSearchSetPreCheck(ls, MfadPSDSwitchPreCheck_Private, c));
+    }
+  }
   start      = (PetscBool)(it <= c->last_it || c->last_it < 0);
   c->last_it = it;
   if (start) PetscCall(MfadEnergyCountPSDSwitch_Private(E, PETSC_TRUE, 0, 0));
@@ -278,19 +305,5 @@ PetscErrorCode MfadPSDSwitchStep_Private(PetscObject solver, MfadEnergy E, KSP k
   c->ksp = ksp, c->P = P, c->X = X;
   PetscCall(MfadEnergySetPSDProjectionInUse_Private(E, c->exact ? MFAD_PSD_NONE : psd));
   PetscCall(KSPSetPreSolve(ksp, MfadPSDSwitchPreSolve_Private, c));
-  PetscCall(PetscObjectTypeCompare(solver, SNESNEWTONLS, &issnes));
-  if (issnes) {
-    SNESLineSearch ls;
-    PetscErrorCode (*f)(SNESLineSearch, Vec, Vec, PetscBool *, void *);
-    void *fctx;
-
-    /* ours first, then whatever was set, before or after MfadEnergySetSNES() */
-    PetscCall(SNESGetLineSearch((SNES)solver, &ls));
-    PetscCall(SNESLineSearchGetPreCheck(ls, &f, &fctx));
-    if (f != MfadPSDSwitchPreCheck_Private) {
-      c->precheck = f, c->precheck_ctx = fctx;
-      PetscCall(SNESLineSearchSetPreCheck(ls, MfadPSDSwitchPreCheck_Private, c));
-    }
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

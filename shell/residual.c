@@ -89,10 +89,47 @@ PetscErrorCode MfadResidualJacobianSetPoint(Mat J, MfadEnergy E, Vec X)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The fixed dofs as TAO variable bounds, lower = upper = the value (-inf, +inf elsewhere): the
+   residual reads fixed dofs at their values whatever X holds, so nothing in it holds them, and
+   brgn's regulariser (l2prox, first centred at 0) moved them (a user's program got them at ~0 and
+   an objective of 1.54 for 0.0389); bounded Newton (brgn's subsolver, bnls) keeps them at their
+   values. Refreshed at each residual, so that fixed values moved between solves are seen. */
+static PetscErrorCode MfadTaoFixedBounds_Private(Tao tao, MfadEnergy E, PetscBool create)
+{
+  Vec       XL = NULL, XU = NULL;
+  PetscReal lmax;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectQuery((PetscObject)tao, "MfadFixedLower", (PetscObject *)&XL));
+  PetscCall(PetscObjectQuery((PetscObject)tao, "MfadFixedUpper", (PetscObject *)&XU));
+  if (!XL && !create) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!XL) {
+    PetscCall(MfadEnergyCreateVecs(E, &XL, &XU));
+    PetscCall(VecSet(XL, PETSC_NINFINITY));
+    PetscCall(MfadEnergyApplyFixedValues(E, XL));
+    PetscCall(VecMax(XL, NULL, &lmax));
+    if (lmax > PETSC_NINFINITY) { /* some dof is fixed */
+      PetscCall(PetscObjectCompose((PetscObject)tao, "MfadFixedLower", (PetscObject)XL));
+      PetscCall(PetscObjectCompose((PetscObject)tao, "MfadFixedUpper", (PetscObject)XU));
+      PetscCall(TaoSetVariableBounds(tao, XL, XU));
+    }
+    PetscCall(VecDestroy(&XL));
+    PetscCall(VecDestroy(&XU));
+    PetscCall(PetscObjectQuery((PetscObject)tao, "MfadFixedLower", (PetscObject *)&XL));
+    PetscCall(PetscObjectQuery((PetscObject)tao, "MfadFixedUpper", (PetscObject *)&XU));
+    if (!XL) PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(VecSet(XL, PETSC_NINFINITY));
+  PetscCall(VecSet(XU, PETSC_INFINITY));
+  PetscCall(MfadEnergyApplyFixedValues(E, XL));
+  PetscCall(MfadEnergyApplyFixedValues(E, XU));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MfadTaoResidual_Private(Tao tao, Vec X, Vec R, void *ctx)
 {
   PetscFunctionBegin;
-  (void)tao;
+  PetscCall(MfadTaoFixedBounds_Private(tao, (MfadEnergy)ctx, PETSC_FALSE));
   PetscCall(MfadEnergyComputeResidual((MfadEnergy)ctx, X, R));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -135,6 +172,7 @@ PetscErrorCode MfadEnergySetTaoResidual(MfadEnergy E, Tao tao)
   else PetscCall(MfadEnergyCreateResidualJacobian(E, &J));
   PetscCall(TaoSetResidualRoutine(tao, R, MfadTaoResidual_Private, E));
   PetscCall(TaoSetJacobianResidualRoutine(tao, J, J, MfadTaoResidualJacobian_Private, E));
+  PetscCall(MfadTaoFixedBounds_Private(tao, E, PETSC_TRUE));
   PetscCall(MfadEnergyAttach_Private(E, (PetscObject)tao));
   PetscCall(MfadMonitorSetFromOptions_Private(E, (PetscObject)tao));
   PetscCall(VecDestroy(&R));

@@ -53,9 +53,16 @@ PETSC_INTERN PetscErrorCode MfadPSDSwitchStep_Private(PetscObject solver, MfadEn
 PETSC_INTERN PetscErrorCode MfadEnergySetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection type);
 PETSC_INTERN PetscErrorCode MfadEnergyCountPSDSwitch_Private(MfadEnergy E, PetscBool reset, PetscInt exact, PetscInt fallbacks);
 /* shell/forms.c */
-PETSC_INTERN PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, Mat *J, Mat *P);
+PETSC_INTERN PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, MfadHessianType jdefault, Mat *J, Mat *P);
 PETSC_INTERN PetscErrorCode MfadJacobiansSetPoint_Private(Mat J, Mat P, Vec X);
 PETSC_INTERN PetscErrorCode MfadPCSetDefault_Private(PC pc, Mat P, PetscBool shell_only);
 PETSC_INTERN PetscErrorCode MfadPCCheckShell_Private(PC pc, Mat P);
+PETSC_INTERN PetscErrorCode MfadPCIsPETScDefault_Private(PC pc, PetscBool *isdefault);
+/* shell/defaults.c: mfad's solver where the user chose none (-mfad_solver_defaults) */
+PETSC_INTERN PetscErrorCode MfadPCTypeNeedsEntries_Private(const char type[], PetscBool *needs);
+PETSC_INTERN PetscErrorCode MfadSNESSetDefaults_Private(MfadEnergy E, SNES snes, MfadHessianType *form);
+PETSC_INTERN PetscErrorCode MfadTaoSetDefaults_Private(MfadEnergy E, Tao tao, MfadHessianType *form);
+/* src/energy.c: a solver default's projection, unless the user chose one (*chosen) */
+PETSC_INTERN PetscErrorCode MfadEnergySetPSDProjectionDefault_Private(MfadEnergy E, MfadPSDProjection type, PetscBool *chosen);
 
 #endif

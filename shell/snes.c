@@ -155,13 +155,15 @@ PETSC_INTERN PetscErrorCode MfadEnergyAttach_Private(MfadEnergy E, PetscObject o
 
 PetscErrorCode MfadEnergySetSNES(MfadEnergy E, SNES snes)
 {
-  Mat J, P;
-  Vec F;
+  Mat             J, P;
+  Vec             F;
+  MfadHessianType form;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(snes, SNES_CLASSID, 2);
   PetscCall(MfadEnergySetFromOptions(E));
-  PetscCall(MfadEnergyCreateJacobians_Private(E, &J, &P));
+  PetscCall(MfadSNESSetDefaults_Private(E, snes, &form));
+  PetscCall(MfadEnergyCreateJacobians_Private(E, form, &J, &P));
   PetscCall(MfadEnergyCreateVecs(E, NULL, &F));
   PetscCall(SNESSetFunction(snes, F, MfadSNESFunction_Private, E));
   {

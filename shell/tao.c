@@ -85,12 +85,14 @@ static PetscErrorCode MfadTaoHessian_Private(Tao tao, Vec X, Mat H, Mat P, void 
 
 PetscErrorCode MfadEnergySetTao(MfadEnergy E, Tao tao)
 {
-  Mat H, P;
+  Mat             H, P;
+  MfadHessianType form;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(tao, TAO_CLASSID, 2);
   PetscCall(MfadEnergySetFromOptions(E));
-  PetscCall(MfadEnergyCreateJacobians_Private(E, &H, &P));
+  PetscCall(MfadTaoSetDefaults_Private(E, tao, &form));
+  PetscCall(MfadEnergyCreateJacobians_Private(E, form, &H, &P));
   PetscCall(TaoSetObjective(tao, MfadTaoObjective_Private, E));
   PetscCall(TaoSetObjectiveAndGradient(tao, NULL, MfadTaoObjectiveGradient_Private, E));
   PetscCall(TaoSetHessian(tao, H, P, MfadTaoHessian_Private, E));

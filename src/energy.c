@@ -40,6 +40,9 @@ PetscErrorCode MfadEnergyCreate(MPI_Comm comm, PetscInt dof, PetscInt n, PetscIn
   e->ncache       = -1; /* the cache not laid out yet */
   e->psd_steps    = -1;
   e->psd_switch    = MFAD_PSD_SWITCH_AUTO;
+  e->solver_defaults = PETSC_TRUE;
+  e->direct_limit    = MFAD_DIRECT_SOLVE_LIMIT;
+  e->step_bound      = PETSC_TRUE;
   e->reorder      = PETSC_TRUE;
   e->check_finite = PETSC_TRUE;
   e->elements_term = -1;
@@ -307,15 +310,16 @@ PetscErrorCode MfadOptionsRequireValue_Private(MPI_Comm comm, const char prefix[
 static PetscErrorCode MfadEnergyOptionsRequireValues_Private(MfadEnergy E)
 {
   static const char *const opts[][2] = {
-      {"-mfad_backend",           "cpu|cuda"                               },
-      {"-mfad_num_threads",       "an integer >= 0 (0: as measured faster)"},
-      {"-mfad_block_size",        "an integer >= 1"                        },
-      {"-mfad_scatter",           "colour|atomic|gather"                   },
-      {"-mfad_psd_project",       "none|clamp|abs"                         },
-      {"-mfad_psd_epsilon",       "a real >= 0"                            },
-      {"-mfad_psd_project_steps", "an integer >= -1 (-1: always project)"  },
-      {"-mfad_psd_switch",        "auto|never|steps|inertia"               },
-      {"-mfad_damping",           "a real >= 0"                            },
+      {"-mfad_backend",            "cpu|cuda"                               },
+      {"-mfad_num_threads",        "an integer >= 0 (0: as measured faster)"},
+      {"-mfad_block_size",         "an integer >= 1"                        },
+      {"-mfad_scatter",            "colour|atomic|gather"                   },
+      {"-mfad_psd_project",        "none|clamp|abs"                         },
+      {"-mfad_psd_epsilon",        "a real >= 0"                            },
+      {"-mfad_psd_project_steps",  "an integer >= -1 (-1: always project)"  },
+      {"-mfad_psd_switch",         "auto|never|steps|inertia"               },
+      {"-mfad_damping",            "a real >= 0"                            },
+      {"-mfad_direct_solve_limit", "an integer >= 0"                        },
   };
 
   PetscFunctionBegin;
@@ -334,8 +338,9 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   PetscReal         psd_eps;
   PetscInt          psd_steps;
   MfadPSDSwitch     psd_switch;
-  PetscBool         steps_set, switch_set;
+  PetscBool         steps_set, switch_set, psd_set, eps_set, defaults;
   PetscReal         damping;
+  PetscInt          direct_limit;
 
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
@@ -348,6 +353,8 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   psd_eps    = E->psd_eps;
   psd_steps  = E->psd_steps;
   psd_switch = E->psd_switch;
+  defaults     = E->solver_defaults;
+  direct_limit = E->direct_limit;
   PetscCall(MfadEnergyOptionsRequireValues_Private(E));
   PetscOptionsBegin(PetscObjectComm((PetscObject)E), ((PetscObject)E)->prefix, "mfad energy options", "MfadEnergy");
   PetscCall(PetscOptionsEnum("-mfad_backend", "Where element loops run", "MfadEnergySetBackend", MfadBackends, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
@@ -357,8 +364,10 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
                               "MfadEnergySetFromOptions", scatters, 3, scatters[scatter], &scatter, &scatter_set));
   PetscCall(PetscOptionsBool("-mfad_reorder", "Sort elements by their first local vertex for locality", "MfadEnergySetFromOptions", reorder, &reorder, NULL));
   PetscCall(PetscOptionsBool("-mfad_check_finite", "Check the point for NaN/Inf before each evaluation", "MfadEnergySetFromOptions", E->check_finite, &E->check_finite, NULL));
-  PetscCall(PetscOptionsEnum("-mfad_psd_project", "Project element Hessians to PSD before caching or assembly", "MfadEnergySetPSDProjection", MfadPSDProjections, (PetscEnum)psd, (PetscEnum *)&psd, NULL));
-  PetscCall(PetscOptionsReal("-mfad_psd_epsilon", "Smallest eigenvalue left by the PSD projection", "MfadEnergySetPSDProjection", psd_eps, &psd_eps, NULL));
+  PetscCall(PetscOptionsEnum("-mfad_psd_project", "Project element Hessians to PSD before caching or assembly", "MfadEnergySetPSDProjection",
+                             MfadPSDProjections, (PetscEnum)psd, (PetscEnum *)&psd, &psd_set));
+  PetscCall(PetscOptionsReal("-mfad_psd_epsilon", "Smallest eigenvalue left by the PSD projection", "MfadEnergySetPSDProjection", psd_eps, &psd_eps,
+                             &eps_set));
   PetscCall(PetscOptionsEnum("-mfad_psd_switch",
                              "SNES, TAO: each Newton step's Hessian, projected or exact: auto (inertia where the solver factors with it, else "
                              "never), never, steps (-mfad_psd_project_steps), inertia",
@@ -367,6 +376,16 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
       PetscOptionsInt("-mfad_psd_project_steps",
                       "SNES, TAO: project only in the first n Newton steps, then the exact Hessian (-1: always project); -mfad_psd_switch steps",
                       "MfadEnergySetPSDProjectionSteps", psd_steps, &psd_steps, &steps_set));
+  PetscCall(PetscOptionsBool("-mfad_solver_defaults",
+                             "SNES, TAO: where the user chose no Hessian form or linear solver, mfad's (a factorisation with inertia up to "
+                             "-mfad_direct_solve_limit unknowns, else the automatic form with a Krylov cap)",
+                             "MfadEnergySetSolverDefaults", defaults, &defaults, NULL));
+  PetscCall(PetscOptionsBool(
+      "-mfad_step_bound",
+      "SNES: the line search starts at 0.9 of the step where the first element would leave its energy's domain (energies that declare it)",
+      "MfadEnergySetStepBound", E->step_bound, &E->step_bound, NULL));
+  PetscCall(PetscOptionsInt("-mfad_direct_solve_limit", "SNES, TAO: the most unknowns mfad's default solver factors directly",
+                            "MfadEnergySetDirectSolveLimit", direct_limit, &direct_limit, NULL));
   PetscCall(PetscOptionsReal("-mfad_damping", "Levenberg-Marquardt: lambda I added to every Hessian (Jacobian) form; with least-squares terms J^T J + lambda I", "MfadEnergySetDamping", damping, &damping, NULL));
   {
     /* read elsewhere (the first evaluation, MfadEnergyWriteVTU(), the mesh readers); listed here for -help */
@@ -384,7 +403,10 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
     PetscCall(PetscOptionsBool("-mfad_mesh_check_manifold", "Mesh readers: refuse a surface with an edge in more than 2 triangles (tet meshes are always checked)", "MfadMeshCheckManifold", manifold, &manifold, NULL));
   }
   PetscOptionsEnd();
-  PetscCall(MfadEnergySetPSDProjection(E, psd, psd_eps));
+  /* only an option given is a choice: a projection a solver default set stays a default */
+  if (psd_set || eps_set) PetscCall(MfadEnergySetPSDProjection(E, psd, psd_eps));
+  PetscCall(MfadEnergySetSolverDefaults(E, defaults));
+  PetscCall(MfadEnergySetDirectSolveLimit(E, direct_limit));
   /* the count implies its switch (steps, or never for -1) unless -mfad_psd_switch is given too */
   if (steps_set) PetscCall(MfadEnergySetPSDProjectionSteps(E, psd_steps));
   if (switch_set) PetscCall(MfadEnergySetPSDSwitch(E, psd_switch));
@@ -409,9 +431,71 @@ PetscErrorCode MfadEnergySetPSDProjection(MfadEnergy E, MfadPSDProjection type, 
   MfadValidEnergy(E, 1);
   PetscCheck(type >= MFAD_PSD_NONE && type <= MFAD_PSD_ABS, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergySetPSDProjection: unknown projection %d", (int)type);
   PetscCheck(epsilon >= 0 && !PetscIsInfOrNanReal(epsilon), PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE, "-mfad_psd_epsilon %g must be finite and >= 0", (double)epsilon);
+  E->psd        = type;
+  E->psd_user   = type;
+  E->psd_eps    = epsilon;
+  E->psd_chosen = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* shell/defaults.c: a solver default's projection, which the user's choice (before or after) overrides */
+PetscErrorCode MfadEnergySetPSDProjectionDefault_Private(MfadEnergy E, MfadPSDProjection type, PetscBool *chosen)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  *chosen = E->psd_chosen;
+  if (E->psd_chosen) PetscFunctionReturn(PETSC_SUCCESS);
   E->psd      = type;
   E->psd_user = type;
-  E->psd_eps  = epsilon;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetStepBound(MfadEnergy E, PetscBool flg)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  E->step_bound = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyGetStepBound(MfadEnergy E, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  *flg = E->step_bound;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetSolverDefaults(MfadEnergy E, PetscBool flg)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  E->solver_defaults = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyGetSolverDefaults(MfadEnergy E, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  *flg = E->solver_defaults;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetDirectSolveLimit(MfadEnergy E, PetscInt n)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCheck(n >= 0, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE, "-mfad_direct_solve_limit %" PetscInt_FMT " must be >= 0", n);
+  E->direct_limit = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyGetDirectSolveLimit(MfadEnergy E, PetscInt *n)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  *n = E->direct_limit;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

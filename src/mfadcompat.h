@@ -69,6 +69,14 @@ typedef void *MfadMonitorDestroyArg;
 #define MfadTaoMonitorSet(t, f, c, d) TaoMonitorSet((t), (f), (c), (d))
 #endif
 
+/* 3.23: PetscOptionItems became a pointer type: an options handler's second argument
+   (PetscObjectAddOptionsHandler()) is PetscOptionItems, before PetscOptionItems * */
+#if PETSC_VERSION_LT(3, 23, 0)
+typedef PetscOptionItems *MfadOptionItems;
+#else
+typedef PetscOptionItems MfadOptionItems;
+#endif
+
 /* 3.24: MatShellSetOperation() takes a PetscErrorCodeFn * instead of a void (*)(void); both are
    void (*)(void), so keep casting operations to void (*)(void) (not to PetscErrorCodeFn *, which
    was PetscErrorCode (*)(void) in 3.23). */

@@ -9,7 +9,8 @@
 #include "mfadcompat.h"
 
 #define MFAD_NAME_LEN      64
-
+/* -mfad_direct_solve_limit's default (shell/defaults.c) */
+#define MFAD_DIRECT_SOLVE_LIMIT 1000000
 
 typedef enum { MFAD_OP_VALUE, MFAD_OP_GRADIENT, MFAD_OP_HVP, MFAD_OP_DIAGONAL, MFAD_OP_BLOCKDIAG, MFAD_OP_COUNT } MfadOp;
 
@@ -124,6 +125,10 @@ struct _p_MfadEnergy {
   PetscReal         psd_eps;
   PetscInt          psd_steps;      /* -mfad_psd_switch steps: project in the first psd_steps Newton steps (-1: not set) */
   MfadPSDSwitch     psd_switch;     /* how a Newton solve chooses between the projected and the exact Hessian (shell/psdswitch.c) */
+  PetscBool         psd_chosen;     /* the projection was set by MfadEnergySetPSDProjection() or -mfad_psd_project (not a solver default) */
+  PetscBool         solver_defaults; /* -mfad_solver_defaults: SNES/TAO get mfad's solver where the user chose none (shell/defaults.c) */
+  PetscInt          direct_limit;    /* -mfad_direct_solve_limit: the most unknowns that default factors */
+  PetscBool         step_bound;      /* -mfad_step_bound: SNES's line search starts short of the first wall */
   PetscReal         damping;        /* lambda I added to every Hessian (Jacobian) form: Levenberg-Marquardt */
   PetscInt          psd_left;       /* -mfad_psd_switch steps: projected steps left in this solve */
   PetscBool         psd_exact_last; /* the last Newton step used the exact Hessian */

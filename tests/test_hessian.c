@@ -591,6 +591,7 @@ START_TEST(misuse_is_a_clear_error)
   TestCall(HFixPoint(&f, 0.03, 9, X));
   TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   TestCall(PetscOptionsSetValue(NULL, "-mfad_psd_project", "clamp"));
+  TestCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "shell")); /* chosen: mfad's default solver would assemble */
   TestCall(SNESCreate(PETSC_COMM_SELF, &snes));
   ierr = MfadEnergySetSNES(E, snes);
   ck_assert_msg(ierr == PETSC_ERR_ARG_INCOMP, "shell + PSD projection: error %d, expected %d", (int)ierr, (int)PETSC_ERR_ARG_INCOMP);

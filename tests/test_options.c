@@ -41,8 +41,10 @@ static const PCCase pc_cases[] = {
     {"-mfad_hessian aij",                   1, PCCHOLESKY, 0, PCCHOLESKY}, /* was replaced by Jacobi */
     {"-mfad_hessian aij",                   1, PCCHOLESKY, 1, PCCHOLESKY}, /* was replaced by Jacobi */
     {"-mfad_hessian aij",                   0, PCCHOLESKY, 2, PCCHOLESKY},
-    {"",                                    0, NULL,       0, PCJACOBI  }, /* no choice: mfad's Jacobi, in either order */
-    {"",                                    1, NULL,       0, PCJACOBI  },
+    {"",                                    0, NULL,       0, PCCHOLESKY}, /* no choice: mfad's default factorisation, in either order */
+    {"",                                    1, NULL,       0, PCCHOLESKY},
+    {"-ksp_type cg",                        0, NULL,       0, PCJACOBI  }, /* a Krylov method, no PC: mfad's Jacobi, in either order */
+    {"-ksp_type cg",                        1, NULL,       0, PCJACOBI  },
     {"-mfad_hessian aij",                   1, NULL,       0, PCJACOBI  },
     {"-pc_type pbjacobi",                   1, NULL,       0, PCPBJACOBI},
     {"-pc_type none",                       0, NULL,       0, PCNONE    },
@@ -111,7 +113,7 @@ END_TEST
 START_TEST(factorising_a_shell_is_an_error_that_says_so)
 {
   for (int order = 0; order < 2; order++) {
-    PCCase         c = {"-pc_type cholesky", order, NULL, 0, NULL};
+    PCCase         c = {"-mfad_hessian shell -pc_type cholesky", order, NULL, 0, NULL};
     char           type[64];
     PetscBool      conv;
     PetscErrorCode ierr;
@@ -175,10 +177,12 @@ START_TEST(tao_keeps_the_users_preconditioner)
   TestCall(SolveTao("-mfad_hessian aij", PCCHOLESKY, type, sizeof(type), &conv));
   ck_assert_msg(!strcmp(type, PCCHOLESKY) && conv, "TAO, PCSetType(cholesky): PC %s, converged %d", type, (int)conv);
   TestCall(SolveTao("", NULL, type, sizeof(type), &conv));
-  ck_assert_msg(!strcmp(type, PCJACOBI) && conv, "TAO, shell, no choice: PC %s (expected jacobi), converged %d", type, (int)conv);
+  ck_assert_msg(!strcmp(type, PCCHOLESKY) && conv, "TAO, no choice: PC %s (expected mfad's default cholesky), converged %d", type, (int)conv);
+  TestCall(SolveTao("-mfad_hessian shell", NULL, type, sizeof(type), &conv));
+  ck_assert_msg(!strcmp(type, PCJACOBI) && conv, "TAO, shell, no PC chosen: PC %s (expected jacobi), converged %d", type, (int)conv);
   /* was silently replaced by Jacobi */
   TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = SolveTao("", PCCHOLESKY, type, sizeof(type), &conv);
+  ierr = SolveTao("-mfad_hessian shell", PCCHOLESKY, type, sizeof(type), &conv);
   TestCall(PetscPopErrorHandler());
   ExpectError(ierr, "TAO, PCSetType(cholesky) on the shell", "needs an assembled matrix", "cholesky");
   TestCall(PetscOptionsClear(NULL));
@@ -186,8 +190,9 @@ START_TEST(tao_keeps_the_users_preconditioner)
 END_TEST
 
 /* ------------------------------------------------------------------ options without a value */
-static const char *value_options[] = {"-mfad_psd_project", "-mfad_hessian", "-mfad_pmat",        "-mfad_backend",           "-mfad_num_threads",
-                                      "-mfad_block_size",  "-mfad_scatter", "-mfad_psd_epsilon", "-mfad_psd_project_steps", "-mfad_psd_switch"};
+static const char *value_options[] = {"-mfad_psd_project",       "-mfad_hessian", "-mfad_pmat",        "-mfad_backend",           "-mfad_num_threads",
+                                      "-mfad_block_size",        "-mfad_scatter", "-mfad_psd_epsilon", "-mfad_psd_project_steps", "-mfad_psd_switch",
+                                      "-mfad_direct_solve_limit"};
 
 START_TEST(an_option_without_its_value_is_an_error)
 {
@@ -274,9 +279,24 @@ static PetscErrorCode RecordHelp(MPI_Comm comm, const char format[], ...)
 /* Every -mfad_ option a solver program reads is in -help (the core's, the Hessian forms') */
 START_TEST(help_lists_every_mfad_option)
 {
-  static const char *listed[] = {"-mfad_backend",      "-mfad_num_threads", "-mfad_block_size",  "-mfad_scatter",           "-mfad_reorder",
-                                 "-mfad_check_finite", "-mfad_psd_project", "-mfad_psd_epsilon", "-mfad_psd_project_steps", "-mfad_view",
-                                 "-mfad_vtu_binary",   "-mfad_hessian",     "-mfad_pmat",        "-mfad_psd_switch",        "-mfad_monitor"};
+  static const char *listed[]                          = {"-mfad_backend",
+                                                          "-mfad_num_threads",
+                                                          "-mfad_block_size",
+                                                          "-mfad_scatter",
+                                                          "-mfad_reorder",
+                                                          "-mfad_check_finite",
+                                                          "-mfad_psd_project",
+                                                          "-mfad_psd_epsilon",
+                                                          "-mfad_psd_project_steps",
+                                                          "-mfad_view",
+                                                          "-mfad_vtu_binary",
+                                                          "-mfad_hessian",
+                                                          "-mfad_pmat",
+                                                          "-mfad_psd_switch",
+                                                          "-mfad_monitor",
+                                                          "-mfad_solver_defaults",
+                                                          "-mfad_direct_solve_limit",
+                                                          "-mfad_step_bound"};
   PetscErrorCode (*saved)(MPI_Comm, const char[], ...) = PetscHelpPrintf;
   MfadEnergy E;
   SNES       snes;

@@ -77,6 +77,11 @@ typedef struct {
       AD then runs at the features and pulls its results back through B (mfad_energy_eval()). */
   int features;
   void (*feature)(const double *x, const double *p, double *f);
+  /** The largest valid step (optional; a scalar .energy with a wall): the smallest t > 0 at which
+      x + t d leaves the energy's domain (a triangle flips, a tet inverts), +INFINITY if it never
+      does; x, d the element's unknowns and a direction, p its parameters. Plain C, run on the host:
+      SNES's line search starts short of the first element's wall (MfadEnergySetStepBound()). */
+  double (*step)(const double *x, const double *d, const double *p);
 } MfadEnergyInfo;
 
 /** E(x, p) of an energy as plain C, through its feature map where it has one (tests, tools) */

@@ -297,6 +297,12 @@ static void mfad_flops_host(const double *x, const double *params, double flops[
 #define MFAD_REST_FN 0
 #endif
 
+#if defined(MFAD_ENERGY_STEP)
+#define MFAD_STEP_FN mfad_energy_step
+#else
+#define MFAD_STEP_FN 0
+#endif
+
 #define MFAD_KERNEL_SYMBOL MFAD_CAT(MfadKernel_, MFAD_ENERGY_NAME)
 #ifdef __cplusplus
 extern "C" {
@@ -334,6 +340,7 @@ const struct _n_MfadKernel        MFAD_KERNEL_SYMBOL = {
 #else
   0,
 #endif
+  MFAD_STEP_FN,
 };
 #ifdef __cplusplus
 }

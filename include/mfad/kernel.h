@@ -161,6 +161,9 @@ struct _n_MfadKernel {
   /** 1: its gradient and HVP run forward-over-reverse at the features (mfad-energy wrote an
       adjoint sweep; mfad/ad_reverse.h), 0: forward-over-forward */
   int reverse;
+  /** The element's largest valid step (the energy's .step, NULL if it declares none): the t at which
+      x + t d first leaves the energy's domain (a flip, an inversion), +inf if it never does; host. */
+  double (*step)(const double *x, const double *d, const double *params);
 };
 
 /** A compiled element energy (opaque to users; see MfadKernelGetName() and friends). */

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The solver a user's program gets with no choice of its own (shell/defaults.c, -mfad_solver_defaults),
+   and that any choice, by option or in code, before or after, wins: on the spring grid pulled far
+   from its rest shape (an indefinite exact Hessian at the start), whose minimiser is the rest shape. */
+#include "testutil.h"
+#include <string.h>
+
+typedef struct {
+  char              ksp[64], pc[64], factor[64], jtype[64]; /* the types the solve ran with ("" unset) */
+  PetscInt          ksp_max_it, snes_max_it, its;
+  PetscBool         converged, options_written;
+  MfadPSDProjection psd;
+} Outcome;
+
+typedef enum { MFAD_ORDER_BEFORE, MFAD_ORDER_AFTER } Order; /* MfadEnergySetSNES before or after SNESSetFromOptions */
+
+/* Solves with the options `opts`, in the given order; `code` sets a KSP type in code first ("": none),
+   `psd_none` chooses no projection in code */
+static PetscErrorCode Solve(const char *opts, Order order, const char *code, PetscBool psd_none, Outcome *o)
+{
+  TestGrid            grid;
+  MfadEnergy          E;
+  Vec                 X;
+  SNES                snes;
+  KSP                 ksp;
+  PC                  pc;
+  Mat                 J, F;
+  const char         *t;
+  SNESConvergedReason reason;
+  PetscReal           rtol, atol, dtol;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(o, sizeof *o));
+  PetscCall(PetscOptionsClear(NULL));
+  PetscCall(PetscOptionsInsertString(NULL, opts));
+  PetscCall(TestGridCreate(5, 3, 3, &grid));
+  PetscCall(TestGridEnergy(PETSC_COMM_SELF, &grid, &E));
+  if (psd_none) PetscCall(MfadEnergySetPSDProjection(E, MFAD_PSD_NONE, 0));
+  PetscCall(MfadEnergyCreateVecs(E, &X, NULL));
+  PetscCall(TestGridPoint(&grid, 0.2, 7, X));
+  PetscCall(SNESCreate(PETSC_COMM_SELF, &snes));
+  PetscCall(SNESGetKSP(snes, &ksp));
+  if (code[0]) PetscCall(KSPSetType(ksp, code));
+  if (order == MFAD_ORDER_AFTER) PetscCall(SNESSetFromOptions(snes));
+  PetscCall(MfadEnergySetSNES(E, snes));
+  if (order == MFAD_ORDER_BEFORE) PetscCall(SNESSetFromOptions(snes));
+  PetscCall(SNESSolve(snes, NULL, X));
+  PetscCall(SNESGetConvergedReason(snes, &reason));
+  PetscCall(SNESGetIterationNumber(snes, &o->its));
+  o->converged = (PetscBool)(reason > 0);
+  PetscCall(SNESGetTolerances(snes, NULL, NULL, NULL, &o->snes_max_it, NULL));
+  PetscCall(KSPGetTolerances(ksp, &rtol, &atol, &dtol, &o->ksp_max_it));
+  PetscCall(KSPGetType(ksp, &t));
+  PetscCall(PetscStrncpy(o->ksp, t ? t : "", sizeof o->ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCGetType(pc, &t));
+  PetscCall(PetscStrncpy(o->pc, t ? t : "", sizeof o->pc));
+  if (!strcmp(o->pc, PCCHOLESKY)) {
+    MatSolverType st;
+    PetscCall(PCFactorGetMatrix(pc, &F));
+    PetscCall(MatFactorGetSolverType(F, &st));
+    PetscCall(PetscStrncpy(o->factor, st ? st : "", sizeof o->factor));
+  }
+  PetscCall(SNESGetJacobian(snes, &J, NULL, NULL, NULL));
+  PetscCall(MatGetType(J, &t));
+  PetscCall(PetscStrncpy(o->jtype, t ? t : "", sizeof o->jtype));
+  PetscCall(MfadEnergyGetPSDProjection(E, &o->psd, NULL));
+  { /* defaults live on the objects, never in the options database */
+    const char *const names[] = {
+        "-ksp_type", "-pc_type", "-mfad_hessian", "-mfad_psd_project", "-snes_max_it", "-ksp_max_it", "-pc_factor_mat_solver_type"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+      PetscBool set;
+      PetscCall(PetscOptionsHasName(NULL, NULL, names[i], &set));
+      if (set && !strstr(opts, names[i])) o->options_written = PETSC_TRUE;
+    }
+  }
+  PetscCall(SNESDestroy(&snes));
+  PetscCall(VecDestroy(&X));
+  PetscCall(MfadEnergyDestroy(&E));
+  PetscCall(TestGridDestroy(&grid));
+  PetscCall(PetscOptionsClear(NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* No choice: the assembled, projected Hessian factored by a Cholesky with inertia, in either order */
+START_TEST(no_choice_gets_the_factorisation)
+{
+  for (int order = MFAD_ORDER_BEFORE; order <= MFAD_ORDER_AFTER; order++) {
+    Outcome o;
+    TestCall(Solve("", (Order)order, "", PETSC_FALSE, &o));
+    ck_assert_msg(o.converged, "order %d: did not converge (%" PetscInt_FMT " steps)", order, o.its);
+    ck_assert_msg(!strcmp(o.ksp, KSPPREONLY) && !strcmp(o.pc, PCCHOLESKY), "order %d: ksp %s pc %s", order, o.ksp, o.pc);
+#if defined(PETSC_HAVE_MUMPS)
+    ck_assert_str_eq(o.factor, MATSOLVERMUMPS);
+#else
+    ck_assert_str_eq(o.factor, MATSOLVERPETSC);
+#endif
+    ck_assert_msg(!strcmp(o.jtype, MATSEQAIJ), "order %d: Jacobian %s", order, o.jtype);
+    ck_assert_int_eq(o.psd, MFAD_PSD_ABS);
+    ck_assert_int_eq(o.snes_max_it, 200);
+    ck_assert_msg(!o.options_written, "order %d: a default was written into the options database", order);
+  }
+}
+END_TEST
+
+/* A Krylov method chosen by option or in code, before or after: kept, with the automatic form,
+   Jacobi, and the Krylov cap; a cap given is kept */
+START_TEST(a_krylov_choice_wins)
+{
+  Outcome o;
+
+  TestCall(Solve("-ksp_type cg", MFAD_ORDER_BEFORE, "", PETSC_FALSE, &o));
+  ck_assert_msg(!strcmp(o.ksp, KSPCG) && !strcmp(o.pc, PCJACOBI) && !strcmp(o.jtype, MATSHELL), "-ksp_type cg: ksp %s pc %s J %s", o.ksp, o.pc,
+                o.jtype);
+  ck_assert_int_eq(o.ksp_max_it, 500);
+  ck_assert_int_eq(o.psd, MFAD_PSD_NONE);
+  TestCall(Solve("-ksp_type cg", MFAD_ORDER_AFTER, "", PETSC_FALSE, &o));
+  ck_assert_msg(!strcmp(o.ksp, KSPCG) && !strcmp(o.pc, PCJACOBI), "-ksp_type cg, after: ksp %s pc %s", o.ksp, o.pc);
+  TestCall(Solve("", MFAD_ORDER_BEFORE, KSPMINRES, PETSC_FALSE, &o));
+  ck_assert_msg(!strcmp(o.ksp, KSPMINRES) && !strcmp(o.pc, PCJACOBI), "KSPSetType(minres): ksp %s pc %s", o.ksp, o.pc);
+  TestCall(Solve("-ksp_type cg -ksp_max_it 77", MFAD_ORDER_BEFORE, "", PETSC_FALSE, &o));
+  ck_assert_int_eq(o.ksp_max_it, 77);
+  /* a preconditioner that needs entries: the assembled form, not an error on a shell */
+  TestCall(Solve("-pc_type ilu -ksp_type gmres", MFAD_ORDER_BEFORE, "", PETSC_FALSE, &o));
+  ck_assert_msg(!strcmp(o.pc, PCILU) && !strcmp(o.jtype, MATSEQAIJ), "-pc_type ilu: pc %s J %s", o.pc, o.jtype);
+}
+END_TEST
+
+/* A form chosen, a projection chosen in code, the defaults off, the limit below the problem */
+START_TEST(other_choices_win)
+{
+  Outcome o;
+
+  TestCall(Solve("-mfad_hessian shell", MFAD_ORDER_BEFORE, "", PETSC_FALSE, &o));
+  ck_assert_msg(strcmp(o.pc, PCCHOLESKY) && !strcmp(o.jtype, MATSHELL), "-mfad_hessian shell: pc %s J %s", o.pc, o.jtype);
+  TestCall(Solve("", MFAD_ORDER_BEFORE, "", PETSC_TRUE, &o));
+  ck_assert_msg(!strcmp(o.pc, PCCHOLESKY) && o.psd == MFAD_PSD_NONE, "projection none in code: pc %s psd %d", o.pc, (int)o.psd);
+  TestCall(Solve("-mfad_solver_defaults 0", MFAD_ORDER_BEFORE, "", PETSC_FALSE, &o));
+  ck_assert_msg(strcmp(o.pc, PCCHOLESKY) && !strcmp(o.jtype, MATSHELL) && o.ksp_max_it == 10000 && o.snes_max_it == 50,
+                "defaults off: pc %s J %s ksp_max_it %" PetscInt_FMT " snes_max_it %" PetscInt_FMT, o.pc, o.jtype, o.ksp_max_it, o.snes_max_it);
+  TestCall(Solve("-mfad_direct_solve_limit 10", MFAD_ORDER_BEFORE, "", PETSC_FALSE, &o));
+  ck_assert_msg(strcmp(o.pc, PCCHOLESKY) && !strcmp(o.jtype, MATSHELL) && o.ksp_max_it == 500, "over the limit: pc %s J %s ksp_max_it %" PetscInt_FMT,
+                o.pc, o.jtype, o.ksp_max_it);
+}
+END_TEST
+
+/* TAO nls with no choice: the factorisation too (set before nls reads its KSP's type); lmvm, which
+   asks for no Hessian: no assembled Hessian made */
+START_TEST(tao_defaults)
+{
+  for (int k = 0; k < 2; k++) {
+    TestGrid           grid;
+    MfadEnergy         E;
+    Vec                X;
+    Tao                tao;
+    KSP                ksp;
+    PC                 pc;
+    Mat                H;
+    TaoConvergedReason reason;
+    PetscBool          preonly, chol, aij;
+
+    TestCall(TestGridCreate(5, 3, 3, &grid));
+    TestCall(TestGridEnergy(PETSC_COMM_SELF, &grid, &E));
+    TestCall(MfadEnergyCreateVecs(E, &X, NULL));
+    TestCall(TestGridPoint(&grid, 0.2, 7, X));
+    TestCall(TaoCreate(PETSC_COMM_SELF, &tao));
+    TestCall(TaoSetType(tao, k ? TAOLMVM : TAONLS));
+    TestCall(MfadEnergySetTao(E, tao));
+    TestCall(TaoSetSolution(tao, X));
+    TestCall(TaoSetTolerances(tao, 1e-9, 0, 0));
+    TestCall(TaoSetFromOptions(tao));
+    TestCall(TaoSolve(tao));
+    TestCall(TaoGetConvergedReason(tao, &reason));
+    ck_assert_msg(k || reason > 0, "tao nls: %s", TaoConvergedReasons[reason]); /* lmvm: only which Hessian */
+    TestCall(TaoGetHessian(tao, &H, NULL, NULL, NULL));
+    TestCall(PetscObjectTypeCompare((PetscObject)H, MATSEQAIJ, &aij));
+    if (!k) {
+      TestCall(TaoGetKSP(tao, &ksp));
+      TestCall(KSPGetPC(ksp, &pc));
+      TestCall(PetscObjectTypeCompare((PetscObject)ksp, KSPPREONLY, &preonly));
+      TestCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
+      ck_assert_msg(preonly && chol && aij, "tao nls: preonly %d cholesky %d aij %d", preonly, chol, aij);
+    } else ck_assert_msg(!aij, "tao lmvm: an assembled Hessian was made");
+    TestCall(TaoDestroy(&tao));
+    TestCall(VecDestroy(&X));
+    TestCall(MfadEnergyDestroy(&E));
+    TestCall(TestGridDestroy(&grid));
+  }
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+  Suite   *s  = suite_create("solverdefaults");
+  TCase   *tc = tcase_create("defaults");
+  SRunner *sr;
+  int      failed;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, no_choice_gets_the_factorisation);
+  tcase_add_test(tc, a_krylov_choice_wins);
+  tcase_add_test(tc, other_choices_win);
+  tcase_add_test(tc, tao_defaults);
+  suite_add_tcase(s, tc);
+  sr = srunner_create(s);
+  srunner_set_fork_status(sr, CK_NOFORK); /* MPI is not fork-safe */
+  srunner_run_all(sr, CK_NORMAL);
+  failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  PetscCall(PetscFinalize());
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# A user's own programs (tests/user/), each under 80 lines with no solver code, run with no
+# option: the library's default solver converges where the examples do, to the examples' minimum
+# (the same energy to 1e-8 relative) in at most 1.5 times their Newton steps, on 1 and 2 ranks
+# (tests/user_program.sh). (a) param on the jittered Spot patch from a Tutte start; (b) elastic
+# statics on the Spot tets.
+foreach(prog param elastic)
+  add_executable(user_${prog} user/${prog}.c)
+  target_link_libraries(user_${prog} PRIVATE mfad)
+endforeach()
+function(mfad_user_test name nranks prog example check)
+  add_test(NAME ${name}
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/user_program.sh ${check} $<TARGET_FILE:user_${prog}> $<TARGET_FILE:${example}> ${nranks}
+            ${MFAD_MPIEXEC} ${MFAD_MPIEXEC_FLAGS} -- ${ARGN})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "${MFAD_MPI_ENV};OMP_NUM_THREADS=1" LABELS "example;mpi" PROCESSORS ${nranks} TIMEOUT 300)
+endfunction()
+mfad_user_test(user_param_jitter 2 param param param ${MFAD_MESHES}/spot_jitter.obj)
+mfad_user_test(user_elastic_spot 2 elastic elastic elastic ${MFAD_SPOT_TETS}/spot.1.node)
+set_tests_properties(user_elastic_spot PROPERTIES FIXTURES_REQUIRED spot_tets)

@@ -10,6 +10,7 @@
    Parameters per element (5): Dm^{-1} (4, row-major), A. Rest set-up: energies/tri_frame.h. */
 #include <mfad/energy.h>
 #include "tri_frame.h"
+#include "flip_step.h"
 
 /* the features: the edge vectors Ds = (x1 - x0, x2 - x0) as columns, linear in x (4 of 6) */
 static void flip_barrier_tri_Ds(const double x[6], const double p[5], double Ds[4])
@@ -32,6 +33,13 @@ static int flip_barrier_tri_rest(const double r[9], const double m[1], double p[
   return mfad_tri_frame_rest(r, p);
 }
 
+/* the first flip along x + t d: E = +inf there (flip_step.h) */
+static double flip_barrier_tri_step(const double x[6], const double d[6], const double p[5])
+{
+  (void)p;
+  return mfad_tri_flip_step(x, d);
+}
+
 const MfadEnergyInfo flip_barrier_tri_info = {
     .vertices    = 3,
     .dof         = 2,
@@ -40,6 +48,7 @@ const MfadEnergyInfo flip_barrier_tri_info = {
     .features    = 4,
     .feature     = flip_barrier_tri_Ds,
     .energy      = flip_barrier_tri,
+    .step        = flip_barrier_tri_step,
     .rest        = flip_barrier_tri_rest,
     .description = "-A log(det Ds / det Dm) (2-D), +inf when flipped; params Dm^-1, A",
 };

@@ -11,6 +11,7 @@
    Rest set-up: as neohookean_tet (tet_rest.h); material kappa. */
 #include <mfad/energy.h>
 #include "tet_rest.h"
+#include "flip_step.h"
 
 /* psi(F, p), F = Ds Dm^{-1} the features (mfad_tet_F, tet_rest.h) */
 static double volume_barrier_tet(const double F[9], const double p[11])
@@ -28,6 +29,13 @@ static int volume_barrier_tet_rest(const double r[12], const double m[1], double
   return code;
 }
 
+/* the first inversion along x + t d: E = +inf there (flip_step.h) */
+static double volume_barrier_tet_step(const double x[12], const double d[12], const double p[11])
+{
+  (void)p;
+  return mfad_tet_flip_step(x, d);
+}
+
 const MfadEnergyInfo volume_barrier_tet_info = {
     .vertices    = 4,
     .dof         = 3,
@@ -37,6 +45,7 @@ const MfadEnergyInfo volume_barrier_tet_info = {
     .features    = 9,
     .feature     = mfad_tet_F,
     .energy      = volume_barrier_tet,
+    .step        = volume_barrier_tet_step,
     .rest        = volume_barrier_tet_rest,
     .description = "V kappa (J - 1 - log J), J = det(Ds Dm^-1), +inf for J <= 0; params Dm^-1, V, kappa; material kappa",
 };

@@ -229,7 +229,7 @@ PetscErrorCode MfadEnergyGetPSDProjectionSteps(MfadEnergy E, PetscInt *steps);
 PetscErrorCode MfadEnergyGetPSDSwitchCounts(MfadEnergy E, PetscInt *exact, PetscInt *fallbacks);
 /** @brief The largest step t along D from X before an element leaves its energy's domain (a
     triangle flips, a tet inverts): the smallest over the elements of every term whose energy
-    declares its wall (MfadEnergyInfo.step) and over the ranks; +inf if none limits it. Fixed dofs
+    declares its wall (MfadEnergyInfo.step) and over the ranks; PETSC_INFINITY if none limits it. Fixed dofs
     do not move. Computed on the host from each rank's ghosted vertices (any backend). Collective. */
 PetscErrorCode MfadEnergyComputeStepBound(MfadEnergy E, Vec X, Vec D, PetscReal *t);
 /** @brief Whether SNES's line search starts short of the first wall (-mfad_step_bound; default
@@ -248,7 +248,8 @@ PetscErrorCode MfadEnergyGetStepBound(MfadEnergy E, PetscBool *flg);
     (MUMPS where PETSc has it, else PETSc's own with nested dissection, on several ranks inside
     PCREDUNDANT), so that -mfad_psd_switch auto takes exact Newton steps where the exact Hessian is
     positive definite and projected ones elsewhere; otherwise, with no form chosen, the automatic
-    form (the assembled one where the chosen preconditioner needs entries). Always, unless given:
+    form (where the chosen preconditioner needs entries, a factorisation, the assembled one,
+    PSD-projected unless a projection was chosen). Always, unless given:
     for SNES at most 500 Krylov iterations per linear solve (-ksp_max_it), a failed linear solve
     does not end the solve (-snes_max_linear_solve_fail; the truncated step goes to the line
     search), and 200 Newton steps (-snes_max_it); TAO's KSP keeps its cap (nls takes a capped solve

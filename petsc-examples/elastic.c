@@ -57,7 +57,6 @@ static const char help[] =
 #include "defaultoption.h"
 #include "stepper.h"
 #include "elasticmesh.h"
-#include "cholesky.h"
 #include <petsctime.h>
 #include <stdio.h>
 #include <string.h>
@@ -255,36 +254,21 @@ static PetscErrorCode CheckClamp(MPI_Comm comm, PetscInt n, const PetscReal rest
   PetscFunctionReturn(0);
 }
 
-/* The SNES defaults of statics, as options: the Hessian form and linear solver only when the command
-   line names neither (a user's -ksp_type/-pc_type gets the exact Hessian), the iteration and
-   tolerance defaults unless given. The bar under 200 g folds and inverts tets on full steps: Newton-CG
-   on the exact Hessian stopped on negative curvature after 2 steps, and Newton-MINRES (not always a
-   descent direction) failed its line search once in 30 runs whose forms differed only in round-off;
-   these defaults converged in 22 steps. A real body clamped on a small patch (the default band of a curved mesh: Spot is held by
-   the 14 vertices of its ear) swings through a large rotation to hang below it, and the exact
-   Hessian is indefinite on the way: CG stops on negative curvature (DIVERGED_LINEAR_SOLVE), and
-   continuation in the load does not help (1/100 of gravity already swings the body). So: the
-   assembled Hessian, PSD-projected per element (descent far from the minimiser), factored by a
-   sparse Cholesky whose inertia the library's -mfad_psd_switch (auto) uses to take exact steps where the exact Hessian is positive
-   definite (quadratic convergence near the minimiser), and room for the ~70 Newton steps of the
-   swing. */
-static PetscErrorCode SetStaticsDefaults(MPI_Comm comm, PetscBool use_tao)
+/* The tolerance defaults of statics, as options (each unless given). The solver is the library's
+   default (MfadEnergySetSolverDefaults()), which is what this example measured it needs: the bar
+   under 200 g folds and inverts tets on full steps (Newton-CG on the exact Hessian stopped on
+   negative curvature after 2 steps, Newton-MINRES failed its line search once in 30 runs whose forms
+   differed only in round-off; the default converged in 22 steps), and a real body clamped on a
+   small patch (the default band of a curved mesh: Spot is held by the 14 vertices of its ear) swings
+   through a large rotation to hang below it, the exact Hessian indefinite on the way (CG stops on
+   negative curvature, and continuation in the load does not help: 1/100 of gravity already swings
+   the body). So: the assembled Hessian, PSD-projected per element, factored by a sparse Cholesky
+   whose inertia -mfad_psd_switch auto uses for exact steps where the exact Hessian is positive
+   definite, and room for the ~70 Newton steps of the swing. A user's -ksp_type/-pc_type or
+   -mfad_hessian gets the exact Hessian. */
+static PetscErrorCode SetStaticsDefaults(PetscBool use_tao)
 {
-  PetscBool   set, ksp, pc;
-  const char *pre = use_tao ? "-tao_nls_" : "-"; /* SNES's KSP, or TAO NLS's */
-  char        name[64];
-
   PetscFunctionBeginUser;
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));
-  PetscCall(PetscSNPrintf(name, sizeof name, "%sksp_type", pre));
-  PetscCall(PetscOptionsHasName(NULL, NULL, name, &ksp));
-  PetscCall(PetscSNPrintf(name, sizeof name, "%spc_type", pre));
-  PetscCall(PetscOptionsHasName(NULL, NULL, name, &pc));
-  if (!set && !ksp && !pc) { /* else the user's Hessian form or linear solver, exact by default */
-    PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "aij"));
-    PetscCall(DefaultOption("-mfad_psd_project", "abs"));
-    PetscCall(CholeskyInertiaDefaults(comm, pre));
-  }
   /* |grad E| <= 1e-7 of the load (Spot: 3e-5 N against ~4 N of weight per vertex): the energy
      (~1e4 J of terms that cancel) carries round-off of the order of a Newton step's decrease once
      |grad E| is ~2e-8 of the load, where the backtracking line search stalls */
@@ -371,8 +355,8 @@ int main(int argc, char **argv)
   material[0] = P.young / (2 * (1 + P.nu));
   material[1] = P.young * P.nu / ((1 + P.nu) * (1 - 2 * P.nu));
 
-  if (P.steps == 0) PetscCall(SetStaticsDefaults(comm, P.use_tao));
-  PetscCall(DefaultHessianAuto()); /* bar, dynamics, TAO: 5x faster than the fused form alone */
+  if (P.steps == 0) PetscCall(SetStaticsDefaults(P.use_tao)); /* the solver: the library's default */
+  else PetscCall(DefaultHessianAuto());                       /* dynamics: 5x faster than the fused form alone */
   PetscCall(PetscTime(&ts0));
   if (readmesh)
     PetscCall(

@@ -21,20 +21,17 @@ static const char help[] =
     "                          -tao_ls_armijo_memory_size 4: non-monotone, so that round-off in E\n"
     "                          near the minimum does not stop it)\n"
     "  -o <file.vtu>           write the parameterisation (z = 0) with the gradient norm\n"
-    "The Tutte solve (MfadEnergyComputeTutteStart) takes -mfad_tutte_ksp_* and -mfad_tutte_pc_*. Defaults for the Newton solve (each\n"
-    "one only where the command line does not give it): -mfad_hessian aij -mfad_psd_project abs\n"
-    "(projected Newton: symmetric Dirichlet is not convex; with -mfad_hessian given, the exact Hessian\n"
-    "unless -mfad_psd_project is given too); for an assembled Hessian and no -ksp_type/-pc_type given, a\n"
-    "sparse Cholesky factorisation, -ksp_type preonly -pc_type cholesky -pc_factor_mat_solver_type\n"
-    "mumps, else PETSc's own (-pc_factor_mat_ordering_type nd), on several ranks by every rank\n"
-    "(-pc_type redundant -redundant_pc_type cholesky); TAO's the same with the -tao_nls_ prefix. With\n"
-    "it the library's -mfad_psd_switch auto takes exact Newton steps where the exact Hessian is\n"
-    "positive definite (the factor's inertia), projected ones elsewhere: quadratic convergence at the\n"
-    "end instead of linear (-mfad_psd_switch never: projected throughout).\n"
-    "Other Hessian forms: -ksp_type cg -pc_type jacobi. -snes_max_it 10000, -tao_max_it 10000. Every\n"
-    "SNES/KSP/PC/TAO and mfad option applies.\n"
-    "SNES's line search (-snes_linesearch_type shell: backtracking on E, a step within E's round-off\n"
-    "taken if it lowers |grad E|) starts at 0.9 of the step where the first triangle would flip.\n"
+    "The Tutte start is the library's (MfadEnergyComputeTutteStart: -mfad_tutte_ksp_*, -mfad_tutte_pc_*).\n"
+    "The Newton solve is the library's default (MfadEnergySetSolverDefaults): with no -mfad_hessian,\n"
+    "-ksp_type or -pc_type given, the assembled Hessian, projected per element (symmetric Dirichlet is\n"
+    "not convex), factored by a sparse Cholesky with inertia (MUMPS, else PETSc's own, on several\n"
+    "ranks by every rank), exact Newton steps where the exact Hessian is positive definite\n"
+    "(-mfad_psd_switch auto: quadratic convergence at the end; never: projected throughout); TAO nls\n"
+    "the same. With -mfad_hessian given: the exact Hessian (unless -mfad_psd_project), CG + Jacobi\n"
+    "unless -ksp_type. -snes_max_it 10000, -tao_max_it 10000. Every SNES/KSP/PC/TAO and mfad option\n"
+    "applies. SNES's line search (-snes_linesearch_type shell: backtracking on E, a step within E's\n"
+    "round-off taken if it lowers |grad E|) starts at 0.9 of the step where the first triangle would\n"
+    "flip (the library's -mfad_step_bound).\n"
     "Rigid motions are pinned: the first vertex (translation) and the y of the vertex farthest from it,\n"
     "after turning the start so that the two lie on a line of constant y (rotation).\n"
     "The last line is a summary: vertices, triangles, area (of the surface), energy (symmetric\n"
@@ -48,7 +45,6 @@ static const char help[] =
 #include "defaultoption.h"
 #include <string.h>
 #include "geommesh.h"
-#include "cholesky.h"
 
 /* PETSc 3.21 renamed SNESLineSearchShellSetUserFunc() (same arguments) */
 #if PETSC_VERSION_LT(3, 21, 0)
@@ -93,37 +89,21 @@ static PetscErrorCode Measure(MPI_Comm comm, MfadMesh m, PetscInt cstart, PetscI
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The Newton solve's defaults, as options so that the command line overrides each one: an
-   assembled, projected Hessian factored by a sparse Cholesky (CG + Jacobi on the projected Hessian
-   stalls on real meshes: 10,000 iterations at the first step of a 10k-vertex scan), and a gradient
-   test in absolute terms, |grad E| <= gatol sqrt(area) (a test relative to the Tutte start's
-   gradient, which varies by orders of magnitude between meshes, does not say how close E is).
-   Parts that Tutte's map squeezes take hundreds to thousands of steps of steady descent
-   (tests/meshes/sock.obj, a closed end squeezed e^-16-fold: 372 steps; Homer of 6,001
-   vertices cut open at one vertex: 1,612), hence 10000 steps, not 200. */
-static PetscErrorCode SetSolverDefaults(MPI_Comm comm, PetscBool use_tao, PetscReal atol)
+/* The Newton solve's tolerances, as options so that the command line overrides each one: a
+   gradient test in absolute terms, |grad E| <= gatol sqrt(area) (a test relative to the Tutte
+   start's gradient, which varies by orders of magnitude between meshes, does not say how close E
+   is). Parts that Tutte's map squeezes take hundreds to thousands of steps of steady descent
+   (tests/meshes/sock.obj, a closed end squeezed e^-16-fold: 372 steps; Homer of 6,001 vertices cut
+   open at one vertex: 1,612), hence 10000 steps, not 200. The solver itself is the library's
+   default (MfadEnergySetSolverDefaults(): the assembled Hessian, projected, factored by a Cholesky
+   with inertia; CG + Jacobi on the projected Hessian stalls on real meshes: 10,000 iterations at the
+   first step of a 10k-vertex scan), and its line search starts short of the first flip
+   (-mfad_step_bound: symmetric_dirichlet declares its wall). */
+static PetscErrorCode SetSolverDefaults(PetscBool use_tao, PetscReal atol)
 {
-  char        hessian[64] = "";
-  char        value[64];
-  PetscBool   set, ksp, pc;
+  char value[64];
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));
-  if (!set) {
-    PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "aij"));
-    PetscCall(DefaultOption("-mfad_psd_project", "abs"));
-  }
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-mfad_hessian", hessian, sizeof hessian, NULL));
-  { /* SNES's KSP, or TAO NLS's (prefix tao_nls_) */
-    const char *pre = use_tao ? "-tao_nls_" : "-";
-    char        name[64];
-    PetscCall(PetscSNPrintf(name, sizeof name, "%sksp_type", pre));
-    PetscCall(PetscOptionsHasName(NULL, NULL, name, &ksp));
-    PetscCall(PetscSNPrintf(name, sizeof name, "%spc_type", pre));
-    PetscCall(PetscOptionsHasName(NULL, NULL, name, &pc));
-    /* else the user's choice, or nothing to factor */
-    if (!ksp && !pc && !strcmp(hessian, "aij")) PetscCall(CholeskyInertiaDefaults(comm, pre));
-  }
   PetscCall(PetscSNPrintf(value, sizeof value, "%.17g", (double)atol));
   if (!use_tao) {
     PetscCall(DefaultOption("-snes_atol", value));
@@ -143,86 +123,10 @@ static PetscErrorCode SetSolverDefaults(MPI_Comm comm, PetscBool use_tao, PetscR
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The line search's first step stops short of the first flip (Smith & Schaefer 2015, section 4):
-   along x + t d every triangle's parameter-space area is a quadratic in t, a flip its first
-   positive root; the step starts at 0.9 of the smallest over all triangles (if below 1).
-   Backtracking from a full step that flips cuts it by 10 at a time (the +inf stands as a huge
-   energy), so without this the steps crawl: |g| fell by 0.9 a step for 28 steps on spot_jitter. */
-typedef struct {
-  MPI_Comm comm;
-  MfadMesh m;
-  PetscInt cstart, cend;
-} FlipCheck;
-
-static PetscErrorCode MaxStep(FlipCheck *fc, Vec X, Vec D, PetscReal *tmax)
-{
-  Vec                Xall, Dall;
-  const PetscScalar *x, *d;
-  PetscReal          t = PETSC_INFINITY;
-
-  PetscFunctionBegin;
-  PetscCall(GeomGetAll(X, &Xall, &x));
-  PetscCall(GeomGetAll(D, &Dall, &d));
-  for (PetscInt c = fc->cstart; c < fc->cend; c++) {
-    const PetscInt *v = &fc->m->cells[3 * c];
-    PetscReal       ex[2][2], ed[2][2], a, b, q, r[2];
-    for (int k = 0; k < 2; k++)
-      for (int j = 0; j < 2; j++) {
-        ex[k][j] = PetscRealPart(x[2 * v[k + 1] + j] - x[2 * v[0] + j]);
-        ed[k][j] = PetscRealPart(d[2 * v[k + 1] + j] - d[2 * v[0] + j]);
-      }
-    /* area(t) = q + b t + a t^2, normalised so that q > 0 (the triangle is not flipped now) */
-    q = ex[0][0] * ex[1][1] - ex[0][1] * ex[1][0];
-    b = ex[0][0] * ed[1][1] - ex[0][1] * ed[1][0] + ed[0][0] * ex[1][1] - ed[0][1] * ex[1][0];
-    a = ed[0][0] * ed[1][1] - ed[0][1] * ed[1][0];
-    if (q < 0) q = -q, b = -b, a = -a;
-    if (PetscAbsReal(a) <= 1e-14 * (PetscAbsReal(b) + q)) { /* linear */
-      if (b < 0) t = PetscMin(t, -q / b);
-      continue;
-    }
-    {
-      const PetscReal disc = b * b - 4 * a * q;
-      if (disc < 0) continue;
-      /* roots without cancellation: r = 2q / (-b -+ sqrt(disc)) and its partner */
-      const PetscReal s = b < 0 ? -b + PetscSqrtReal(disc) : -b - PetscSqrtReal(disc);
-      r[0]              = s != 0 ? 2 * q / s : PETSC_INFINITY;
-      r[1]              = s / (2 * a);
-      for (int k = 0; k < 2; k++)
-        if (r[k] > 0) t = PetscMin(t, r[k]);
-    }
-  }
-  PetscCall(GeomRestoreAll(&Xall, &x));
-  PetscCall(GeomRestoreAll(&Dall, &d));
-  PetscCall(MPIU_Allreduce(&t, tmax, 1, MPIU_REAL, MPIU_MIN, fc->comm));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* SNES's step is X - lambda Y */
-static PetscErrorCode FlipPreCheck(SNESLineSearch ls, Vec X, Vec Y, PetscBool *changed, void *ctx)
-{
-  PetscReal t;
-  Vec       D;
-
-  PetscFunctionBegin;
-  (void)ls;
-  PetscCall(VecDuplicate(Y, &D));
-  PetscCall(VecAXPBY(D, -1, 0, Y));
-  PetscCall(MaxStep((FlipCheck *)ctx, X, D, &t));
-  PetscCall(VecDestroy(&D));
-  *changed = PETSC_FALSE;
-  if (t < 1 / 0.9) {
-    PetscCall(PetscInfo(ls, "param: the first flip at step %g: step scaled to %g\n", (double)t, (double)(0.9 * t)));
-    PetscCall(VecScale(Y, 0.9 * t));
-    *changed = PETSC_TRUE;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* SNES's line search: backtracking on the energy (Armijo, halving) from the step FlipPreCheck()
-   leaves, with a round-off allowance. Near the minimum an exact Newton step lowers E by less than
-   E's own round-off (seen at |g| = 1.2e-7 sqrt(area) on a 30k-vertex scan, E = 2.2e6), where a test
-   on E alone (PETSc's bt) fails; a step that raises E by no more than round-off (1e3 eps |E|) and
-   lowers |g| is then taken (Hager & Zhang's approximate Wolfe condition). */
+/* SNES's line search: backtracking on the energy (Armijo, halving) from the step the library's
+   pre-checks leave (cut short of the first flip: -mfad_step_bound), with a round-off allowance. Near the minimum an exact Newton step lowers E by
+   less than E's own round-off (seen at |g| = 1.2e-7 sqrt(area) on a 30k-vertex scan, E = 2.2e6), where a test on E alone (PETSc's bt) fails; a step
+   that raises E by no more than round-off (1e3 eps |E|) and lowers |g| is then taken (Hager & Zhang's approximate Wolfe condition). */
 static PetscErrorCode EnergyLineSearch(SNESLineSearch ls, void *ctx)
 {
   SNES        snes;
@@ -276,8 +180,8 @@ static PetscErrorCode EnergyLineSearch(SNESLineSearch ls, void *ctx)
 
 /* Minimises E from X in place with SNES (newtonls) or TAO (nls), the defaults of
    SetSolverDefaults() in the options database */
-static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, FlipCheck *fc, Vec X, PetscBool use_tao, PetscInt *its, PetscInt *nexact,
-                               PetscInt *reason, const char **reason_name)
+static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, Vec X, PetscBool use_tao, PetscInt *its, PetscInt *nexact, PetscInt *reason,
+                               const char **reason_name)
 {
   PetscFunctionBegin;
   if (use_tao) {
@@ -299,18 +203,16 @@ static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, FlipCheck *fc, Vec X
     SNESConvergedReason r;
     SNESLineSearch      ls;
     KSP                 ksp;
-    PC                  pc;
+    KSPType             type;
     PetscCall(SNESCreate(comm, &snes));
     PetscCall(MfadEnergySetSNES(E, snes));
     PetscCall(SNESGetKSP(snes, &ksp));
-    PetscCall(KSPSetType(ksp, KSPCG)); /* for the Hessian forms that are not assembled */
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCJACOBI));
+    PetscCall(KSPGetType(ksp, &type));
+    if (!type) PetscCall(KSPSetType(ksp, KSPCG)); /* a Hessian form given (-mfad_hessian): CG, Jacobi (mfad's) */
     PetscCall(SNESGetLineSearch(snes, &ls));
     PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHSHELL)); /* -snes_linesearch_type overrides it */
     PetscCall(SNESLineSearchShellSetApply(ls, EnergyLineSearch, NULL));
     PetscCall(SNESSetFromOptions(snes));
-    PetscCall(SNESLineSearchSetPreCheck(ls, FlipPreCheck, fc));
     PetscCall(SNESSolve(snes, NULL, X));
     PetscCall(SNESGetIterationNumber(snes, its));
     PetscCall(SNESGetConvergedReason(snes, &r));
@@ -363,7 +265,7 @@ int main(int argc, char **argv)
     n[0] = e[0][1] * e[1][2] - e[0][2] * e[1][1], n[1] = e[0][2] * e[1][0] - e[0][0] * e[1][2], n[2] = e[0][0] * e[1][1] - e[0][1] * e[1][0];
     area += 0.5 * PetscSqrtReal(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
   }
-  PetscCall(SetSolverDefaults(comm, use_tao, gatol * PetscSqrtReal(area)));
+  PetscCall(SetSolverDefaults(use_tao, gatol * PetscSqrtReal(area)));
   PetscCall(MfadEnergyCreateFromMesh(comm, m, 2, &E));
   PetscCall(MfadEnergyGetOwnershipRange(E, &vstart, &vend));
   PetscCall(MfadMeshGetCellRange(comm, m, &cstart, &cend));
@@ -378,10 +280,7 @@ int main(int argc, char **argv)
   PetscCheck(flipped0 == 0, comm, PETSC_ERR_PLIB, "param: the Tutte embedding has %" PetscInt_FMT " flipped triangles", flipped0);
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
 
-  {
-    FlipCheck fc = {comm, m, cstart, cend};
-    PetscCall(Minimize(comm, E, &fc, U, use_tao, &its, &nexact, &reason, &reason_name));
-  }
+  PetscCall(Minimize(comm, E, U, use_tao, &its, &nexact, &reason, &reason_name));
 
   PetscCall(MfadEnergyComputeObjective(E, U, &energy));
   PetscCall(MfadEnergyComputeGradient(E, U, G));

@@ -18,18 +18,17 @@ PetscErrorCode SolverCreate(MfadEnergy E, PetscBool use_tao, PetscReal atol, Vec
     PetscCall(TaoSetSolution(S->tao, X));
     PetscCall(TaoSetFromOptions(S->tao));
   } else {
-    KSP ksp;
-    PC  pc;
+    KSP     ksp;
+    KSPType type;
 
     PetscCall(SNESCreate(comm, &S->snes));
     PetscCall(MfadEnergySetSNES(E, S->snes));
-    /* defaults, overridden by -ksp_type, -pc_type: the Hessian is symmetric, and positive definite
-       along the path for these loads (the mass term helps in dynamics); Jacobi uses the shell's
-       exact diagonal */
+    /* where mfad's default solver did not apply (a Hessian form chosen, as dynamics does): CG,
+       overridden by -ksp_type; the Hessian is symmetric, and positive definite along the path for
+       these loads (the mass term helps in dynamics); mfad's Jacobi uses each form's exact diagonal */
     PetscCall(SNESGetKSP(S->snes, &ksp));
-    PetscCall(KSPSetType(ksp, KSPCG));
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCJACOBI));
+    PetscCall(KSPGetType(ksp, &type));
+    if (!type) PetscCall(KSPSetType(ksp, KSPCG));
     if (atol > 0) PetscCall(SNESSetTolerances(S->snes, atol, PETSC_DEFAULT, 1e-14, PETSC_DEFAULT, PETSC_DEFAULT));
     PetscCall(SNESSetFromOptions(S->snes));
   }

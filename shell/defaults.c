@@ -12,7 +12,9 @@
        (the default before) ran 564 s on a user's first Newton step of a Mooney-Rivlin bar and
        ended DIVERGED_LINEAR_SOLVE, and took 10,000 iterations on a linear (LSCM) problem;
      - otherwise, with no form chosen, the automatic form (the cheapest per Newton step by
-       measured cost), or the assembled one where the chosen preconditioner needs entries;
+       measured cost), or, where the chosen preconditioner needs entries (a factorisation), the
+       assembled one, PSD-projected unless a projection was chosen (the switch then takes exact
+       steps where that factorisation reports the inertia);
      - SNES: a Krylov solve stops after MFAD_KRYLOV_CAP iterations (unless -ksp_max_it or a cap in code
        says otherwise), and a failed linear solve does not end the Newton solve: the truncated
        step (CG's iterate is a descent direction) goes to the line search, and -mfad_psd_switch
@@ -181,7 +183,7 @@ static PetscErrorCode MfadEnergyDefaultsGetState_Private(MfadEnergy E, PetscBool
  *form: the Hessian form when -mfad_hessian/-mfad_pmat are not given (shell: today's) */
 PetscErrorCode MfadSNESSetDefaults_Private(MfadEnergy E, SNES snes, MfadHessianType *form)
 {
-  PetscBool   on, formset, chosen, fd, mf, mfop, fdc, has, newton, needs;
+  PetscBool   on, formset, chosen, fd, mf, mfop, fdc, has, newton = PETSC_FALSE, needs;
   const char *sprefix;
   char        pc_type[256];
   KSP         ksp;
@@ -211,7 +213,11 @@ PetscErrorCode MfadSNESSetDefaults_Private(MfadEnergy E, SNES snes, MfadHessianT
                           "mfad: default solver: %" PetscInt_FMT " unknowns (-mfad_direct_solve_limit %" PetscInt_FMT
                           "): assembled Hessian%s, sparse Cholesky\n",
                           N, limit, psd_chosen ? "" : ", PSD-projected where not definite"));
-    } else *form = needs ? MFAD_HESSIAN_AIJ : MFAD_HESSIAN_AUTO;
+    } else if (needs) { /* a factorisation or other PC of entries chosen: assembled, projected unless chosen */
+      PetscBool psd_chosen;
+      *form = MFAD_HESSIAN_AIJ;
+      if (has) PetscCall(MfadEnergySetPSDProjectionDefault_Private(E, MFAD_PSD_ABS, &psd_chosen));
+    } else *form = MFAD_HESSIAN_AUTO;
   }
   PetscCall(MfadKSPSetCap_Private(ksp));
   {
@@ -296,7 +302,9 @@ static PetscErrorCode MfadTaoChooseDefaults_Private(MfadEnergy E, Tao tao, MfadH
     }
     PetscCall(MfadPCTypeNeedsEntries_Private(pc_type, &needs));
     if (needs) {
+      PetscBool psd_chosen;
       *form = MFAD_HESSIAN_AIJ;
+      if (has) PetscCall(MfadEnergySetPSDProjectionDefault_Private(E, MFAD_PSD_ABS, &psd_chosen));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
   }

@@ -134,3 +134,37 @@ PetscErrorCode MfadMonitorSetFromOptions_Private(MfadEnergy E, PetscObject solve
   else PetscCall(MfadTaoMonitorSet((Tao)solver, MfadTaoMonitor_Private, m, MfadMonitorDestroy_Private));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* -snes_test_jacobian (-snes_test_jacobian_view) or -tao_test_hessian on an energy with
+   least-squares terms compare finite differences of the gradient with the Gauss-Newton Hessian
+   J^T J, which differs from the true Hessian by sum_i r_i Hess(r_i): PETSc then reports a large
+   difference that is no error. Said before the solve, once, with the way to test the Jacobian. */
+PetscErrorCode MfadWarnGaussNewtonTest_Private(MfadEnergy E, PetscObject solver)
+{
+  const char  *term, *prefix, *opt;
+  PetscBool    issnes, set = PETSC_FALSE;
+  char         name[256];
+  PetscClassId id;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyGetLeastSquaresTerm_Private(E, &term));
+  if (!term) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectGetOptionsPrefix(solver, &prefix));
+  PetscCall(PetscObjectGetClassId(solver, &id));
+  issnes = (PetscBool)(id == SNES_CLASSID);
+  opt    = issnes ? "snes_test_jacobian" : "tao_test_hessian";
+  PetscCall(PetscSNPrintf(name, sizeof(name), "-%s%s", prefix ? prefix : "", opt));
+  PetscCall(PetscOptionsHasName(NULL, NULL, name, &set));
+  if (!set && issnes) {
+    PetscCall(PetscSNPrintf(name, sizeof(name), "-%ssnes_test_jacobian_view", prefix ? prefix : ""));
+    PetscCall(PetscOptionsHasName(NULL, NULL, name, &set));
+  }
+  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscPrintf(
+      PetscObjectComm(solver),
+      "mfad: -%s%s: term '%s' is least squares, whose Hessian here is Gauss-Newton (J^T J) by design: PETSc compares it with finite "
+      "differences of the gradient, which include sum_i r_i Hess(r_i), so a difference is expected. To test the residual's Jacobian, compare "
+      "MfadEnergyCreateResidualJacobianShell()'s products with finite differences of MfadEnergyComputeResidual() (docs/guide.md)\n",
+      prefix ? prefix : "", opt, term));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -13,6 +13,10 @@ PETSC_INTERN PetscErrorCode MfadEnergyChooseProjection_Private(MfadEnergy E, Pet
 PETSC_INTERN PetscErrorCode MfadEnergyGetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection *type);
 /* src/energy.c: "-name" given without the value it needs is an error naming what it takes */
 PETSC_INTERN PetscErrorCode MfadOptionsRequireValue_Private(MPI_Comm comm, const char prefix[], const char name[], const char takes[]);
+/* src/energy.c: the first least-squares term's name, or NULL */
+PETSC_INTERN PetscErrorCode MfadEnergyGetLeastSquaresTerm_Private(MfadEnergy E, const char **name);
+/* shell/monitor.c: says, once per solver, that -snes_test_jacobian / -tao_test_hessian meet a Gauss-Newton Hessian */
+PETSC_INTERN PetscErrorCode MfadWarnGaussNewtonTest_Private(MfadEnergy E, PetscObject solver);
 /* src/compute.c: names the first invalid element at X (msg empty if none); collective */
 PETSC_INTERN PetscErrorCode MfadEnergyDescribeInvalid_Private(MfadEnergy E, Vec X, char msg[], size_t len);
 
@@ -49,6 +53,7 @@ PETSC_INTERN PetscErrorCode MfadMonitorSetFromOptions_Private(MfadEnergy E, Pets
 /* shell/psdswitch.c: -mfad_psd_switch, from the SNES Jacobian and TAO Hessian callbacks */
 PETSC_INTERN PetscErrorCode MfadPSDSwitchStep_Private(PetscObject solver, MfadEnergy E, KSP ksp, Mat P, Vec X, PetscInt it, PetscReal gnorm,
                                                       PetscBool failed);
+PETSC_INTERN PetscErrorCode MfadSNESSetRoundoffTest_Private(SNES snes, MfadEnergy E);
 /* src/energy.c */
 PETSC_INTERN PetscErrorCode MfadEnergySetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection type);
 PETSC_INTERN PetscErrorCode MfadEnergyCountPSDSwitch_Private(MfadEnergy E, PetscBool reset, PetscInt exact, PetscInt fallbacks);

@@ -158,6 +158,7 @@ PetscErrorCode MfadEnergySetSNES(MfadEnergy E, SNES snes)
   Mat             J, P;
   Vec             F;
   MfadHessianType form;
+  PetscBool       has_objective;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(snes, SNES_CLASSID, 2);
@@ -166,14 +167,14 @@ PetscErrorCode MfadEnergySetSNES(MfadEnergy E, SNES snes)
   PetscCall(MfadEnergyCreateJacobians_Private(E, form, &J, &P));
   PetscCall(MfadEnergyCreateVecs(E, NULL, &F));
   PetscCall(SNESSetFunction(snes, F, MfadSNESFunction_Private, E));
-  {
-    PetscBool has; /* a system (F(x) = 0) has no objective: line searches use |F| */
-    PetscCall(MfadEnergyHasObjective(E, &has));
-    if (has) PetscCall(SNESSetObjective(snes, MfadSNESObjective_Private, E));
-  }
+  /* a system (F(x) = 0) has no objective: line searches use |F| */
+  PetscCall(MfadEnergyHasObjective(E, &has_objective));
+  if (has_objective) PetscCall(SNESSetObjective(snes, MfadSNESObjective_Private, E));
   PetscCall(SNESSetJacobian(snes, J, P, MfadSNESJacobian_Private, E));
   PetscCall(MfadEnergyAttach_Private(E, (PetscObject)snes));
   PetscCall(MfadMonitorSetFromOptions_Private(E, (PetscObject)snes));
+  if (has_objective) PetscCall(MfadSNESSetRoundoffTest_Private(snes, E));
+  PetscCall(MfadWarnGaussNewtonTest_Private(E, (PetscObject)snes));
   /* projected, then exact Newton: a failed exact solve sends the next steps back to the projection
      instead of ending the solve */
   {

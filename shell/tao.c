@@ -98,6 +98,7 @@ PetscErrorCode MfadEnergySetTao(MfadEnergy E, Tao tao)
   PetscCall(TaoSetHessian(tao, H, P, MfadTaoHessian_Private, E));
   PetscCall(MfadEnergyAttach_Private(E, (PetscObject)tao));
   PetscCall(MfadMonitorSetFromOptions_Private(E, (PetscObject)tao));
+  PetscCall(MfadWarnGaussNewtonTest_Private(E, (PetscObject)tao));
   PetscCall(MatDestroy(&H));
   PetscCall(MatDestroy(&P));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -213,6 +213,17 @@ PetscErrorCode MfadEnergyAddTermFromRest(MfadEnergy E, MfadKernel k, PetscInt ne
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* shell/: the first least-squares term's name, or NULL (its Hessian forms are Gauss-Newton) */
+PetscErrorCode MfadEnergyGetLeastSquaresTerm_Private(MfadEnergy E, const char **name)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  *name = NULL;
+  for (PetscInt t = 0; t < E->nterms && !*name; t++)
+    if (E->terms[t].k->nout > 0 && E->terms[t].k->sum == MFAD_SUM_LEAST_SQUARES) *name = E->terms[t].name;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadEnergySetTermName(MfadEnergy E, PetscInt term, const char name[])
 {
   PetscFunctionBegin;

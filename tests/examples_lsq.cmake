@@ -52,3 +52,12 @@ mfad_geom_test(example_lsq_stretch_brgn arap 1 stretch 1.25 OPTIONS -form brgn -
 # (d) A solve that did not converge exits non-zero with the reason on stderr
 mfad_lsq_test(example_lsq_not_converged_gauss_newton 1 fails "did not converge: DIVERGED_MAX_IT" -form gauss_newton -snes_max_it 2)
 mfad_lsq_test(example_lsq_not_converged_brgn 2 fails "did not converge: DIVERGED_MAXITS" -form brgn -tao_max_it 2)
+# -snes_test_jacobian / -tao_test_hessian on least-squares terms: said before PETSc's report that the
+# Hessian compared is Gauss-Newton by design (a difference is expected), with how to test J
+add_test(NAME example_lsq_test_jacobian_says_gauss_newton
+         COMMAND ${MFAD_MPIEXEC} ${MFAD_MPIEXEC_FLAGS} -n 1 $<TARGET_FILE:arap> -form gauss_newton -snes_test_jacobian -snes_max_it 1)
+add_test(NAME example_lsq_test_hessian_says_gauss_newton
+         COMMAND ${MFAD_MPIEXEC} ${MFAD_MPIEXEC_FLAGS} -n 1 $<TARGET_FILE:arap> -form gauss_newton -use_tao -tao_test_hessian -tao_max_it 1)
+set_tests_properties(example_lsq_test_jacobian_says_gauss_newton example_lsq_test_hessian_says_gauss_newton PROPERTIES
+                     ENVIRONMENT "${MFAD_MPI_ENV};OMP_NUM_THREADS=1" LABELS "example;mpi"
+                     PASS_REGULAR_EXPRESSION "term '[a-z_]+' is least squares, whose Hessian here is Gauss-Newton")

@@ -18,11 +18,27 @@ static double ipc_point_sphere(const double x[3], const double p[6])
   return mfad_ipc_barrier(gap * gap, p[4], p[5]);
 }
 
+/* the wall: the first t at which x + t d reaches the sphere (|x + t d - c|^2 = R^2, a quadratic
+   a t^2 + b t + q with q > 0 outside; its first positive root, 2q / (-b + sqrt(D)) without
+   cancellation), +inf if the line misses it or moves away */
+static double ipc_point_sphere_step(const double x[3], const double d[3], const double p[6])
+{
+  double r[3];
+  for (int i = 0; i < 3; i++) r[i] = x[i] - p[i];
+  const double a = mfad_dot3(d, d), b = 2.0 * mfad_dot3(r, d), q = mfad_dot3(r, r) - p[3] * p[3];
+  if (!(q > 0.0)) return 0.0; /* inside already: no valid step */
+  if (!(b < 0.0) || !(a > 0.0)) return INFINITY;
+  const double disc = b * b - 4.0 * a * q;
+  if (disc < 0.0) return INFINITY;
+  return 2.0 * q / (-b + sqrt(disc));
+}
+
 const MfadEnergyInfo ipc_point_sphere_info = {
     .vertices = 1,
     .dof      = 3,
     .params   = 6,
     .energy   = ipc_point_sphere,
+    .step     = ipc_point_sphere_step,
     .description =
         "IPC barrier -kappa (d - dhat)^2 log(d / dhat), d the squared distance of a point to a fixed sphere; params centre (3), radius, dhat^2, "
         "kappa",

@@ -239,6 +239,8 @@ PetscErrorCode MfadEnergyComputeStepBound(MfadEnergy E, Vec X, Vec D, PetscReal 
     patch: 15 Newton steps instead of 39). The pre-check runs after the projection switch's descent
     check and before any pre-check set on the line search, whenever that was set. */
 PetscErrorCode MfadEnergySetStepBound(MfadEnergy E, PetscBool flg);
+/** @brief How many steps SNES's pre-check has cut so far (at a wall or the contact bound). */
+PetscErrorCode MfadEnergyGetStepCuts(MfadEnergy E, PetscInt *n);
 PetscErrorCode MfadEnergyGetStepBound(MfadEnergy E, PetscBool *flg);
 /** @brief Whether MfadEnergySetSNES() and MfadEnergySetTao() give the solver mfad's defaults where
     the user chose none (-mfad_solver_defaults; default true): for an energy of at most
@@ -375,6 +377,18 @@ PetscErrorCode MfadContactGetMinimumDistance(MfadContact C, PetscReal *d);
     edge, and keeps at least about a tenth of each pair's distance (additive CCD, Li et al. 2021);
     1 if nothing can meet. Collective. Cap a line search's step at alpha. */
 PetscErrorCode MfadContactStepBound(MfadContact C, const PetscReal x[], const PetscReal dx[], PetscReal *alpha);
+/** @brief Adds C's contact to E (3 unknowns per vertex; C's surface and barrier set, its vertices'
+    global ids E's vertices): two terms, `ipc_point_triangle` and `ipc_edge_edge` (their indices in
+    pt and ee, either may be NULL), whose elements are the pairs closer than dhat, detected anew at
+    X before each Newton step of SNES or TAO (an element provider; MfadEnergyUpdateElements()
+    elsewhere), and the continuous-collision bound: before each SNES line search (newtonls) a step
+    along which a point could pass through a triangle or an edge through an edge is capped at
+    MfadContactStepBound(), with the energies' walls (MfadEnergySetStepBound()), so that the barriers'
+    +inf is never met by backtracking alone. E holds a reference to C (destroy yours when done).
+    One contact per energy. */
+PetscErrorCode MfadEnergyAddContact(MfadEnergy E, MfadContact C, PetscInt *pt, PetscInt *ee);
+/** @brief How many detections E's contact made so far (0 without one). */
+PetscErrorCode MfadEnergyGetContactDetections(MfadEnergy E, PetscInt *n);
 /**@}*/
 
 /** @brief Tets of a box of nx x ny x nz cubes, 6 per cube, positively oriented and conforming;

@@ -124,6 +124,50 @@ static PetscErrorCode MfadPSDSwitchPrepareMUMPS_Private(KSP ksp)
 #endif
 }
 
+/* KSPSetUp() keeping MUMPS's inertia: a Hessian whose pattern changed (dynamic element sets:
+   contact pairs) gets a new factor matrix from PETSc, with ICNTL(13) back at MUMPS's 0, without
+   which MatGetInertia() refuses on several ranks; then the PC is set up afresh with ICNTL(13) = 1
+   (one more symbolic factorisation, at pattern changes only). Found by test_contactterms_2. */
+static PetscErrorCode MfadPSDSwitchSetUp_Private(KSP ksp, PetscBool assembled)
+{
+#if defined(PETSC_HAVE_MUMPS)
+  PC            pc;
+  Mat           F, A, B;
+  PetscBool     chol;
+  MatSolverType type = NULL;
+  PetscInt      icntl;
+  PetscMPIInt   size;
+
+  PetscFunctionBegin;
+  PetscCall(KSPSetUp(ksp));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ksp), &size));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
+  if (!assembled || !chol || size == 1) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCFactorGetMatrix(pc, &F));
+  PetscCall(MatFactorGetSolverType(F, &type));
+  if (!type || strcmp(type, MATSOLVERMUMPS)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatMumpsGetIcntl(F, 13, &icntl));
+  if (icntl == 1) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscInfo(ksp, "mfad: a new MUMPS factor (the Hessian's pattern changed): set up again with ICNTL(13) = 1 for its inertia\n"));
+  PetscCall(KSPGetOperators(ksp, &A, &B));
+  PetscCall(PetscObjectReference((PetscObject)A));
+  PetscCall(PetscObjectReference((PetscObject)B));
+  PetscCall(PCReset(pc));
+  PetscCall(KSPSetOperators(ksp, A, B));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MfadPSDSwitchPrepareMUMPS_Private(ksp));
+  PetscCall(KSPSetUp(ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+#else
+  PetscFunctionBegin;
+  (void)assembled;
+  PetscCall(KSPSetUp(ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+#endif
+}
+
 /* Whether the solver factors the assembled exact-or-projected Hessian by a Cholesky whose inertia
    PETSc knows: MUMPS's (it pivots) or PETSc's own LDL^T (alone or inside PCREDUNDANT). CHOLMOD stops
    with an error on a matrix that is not positive definite; an iterative method factors nothing. */
@@ -206,7 +250,7 @@ static PetscErrorCode MfadPSDSwitchPreSolve_Private(KSP ksp, Vec b, Vec x, void 
     c->resolved = PETSC_TRUE;
   }
   if (!c->inertia || !c->exact) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(KSPSetUp(ksp));
+  PetscCall(MfadPSDSwitchSetUp_Private(ksp, PETSC_TRUE));
   PetscCall(MfadPSDSwitchGetFactorPC_Private(ksp, &pc));
   PetscCall(PCFactorGetMatrix(pc, &F));
   PetscCall(MatGetInertia(F, &nneg, NULL, NULL)); /* negative pivots of LDL^T: negative eigenvalues */
@@ -260,12 +304,15 @@ static PetscErrorCode MfadPSDSwitchPreCheck_Private(SNESLineSearch ls, Vec X, Ve
   }
   PetscCall(MfadEnergyGetStepBound(c->E, &bound));
   if (bound) {
-    PetscReal t;
+    PetscReal t, alpha, cut;
     PetscCall(VecScale(Y, -1)); /* the motion */
     PetscCall(MfadEnergyComputeStepBound(c->E, X, Y, &t));
-    PetscCall(VecScale(Y, t < 1 ? -0.9 * t : -1));
-    if (t < 1) {
-      PetscCall(PetscInfo(ls, "mfad: an element leaves its domain at %g of the step: cut to 0.9 of that\n", (double)t));
+    PetscCall(MfadEnergyComputeContactBound_Private(c->E, X, Y, &alpha)); /* conservative already */
+    cut = PetscMin(t < 1 ? 0.9 * t : 1, alpha);
+    PetscCall(VecScale(Y, -cut));
+    if (cut < 1) {
+      PetscCall(PetscInfo(ls, "mfad: step cut to %g (an element's wall at %g of it, contact bound %g)\n", (double)cut, (double)t, (double)alpha));
+      PetscCall(MfadEnergyCountStepCut_Private(c->E));
       *changed = PETSC_TRUE;
     }
   }

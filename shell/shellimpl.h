@@ -13,6 +13,10 @@ PETSC_INTERN PetscErrorCode MfadEnergyChooseProjection_Private(MfadEnergy E, Pet
 PETSC_INTERN PetscErrorCode MfadEnergyGetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection *type);
 /* src/energy.c: "-name" given without the value it needs is an error naming what it takes */
 PETSC_INTERN PetscErrorCode MfadOptionsRequireValue_Private(MPI_Comm comm, const char prefix[], const char name[], const char takes[]);
+/* src/stepbound.c: one more step cut by the pre-check */
+PETSC_INTERN PetscErrorCode MfadEnergyCountStepCut_Private(MfadEnergy E);
+/* src/contactterms.c: the contact's continuous-collision bound along D (1 without a contact) */
+PETSC_INTERN PetscErrorCode MfadEnergyComputeContactBound_Private(MfadEnergy E, Vec X, Vec D, PetscReal *alpha);
 /* src/energy.c: the first least-squares term's name, or NULL */
 PETSC_INTERN PetscErrorCode MfadEnergyGetLeastSquaresTerm_Private(MfadEnergy E, const char **name);
 /* shell/monitor.c: says, once per solver, that -snes_test_jacobian / -tao_test_hessian meet a Gauss-Newton Hessian */

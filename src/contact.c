@@ -35,6 +35,7 @@ PetscErrorCode MfadContactCreate(MPI_Comm comm, MfadContact *C)
   PetscCall(MfadContactRegisterEvents_Private());
   PetscCall(PetscNew(C));
   (*C)->comm  = comm;
+  (*C)->refct = 1;
   (*C)->dhat  = -1.0;
   (*C)->kappa = 1.0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -56,6 +57,10 @@ PetscErrorCode MfadContactDestroy(MfadContact *C)
 {
   PetscFunctionBegin;
   if (!C || !*C) PetscFunctionReturn(PETSC_SUCCESS);
+  if (--(*C)->refct > 0) { /* an energy still holds it */
+    *C = NULL;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MfadContactClearSurface_Private(*C));
   PetscCall(PetscFree((*C)->ptconn));
   PetscCall(PetscFree((*C)->eeconn));

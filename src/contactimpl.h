@@ -34,6 +34,7 @@ typedef struct {
 
 struct _p_MfadContact {
   MPI_Comm   comm;
+  PetscInt   refct; /* the creator's and each energy's that holds it (MfadEnergyAddContact()) */
   PetscInt   nv;  /* this rank's vertices (coordinates x[3 nv]) */
   PetscInt  *gid; /* their global ids */
   PetscInt   ntri, nedge, npoint;

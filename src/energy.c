@@ -97,6 +97,7 @@ PetscErrorCode MfadEnergyDestroy(MfadEnergy *E)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(MfadEnergyReset_Private(e));
+  PetscCall(MfadEnergyDestroyContact_Private(e));
   for (PetscInt t = 0; t < e->nterms; t++) {
     PetscCall(PetscFree(e->terms[t].conn_global));
     PetscCall(PetscFree(e->terms[t].params));

@@ -12,6 +12,10 @@
 /* -mfad_direct_solve_limit's default (shell/defaults.c) */
 #define MFAD_DIRECT_SOLVE_LIMIT 1000000
 
+typedef struct _n_MfadContactTerms *MfadContactTerms;
+/* src/contactterms.c */
+PETSC_INTERN PetscErrorCode MfadEnergyDestroyContact_Private(MfadEnergy E);
+
 typedef enum { MFAD_OP_VALUE, MFAD_OP_GRADIENT, MFAD_OP_HVP, MFAD_OP_DIAGONAL, MFAD_OP_BLOCKDIAG, MFAD_OP_COUNT } MfadOp;
 
 /* Owned fixed rows of a global output (src/compute.c): what each operation puts there */
@@ -129,6 +133,8 @@ struct _p_MfadEnergy {
   PetscBool         solver_defaults; /* -mfad_solver_defaults: SNES/TAO get mfad's solver where the user chose none (shell/defaults.c) */
   PetscInt          direct_limit;    /* -mfad_direct_solve_limit: the most unknowns that default factors */
   PetscBool         step_bound;      /* -mfad_step_bound: SNES's line search starts short of the first wall */
+  struct _n_MfadContactTerms *contact;         /* MfadEnergyAddContact() (src/contactterms.c), or NULL */
+  PetscInt                    step_cuts;       /* steps SNES's pre-check cut at a wall or the contact bound */
   PetscReal         damping;        /* lambda I added to every Hessian (Jacobian) form: Levenberg-Marquardt */
   PetscInt          psd_left;       /* -mfad_psd_switch steps: projected steps left in this solve */
   PetscBool         psd_exact_last; /* the last Newton step used the exact Hessian */

@@ -50,3 +50,19 @@ PetscErrorCode MfadEnergyComputeStepBound(MfadEnergy E, Vec X, Vec D, PetscReal 
   PetscCall(MPIU_Allreduce(&tmin, t, 1, MPIU_REAL, MPIU_MIN, PetscObjectComm((PetscObject)E)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode MfadEnergyCountStepCut_Private(MfadEnergy E)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  E->step_cuts++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyGetStepCuts(MfadEnergy E, PetscInt *n)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  *n = E->step_cuts;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -19,3 +19,11 @@ if(MFAD_BUILD_EXAMPLES)
 endif()
 # the cloth example's sphere obstacle (energies/ipc_point_sphere.c): closed form, finite differences
 mfad_check_test(test_ipc_sphere)
+# MfadEnergyAddContact through a user's SNES with no solver option: the collision bound keeps a
+# pulled point above a triangle (without it, it tunnels), 1 and 2 ranks
+add_executable(test_contactterms test_contactterms.c)
+target_link_libraries(test_contactterms PRIVATE mfad PkgConfig::CHECK m)
+target_compile_options(test_contactterms PRIVATE -Wall -Wextra)
+foreach(np 1 2)
+  mfad_mpi_test(test_contactterms_${np} ${np} $<TARGET_FILE:test_contactterms>)
+endforeach()

@@ -3,7 +3,10 @@
 # option: the library's default solver converges where the examples do, to the examples' minimum
 # (the same energy to 1e-8 relative) in at most 1.5 times their Newton steps, on 1 and 2 ranks
 # (tests/user_program.sh). (a) param on the jittered Spot patch from a Tutte start; (b) elastic
-# statics on the Spot tets.
+# statics on the Spot tets. They run beside the examples: none where the examples are not built.
+if(NOT MFAD_BUILD_EXAMPLES)
+  return()
+endif()
 foreach(prog param elastic)
   add_executable(user_${prog} user/${prog}.c)
   target_link_libraries(user_${prog} PRIVATE mfad)

@@ -326,7 +326,6 @@ int main(int argc, char **argv)
   PetscCall(VecNorm(G, NORM_2, &gnorm0)); /* the load: the cubes' weight */
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
   PetscCall(SolverCreate(E, PETSC_FALSE, 1e-6 * gnorm0, X, &S));
-  PetscCall(ContactSetSNES(&ct, S.snes));
 
   for (PetscInt step = 1; step <= sc.steps; step++) {
     PetscScalar *x;
@@ -337,7 +336,6 @@ int main(int argc, char **argv)
     PetscCall(ImplicitEulerPredict(E, inertia, n, mass, sc.dt, vel, X, xold, xpred, iparam));
     PetscCall(ContactStepStart(X, xold));
     PetscCall(SolverSolve(&S, X, &sits, &sreason, &sname));
-    PetscCall(ContactStepReason(&ct, X, &sreason, &sname));
     PetscCall(MfadEnergyComputeGradient(E, X, G));
     PetscCall(VecNorm(G, NORM_2, &gnorm));
     residual = PetscMax(residual, gnorm / gnorm0);
@@ -374,15 +372,17 @@ int main(int argc, char **argv)
     }
   }
   {
-    PetscInt updates, rebuilds, repre, kept;
+    PetscInt updates, rebuilds, repre, kept, detections, capped;
     PetscCall(MfadEnergyGetElementsCounts(E, &updates, &rebuilds, &repre, &kept));
+    PetscCall(MfadEnergyGetContactDetections(E, &detections));
+    PetscCall(MfadEnergyGetStepCuts(E, &capped));
     PetscCall(PetscPrintf(comm,
                           "drop: vertices %" PetscInt_FMT " tets %" PetscInt_FMT " cubes %" PetscInt_FMT
                           " dhat %.6e kappa %.6e min_contact_distance %.6e lowest_z %.6e cube_pairs %" PetscInt_FMT " detections %" PetscInt_FMT
                           " capped_steps %" PetscInt_FMT " ghost_rebuilds %" PetscInt_FMT " repreallocations %" PetscInt_FMT
                           " residual %.3e iterations %" PetscInt_FMT " reason %" PetscInt_FMT " %s\n",
-                          N, 6 * ncube * sc.cubes, sc.cubes, (double)dhat, (double)kappa, (double)dmin, (double)zmin_all, cube_pairs_max,
-                          ct.detections, ct.capped, rebuilds, repre, (double)residual, its, reason, reason_name));
+                          N, 6 * ncube * sc.cubes, sc.cubes, (double)dhat, (double)kappa, (double)dmin, (double)zmin_all, cube_pairs_max, detections,
+                          capped, rebuilds, repre, (double)residual, its, reason, reason_name));
   }
   PetscCall(ContactDestroy(&ct));
   PetscCall(SolverDestroy(&S));

@@ -49,7 +49,6 @@ static const char help[] =
 #include <mfadmesh.h>
 #include "stepper.h"
 #include "contactstep.h"
-#include "defaultoption.h"
 #include <petsctime.h>
 
 typedef enum { PIN_CORNERS, PIN_EDGE, PIN_NONE } PinType;
@@ -326,19 +325,19 @@ int main(int argc, char **argv)
   PetscCheck(!contact || s.steps > 0, comm, PETSC_ERR_ARG_INCOMP, "-contact and -sphere simulate a fall: use -ts_steps > 0");
   if (contact && dhat == 0) dhat = 0.25 * s.h; /* below the rest sheet's closest non-adjacent pair, h / sqrt(2) */
   if (contact && kappa == 0) kappa = 10 * s.rho * s.h * s.h * PetscAbsReal(s.grav) / (dhat * dhat * dhat);
-  if (contact) { /* folds make the Hessian indefinite (CG stopped at step 30 of the default drape);
-                    projected Newton alone then took > 50 steps per time step near rest: projected,
-                    then exact steps (80 time steps: 6-9 Newton steps each) */
-    PetscCall(DefaultOption("-mfad_psd_project", "abs"));
-    PetscCall(DefaultOption("-mfad_psd_project_steps", "3"));
-  }
 
   N = (s.nx + 1) * (s.ny + 1);
   PetscCall(PetscSplitOwnership(comm, &n, &N));
   PetscCallMPI(MPI_Scan(&n, &vstart, 1, MPIU_INT, MPI_SUM, comm));
   vstart -= n;
-  PetscCall(DefaultHessianAuto()); /* the cheapest Hessian form per Newton step; any -mfad_hessian overrides it */
   PetscCall(MfadEnergyCreate(comm, 3, n, N, &E));
+  PetscCall(MfadEnergySetHessianType(E, MFAD_HESSIAN_AUTO, MFAD_HESSIAN_AUTO)); /* the cheapest per Newton step; -mfad_hessian overrides it */
+  if (contact) { /* folds make the Hessian indefinite (CG stopped at step 30 of the default drape);
+                    projected Newton alone then took > 50 steps per time step near rest: projected,
+                    then exact steps (80 time steps: 6-9 Newton steps each); options override */
+    PetscCall(MfadEnergySetPSDProjection(E, MFAD_PSD_ABS, 0));
+    PetscCall(MfadEnergySetPSDProjectionSteps(E, 3));
+  }
   PetscCall(PetscMalloc5(n, &mass, 3 * n, &vel, 3 * n, &xpred, 3 * n, &xold, 4 * n, &iparam));
   PetscCall(BuildEnergy(E, &s, vstart, vstart + n, mass, &membrane, &inertia));
   if (contact) {

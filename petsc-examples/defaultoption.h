@@ -31,18 +31,4 @@ static inline PetscErrorCode OptionsAnyGiven(PetscInt n, const char *const names
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* -mfad_hessian auto (the form predicted cheapest for each Newton step from its measured costs)
-   unless the command line chose a form, a preconditioning matrix, a preconditioner (one that needs
-   the matrix's entries needs -mfad_hessian aij) or finite-difference colouring (an assembled pattern) */
-static inline PetscErrorCode DefaultHessianAuto(void)
-{
-  const char *const chosen[] = {"-mfad_hessian", "-mfad_pmat", "-pc_type", "-snes_fd_color", "-snes_fd"};
-  PetscBool         any;
-
-  PetscFunctionBegin;
-  PetscCall(OptionsAnyGiven((PetscInt)(sizeof(chosen) / sizeof(chosen[0])), chosen, &any));
-  if (!any) PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "auto"));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 #endif

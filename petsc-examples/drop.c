@@ -29,7 +29,6 @@ static const char help[] =
 #include <mfadmesh.h>
 #include "stepper.h"
 #include "contactstep.h"
-#include "defaultoption.h"
 
 typedef struct {
   PetscInt  cubes, n, nf, steps;
@@ -231,9 +230,6 @@ int main(int argc, char **argv)
   PetscCheck(!steps_out || prefix[0], comm, PETSC_ERR_ARG_WRONG, "-o_steps needs a file name prefix");
   if (dhat == 0) dhat = 0.25 * sc.h;
   if (kappa == 0) kappa = 10 * sc.rho * sc.h * sc.h * sc.h * PetscAbsReal(sc.grav) / (dhat * dhat * dhat);
-  PetscCall(DefaultOption("-mfad_psd_project", "abs")); /* a tumbling cube: the exact Hessian is indefinite on the way */
-  PetscCall(DefaultOption("-mfad_psd_project_steps", "3"));
-  PetscCall(DefaultHessianAuto());
 
   /* vertices: each cube's (n+1)^3 (ncv in all), then the floor's (fixed); cells: each cube's n^3 */
   nb    = (sc.n + 1) * (sc.n + 1) * (sc.n + 1);
@@ -246,6 +242,11 @@ int main(int argc, char **argv)
   vstart = vend - n;
   cstart = (sc.cubes * ncube * rank) / size, cend = (sc.cubes * ncube * (rank + 1)) / size;
   PetscCall(MfadEnergyCreate(comm, 3, n, N, &E));
+  /* the cheapest form per Newton step, projected then exact (a tumbling cube: the exact Hessian is
+     indefinite on the way); options override them */
+  PetscCall(MfadEnergySetHessianType(E, MFAD_HESSIAN_AUTO, MFAD_HESSIAN_AUTO));
+  PetscCall(MfadEnergySetPSDProjection(E, MFAD_PSD_ABS, 0));
+  PetscCall(MfadEnergySetPSDProjectionSteps(E, 3));
   PetscCall(Surface(&sc, rank, size, &nv, &gid, &rest, &ntri, &tri, &nedge, &edge, &npoint, &point));
   PetscCall(PetscMalloc6(3 * ncv, &x0, n, &mass, 3 * n, &vel, 3 * n, &xpred, 3 * n, &xold, 4 * n, &iparam));
   CubesStart(&sc, rest, nb, x0);

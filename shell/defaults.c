@@ -156,13 +156,13 @@ static PetscErrorCode MfadSNESTypeIsNewton_Private(SNES snes, PetscBool *newton)
 }
 
 /* What both solvers' defaults start from: whether they are on, whether the user chose a Hessian
-   form (-mfad_hessian or -mfad_pmat), whether E is an energy (a system F(x) = 0 has no objective and
+   form (-mfad_hessian or -mfad_pmat, or MfadEnergySetHessianType() in code), whether E is an energy (a system F(x) = 0 has no objective and
    a Jacobian that need not be symmetric: no Cholesky), its size and the direct solve's limit */
 static PetscErrorCode MfadEnergyDefaultsGetState_Private(MfadEnergy E, PetscBool *on, PetscBool *formset, PetscBool *energy, PetscInt *N,
                                                          PetscInt *limit)
 {
   const char *eprefix;
-  PetscBool   pmatset;
+  PetscBool   pmatset, incode;
   Vec         G;
 
   PetscFunctionBegin;
@@ -170,7 +170,8 @@ static PetscErrorCode MfadEnergyDefaultsGetState_Private(MfadEnergy E, PetscBool
   PetscCall(MfadEnergyGetOptionsPrefix(E, &eprefix));
   PetscCall(MfadOptionGiven_Private(eprefix, "mfad_hessian", formset));
   PetscCall(MfadOptionGiven_Private(eprefix, "mfad_pmat", &pmatset));
-  *formset = (PetscBool)(*formset || pmatset);
+  PetscCall(MfadEnergyGetHessianType(E, NULL, NULL, &incode));
+  *formset = (PetscBool)(*formset || pmatset || incode);
   PetscCall(MfadEnergyHasObjective(E, energy));
   PetscCall(MfadEnergyCreateVecs(E, &G, NULL));
   PetscCall(VecGetSize(G, N));

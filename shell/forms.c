@@ -30,6 +30,27 @@ PetscErrorCode MfadEnergyCreateHessianMat(MfadEnergy E, MfadHessianType type, Ma
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MfadEnergySetHessianType(MfadEnergy E, MfadHessianType jac, MfadHessianType pmat)
+{
+  PetscFunctionBegin;
+  PetscCheck(jac >= MFAD_HESSIAN_SHELL && jac <= MFAD_HESSIAN_AUTO && pmat >= MFAD_HESSIAN_SHELL && pmat <= MFAD_HESSIAN_AUTO, PETSC_COMM_SELF,
+             PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergySetHessianType: unknown form %d or %d", (int)jac, (int)pmat);
+  PetscCall(MfadEnergySetHessianTypes_Private(E, (PetscInt)jac, (PetscInt)pmat));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyGetHessianType(MfadEnergy E, MfadHessianType *jac, MfadHessianType *pmat, PetscBool *set)
+{
+  PetscInt j, p;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyGetHessianTypes_Private(E, &j, &p));
+  if (jac) *jac = j >= 0 ? (MfadHessianType)j : MFAD_HESSIAN_SHELL;
+  if (pmat) *pmat = p >= 0 ? (MfadHessianType)p : MFAD_HESSIAN_SHELL;
+  if (set) *set = (PetscBool)(j >= 0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadHessianSetPoint(Mat H, Vec X)
 {
   PetscBool      shell, isauto;
@@ -65,15 +86,18 @@ PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, MfadHessianType j
   PetscBool         pset;
   MPI_Comm          comm;
   const char       *prefix = NULL;
+  PetscInt          jcode, pcode;
 
   PetscFunctionBegin;
+  PetscCall(MfadEnergyGetHessianTypes_Private(E, &jcode, &pcode));
+  if (jcode >= 0) jtype = (MfadHessianType)jcode;
   PetscCall(MfadEnergyGetComm(E, &comm));
   PetscCall(MfadEnergyGetOptionsPrefix(E, &prefix));
   PetscCall(MfadOptionsRequireValue_Private(comm, prefix, "-mfad_hessian", "shell|cached|aij|auto"));
   PetscCall(MfadOptionsRequireValue_Private(comm, prefix, "-mfad_pmat", "shell|cached|aij|auto"));
   PetscOptionsBegin(comm, prefix, "mfad Hessian forms", "MfadEnergySetSNES");
   PetscCall(PetscOptionsEnum("-mfad_hessian", "Form of the Hessian the solver applies", "MfadEnergyCreateHessianMat", MfadHessianTypes, (PetscEnum)jtype, (PetscEnum *)&jtype, NULL));
-  ptype = jtype;
+  ptype = pcode >= 0 ? (MfadHessianType)pcode : jtype;
   PetscCall(PetscOptionsEnum("-mfad_pmat", "Form of the Hessian the preconditioner is built from", "MfadEnergyCreateHessianMat", MfadHessianTypes, (PetscEnum)ptype, (PetscEnum *)&ptype, &pset));
   PetscOptionsEnd();
   PetscCall(MfadEnergyGetPSDProjection(E, &psd, NULL));

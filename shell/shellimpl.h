@@ -15,6 +15,9 @@ PETSC_INTERN PetscErrorCode MfadEnergyGetPSDProjectionInUse_Private(MfadEnergy E
 PETSC_INTERN PetscErrorCode MfadOptionsRequireValue_Private(MPI_Comm comm, const char prefix[], const char name[], const char takes[]);
 /* src/stepbound.c: one more step cut by the pre-check */
 PETSC_INTERN PetscErrorCode MfadEnergyCountStepCut_Private(MfadEnergy E);
+/* src/energy.c: the Hessian forms set in code (-1: not set) */
+PETSC_INTERN PetscErrorCode MfadEnergySetHessianTypes_Private(MfadEnergy E, PetscInt jac, PetscInt pmat);
+PETSC_INTERN PetscErrorCode MfadEnergyGetHessianTypes_Private(MfadEnergy E, PetscInt *jac, PetscInt *pmat);
 /* src/contactterms.c: the contact's continuous-collision bound along D (1 without a contact) */
 PETSC_INTERN PetscErrorCode MfadEnergyComputeContactBound_Private(MfadEnergy E, Vec X, Vec D, PetscReal *alpha);
 /* src/energy.c: the first least-squares term's name, or NULL */

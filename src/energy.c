@@ -43,6 +43,8 @@ PetscErrorCode MfadEnergyCreate(MPI_Comm comm, PetscInt dof, PetscInt n, PetscIn
   e->solver_defaults = PETSC_TRUE;
   e->direct_limit    = MFAD_DIRECT_SOLVE_LIMIT;
   e->step_bound      = PETSC_TRUE;
+  e->hessian_type    = -1;
+  e->pmat_type       = -1;
   e->reorder      = PETSC_TRUE;
   e->check_finite = PETSC_TRUE;
   e->elements_term = -1;
@@ -459,6 +461,25 @@ PetscErrorCode MfadEnergySetPSDProjectionDefault_Private(MfadEnergy E, MfadPSDPr
   if (E->psd_chosen) PetscFunctionReturn(PETSC_SUCCESS);
   E->psd      = type;
   E->psd_user = type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* shell/forms.c: the Hessian forms set in code (-1: none), read as the defaults of -mfad_hessian, -mfad_pmat */
+PetscErrorCode MfadEnergySetHessianTypes_Private(MfadEnergy E, PetscInt jac, PetscInt pmat)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  E->hessian_type = jac;
+  E->pmat_type    = pmat;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyGetHessianTypes_Private(MfadEnergy E, PetscInt *jac, PetscInt *pmat)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  *jac  = E->hessian_type;
+  *pmat = E->pmat_type;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -135,6 +135,7 @@ struct _p_MfadEnergy {
   PetscBool         step_bound;      /* -mfad_step_bound: SNES's line search starts short of the first wall */
   struct _n_MfadContactTerms *contact;         /* MfadEnergyAddContact() (src/contactterms.c), or NULL */
   PetscInt                    step_cuts;       /* steps SNES's pre-check cut at a wall or the contact bound */
+  PetscInt                    hessian_type, pmat_type; /* MfadEnergySetHessianType() (shell/forms.c; -1: not set in code) */
   PetscReal         damping;        /* lambda I added to every Hessian (Jacobian) form: Levenberg-Marquardt */
   PetscInt          psd_left;       /* -mfad_psd_switch steps: projected steps left in this solve */
   PetscBool         psd_exact_last; /* the last Newton step used the exact Hessian */

@@ -14,7 +14,8 @@ typedef struct {
 
 typedef enum { MFAD_ORDER_BEFORE, MFAD_ORDER_AFTER } Order; /* MfadEnergySetSNES before or after SNESSetFromOptions */
 
-/* Solves with the options `opts`, in the given order; `code` sets a KSP type in code first ("": none),
+/* Solves with the options `opts`, in the given order; `code` sets a KSP type in code first ("": none;
+   "form:shell": the Hessian form instead),
    `psd_none` chooses no projection in code */
 static PetscErrorCode Solve(const char *opts, Order order, const char *code, PetscBool psd_none, Outcome *o)
 {
@@ -40,7 +41,8 @@ static PetscErrorCode Solve(const char *opts, Order order, const char *code, Pet
   PetscCall(TestGridPoint(&grid, 0.2, 7, X));
   PetscCall(SNESCreate(PETSC_COMM_SELF, &snes));
   PetscCall(SNESGetKSP(snes, &ksp));
-  if (code[0]) PetscCall(KSPSetType(ksp, code));
+  if (!strcmp(code, "form:shell")) PetscCall(MfadEnergySetHessianType(E, MFAD_HESSIAN_SHELL, MFAD_HESSIAN_SHELL)); /* a form chosen in code */
+  else if (code[0]) PetscCall(KSPSetType(ksp, code));
   if (order == MFAD_ORDER_AFTER) PetscCall(SNESSetFromOptions(snes));
   PetscCall(MfadEnergySetSNES(E, snes));
   if (order == MFAD_ORDER_BEFORE) PetscCall(SNESSetFromOptions(snes));
@@ -133,6 +135,10 @@ START_TEST(other_choices_win)
 
   TestCall(Solve("-mfad_hessian shell", MFAD_ORDER_BEFORE, "", PETSC_FALSE, &o));
   ck_assert_msg(strcmp(o.pc, PCCHOLESKY) && !strcmp(o.jtype, MATSHELL), "-mfad_hessian shell: pc %s J %s", o.pc, o.jtype);
+  TestCall(Solve("", MFAD_ORDER_BEFORE, "form:shell", PETSC_FALSE, &o));
+  ck_assert_msg(strcmp(o.pc, PCCHOLESKY) && !strcmp(o.jtype, MATSHELL), "MfadEnergySetHessianType(shell): pc %s J %s", o.pc, o.jtype);
+  TestCall(Solve("-mfad_hessian aij -ksp_type cg", MFAD_ORDER_BEFORE, "form:shell", PETSC_FALSE, &o));
+  ck_assert_msg(!strcmp(o.jtype, MATSEQAIJ), "-mfad_hessian aij over a shell set in code: J %s", o.jtype);
   TestCall(Solve("", MFAD_ORDER_BEFORE, "", PETSC_TRUE, &o));
   ck_assert_msg(!strcmp(o.pc, PCCHOLESKY) && o.psd == MFAD_PSD_NONE, "projection none in code: pc %s psd %d", o.pc, (int)o.psd);
   TestCall(Solve("-mfad_solver_defaults 0", MFAD_ORDER_BEFORE, "", PETSC_FALSE, &o));

@@ -163,7 +163,7 @@ static PetscErrorCode MfadEnergyDefaultsGetState_Private(MfadEnergy E, PetscBool
 {
   const char *eprefix;
   PetscBool   pmatset, incode;
-  Vec         G;
+  PetscInt    dof;
 
   PetscFunctionBegin;
   PetscCall(MfadEnergyGetSolverDefaults(E, on));
@@ -173,9 +173,8 @@ static PetscErrorCode MfadEnergyDefaultsGetState_Private(MfadEnergy E, PetscBool
   PetscCall(MfadEnergyGetHessianType(E, NULL, NULL, &incode));
   *formset = (PetscBool)(*formset || pmatset || incode);
   PetscCall(MfadEnergyHasObjective(E, energy));
-  PetscCall(MfadEnergyCreateVecs(E, &G, NULL));
-  PetscCall(VecGetSize(G, N));
-  PetscCall(VecDestroy(&G));
+  PetscCall(MfadEnergyGetSizes(E, &dof, NULL, N));
+  *N *= dof; /* unknowns */
   PetscCall(MfadEnergyGetDirectSolveLimit(E, limit));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -5,6 +5,7 @@
 #ifndef MFAD_ENERGY_SPHERE_CHORD_H
 #define MFAD_ENERGY_SPHERE_CHORD_H
 #include <mfad/energy.h>
+#include "flip_step.h"
 
 /* Writes the edges e1 = u1 - u0, e2 = u2 - u0 and n = e1 x e2; returns det[u0, u1, u2] = n . u0,
    taken from the edges: accurate for a tiny triangle too (y0 . y1 x y2 has an absolute round-off of
@@ -26,5 +27,21 @@ static inline double mfad_sphere_chord(const double y[9], double e1[3], double e
   const double det = mfad_dot3(n, u);
   if (!(det > 1e-14 * sqrt(mfad_dot3(e1, e1) * mfad_dot3(e2, e2)))) return 0.0;
   return det;
+}
+
+/* The first t > 0 at which the triangle of y + t d reaches a great circle or flips, the wall of both
+   energies (.step): det[u0, u1, u2] = 0 where det[y0, y1, y2] = 0, the volume of the tet of the
+   origin and the y's, a cubic in t whose first root flip_step.h finds exactly (Smith & Schaefer
+   2015, sec. 4.1; sampling the cubic misses a tiny triangle that flips and unflips between two
+   samples, and the line search then meets +inf: Homer took 0.01 of nearly every step). The
+   retraction y / |y| after each line search does not change the sign. */
+static inline double mfad_sphere_flip_step(const double y[9], const double d[9])
+{
+  double x[12] = {0.0}, e[12] = {0.0};
+  for (int i = 0; i < 9; i++) {
+    x[3 + i] = y[i];
+    e[3 + i] = d[i];
+  }
+  return mfad_tet_flip_step(x, e);
 }
 #endif

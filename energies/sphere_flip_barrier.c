@@ -36,6 +36,13 @@ static int sphere_flip_barrier_rest(const double r[9], const double m[1], double
   return 0;
 }
 
+/* the great-circle wall (sphere_chord.h) */
+static double sphere_flip_barrier_step(const double x[9], const double d[9], const double p[1])
+{
+  (void)p;
+  return mfad_sphere_flip_step(x, d);
+}
+
 const MfadEnergyInfo sphere_flip_barrier_info = {
     .vertices    = 3,
     .dof         = 3,
@@ -43,5 +50,6 @@ const MfadEnergyInfo sphere_flip_barrier_info = {
     .rest_dim    = 3,
     .energy      = sphere_flip_barrier,
     .rest        = sphere_flip_barrier_rest,
+    .step        = sphere_flip_barrier_step,
     .description = "-A log(det[y0, y1, y2] / (|y0| |y1| |y2| 2 A)), +inf when flipped on the sphere; param A",
 };

@@ -67,6 +67,13 @@ static int sphere_symmetric_dirichlet_rest(const double r[9], const double m[1],
   return mfad_tri_frame_rest(r, p);
 }
 
+/* the great-circle wall (sphere_chord.h) */
+static double sphere_symmetric_dirichlet_step(const double x[9], const double d[9], const double p[5])
+{
+  (void)p;
+  return mfad_sphere_flip_step(x, d);
+}
+
 const MfadEnergyInfo sphere_symmetric_dirichlet_info = {
     .vertices    = 3,
     .dof         = 3,
@@ -76,5 +83,6 @@ const MfadEnergyInfo sphere_symmetric_dirichlet_info = {
     .feature     = sphere_symmetric_dirichlet_unknowns,
     .energy      = sphere_symmetric_dirichlet,
     .rest        = sphere_symmetric_dirichlet_rest,
+    .step        = sphere_symmetric_dirichlet_step,
     .description = "A (|J|^2 + |J^+|^2), J = Ds Dm^-1 (3 x 2) of the vertices y/|y| on the unit sphere, +inf when flipped; params Dm^-1, A",
 };

@@ -234,14 +234,37 @@ PetscErrorCode MfadEnergyGetPSDSwitchCounts(MfadEnergy E, PetscInt *exact, Petsc
 PetscErrorCode MfadEnergyComputeStepBound(MfadEnergy E, Vec X, Vec D, PetscReal *t);
 /** @brief Whether SNES's line search starts short of the first wall (-mfad_step_bound; default
     true): before each line search of newtonls, a step X - Y that would take an element out of its
-    domain is cut to 0.9 of the bound (MfadEnergyComputeStepBound() along -Y), so that backtracking
+    domain is cut to 0.8 of the bound (MfadEnergyComputeStepBound() along -Y), so that backtracking
     starts from a valid point instead of cutting by 10 from +inf (symmetric Dirichlet on a scanned
-    patch: 15 Newton steps instead of 39). The pre-check runs after the projection switch's descent
+    patch: 16 Newton steps instead of 39; 0.8 is Smith & Schaefer's factor, 0.9 took 372 steps on
+    sock.obj where 0.8 takes 305). The pre-check runs after the projection switch's descent
     check and before any pre-check set on the line search, whenever that was set. */
 PetscErrorCode MfadEnergySetStepBound(MfadEnergy E, PetscBool flg);
 /** @brief How many steps SNES's pre-check has cut so far (at a wall or the contact bound). */
 PetscErrorCode MfadEnergyGetStepCuts(MfadEnergy E, PetscInt *n);
 PetscErrorCode MfadEnergyGetStepBound(MfadEnergy E, PetscBool *flg);
+/** @brief Newton-CG for SNES (-mfad_newton_cg; default false): each Newton step solves with the exact
+    Hessian (the fused shell product) by CG preconditioned with the Cholesky factor of the
+    PSD-projected Hessian (assembled), so that the first CG iterate is the projected Newton step (a
+    descent direction however indefinite the exact Hessian) and CG goes on to the exact Newton
+    step (quadratic convergence near the minimum, where projected Newton is linear). Where CG fails
+    or meets negative curvature, the projected step P^{-1} g replaces CG's step if its quadratic
+    model is lower; where the step taken then predicts no decrease above the energy's round-off (a
+    saddle), Steihaug's CG with the radius |X| walks along the negative curvature (an escape), and
+    a line search that fails after an escape is convergence at round-off. The round-off stop
+    (MfadEnergySetSNES()) is not taken after negative curvature. Set up by MfadEnergySetSNES()
+    unless chosen otherwise: -mfad_hessian shell -mfad_pmat aij, -mfad_psd_project abs, KSP stcg
+    without a radius, PC Cholesky (MUMPS with null-pivot detection, ICNTL(24) = 1; else PETSc's
+    with a nonzero shift, in PCREDUNDANT on several ranks); any of them chosen by option or in code
+    wins. Measured against PETSc's trust regions with the same operator and preconditioner
+    (docs/guide.md): petsc-examples/sphere.c on Spot 49 Newton steps, where SNES newtontr stops at
+    step 2 on an energy of +inf and TAO ntr takes 54; arap_surface's rigid motion of Spot 16
+    against 31 and 31. SNES newtonls only (TAO: -tao_type ntr, its equal there). */
+PetscErrorCode MfadEnergySetNewtonCG(MfadEnergy E, PetscBool flg);
+PetscErrorCode MfadEnergyGetNewtonCG(MfadEnergy E, PetscBool *flg);
+/** @brief The last (or current) SNES solve's Newton-CG steps whose CG step was replaced by the projected
+    one, and its escapes along negative curvature (MfadEnergySetNewtonCG()). */
+PetscErrorCode MfadEnergyGetNewtonCGCounts(MfadEnergy E, PetscInt *fallbacks, PetscInt *escapes);
 /** @brief Whether MfadEnergySetSNES() and MfadEnergySetTao() give the solver mfad's defaults where
     the user chose none (-mfad_solver_defaults; default true): for an energy of at most
     MfadEnergySetDirectSolveLimit() unknowns with no Hessian form (-mfad_hessian, -mfad_pmat) and no

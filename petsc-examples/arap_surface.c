@@ -46,27 +46,18 @@ static const char help[] =
     "  -check_minimum            also min_eigenvalue in the summary: the smallest eigenvalue of the exact\n"
     "                            Hessian at the result (dense, KSPComputeEigenvaluesExplicitly; 1 rank, up\n"
     "                            to 500 vertices), > 0 at a strict local minimum, < 0 at a saddle\n"
-    "Defaults (SNES): Newton-CG on the exact Hessian (-mfad_hessian shell, -ksp_type stcg: CG stopped at\n"
-    "negative curvature) preconditioned by the Cholesky factor of the PSD-projected Hessian\n"
-    "(-mfad_pmat aij -mfad_psd_project abs, -pc_type cholesky: MUMPS where PETSc has it, else PETSc's\n"
-    "own, redundant on several ranks): ARAP is not convex, and the first CG\n"
-    "step, a projected Newton step, is a descent direction far from the minimum, while near it CG\n"
-    "reaches the exact Newton step; where CG fails, or stops at negative curvature with a higher\n"
-    "quadratic model, the projected step is taken, and at a saddle Steihaug's CG steps along the\n"
-    "negative curvature (petsc-examples/newtoncg.c). Spot's default bend:\n"
-    "16 steps and 8 s, against 26 and 55 s for the cached Hessian with CG + Jacobi below. With any of\n"
-    "-mfad_hessian, -mfad_pmat, -mfad_psd_project_steps, -ksp_type or -pc_type given, and with TAO:\n"
-    "-mfad_hessian cached -mfad_psd_project abs -mfad_psd_project_steps 10 (projected element Hessians\n"
-    "in the first 10 Newton steps, the exact Hessian after them, and an exact step meeting negative\n"
-    "curvature sends the next 10 back to the projection; -mfad_psd_project_steps -1: projected\n"
-    "throughout; with -mfad_hessian given, that form throughout, exact unless -mfad_psd_project is\n"
-    "given too; TAO: projected throughout), -ksp_type cg -pc_type jacobi. Always: -snes_max_it 200,\n"
-    "-snes_rtol 1e-12 (Newton's last steps are quadratic: an answer to round-off for about 2 steps\n"
-    "more; with several load steps, -snes_atol 1e-12 |g0| and -snes_rtol 0 instead, g0 the whole\n"
-    "motion's starting gradient, so that every step meets one test), -ksp_rtol 1e-10; every\n"
-    "SNES/KSP/PC/TAO and mfad option applies. With Newton-CG, a step that predicts a decrease |g.y|\n"
-    "below the energy's round-off (100 eps |E|; not after negative curvature) ends the solve as a\n"
-    "minimiser to working precision: reason 100 CONVERGED_ROUNDOFF (as sphere).\n"
+    "Defaults (SNES): mfad's Newton-CG (MfadEnergySetNewtonCG(), -mfad_newton_cg; each of its parts\n"
+    "unless chosen): CG on the exact Hessian preconditioned by the Cholesky factor of the PSD-projected\n"
+    "one. ARAP is not convex: the first CG step, a projected Newton step, is a descent direction far\n"
+    "from the minimum, while near it CG reaches the exact Newton step; where CG fails or meets negative\n"
+    "curvature the projected step is taken if its model is lower, and at a saddle Steihaug's CG steps\n"
+    "along the negative curvature. Spot's default bend: 16 steps and 8 s, against 26 and 55 s for the\n"
+    "cached Hessian with CG + Jacobi. TAO: the cached Hessian, projected in the first 10 Newton steps\n"
+    "(MfadEnergySetPSDProjectionSteps()), at most 200 steps. SNES: at most 200 steps, |g| <= 1e-12 |g0|\n"
+    "(Newton's last steps are quadratic: an answer to round-off for about 2 steps more; with several\n"
+    "load steps g0 is the whole motion's starting gradient, so that every step meets one test; any\n"
+    "-snes_rtol given replaces 1e-12), -ksp_rtol 1e-10, or mfad's stop at the energy's round-off\n"
+    "(CONVERGED_SNORM_RELATIVE); every SNES/KSP/PC/TAO and mfad option applies.\n"
     "The last line is a summary: vertices, triangles, weights and negative_cotan (the edges whose\n"
     "cotangent weight (cot a + cot b)/2 is negative: non-Delaunay edges), energy, rigid_deviation and\n"
     "rotation_deviation (the largest distance of a vertex from the left handle's rigid motion of its\n"
@@ -79,8 +70,6 @@ static const char help[] =
 #include <mfadpetsc.h>
 #include <mfad/psd.h>
 #include "geommesh.h"
-#include "newtoncg.h"
-#include "defaultoption.h"
 
 MFAD_KERNEL_DECLARE(arap_surface);
 
@@ -519,7 +508,7 @@ typedef struct {
   PetscReal       *R0; /* 9 per mesh vertex */
   PetscReal       *p;  /* 21 per local cell */
   PetscBool        rechart; /* fold after every line search (else R0 stays I) */
-  NewtonCG        *ncg;     /* the SNES's Newton-CG, or NULL: the linear solver of the options */
+  PetscReal        atol, rtol; /* SNES's test */
 } ReChart;
 
 static PetscErrorCode ReChartParams(ReChart *rc, PetscBool set)
@@ -567,17 +556,41 @@ static PetscErrorCode ReChartPostCheck(SNESLineSearch ls, Vec X, Vec Y, Vec W, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ReChartSetSNES(void *ctx, SNES snes)
+/* One load step's SNES solve (the defaults: see help) */
+static PetscErrorCode ReChartSolve(ReChart *rc, Vec X, PetscInt *its, PetscInt *reason, const char **reason_name)
 {
-  ReChart       *rc = (ReChart *)ctx;
-  SNESLineSearch ls;
+  SNES                snes;
+  KSP                 ksp;
+  SNESConvergedReason r;
 
   PetscFunctionBeginUser;
-  PetscCall(GeomSetSNES_Energy(rc->E, snes));
-  if (rc->ncg) PetscCall(NewtonCGSetSNES(rc->ncg, snes));
-  if (!rc->rechart) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(SNESGetLineSearch(snes, &ls));
-  PetscCall(SNESLineSearchSetPostCheck(ls, ReChartPostCheck, rc));
+  PetscCall(SNESCreate(PetscObjectComm((PetscObject)X), &snes));
+  PetscCall(MfadEnergySetSNES(rc->E, snes));
+  PetscCall(SNESSetTolerances(snes, rc->atol, rc->rtol, PETSC_DEFAULT, 200, PETSC_DEFAULT));
+  /* the last step must be a Newton step: with CG's default 1e-5, |g| stalls at ~4e-11 on
+     spot_patch's bend (PETSc 3.18 then stops on the step test, 3.26 runs to the step limit) */
+  PetscCall(SNESGetKSP(snes, &ksp));
+  PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+  if (rc->rechart) {
+    SNESLineSearch ls;
+    PetscCall(SNESGetLineSearch(snes, &ls));
+    PetscCall(SNESLineSearchSetPostCheck(ls, ReChartPostCheck, rc));
+  }
+  PetscCall(SNESSetFromOptions(snes));
+  PetscCall(SNESSolve(snes, NULL, X));
+  PetscCall(SNESGetIterationNumber(snes, its));
+  PetscCall(SNESGetConvergedReason(snes, &r));
+  *reason      = r;
+  *reason_name = SNESConvergedReasons[r];
+  PetscCall(SNESDestroy(&snes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ArapSetTao(void *E, Tao tao)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MfadEnergySetTao((MfadEnergy)E, tao));
+  PetscCall(TaoSetMaximumIterations(tao, 200));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -628,10 +641,9 @@ int main(int argc, char **argv)
   PetscReal  *params, *w, L = 4, mineig = 0, energy, gnorm, gnorm0, loc[4] = {0, 0, 0, 0}, sum[2], dev[2], lgenergy = 0, lgdev = 0;
   HandleSet   h;
   Weights     weights = WEIGHTS_COTAN_CLAMPED;
-  ReChart     rc = {0};
-  NewtonCG    ncg = {0};
+  ReChart     rc      = {0};
   PetscBool   rechart = PETSC_TRUE;
-  PetscBool   use_tao = PETSC_FALSE, write = PETSC_FALSE, file = PETSC_FALSE, checkmin = PETSC_FALSE, set, bandset, stepset;
+  PetscBool   use_tao = PETSC_FALSE, write = PETSC_FALSE, file = PETSC_FALSE, checkmin = PETSC_FALSE, bandset, stepset;
   char        out[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
   const char *reason_name = "";
   PetscMPIInt size;
@@ -668,35 +680,6 @@ int main(int argc, char **argv)
     PetscCheck(a > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-axis must not be zero");
     for (int d = 0; d < 3; d++) h.axis[d] /= a;
   }
-  /* projected Newton unless the user picks a Hessian form (then the exact one unless projected);
-     far from the minimum it needs more steps than SNES's default 50 on the default bend */
-  PetscCall(DefaultOption("-snes_max_it", "200"));
-  /* Newton is quadratic near the minimum: 1e-12 costs about 2 steps more than SNES's 1e-8 and gives
-     the answer to round-off (Spot, rigid handles: vertices 2e-15 from the rigid motion, not 7e-6) */
-  PetscCall(DefaultOption("-snes_rtol", "1e-12"));
-  /* that last step must be a Newton step: with CG's default 1e-5, |g| stalls at ~4e-11 on
-     spot_patch's bend (PETSc 3.18 then stops on the step test, 3.26 runs to -snes_max_it) */
-  PetscCall(DefaultOption("-ksp_rtol", "1e-10"));
-  PetscCall(DefaultOption("-tao_max_it", "200"));
-  /* SNES: Newton-CG on the exact Hessian, preconditioned by the Cholesky factor of the projected one
-     (newtoncg.h), unless the user picks a Hessian form or a linear solver. TAO, or a form picked
-     without a -mfad_hessian: the cached Hessian, projected in the first 10 steps */
-  {
-    const char *const chosen[] = {"-mfad_hessian", "-mfad_pmat", "-mfad_psd_project_steps", "-ksp_type", "-pc_type"};
-    PetscBool         any;
-    PetscCall(OptionsAnyGiven((PetscInt)(sizeof(chosen) / sizeof(chosen[0])), chosen, &any));
-    if (!any && !use_tao) {
-      PetscCall(NewtonCGSetDefaults());
-      rc.ncg = &ncg;
-    }
-  }
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));
-  if (!set) {
-    PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "cached"));
-    PetscCall(DefaultOption("-mfad_psd_project", "abs"));
-    PetscCall(DefaultOption("-mfad_psd_project_steps", "10"));
-  }
-
   if (file) {
     PetscCall(GeomMeshRead(path, &m)); /* a manifold triangle surface in 3-D, or an error naming the file */
     PetscCall(DropUnusedVertices(&m, &ndrop));
@@ -767,6 +750,11 @@ int main(int argc, char **argv)
   PetscCall(ReChartParams(&rc, PETSC_FALSE));
   PetscCall(MfadEnergyAddTerm(E, MFAD_KERNEL(arap_surface), cend - cstart, conn, rc.p, 1.0, &term));
   rc.term = term;
+  if (use_tao) { /* SNES: Newton-CG (help); the options override either */
+    PetscCall(MfadEnergySetHessianType(E, MFAD_HESSIAN_CACHED, MFAD_HESSIAN_CACHED));
+    PetscCall(MfadEnergySetPSDProjection(E, MFAD_PSD_ABS, 0));
+    PetscCall(MfadEnergySetPSDProjectionSteps(E, 10));
+  } else PetscCall(MfadEnergySetNewtonCG(E, PETSC_TRUE));
   PetscCall(MfadEnergySetFromOptions(E));
 
   /* start: the rest shape, rotations 0 (R = I) */
@@ -785,34 +773,19 @@ int main(int argc, char **argv)
   PetscCall(MfadEnergyComputeGradient(E, X, G));
   PetscCall(VecNorm(G, NORM_2, &gnorm0));
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
-  if (steps > 1 && !use_tao) {
-    /* one test for every load step, |grad E| <= rtol |g0| with g0 the whole motion's starting
-       gradient: SNES's rtol is relative to each step's own start, smaller with every step added,
-       which left the default bend of spot_patch in 2 steps at |g| 1e-11 after 200 iterations */
-    PetscReal rtol = 1e-12;
-    PetscBool aset;
-    char      atol[32];
-    PetscCall(PetscOptionsGetReal(NULL, NULL, "-snes_rtol", &rtol, NULL));
-    PetscCall(PetscOptionsHasName(NULL, NULL, "-snes_atol", &aset));
-    if (!aset) {
-      PetscCall(PetscSNPrintf(atol, sizeof(atol), "%.17g", (double)(rtol * gnorm0)));
-      PetscCall(PetscOptionsSetValue(NULL, "-snes_atol", atol));
-      PetscCall(PetscOptionsSetValue(NULL, "-snes_rtol", "0"));
-    }
-  }
+  /* one test for every load step, |grad E| <= rtol |g0| with g0 the whole motion's starting
+     gradient: SNES's rtol is relative to each step's own start, smaller with every step added,
+     which left the default bend of spot_patch in 2 steps at |g| 1e-11 after 200 iterations */
+  rc.rtol = 1e-12;
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-snes_rtol", &rc.rtol, NULL));
+  if (steps > 1) rc.atol = rc.rtol * gnorm0, rc.rtol = 0;
 
   for (PetscInt s = 1; s <= steps; s++) {
     PetscInt sits;
     PetscCall(HandlesFix(E, m, &h, vstart, vend, (PetscReal)s / steps, 6));
     PetscCall(MfadEnergyApplyFixedValues(E, X));
-    if (!use_tao) {
-      PetscCall(GeomMinimizeProblem(comm, &rc, ReChartSetSNES, NULL, X, PETSC_FALSE, 0, &sits, &reason, &reason_name));
-      if (rc.ncg) {
-        PetscReal f;
-        PetscCall(MfadEnergyComputeObjective(E, X, &f));
-        PetscCall(NewtonCGConvergedReason(rc.ncg, f, &reason, &reason_name));
-      }
-    } else PetscCall(GeomMinimize(comm, E, X, PETSC_TRUE, 0, &sits, &reason, &reason_name));
+    if (!use_tao) PetscCall(ReChartSolve(&rc, X, &sits, &reason, &reason_name));
+    else PetscCall(GeomMinimizeProblem(comm, E, NULL, ArapSetTao, X, PETSC_TRUE, 0, &sits, &reason, &reason_name));
     its += sits;
     if (reason <= 0) break;
   }

@@ -46,28 +46,19 @@ static const char help[] =
     "  -barrier <0.01>         weight of the sphere_flip_barrier term (0: the +inf wall only)\n"
     "  -penalty <1>            k of the radial sphere_penalty term (per vertex, times its rest area share)\n"
     "  -retract <true>         retract to the sphere after every SNES step\n"
-    "  -step_filter <true>     shorten each Newton step to 0.8 of the first flip before the line search\n"
     "  -gatol <1e-6>           SNES: converged when |grad E| <= gatol sqrt(area) (sets -snes_atol; -snes_rtol 0)\n"
     "  -use_tao                minimise with TAO (default -tao_type ntr; no retraction) instead of SNES\n"
     "  -o <file.vtu>           write the spherical mesh, with the displacement from the start\n"
     "  -o_input <file.vtu>     write the input surface (centred, scaled; rotated like the start with -start radial)\n"
-    "The Tutte start's sparse LU takes -start_ksp_* and -start_pc_* options. Defaults: Newton-CG on the\n"
-    "exact Hessian (-mfad_hessian shell, -ksp_type stcg: CG stopped at negative curvature) preconditioned\n"
-    "by the Cholesky factor of the PSD-projected Hessian (-mfad_pmat aij -mfad_psd_project abs: the\n"
-    "projection acts on the preconditioning matrix only; -pc_type cholesky, MUMPS where PETSc has\n"
-    "it, else PETSc's own, redundant on several ranks): the first CG step is a projected Newton step, a\n"
-    "descent direction however indefinite the exact Hessian is far from the minimiser, and near it CG\n"
-    "reaches the exact Newton step (projected Newton alone converges only linearly here). Where CG\n"
-    "fails, or meets negative curvature (stcg then returns a partial step, or none at all) and the\n"
-    "projected Newton step P^{-1} g has the lower quadratic model, that step is taken instead\n"
-    "(newtoncg.c; counted as projected_steps).\n"
-    "The backtracking line search on the energy; -snes_atol gatol sqrt(area), -snes_rtol 0,\n"
-    "-snes_stol 0 (only the gradient norm decides convergence, in the same terms on every mesh; where\n"
-    "the last step predicts a decrease |g.y| below the energy's round-off, 100 eps |E|, the point is\n"
-    "a minimiser to working precision: reason 100 CONVERGED_ROUNDOFF),\n"
-    "-snes_max_it 10000, no divergence test (parts squeezed by the start take tens to hundreds of\n"
-    "steps while their barrier gradients grow: -shape fingers 59, Cheburashka 146, an armadillo 479);\n"
-    "-use_tao: -tao_type ntr.\n"
+    "The Tutte start's sparse LU takes -start_ksp_* and -start_pc_* options. The solver is mfad's\n"
+    "Newton-CG (MfadEnergySetNewtonCG(), -mfad_newton_cg): CG on the exact Hessian preconditioned by\n"
+    "the Cholesky factor of the PSD-projected one, the projected step where CG fails or meets negative\n"
+    "curvature (counted as projected_steps); each step starts at 0.8 of the first flip (the energies'\n"
+    "declared wall, -mfad_step_bound). -snes_atol gatol sqrt(area), -snes_rtol 0, -snes_stol 0 (the\n"
+    "gradient norm decides, in the same terms on every mesh, or mfad's stop at the energy's round-off,\n"
+    "CONVERGED_SNORM_RELATIVE), -snes_max_it 10000, no divergence test (parts squeezed by the start\n"
+    "take tens to hundreds of steps while their barrier gradients grow: -shape fingers 59, Cheburashka\n"
+    "146, an armadillo 479); -use_tao: -tao_type ntr.\n"
     "Every SNES/KSP/PC/TAO and mfad option applies\n"
     "(-snes_type newtontr retracts too, but PETSc 3.18's trust region stops at the first trial step\n"
     "that flips a triangle, DIVERGED_FUNCTION_DOMAIN, where the line search backs off).\n"
@@ -83,7 +74,6 @@ static const char help[] =
 #include <mfadpetsc.h>
 #include <string.h>
 #include "geommesh.h"
-#include "newtoncg.h"
 
 MFAD_KERNEL_DECLARE(sphere_symmetric_dirichlet);
 MFAD_KERNEL_DECLARE(sphere_flip_barrier);
@@ -720,96 +710,6 @@ static PetscErrorCode SphereRetractTR(SNES snes, Vec X, Vec Y, Vec W, PetscBool 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The step filter of Smith & Schaefer 2015 (sec. 4.1, "Bijective parameterization with free
-   boundaries"): before the line search, the Newton step is shortened to 0.8 of the first t in (0, 1]
-   at which a triangle of X - t Y flips (det[y0, y1, y2] = 0; the retraction does not change that
-   sign). Without it the backtracking search, which cuts an infinite trial by at most 10, crawls on a
-   badly distorted start (Cheburashka: steps of 1e-3). det[a + t b] is a cubic in t (the
-   determinant is linear in each row); between the zeros of its derivative it is monotone, so the
-   first piece whose end is not positive holds the first zero, found by bisection. Sampling the cubic
-   instead misses a tiny triangle that flips and unflips between two samples; the line search then
-   meets +inf and falls to a hundredth of the step (Homer: 0.01 at nearly every step). */
-typedef struct {
-  MfadMesh m;
-  PetscInt cstart, cend;
-} SphereFilter;
-
-static inline PetscReal SphereDetAt(PetscReal a[3][3], PetscReal b[3][3], PetscReal t)
-{
-  PetscReal p[3][3];
-  for (int k = 0; k < 3; k++)
-    for (int e = 0; e < 3; e++) p[k][e] = a[k][e] + t * b[k][e];
-  return SphereDet(p[0], p[1], p[2]);
-}
-
-/* The first t in (0, tmax) with det[a + t b] <= 0 (det[a] > 0), or tmax if none. */
-static PetscReal SphereFirstFlip(PetscReal a[3][3], PetscReal b[3][3], PetscReal tmax)
-{
-  /* det[a + t b] = c0 + c1 t + c2 t^2 + c3 t^3 */
-  const PetscReal c1 = SphereDet(b[0], a[1], a[2]) + SphereDet(a[0], b[1], a[2]) + SphereDet(a[0], a[1], b[2]);
-  const PetscReal c2 = SphereDet(a[0], b[1], b[2]) + SphereDet(b[0], a[1], b[2]) + SphereDet(b[0], b[1], a[2]);
-  const PetscReal c3 = SphereDet(b[0], b[1], b[2]);
-  PetscReal       knot[4] = {0, tmax, tmax, tmax};
-  PetscInt        nk      = 1;
-
-  /* the zeros of c1 + 2 c2 t + 3 c3 t^2 inside (0, tmax), in increasing order */
-  if (c3 != 0) {
-    const PetscReal disc = c2 * c2 - 3 * c3 * c1;
-    if (disc >= 0) {
-      const PetscReal q = -(c2 + PetscCopysignReal(PetscSqrtReal(disc), c2)), r0 = q / (3 * c3), r1 = q != 0 ? c1 / q : r0;
-      const PetscReal lo = PetscMin(r0, r1), hi = PetscMax(r0, r1);
-      if (lo > 0 && lo < tmax) knot[nk++] = lo;
-      if (hi > 0 && hi < tmax && hi > lo) knot[nk++] = hi;
-    }
-  } else if (c2 != 0) {
-    const PetscReal r = -c1 / (2 * c2);
-    if (r > 0 && r < tmax) knot[nk++] = r;
-  }
-  knot[nk] = tmax;
-  for (PetscInt k = 0; k < nk; k++) {
-    PetscReal lo = knot[k], hi = knot[k + 1];
-    if (SphereDetAt(a, b, hi) > 0) continue;
-    for (int it = 0; it < 50 && hi - lo > 1e-15 * tmax; it++) { /* monotone on [lo, hi]: one crossing */
-      const PetscReal mid = 0.5 * (lo + hi);
-      if (SphereDetAt(a, b, mid) > 0) lo = mid;
-      else hi = mid;
-    }
-    return lo;
-  }
-  return tmax;
-}
-
-static PetscErrorCode SphereStepFilter(SNESLineSearch ls, Vec X, Vec Y, PetscBool *changed, void *ctx)
-{
-  SphereFilter      *f = (SphereFilter *)ctx;
-  Vec                Xall, Yall;
-  const PetscScalar *x, *y;
-  PetscReal          tmin = 1, tglob;
-  MPI_Comm           comm;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscObjectGetComm((PetscObject)ls, &comm));
-  PetscCall(GeomGetAll(X, &Xall, &x));
-  PetscCall(GeomGetAll(Y, &Yall, &y));
-  for (PetscInt c = f->cstart; c < f->cend; c++) {
-    PetscReal a[3][3], b[3][3];
-    for (int k = 0; k < 3; k++)
-      for (int e = 0; e < 3; e++)
-        a[k][e] = PetscRealPart(x[3 * f->m->cells[3 * c + k] + e]), b[k][e] = -PetscRealPart(y[3 * f->m->cells[3 * c + k] + e]);
-    tmin = SphereFirstFlip(a, b, tmin);
-  }
-  PetscCall(GeomRestoreAll(&Xall, &x));
-  PetscCall(GeomRestoreAll(&Yall, &y));
-  PetscCall(MPIU_Allreduce(&tmin, &tglob, 1, MPIU_REAL, MPIU_MIN, comm));
-  *changed = PETSC_FALSE;
-  if (tglob < 1) {
-    PetscCall(PetscInfo(ls, "sphere: step filter: a triangle flips at %.3e of the step; scaled by %.3e\n", (double)tglob, (double)(0.8 * tglob)));
-    PetscCall(VecScale(Y, 0.8 * tglob));
-    *changed = PETSC_TRUE;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 int main(int argc, char **argv)
 {
   MPI_Comm   comm;
@@ -817,14 +717,13 @@ int main(int argc, char **argv)
   MfadEnergy E, Ed;
   Vec        X, X0;
   SphereAdj  adj;
-  PetscInt n = 8, doublings = 0, reweight = 40, pole = 0, rounds = 0, cstart = 0, cend = 0, vstart = 0, vend = 0, *pconn, its = 0, reason = 0, flipped,
-           flipped0, term, naxes = 3, pinb = -1;
+  PetscInt   n = 8, doublings = 0, reweight = 40, pole = 0, rounds = 0, cstart = 0, cend = 0, vstart = 0, vend = 0, *pconn, its = 0, reason = 0,
+           nfallback = 0, flipped, flipped0, term, naxes = 3, pinb = -1;
   PetscReal *pparam, barrier = 0.01, penalty = 1, axes[3] = {1.5, 1, 0.6}, area = 0, energy, covered, covered0, norm_error, move, c[3] = {0, 0, 0},
                      s = 0, exponent = 0.5, start_energy = 0, fingers = 8, gatol = 1e-6, target = 0;
   SphereShape     shape   = SPHERE_SHAPE_ELLIPSOID;
   SphereStartType start   = SPHERE_START_TUTTE;
-  NewtonCG        ncg     = {0};
-  PetscBool       use_tao = PETSC_FALSE, retract = PETSC_TRUE, filter = PETSC_TRUE, write = PETSC_FALSE, write_input = PETSC_FALSE, set, file, turned;
+  PetscBool       use_tao = PETSC_FALSE, retract = PETSC_TRUE, write = PETSC_FALSE, write_input = PETSC_FALSE, set, file, turned;
   char            out[PETSC_MAX_PATH_LEN] = "", out_input[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
   const char     *reason_name = "";
   PetscReal(*u)[3];
@@ -846,8 +745,6 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-barrier", "weight of the sphere_flip_barrier term", NULL, barrier, &barrier, NULL));
   PetscCall(PetscOptionsReal("-penalty", "k of the radial sphere_penalty term", NULL, penalty, &penalty, NULL));
   PetscCall(PetscOptionsBool("-retract", "retract to the sphere after every line search", NULL, retract, &retract, NULL));
-  PetscCall(
-      PetscOptionsBool("-step_filter", "shorten each Newton step to 0.8 of the first flip before the line search", NULL, filter, &filter, NULL));
   PetscCall(PetscOptionsReal("-gatol", "SNES: converged when |grad E| <= gatol sqrt(area)", NULL, gatol, &gatol, NULL));
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
   PetscCall(PetscOptionsString("-o", "write the spherical mesh (.vtu)", NULL, out, out, sizeof out, &write));
@@ -888,10 +785,6 @@ int main(int argc, char **argv)
   PetscCall(SphereAdjDestroy(&adj));
   PetscCall(SphereGauge(m, u, (PetscBool)(start == SPHERE_START_RADIAL), target, &pinb, &area));
 
-  /* Newton-CG on the exact Hessian (the fused shell product) preconditioned by the Cholesky factor
-     of the PSD-projected Hessian (assembled; the projection acts on the preconditioning matrix
-     only): newtoncg.h */
-  PetscCall(NewtonCGSetDefaults());
   PetscCall(MfadEnergyCreateFromMesh(comm, m, 3, &E));
   PetscCall(MfadEnergyGetOwnershipRange(E, &vstart, &vend));
   PetscCall(MfadMeshGetCellRange(comm, m, &cstart, &cend));
@@ -913,6 +806,7 @@ int main(int argc, char **argv)
     const PetscReal vals[4] = {0, 0, 1, 0};
     PetscCall(MfadEnergySetFixedDofs(E, rank == 0 ? 4 : 0, dofs, vals));
   }
+  PetscCall(MfadEnergySetNewtonCG(E, PETSC_TRUE)); /* -mfad_newton_cg 0 turns it off */
   PetscCall(MfadEnergySetFromOptions(E));
   PetscCall(MfadEnergyCreateVecs(E, &X, NULL));
   {
@@ -959,13 +853,12 @@ int main(int argc, char **argv)
     SNES                snes;
     SNESConvergedReason r;
     PetscBool           tr;
-    SphereFilter        sf = {m, cstart, cend};
     PetscCall(SNESCreate(comm, &snes));
     PetscCall(MfadEnergySetSNES(E, snes));
     /* An absolute gradient test, |grad E| <= gatol sqrt(area) (as petsc-examples/param.c), not one
        relative to the start's gradient, which varies by orders of magnitude between meshes (|g0| =
        1e2 on -shape fingers, 9e4 on Cheburashka); no convergence on a short step (stol 0): the step
-       filter may shorten a step to nothing where a triangle is about to flip, which is not a
+       bound may shorten a step to nothing where a triangle is about to flip, which is not a
        minimum. Long thin parts squeezed by the start take many steps of steady descent (-shape
        fingers: 59 on 866 vertices; scanned Cheburashka, ears squeezed 1e4-fold: 146; a scanned
        armadillo of 15,002 vertices: 479; thousands before the great-circle wall of
@@ -975,23 +868,20 @@ int main(int argc, char **argv)
        grows by orders of magnitude while the energy falls (Homer: 4.6e4 to 1e9, DIVERGED_DTOL at
        step 105), so only the energy's line search judges progress */
     PetscCall(SNESSetDivergenceTolerance(snes, PETSC_MAX_REAL));
-    PetscCall(NewtonCGSetSNES(&ncg, snes)); /* also the stop at the energy's round-off */
     PetscCall(SNESSetFromOptions(snes));
     PetscCall(PetscObjectTypeCompare((PetscObject)snes, SNESNEWTONTR, &tr));
     if (retract && tr) PetscCall(SNESNewtonTRSetPostCheck(snes, SphereRetractTR, E));
-    else if (!tr) {
+    else if (retract) {
       SNESLineSearch ls;
       PetscCall(SNESGetLineSearch(snes, &ls));
-      if (retract) PetscCall(SNESLineSearchSetPostCheck(ls, SphereRetract, E));
-      if (filter) PetscCall(SNESLineSearchSetPreCheck(ls, SphereStepFilter, &sf));
+      PetscCall(SNESLineSearchSetPostCheck(ls, SphereRetract, E));
     }
     PetscCall(SNESSolve(snes, NULL, X));
     PetscCall(SNESGetIterationNumber(snes, &its));
     PetscCall(SNESGetConvergedReason(snes, &r));
-    PetscCall(SNESComputeObjective(snes, X, &energy));
     reason      = r;
     reason_name = SNESConvergedReasons[r];
-    PetscCall(NewtonCGConvergedReason(&ncg, energy, &reason, &reason_name));
+    PetscCall(MfadEnergyGetNewtonCGCounts(E, &nfallback, NULL));
     PetscCall(SNESDestroy(&snes));
   }
 
@@ -1008,7 +898,7 @@ int main(int argc, char **argv)
                         " covered_area %.15f max_move %.3e iterations %" PetscInt_FMT " projected_steps %" PetscInt_FMT " reason %" PetscInt_FMT
                         " %s\n",
                         m->nvert, m->ncell, (double)area, (double)energy, (double)(energy / area), (double)norm_error, flipped, (double)covered,
-                        (double)move, its, ncg.nfallback, reason, reason_name));
+                        (double)move, its, nfallback, reason, reason_name));
 
   PetscCall(PetscFree2(pconn, pparam));
   PetscCall(PetscFree(u));

@@ -51,11 +51,24 @@ PetscErrorCode MfadPCTypeNeedsEntries_Private(const char type[], PetscBool *need
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode MfadKSPChosenParts_Private(KSP, KSPType, PetscBool *, PetscBool *, char[], size_t);
+
 /* The user's choice of ksp's linear solver: -<prefix>ksp_type or -<prefix>pc_type given, or a type
    set in code other than the solver's own (`own`: GMRES, what SetFromOptions gives an unset SNES
    KSP; STCG, what TAO's Newton methods create theirs with) or, for the PC, ILU or block Jacobi (the
    placeholder of a PC with no matrix). pc_type: the preconditioner's type chosen ("": none). */
 static PetscErrorCode MfadKSPChosen_Private(KSP ksp, KSPType own, PetscBool *chosen, char pc_type[], size_t len)
+{
+  PetscBool ksp_set;
+
+  PetscFunctionBegin;
+  PetscCall(MfadKSPChosenParts_Private(ksp, own, &ksp_set, chosen, pc_type, len));
+  *chosen = (PetscBool)(*chosen || ksp_set);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The same, the Krylov method's choice (*ksp_chosen) apart from the preconditioner's (*pc_chosen) */
+static PetscErrorCode MfadKSPChosenParts_Private(KSP ksp, KSPType own, PetscBool *ksp_chosen, PetscBool *pc_chosen, char pc_type[], size_t len)
 {
   const char *prefix, *type;
   PetscBool   ksp_set, pc_set, gmres, placeholder; /* gmres: the solver's own type */
@@ -81,21 +94,21 @@ static PetscErrorCode MfadKSPChosen_Private(KSP ksp, KSPType own, PetscBool *cho
     pc_set = PETSC_TRUE;
     PetscCall(PetscStrncpy(pc_type, type, len));
   }
-  *chosen = (PetscBool)(ksp_set || pc_set);
+  *ksp_chosen = ksp_set;
+  *pc_chosen  = pc_set;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A sparse Cholesky with inertia on ksp, set in code (see the header comment) */
-static PetscErrorCode MfadKSPSetCholesky_Private(KSP ksp)
+/* A sparse Cholesky with inertia as pc (of a KSP on the solver's communicator), set in code (see
+   the header comment); *fpc: the PC that factors (pc, or the one inside PCREDUNDANT) */
+PetscErrorCode MfadPCSetCholesky_Private(PC pc, PC *fpc)
 {
-  PC          pc;
   PetscMPIInt size;
 
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ksp), &size));
-  PetscCall(KSPSetType(ksp, KSPPREONLY));
-  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
 #if defined(PETSC_HAVE_MUMPS)
+  (void)size;
   PetscCall(PCSetType(pc, PCCHOLESKY));
   PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
 #else
@@ -112,6 +125,19 @@ static PetscErrorCode MfadKSPSetCholesky_Private(KSP ksp)
   PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERPETSC));
   PetscCall(PCFactorSetMatOrderingType(pc, MATORDERINGND)); /* the natural order fills in */
 #endif
+  if (fpc) *fpc = pc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The direct solve: preonly and the Cholesky above */
+static PetscErrorCode MfadKSPSetCholesky_Private(KSP ksp)
+{
+  PC pc;
+
+  PetscFunctionBegin;
+  PetscCall(KSPSetType(ksp, KSPPREONLY));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(MfadPCSetCholesky_Private(pc, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -180,18 +206,32 @@ static PetscErrorCode MfadEnergyDefaultsGetState_Private(MfadEnergy E, PetscBool
 }
 
 /* MfadEnergySetSNES(): the forms' default and the solver's defaults where the user chose none.
- *form: the Hessian form when -mfad_hessian/-mfad_pmat are not given (shell: today's) */
-PetscErrorCode MfadSNESSetDefaults_Private(MfadEnergy E, SNES snes, MfadHessianType *form)
+ *form: the Hessian form when -mfad_hessian/-mfad_pmat are not given (shell: today's); *pform the
+ preconditioning matrix's (-1: the same) */
+PetscErrorCode MfadSNESSetDefaults_Private(MfadEnergy E, SNES snes, MfadHessianType *form, PetscInt *pform)
 {
-  PetscBool   on, formset, chosen, fd, mf, mfop, fdc, has, newton = PETSC_FALSE, needs;
+  PetscBool   on, formset, chosen, fd, mf, mfop, fdc, has, newton = PETSC_FALSE, needs, ncg;
   const char *sprefix;
   char        pc_type[256];
   KSP         ksp;
   PetscInt    N, limit;
 
   PetscFunctionBegin;
-  *form = MFAD_HESSIAN_SHELL;
+  *form  = MFAD_HESSIAN_SHELL;
+  *pform = -1;
   PetscCall(MfadEnergyDefaultsGetState_Private(E, &on, &formset, &has, &N, &limit));
+  PetscCall(MfadEnergyGetNewtonCG(E, &ncg));
+  if (ncg && has) { /* the user's choice of method: its forms and linear solver, each unless chosen */
+    PetscBool psd_chosen;
+    if (!formset) {
+      *pform = MFAD_HESSIAN_AIJ;
+      PetscCall(MfadEnergySetPSDProjectionDefault_Private(E, MFAD_PSD_ABS, &psd_chosen));
+    }
+    PetscBool ksp_chosen, pc_chosen;
+    PetscCall(SNESGetKSP(snes, &ksp));
+    PetscCall(MfadKSPChosenParts_Private(ksp, KSPGMRES, &ksp_chosen, &pc_chosen, pc_type, sizeof(pc_type)));
+    PetscCall(MfadNewtonCGSetDefaults_Private(E, ksp, ksp_chosen, pc_chosen));
+  }
   if (!on) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SNESGetOptionsPrefix(snes, &sprefix));
   PetscCall(MfadOptionGiven_Private(sprefix, "snes_fd", &fd));
@@ -202,7 +242,7 @@ PetscErrorCode MfadSNESSetDefaults_Private(MfadEnergy E, SNES snes, MfadHessianT
   PetscCall(SNESGetKSP(snes, &ksp));
   PetscCall(MfadKSPChosen_Private(ksp, KSPGMRES, &chosen, pc_type, sizeof(pc_type)));
   if (fd || mf || fdc) PetscFunctionReturn(PETSC_SUCCESS); /* PETSc's own Jacobian: the user's solver */
-  if (!formset && !mfop) {
+  if (!formset && !mfop && !ncg) {
     PetscCall(MfadPCTypeNeedsEntries_Private(pc_type, &needs));
     if (!chosen && has && newton && N <= limit) {
       PetscBool psd_chosen;

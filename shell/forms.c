@@ -77,9 +77,10 @@ PetscErrorCode MfadHessianSetPoint(Mat H, Vec X)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Reads -mfad_hessian (default: jdefault) and -mfad_pmat (default: the operator's form) and makes
-   the matrices; P is J when the forms agree. A PSD projection needs an explicit form to act on. */
-PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, MfadHessianType jdefault, Mat *J, Mat *P)
+/* Reads -mfad_hessian (default: jdefault) and -mfad_pmat (default: pdefault where that is >= 0
+   and no form was set in code, else the operator's form) and makes the matrices; P is J when the
+   forms agree. A PSD projection needs an explicit form to act on. */
+PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, MfadHessianType jdefault, PetscInt pdefault, Mat *J, Mat *P)
 {
   MfadHessianType   jtype = jdefault, ptype;
   MfadPSDProjection psd;
@@ -97,7 +98,7 @@ PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, MfadHessianType j
   PetscCall(MfadOptionsRequireValue_Private(comm, prefix, "-mfad_pmat", "shell|cached|aij|auto"));
   PetscOptionsBegin(comm, prefix, "mfad Hessian forms", "MfadEnergySetSNES");
   PetscCall(PetscOptionsEnum("-mfad_hessian", "Form of the Hessian the solver applies", "MfadEnergyCreateHessianMat", MfadHessianTypes, (PetscEnum)jtype, (PetscEnum *)&jtype, NULL));
-  ptype = pcode >= 0 ? (MfadHessianType)pcode : jtype;
+  ptype = pcode >= 0 ? (MfadHessianType)pcode : (pdefault >= 0 && jcode < 0) ? (MfadHessianType)pdefault : jtype;
   PetscCall(PetscOptionsEnum("-mfad_pmat", "Form of the Hessian the preconditioner is built from", "MfadEnergyCreateHessianMat", MfadHessianTypes, (PetscEnum)ptype, (PetscEnum *)&ptype, &pset));
   PetscOptionsEnd();
   PetscCall(MfadEnergyGetPSDProjection(E, &psd, NULL));

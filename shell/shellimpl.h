@@ -13,6 +13,8 @@ PETSC_INTERN PetscErrorCode MfadEnergyChooseProjection_Private(MfadEnergy E, Pet
 PETSC_INTERN PetscErrorCode MfadEnergyGetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection *type);
 /* src/energy.c: "-name" given without the value it needs is an error naming what it takes */
 PETSC_INTERN PetscErrorCode MfadOptionsRequireValue_Private(MPI_Comm comm, const char prefix[], const char name[], const char takes[]);
+/* src/energy.c: Newton-CG's counts of this solve (reset: from zero) */
+PETSC_INTERN PetscErrorCode MfadEnergyCountNewtonCG_Private(MfadEnergy E, PetscBool reset, PetscInt fallbacks, PetscInt escapes);
 /* src/stepbound.c: one more step cut by the pre-check */
 PETSC_INTERN PetscErrorCode MfadEnergyCountStepCut_Private(MfadEnergy E);
 /* src/energy.c: the Hessian forms set in code (-1: not set) */
@@ -61,18 +63,27 @@ PETSC_INTERN PetscErrorCode MfadMonitorSetFromOptions_Private(MfadEnergy E, Pets
 PETSC_INTERN PetscErrorCode MfadPSDSwitchStep_Private(PetscObject solver, MfadEnergy E, KSP ksp, Mat P, Vec X, PetscInt it, PetscReal gnorm,
                                                       PetscBool failed);
 PETSC_INTERN PetscErrorCode MfadSNESSetRoundoffTest_Private(SNES snes, MfadEnergy E);
+PETSC_INTERN PetscErrorCode MfadKSPSetMUMPSIcntl_Private(KSP ksp, PetscInt icntl, PetscInt value);
+/* shell/psdswitch.c: Newton-CG's word on the step being taken, for the round-off stop: curvature,
+   it met negative curvature (no stop at round-off: a saddle may be near); escape, it walks along
+   it (a line search failing there finds no decrease: converged at round-off) */
+PETSC_INTERN PetscErrorCode MfadSNESRoundoffNoteStep_Private(SNES snes, PetscBool curvature, PetscBool escape);
+/* shell/newtoncg.c: -mfad_newton_cg, from the SNES Jacobian callback (J, P: the step's matrices) */
+PETSC_INTERN PetscErrorCode MfadNewtonCGStep_Private(SNES snes, MfadEnergy E, Mat J, Mat P);
+PETSC_INTERN PetscErrorCode MfadNewtonCGSetDefaults_Private(MfadEnergy E, KSP ksp, PetscBool ksp_chosen, PetscBool pc_chosen);
 /* src/energy.c */
 PETSC_INTERN PetscErrorCode MfadEnergySetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection type);
 PETSC_INTERN PetscErrorCode MfadEnergyCountPSDSwitch_Private(MfadEnergy E, PetscBool reset, PetscInt exact, PetscInt fallbacks);
 /* shell/forms.c */
-PETSC_INTERN PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, MfadHessianType jdefault, Mat *J, Mat *P);
+PETSC_INTERN PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, MfadHessianType jdefault, PetscInt pdefault, Mat *J, Mat *P);
 PETSC_INTERN PetscErrorCode MfadJacobiansSetPoint_Private(Mat J, Mat P, Vec X);
 PETSC_INTERN PetscErrorCode MfadPCSetDefault_Private(PC pc, Mat P, PetscBool shell_only);
 PETSC_INTERN PetscErrorCode MfadPCCheckShell_Private(PC pc, Mat P);
 PETSC_INTERN PetscErrorCode MfadPCIsPETScDefault_Private(PC pc, PetscBool *isdefault);
 /* shell/defaults.c: mfad's solver where the user chose none (-mfad_solver_defaults) */
 PETSC_INTERN PetscErrorCode MfadPCTypeNeedsEntries_Private(const char type[], PetscBool *needs);
-PETSC_INTERN PetscErrorCode MfadSNESSetDefaults_Private(MfadEnergy E, SNES snes, MfadHessianType *form);
+PETSC_INTERN PetscErrorCode MfadPCSetCholesky_Private(PC pc, PC *fpc);
+PETSC_INTERN PetscErrorCode MfadSNESSetDefaults_Private(MfadEnergy E, SNES snes, MfadHessianType *form, PetscInt *pform);
 PETSC_INTERN PetscErrorCode MfadTaoSetDefaults_Private(MfadEnergy E, Tao tao, MfadHessianType *form);
 /* src/energy.c: a solver default's projection, unless the user chose one (*chosen) */
 PETSC_INTERN PetscErrorCode MfadEnergySetPSDProjectionDefault_Private(MfadEnergy E, MfadPSDProjection type, PetscBool *chosen);

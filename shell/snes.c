@@ -125,6 +125,7 @@ static PetscErrorCode MfadSNESJacobian_Private(SNES snes, Vec X, Mat J, Mat P, v
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(MfadPCCheckShell_Private(pc, P));
   PetscCall(MfadSNESChooseProjection_Private(snes, (MfadEnergy)ctx, P, X));
+  PetscCall(MfadNewtonCGStep_Private(snes, (MfadEnergy)ctx, J, P));
   PetscCall(MfadJacobiansSetPoint_Private(J, P, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -158,13 +159,14 @@ PetscErrorCode MfadEnergySetSNES(MfadEnergy E, SNES snes)
   Mat             J, P;
   Vec             F;
   MfadHessianType form;
+  PetscInt        pform;
   PetscBool       has_objective;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(snes, SNES_CLASSID, 2);
   PetscCall(MfadEnergySetFromOptions(E));
-  PetscCall(MfadSNESSetDefaults_Private(E, snes, &form));
-  PetscCall(MfadEnergyCreateJacobians_Private(E, form, &J, &P));
+  PetscCall(MfadSNESSetDefaults_Private(E, snes, &form, &pform));
+  PetscCall(MfadEnergyCreateJacobians_Private(E, form, pform, &J, &P));
   PetscCall(MfadEnergyCreateVecs(E, NULL, &F));
   PetscCall(SNESSetFunction(snes, F, MfadSNESFunction_Private, E));
   /* a system (F(x) = 0) has no objective: line searches use |F| */

@@ -92,7 +92,7 @@ PetscErrorCode MfadEnergySetTao(MfadEnergy E, Tao tao)
   PetscValidHeaderSpecific(tao, TAO_CLASSID, 2);
   PetscCall(MfadEnergySetFromOptions(E));
   PetscCall(MfadTaoSetDefaults_Private(E, tao, &form));
-  PetscCall(MfadEnergyCreateJacobians_Private(E, form, &H, &P));
+  PetscCall(MfadEnergyCreateJacobians_Private(E, form, -1, &H, &P));
   PetscCall(TaoSetObjective(tao, MfadTaoObjective_Private, E));
   PetscCall(TaoSetObjectiveAndGradient(tao, NULL, MfadTaoObjectiveGradient_Private, E));
   PetscCall(TaoSetHessian(tao, H, P, MfadTaoHessian_Private, E));

@@ -396,8 +396,12 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
                              "MfadEnergySetSolverDefaults", defaults, &defaults, NULL));
   PetscCall(PetscOptionsBool(
       "-mfad_step_bound",
-      "SNES: the line search starts at 0.9 of the step where the first element would leave its energy's domain (energies that declare it)",
+      "SNES: the line search starts at 0.8 of the step where the first element would leave its energy's domain (energies that declare it)",
       "MfadEnergySetStepBound", E->step_bound, &E->step_bound, NULL));
+  PetscCall(PetscOptionsBool("-mfad_newton_cg",
+                             "SNES: Newton-CG on the exact Hessian preconditioned by the Cholesky factor of the projected one, the projected step "
+                             "where CG fails or meets negative curvature",
+                             "MfadEnergySetNewtonCG", E->newton_cg, &E->newton_cg, NULL));
   PetscCall(PetscOptionsInt("-mfad_direct_solve_limit", "SNES, TAO: the most unknowns mfad's default solver factors directly",
                             "MfadEnergySetDirectSolveLimit", direct_limit, &direct_limit, NULL));
   PetscCall(PetscOptionsReal("-mfad_damping", "Levenberg-Marquardt: lambda I added to every Hessian (Jacobian) form; with least-squares terms J^T J + lambda I", "MfadEnergySetDamping", damping, &damping, NULL));
@@ -496,6 +500,42 @@ PetscErrorCode MfadEnergyGetStepBound(MfadEnergy E, PetscBool *flg)
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
   *flg = E->step_bound;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetNewtonCG(MfadEnergy E, PetscBool flg)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  E->newton_cg = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyGetNewtonCG(MfadEnergy E, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  *flg = E->newton_cg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* shell/newtoncg.c: adds to this solve's counts (reset: from zero) */
+PetscErrorCode MfadEnergyCountNewtonCG_Private(MfadEnergy E, PetscBool reset, PetscInt fallbacks, PetscInt escapes)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  if (reset) E->ncg_nfallback = 0, E->ncg_nescape = 0;
+  E->ncg_nfallback += fallbacks;
+  E->ncg_nescape += escapes;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyGetNewtonCGCounts(MfadEnergy E, PetscInt *fallbacks, PetscInt *escapes)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  if (fallbacks) *fallbacks = E->ncg_nfallback;
+  if (escapes) *escapes = E->ncg_nescape;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

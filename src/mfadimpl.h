@@ -133,6 +133,8 @@ struct _p_MfadEnergy {
   PetscBool         solver_defaults; /* -mfad_solver_defaults: SNES/TAO get mfad's solver where the user chose none (shell/defaults.c) */
   PetscInt          direct_limit;    /* -mfad_direct_solve_limit: the most unknowns that default factors */
   PetscBool         step_bound;      /* -mfad_step_bound: SNES's line search starts short of the first wall */
+  PetscBool         newton_cg;       /* -mfad_newton_cg: SNES's Newton-CG preconditioned by the projected Hessian's factor (shell/newtoncg.c) */
+  PetscInt ncg_nfallback, ncg_nescape; /* this solve's Newton-CG steps replaced by the projected one, and escapes (MfadEnergyGetNewtonCGCounts()) */
   struct _n_MfadContactTerms *contact;         /* MfadEnergyAddContact() (src/contactterms.c), or NULL */
   PetscInt                    step_cuts;       /* steps SNES's pre-check cut at a wall or the contact bound */
   PetscInt                    hessian_type, pmat_type; /* MfadEnergySetHessianType() (shell/forms.c; -1: not set in code) */
@@ -189,6 +191,8 @@ PETSC_INTERN PetscErrorCode MfadEnergyGetPSDProjectionInUse_Private(MfadEnergy E
 PETSC_INTERN PetscErrorCode MfadEnergySetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection type);   /* shell/psdswitch.c */
 PETSC_INTERN PetscErrorCode MfadEnergyCountPSDSwitch_Private(MfadEnergy E, PetscBool reset, PetscInt exact,
                                                              PetscInt fallbacks); /* shell/psdswitch.c */
+PETSC_INTERN PetscErrorCode MfadEnergyCountNewtonCG_Private(MfadEnergy E, PetscBool reset, PetscInt fallbacks,
+                                                            PetscInt escapes); /* shell/newtoncg.c */
 PETSC_INTERN PetscErrorCode MfadInitializePackage(void);
 PETSC_INTERN PetscErrorCode MfadColourBlocks_Private(PetscInt nelem, int nvert, const int conn[], PetscInt nvertices, PetscInt block_size, int *nblocks,
                                                      int **block_start, int *ncolors, int **color_start, int **color_blocks);

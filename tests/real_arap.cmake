@@ -64,7 +64,7 @@ mfad_real_arap_test(real_arap_twist_jitter_ranks 2 ranks 60 -mesh ${MFAD_REAL_ME
 # pivot detection. The example gives the cell's other edges 0.01 x the mean weight; then both
 # factorisations converge, to the same energy, 1 and 2 ranks alike. Without the noise of the
 # singular directions Newton-CG converged to saddles here (E 0.0761, a Hessian eigenvalue -0.011);
-# Newton-CG's escape along negative curvature (newtoncg.c) reaches the minimum, E 0.0728655 (24-25
+# Newton-CG's escape along negative curvature (shell/newtoncg.c) reaches the minimum, E 0.0728655 (24-25
 # steps measured; the exact Hessian's eigenvalues there all > 0).
 mfad_real_arap_test(real_arap_null_rotation_ranks 2 ranks 80 -mesh ${MFAD_REAL_MESHES}/spike_strip.obj)
 mfad_real_arap_test(real_arap_null_rotation_petsc 1 ranks 80 -mesh ${MFAD_REAL_MESHES}/spike_strip.obj -pc_factor_mat_solver_type petsc)
@@ -75,9 +75,9 @@ mfad_real_arap_test(real_arap_null_rotation_minimum_petsc 1 minimum 80 -mesh ${M
 
 # A solve whose gradient stalls at round-off above -snes_atol (the 35,947-vertex Stanford bunny's
 # bend: |g| 4.6e-11 against 2.6e-12, every trial energy equal to 17 digits) ends where its last step
-# predicts a decrease |g.y| below 100 eps |E| (Newton-CG's round-off stop, newtoncg.c): made the
-# only stop here (no tolerance), spot_patch's bend ends there one step after the default's 23
-# (measured: 24 steps, the same energy to 13 digits, residual 1.4e-13).
+# predicts a decrease below the energy's round-off with |g| stagnating (mfad's round-off stop,
+# shell/psdswitch.c): made the only stop here (no tolerance), spot_patch's bend ends there, reason
+# CONVERGED_SNORM_RELATIVE, the same energy to 1e-10.
 mfad_real_arap_test(real_arap_roundoff_patch 1 roundoff 60 -mesh ${MFAD_REAL_MESHES}/spot_patch.obj)
 
 # (c) Newton's result is the fixed point of Sorkine & Alexa's local-global iterations run with the

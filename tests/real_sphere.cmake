@@ -29,7 +29,7 @@ mfad_sphere_test(real_sphere_spot_ranks 2 ranks OPTIONS -mesh ${PROJECT_SOURCE_D
 # checks as (a), on 1 and on 2 ranks. Tens of Newton steps (59; 261 before the distortion's
 # great-circle wall, energies/sphere_symmetric_dirichlet.c), many with an indefinite Hessian, so
 # the two runs may end in different local minima: no energy comparison between them. Before the
-# projected-step fallback (petsc-examples/newtoncg.c) it stopped at step 155 on a zero CG step.
+# projected-step fallback (Newton-CG's, shell/newtoncg.c) it stopped at step 155 on a zero CG step.
 mfad_sphere_test(real_sphere_fingers 1 map OPTIONS -shape fingers -n 12 -fingers 8)
 mfad_sphere_test(real_sphere_fingers_np2 2 map OPTIONS -shape fingers -n 12 -fingers 8)
 # (a2) Reweighting rounds that reach round-off end the rounds, and the best start so far is kept

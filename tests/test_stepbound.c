@@ -3,7 +3,8 @@
    along X + s D, every element is valid (E finite) just short of the bound and some element is not
    just past it; an energy that declares no wall bounds nothing. Random directions large enough to
    invert elements, on the fixtures' tet box (volume_barrier_tet) and triangle grid (symmetric_dirichlet, flip_barrier_tri),
-   on any number of ranks (the bound is reduced over them). */
+   on any number of ranks (the bound is reduced over them); the sphere energies' wall element by
+   element. */
 #include "testutil.h"
 #include "hessian_fixtures.h"
 
@@ -48,6 +49,53 @@ START_TEST(bound_is_where_the_energy_turns_infinite)
 }
 END_TEST
 
+/* The sphere energies' great-circle wall (energies/sphere_chord.h), element by element: a random
+   small spherical triangle turned counter-clockwise (rest shape itself), a random motion of its
+   three unknowns; the energy is finite just short of the element's step and +inf just past it */
+static const char *const SphereWalled[] = {"sphere_symmetric_dirichlet", "sphere_flip_barrier"};
+
+START_TEST(sphere_wall_is_where_the_energy_turns_infinite)
+{
+  MfadKernel         k;
+  unsigned long long seed    = 5;
+  PetscInt           bounded = 0;
+
+  TestCall(MfadKernelFind(SphereWalled[_i], &k));
+  ck_assert_msg(k->step != NULL, "%s declares no wall", SphereWalled[_i]);
+  for (int trial = 0; trial < 200; trial++) {
+    double y[9], d[9], w[9], p[8], c[3], a[3], b[3], det, t, fin, fout, g[9];
+    for (int e = 0; e < 3; e++) c[e] = TestRand(&seed) - 0.5;
+    for (int v = 0; v < 3; v++) { /* c plus a small offset, on the unit sphere */
+      double n = 0;
+      for (int e = 0; e < 3; e++) y[3 * v + e] = c[e] + (v ? 0.3 * (TestRand(&seed) - 0.5) : 0), n += y[3 * v + e] * y[3 * v + e];
+      for (int e = 0; e < 3; e++) y[3 * v + e] /= sqrt(n);
+    }
+    for (int e = 0; e < 3; e++) a[e] = y[3 + e], b[e] = y[6 + e];
+    det = y[0] * (a[1] * b[2] - a[2] * b[1]) - y[1] * (a[0] * b[2] - a[2] * b[0]) + y[2] * (a[0] * b[1] - a[1] * b[0]);
+    if (det < 0)
+      for (int e = 0; e < 3; e++) { /* counter-clockwise seen from outside */
+        const double tmp = y[3 + e];
+        y[3 + e]         = y[6 + e];
+        y[6 + e]         = tmp;
+      }
+    if (k->rest(y, NULL, p)) continue;
+    for (int i = 0; i < 9; i++) d[i] = (TestRand(&seed) - 0.5) * (1 + trial % 5);
+    t = k->step(y, d, p);
+    ck_assert_msg(t > 0, "%s trial %d: step %g, expected > 0", SphereWalled[_i], trial, t);
+    for (int i = 0; i < 9; i++) w[i] = y[i] + 0.999 * PetscMin(t, 1e3) * d[i];
+    k->element(MFAD_MODE_VALUE, w, NULL, p, &fin, g);
+    ck_assert_msg(isfinite(fin), "%s trial %d: E = %g at 0.999 of the step %g", SphereWalled[_i], trial, fin, t);
+    if (t < 1e3) {
+      bounded++;
+      for (int i = 0; i < 9; i++) w[i] = y[i] + 1.001 * t * d[i];
+      k->element(MFAD_MODE_VALUE, w, NULL, p, &fout, g);
+      ck_assert_msg(isinf(fout), "%s trial %d: E = %g at 1.001 of the step %g, expected +inf", SphereWalled[_i], trial, fout, t);
+    }
+  }
+  ck_assert_msg(bounded >= 50, "%s: only %" PetscInt_FMT " of 200 motions met the wall", SphereWalled[_i], bounded);
+}
+END_TEST
+
 START_TEST(no_wall_bounds_nothing)
 {
   HFix       f;
@@ -78,6 +126,7 @@ int main(int argc, char **argv)
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   tcase_add_loop_test(tc, bound_is_where_the_energy_turns_infinite, 0, 3);
+  tcase_add_loop_test(tc, sphere_wall_is_where_the_energy_turns_infinite, 0, 2);
   tcase_add_test(tc, no_wall_bounds_nothing);
   suite_add_tcase(s, tc);
   sr = srunner_create(s);

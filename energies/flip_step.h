@@ -4,7 +4,7 @@
    Smith & Schaefer 2015, section 4): along x + t d its signed area is a quadratic q + b t + a t^2
    (q > 0: valid now); its first positive root is the step, +inf if it has none. Roots without
    cancellation: 2q / (-b -+ sqrt(D)).
-   A tet (volume_barrier_tet; neohookean_tet's wall too, not declared yet: see docs/guide.md): det(Ds + t Dd), Ds and Dd the edge matrices of x and
+   A tet (volume_barrier_tet, neohookean_tet): det(Ds + t Dd), Ds and Dd the edge matrices of x and
    d, is the cubic det Ds + t tr(adj(Ds) Dd) + t^2 tr(Ds adj(Dd)) + t^3 det Dd; it is monotone
    between the roots of its derivative, so its first root is in the first of those pieces whose end
    is not positive, found by bisection to round-off (80 halvings). */

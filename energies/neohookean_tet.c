@@ -10,6 +10,7 @@
    Parameters per element (12): Dm^{-1} (9, row-major), V, mu, lambda; rest set-up in tet_rest.h. */
 #include <mfad/energy.h>
 #include "tet_rest.h"
+#include "flip_step.h"
 
 /* psi(F, p), F = Ds Dm^{-1} the features (mfad_tet_F, tet_rest.h): AD runs over F's 9 entries */
 static double neohookean_tet(const double F[9], const double p[12])
@@ -18,6 +19,13 @@ static double neohookean_tet(const double F[9], const double p[12])
   if (!(J > 0.0)) return INFINITY; /* inverted, flat or NaN: never take the log */
   const double V = p[9], mu = p[10], lambda = p[11];
   return V * (0.5 * mu * (mfad_frob2(F, 9) - 3.0) - mu * log(J) + 0.5 * lambda * log(J) * log(J));
+}
+
+/* the first inversion along x + t d: E = +inf there (flip_step.h) */
+static double neohookean_tet_step(const double x[12], const double d[12], const double p[12])
+{
+  (void)p;
+  return mfad_tet_flip_step(x, d);
 }
 
 const MfadEnergyInfo neohookean_tet_info = {
@@ -30,5 +38,6 @@ const MfadEnergyInfo neohookean_tet_info = {
     .feature     = mfad_tet_F,
     .energy      = neohookean_tet,
     .rest        = mfad_tet_rest_lame,
+    .step        = neohookean_tet_step,
     .description = "V (mu/2 (|F|^2 - 3) - mu log J + lambda/2 log^2 J), F = Ds Dm^-1; params Dm^-1, V, mu, lambda; material mu, lambda",
 };

@@ -130,18 +130,24 @@ case $check in
     close "tip displacement, $* vs the fused shell" "$(field form tip_displacement)" "$(field ref tip_displacement)" 1e-4
     ;;
   domain)
-    # a load 200 times gravity: full Newton steps invert elements (E = +inf there); with the statics
-    # defaults the line search must back off through them and still reach the minimiser that TAO's
-    # trust region finds
+    # a load 200 times gravity: full Newton steps invert elements (E = +inf there); without the step
+    # bound the line search must back off through them, with it (the default: neohookean_tet's wall)
+    # each step starts short of the first inversion; both reach the minimiser that TAO's trust
+    # region finds
     maxits=$1 np=$2
     shift 3
-    run snes "$np" -info :snes "$@"
+    run snes "$np" -info :snes -mfad_step_bound 0 "$@"
     converged snes "$maxits" 1e-7
     invalid=$(grep -c 'mfad: invalid element' "$work/snes.out")
     [ "$invalid" -ge 1 ] || fail "expected trial points with inverted elements (none seen: the test no longer exercises the domain path)"
+    run bound "$np" -info :sneslinesearch "$@"
+    converged bound "$maxits" 1e-7
+    cuts=$(grep -c 'mfad: step cut' "$work/bound.out")
+    [ "$cuts" -ge 1 ] || fail "expected steps cut at the first inversion (none seen: the test no longer exercises the step bound)"
     run tr 1 -use_tao -tao_type ntr -tao_max_it 300 -mfad_hessian shell "$@"
     converged tr 300 1e-6 # ntr: 43 steps on PETSc 3.18, 106 on 3.26
     close "energy, backtracking Newton through inverted trial points vs TAO ntr" "$(field snes energy)" "$(field tr energy)" 1e-10
+    close "energy, Newton with the step bound vs TAO ntr" "$(field bound energy)" "$(field tr energy)" 1e-10
     ;;
   jacobian | hessian)
     shift 1

@@ -232,13 +232,17 @@ PetscErrorCode MfadEnergyGetPSDSwitchCounts(MfadEnergy E, PetscInt *exact, Petsc
     declares its wall (MfadEnergyInfo.step) and over the ranks; PETSC_INFINITY if none limits it. Fixed dofs
     do not move. Computed on the host from each rank's ghosted vertices (any backend). Collective. */
 PetscErrorCode MfadEnergyComputeStepBound(MfadEnergy E, Vec X, Vec D, PetscReal *t);
-/** @brief Whether SNES's line search starts short of the first wall (-mfad_step_bound; default
+/** @brief Whether SNES's (and TAO nls's) line search starts short of the first wall (-mfad_step_bound; default
     true): before each line search of newtonls, a step X - Y that would take an element out of its
     domain is cut to 0.8 of the bound (MfadEnergyComputeStepBound() along -Y), so that backtracking
     starts from a valid point instead of cutting by 10 from +inf (symmetric Dirichlet on a scanned
     patch: 16 Newton steps instead of 39; 0.8 is Smith & Schaefer's factor, 0.9 took 372 steps on
     sock.obj where 0.8 takes 305). The pre-check runs after the projection switch's descent
-    check and before any pre-check set on the line search, whenever that was set. */
+    check and before any pre-check set on the line search, whenever that was set. TAO nls (no
+    line-search pre-check there): the line search's first trial step (TaoLineSearchSetInitialStepLength())
+    is cut the same way after each Newton step's linear solve; with TAO's default More-Thuente line
+    search a full step onto +inf otherwise ends the solve (a user's param program: DIVERGED_LS_FAILURE
+    at step 1 on spot_jitter.obj and sock.obj, elastic on the Spot tets too; 16, 168 and 67 steps with it). */
 PetscErrorCode MfadEnergySetStepBound(MfadEnergy E, PetscBool flg);
 /** @brief How many steps SNES's pre-check has cut so far (at a wall or the contact bound). */
 PetscErrorCode MfadEnergyGetStepCuts(MfadEnergy E, PetscInt *n);

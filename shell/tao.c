@@ -70,6 +70,56 @@ static PetscErrorCode MfadTaoChooseProjection_Private(Tao tao, MfadEnergy E, Mat
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -mfad_step_bound for TAO's nls: after the Newton step's linear solve (a KSP post-solve, the step
+   being X - t Y), the line search's first trial step is cut to 0.8 of the first wall along it and to
+   the contact bound (TaoLineSearchSetInitialStepLength(); nls keeps no initial step of its own, so
+   it is set at every step, 1 where nothing limits it). TAO's line search has no pre-check, and its
+   largest step has no setter: More-Thuente may still extrapolate past the wall, where the energy's
+   +inf backs it off. Where nls takes another direction than the Newton step (a gradient step),
+   the cut applies to it too: a shorter first trial, never a longer one. */
+static PetscErrorCode MfadTaoStepBoundPostSolve_Private(KSP ksp, Vec b, Vec Y, void *ctx)
+{
+  Tao            tao = (Tao)ctx;
+  MfadEnergy     E;
+  PetscContainer holder;
+  TaoLineSearch  ls;
+  Vec            X, D;
+  PetscReal      t, alpha, cut;
+
+  PetscFunctionBegin;
+  (void)ksp, (void)b;
+  PetscCall(PetscObjectQuery((PetscObject)tao, "MfadEnergy", (PetscObject *)&holder));
+  PetscCall(PetscContainerGetPointer(holder, (void **)&E));
+  PetscCall(TaoGetSolution(tao, &X));
+  PetscCall(VecDuplicate(Y, &D));
+  PetscCall(VecAXPBY(D, -1, 0, Y)); /* the motion */
+  PetscCall(MfadEnergyComputeStepBound(E, X, D, &t));
+  PetscCall(MfadEnergyComputeContactBound_Private(E, X, D, &alpha));
+  PetscCall(VecDestroy(&D));
+  cut = PetscMin(t < 1 ? 0.8 * t : 1, alpha);
+  PetscCall(TaoGetLineSearch(tao, &ls));
+  PetscCall(TaoLineSearchSetInitialStepLength(ls, cut));
+  if (cut < 1) {
+    PetscCall(
+        PetscInfo(tao, "mfad: first trial step %g (an element's wall at %g of the step, contact bound %g)\n", (double)cut, (double)t, (double)alpha));
+    PetscCall(MfadEnergyCountStepCut_Private(E));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadTaoSetStepBound_Private(Tao tao, MfadEnergy E)
+{
+  PetscBool bound, nls;
+  KSP       ksp;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyGetStepBound(E, &bound));
+  PetscCall(PetscObjectTypeCompare((PetscObject)tao, TAONLS, &nls));
+  PetscCall(TaoGetKSP(tao, &ksp));
+  if (bound && nls && ksp) PetscCall(KSPSetPostSolve(ksp, MfadTaoStepBoundPostSolve_Private, tao));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MfadTaoHessian_Private(Tao tao, Vec X, Mat H, Mat P, void *ctx)
 {
   Vec G;
@@ -79,6 +129,7 @@ static PetscErrorCode MfadTaoHessian_Private(Tao tao, Vec X, Mat H, Mat P, void 
   PetscCall(MfadEnergyUpdateElementsAtStep_Private((MfadEnergy)ctx, X, G));
   PetscCall(MfadTaoDefaultPC_Private(tao, P));
   PetscCall(MfadTaoChooseProjection_Private(tao, (MfadEnergy)ctx, P, X));
+  PetscCall(MfadTaoSetStepBound_Private(tao, (MfadEnergy)ctx));
   PetscCall(MfadJacobiansSetPoint_Private(H, P, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -396,7 +396,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
                              "MfadEnergySetSolverDefaults", defaults, &defaults, NULL));
   PetscCall(PetscOptionsBool(
       "-mfad_step_bound",
-      "SNES: the line search starts at 0.8 of the step where the first element would leave its energy's domain (energies that declare it)",
+      "SNES, TAO nls: the line search starts at 0.8 of the step where the first element would leave its energy's domain (energies that declare it)",
       "MfadEnergySetStepBound", E->step_bound, &E->step_bound, NULL));
   PetscCall(PetscOptionsBool("-mfad_newton_cg",
                              "SNES: Newton-CG on the exact Hessian preconditioned by the Cholesky factor of the projected one, the projected step "

@@ -2,12 +2,12 @@
 # A user's own programs (tests/user/), each under 80 lines with no solver code, run with no
 # option: the library's default solver converges where the examples do, to the examples' minimum
 # (the same energy to 1e-8 relative) in at most 1.5 times their Newton steps, on 1 and 2 ranks
-# (tests/user_program.sh). (a) param on the jittered Spot patch from a Tutte start; (b) elastic
+# (tests/user_program.sh). (a) param on the jittered Spot patch from a Tutte start (SNES, and TAO); (b) elastic
 # statics on the Spot tets. They run beside the examples: none where the examples are not built.
 if(NOT MFAD_BUILD_EXAMPLES)
   return()
 endif()
-foreach(prog param elastic)
+foreach(prog param param_tao elastic)
   add_executable(user_${prog} user/${prog}.c)
   target_link_libraries(user_${prog} PRIVATE mfad)
 endforeach()
@@ -18,6 +18,9 @@ function(mfad_user_test name nranks prog example check)
   set_tests_properties(${name} PROPERTIES ENVIRONMENT "${MFAD_MPI_ENV};OMP_NUM_THREADS=1" LABELS "example;mpi" PROCESSORS ${nranks} TIMEOUT 300)
 endfunction()
 mfad_user_test(user_param_jitter 2 param param param ${MFAD_MESHES}/spot_jitter.obj)
+# (a') the same with TAO nls and its default line search (More-Thuente), which fails at the first
+# step on a flipping full step unless the library starts it short of the wall (-mfad_step_bound)
+mfad_user_test(user_param_tao_jitter 2 param_tao param param ${MFAD_MESHES}/spot_jitter.obj)
 # without MUMPS, 2 ranks' redundant LDL^T misses a negative eigenvalue on the Spot tets (see
 # example_elastic_spot_default): 1 rank there, as for the example
 if(MFAD_PETSC_HAS_MUMPS)

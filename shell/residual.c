@@ -147,7 +147,7 @@ PetscErrorCode MfadEnergySetTaoResidual(MfadEnergy E, Tao tao)
 {
   Vec         R;
   Mat         J;
-  PetscBool   set, shell = PETSC_TRUE;
+  PetscBool   set, shell = PETSC_TRUE, aij_default;
   const char *prefix;
   MPI_Comm    comm;
   char        type[16] = "shell";
@@ -155,6 +155,8 @@ PetscErrorCode MfadEnergySetTaoResidual(MfadEnergy E, Tao tao)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(tao, TAO_CLASSID, 2);
   PetscCall(MfadEnergySetFromOptions(E));
+  PetscCall(MfadTaoResidualSetDefaults_Private(E, tao, &aij_default));
+  if (aij_default) PetscCall(PetscStrncpy(type, "aij", sizeof(type)));
   PetscCall(MfadEnergyGetComm(E, &comm));
   PetscCall(MfadEnergyGetOptionsPrefix(E, &prefix));
   PetscOptionsBegin(comm, prefix, "mfad least squares", "Tao");

@@ -85,6 +85,7 @@ PETSC_INTERN PetscErrorCode MfadPCTypeNeedsEntries_Private(const char type[], Pe
 PETSC_INTERN PetscErrorCode MfadPCSetCholesky_Private(PC pc, PC *fpc);
 PETSC_INTERN PetscErrorCode MfadSNESSetDefaults_Private(MfadEnergy E, SNES snes, MfadHessianType *form, PetscInt *pform);
 PETSC_INTERN PetscErrorCode MfadTaoSetDefaults_Private(MfadEnergy E, Tao tao, MfadHessianType *form);
+PETSC_INTERN PetscErrorCode MfadTaoResidualSetDefaults_Private(MfadEnergy E, Tao tao, PetscBool *aij);
 /* src/energy.c: a solver default's projection, unless the user chose one (*chosen) */
 PETSC_INTERN PetscErrorCode MfadEnergySetPSDProjectionDefault_Private(MfadEnergy E, MfadPSDProjection type, PetscBool *chosen);
 

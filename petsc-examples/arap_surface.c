@@ -806,13 +806,13 @@ int main(int argc, char **argv)
     PetscCall(HandlesFix(E, m, &h, vstart, vend, (PetscReal)s / steps, 6));
     PetscCall(MfadEnergyApplyFixedValues(E, X));
     if (!use_tao) {
-      PetscCall(GeomMinimizeProblem(comm, &rc, ReChartSetSNES, NULL, X, PETSC_FALSE, 0, &sits, &reason, &reason_name));
+      PetscCall(GeomMinimizeProblem(comm, &rc, ReChartSetSNES, NULL, X, PETSC_FALSE, 0, 0, &sits, &reason, &reason_name));
       if (rc.ncg) {
         PetscReal f;
         PetscCall(MfadEnergyComputeObjective(E, X, &f));
         PetscCall(NewtonCGConvergedReason(rc.ncg, f, &reason, &reason_name));
       }
-    } else PetscCall(GeomMinimize(comm, E, X, PETSC_TRUE, 0, &sits, &reason, &reason_name));
+    } else PetscCall(GeomMinimize(comm, E, X, PETSC_TRUE, 0, 0, &sits, &reason, &reason_name));
     its += sits;
     if (reason <= 0) break;
   }

@@ -954,7 +954,7 @@ int main(int argc, char **argv)
   if (use_tao) { /* a trust region by default: the exact Hessian is indefinite away from the minimiser */
     PetscCall(PetscOptionsHasName(NULL, NULL, "-tao_type", &set));
     if (!set) PetscCall(PetscOptionsSetValue(NULL, "-tao_type", "ntr"));
-    PetscCall(GeomMinimize(comm, E, X, PETSC_TRUE, 0, &its, &reason, &reason_name));
+    PetscCall(GeomMinimize(comm, E, X, PETSC_TRUE, 0, 0, &its, &reason, &reason_name));
   } else {
     SNES                snes;
     SNESConvergedReason r;

@@ -49,8 +49,8 @@ PetscErrorCode MfadEnergyCreateHessianAuto(MfadEnergy E, Mat *H);
 /** @brief Creates the Hessian of E in the given form; bring it to a point with MfadHessianSetPoint(). */
 PetscErrorCode MfadEnergyCreateHessianMat(MfadEnergy E, MfadHessianType type, Mat *H);
 /** @brief The Hessian forms SNES and TAO get (MfadEnergySetSNES(), MfadEnergySetTao()): the
-    operator's and the preconditioning matrix's (pass the same form twice for one matrix), in code;
-    -mfad_hessian and -mfad_pmat override them. A form set counts as the user's choice: mfad's
+    operator's and the preconditioning matrix's (pass the same form twice for one matrix: then
+    -mfad_hessian alone changes both), in code; -mfad_hessian and -mfad_pmat override them. A form set counts as the user's choice: mfad's
     default solver (MfadEnergySetSolverDefaults()) then leaves the linear solver alone. */
 PetscErrorCode MfadEnergySetHessianType(MfadEnergy E, MfadHessianType jac, MfadHessianType pmat);
 /** @brief The forms set in code (shell where none; `set` says whether any was), either may be NULL. */

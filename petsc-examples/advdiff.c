@@ -48,6 +48,8 @@ static PetscErrorCode Solve(MPI_Comm comm, PetscInt n, const AdvDiffCoefficients
   PetscCall(AdvDiffCreate(comm, n, coef, &ad));
   PetscCall(MfadEnergyCreateVecs(ad.E, &U, NULL));
   PetscCall(AdvDiffInitialGuess(&ad, U));
+  /* the exact Jacobian assembled (-mfad_hessian X sets both J and P instead) */
+  PetscCall(MfadEnergySetHessianType(ad.E, MFAD_HESSIAN_AIJ, MFAD_HESSIAN_AIJ));
   PetscCall(SNESCreate(comm, &snes));
   PetscCall(MfadEnergySetSNES(ad.E, snes));
   /* an ILU needs entries: a shell preconditioning matrix (-mfad_pmat shell) gets Jacobi from its
@@ -83,15 +85,12 @@ int main(int argc, char **argv)
   PetscInt            n = 16, refine = 0;
   AdvDiffCoefficients coef = {{2, 1}, 1, 1};
   Result              prev = {0}, res;
-  PetscBool           write, set, meshopt;
+  PetscBool           write, meshopt;
   char                out[PETSC_MAX_PATH_LEN] = "";
   int                 failed = 0;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
-  /* the exact Jacobian assembled unless the user chose a form */
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));
-  if (!set) PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "aij"));
   PetscOptionsBegin(comm, NULL, "Advection-diffusion-reaction options", NULL);
   PetscCall(PetscOptionsInt("-n", "squares per side", NULL, n, &n, NULL));
   PetscCall(PetscOptionsInt("-refine", "solve on n, 2n, ... 2^refine n and print the observed orders", NULL, refine, &refine, NULL));

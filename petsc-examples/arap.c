@@ -27,8 +27,8 @@ static const char help[] =
     "then exact Newton: ARAP is not convex;\n"
     "with -mfad_hessian given, the exact Hessian unless -mfad_psd_project is given too; gauss_newton:\n"
     "-mfad_hessian cached, J^T J needs no projection; gauss_newton and brgn: -snes_max_it/-tao_max_it\n"
-    "500, Gauss-Newton converging linearly where the residual is not 0; brgn: -mfad_jacobian aij\n"
-    "-tao_brgn_subsolver_tao_bnk_pc_type none; -mesh with -form energy: -snes_max_it/-tao_max_it 10000,\n"
+    "500, Gauss-Newton converging linearly where the residual is not 0; brgn: the library's (the\n"
+    "assembled J, -mfad_jacobian aij; no preconditioner in its subsolver); -mesh with -form energy: -snes_max_it/-tao_max_it 10000,\n"
     "parts that Tutte's map squeezes taking hundreds of steps),\n"
     "-ksp_type cg -pc_type jacobi; every SNES/KSP/PC/TAO and mfad option applies.\n"
     "The last line is a summary: vertices, triangles, area, energy (ARAP), rigid_deviation (the\n"
@@ -39,7 +39,6 @@ static const char help[] =
     "arap_tri's whatever the -form.\n\n";
 
 #include <mfadpetsc.h>
-#include "defaultoption.h"
 #include "geommesh.h"
 
 MFAD_KERNEL_DECLARE(arap_tri);
@@ -50,8 +49,10 @@ static const char *const HandlesTypes[] = {"bend", "rigid", "stretch", "Handles"
 typedef enum { FORM_ENERGY, FORM_GAUSS_NEWTON, FORM_BRGN } Form;
 static const char *const FormTypes[] = {"energy", "gauss_newton", "brgn", "Form", "FORM_", NULL};
 
-/* TAO's Gauss-Newton for least squares on the energy's stacked residual (its least-squares terms) */
-static PetscErrorCode MinimizeBRGN(MPI_Comm comm, MfadEnergy E, Vec X, PetscInt *its, PetscInt *reason, const char **reason_name)
+/* TAO's Gauss-Newton for least squares on the energy's stacked residual (its least-squares terms).
+   Its inner Newton-Krylov solve on J^T J + (1e-4 I, its l2prox term) gets the library's defaults:
+   the assembled J and no preconditioner (MfadEnergySetTaoResidual()) */
+static PetscErrorCode MinimizeBRGN(MPI_Comm comm, MfadEnergy E, Vec X, PetscInt max_it, PetscInt *its, PetscInt *reason, const char **reason_name)
 {
   Tao                tao;
   TaoConvergedReason r;
@@ -59,7 +60,8 @@ static PetscErrorCode MinimizeBRGN(MPI_Comm comm, MfadEnergy E, Vec X, PetscInt 
   PetscFunctionBeginUser;
   PetscCall(TaoCreate(comm, &tao));
   PetscCall(TaoSetType(tao, TAOBRGN));
-  PetscCall(MfadEnergySetTaoResidual(E, tao));
+  PetscCall(MfadEnergySetTaoResidual(E, tao)); /* and its defaults: the assembled J, no PC in the subsolver */
+  PetscCall(TaoSetMaximumIterations(tao, max_it));
   PetscCall(TaoSetSolution(tao, X));
   PetscCall(TaoSetFromOptions(tao));
   PetscCall(TaoSolve(tao)); /* fixed dofs stay at their values: MfadEnergySetTaoResidual() bounds them */
@@ -85,12 +87,12 @@ int main(int argc, char **argv)
   MfadMesh    m;
   MfadEnergy  E, Earap;
   Vec         X, X0, G;
-  PetscInt    nx = 24, ny = 6, vstart = 0, vend = 0, cstart, cend, its, reason, term, nfix = 0, *fix, flipped = 0;
+  PetscInt       nx = 24, ny = 6, vstart = 0, vend = 0, cstart, cend, its, reason, term, nfix = 0, *fix, flipped = 0, max_it;
   PetscReal  *fixval, L = 4, angle = 90, dx, dy, energy, gnorm, gnorm0, loc[4] = {0, 0, 0, 0}, sum[4], dev;
   PetscLogDouble t0, t1;
   Handles     handles = HANDLES_BEND;
   Form        form    = FORM_ENERGY;
-  PetscBool   use_tao = PETSC_FALSE, write = PETSC_FALSE, set;
+  PetscBool      use_tao = PETSC_FALSE, write = PETSC_FALSE, set, psd;
   char        out[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
   PetscBool   file = PETSC_FALSE;
   const char *reason_name;
@@ -117,38 +119,9 @@ int main(int argc, char **argv)
              "-handles stretch -dx %g: the bar's length L + dx must stay > 0", (double)dx);
   PetscCheck(!write || out[0], comm, PETSC_ERR_ARG_WRONG, "-o needs a file name");
   PetscCheck(!(form == FORM_BRGN && use_tao), comm, PETSC_ERR_ARG_INCOMP, "-form brgn is a TAO solve already: drop -use_tao");
-  /* a read surface's parts that Tutte's map squeezes take many steps to unfold, not PETSc's default
-     50 (tests/meshes/sock.obj: 657 Newton steps; the Homer model cut in half, 4,201 vertices: 209) */
-  if (file && form == FORM_ENERGY) {
-    PetscCall(DefaultOption("-snes_max_it", "10000"));
-    PetscCall(DefaultOption("-tao_max_it", "10000"));
-  }
-  if (form != FORM_ENERGY) { /* Gauss-Newton is linear where the residual at the minimum is not 0 */
-    PetscCall(DefaultOption("-snes_max_it", "500"));
-    PetscCall(DefaultOption("-tao_max_it", "500"));
-  }
-  if (form == FORM_BRGN) {
-    /* brgn's inner Newton-Krylov solve on J^T J + (1e-4 I, its l2prox term): the assembled J (one
-       sparse product per Krylov step, not two element passes) and no preconditioner (its default,
-       an L-BFGS matrix, needed 115,365 Krylov steps on spot_patch.obj, none 32,661; the shell
-       Hessian J^T J has no diagonal for Jacobi) */
-    PetscCall(DefaultOption("-mfad_jacobian", "aij"));
-    PetscCall(DefaultOption("-tao_brgn_subsolver_tao_bnk_pc_type", "none"));
-  }
-  /* projected Newton unless the user picks a Hessian form (then the exact one unless projected);
-     J^T J (gauss_newton) is positive semi-definite already */
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));
-  if (!set && form == FORM_GAUSS_NEWTON) PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "cached"));
-  else if (!set && form == FORM_ENERGY) {
-    PetscCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "cached"));
-    PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_psd_project", &set));
-    if (!set) {
-      /* projected Newton alone is linear near the minimum: on tests/meshes/spot_jitter.obj (slivers)
-         it stopped at 50 steps; 10 projected steps, then the exact Hessian: 13 steps, the same energy */
-      PetscCall(PetscOptionsSetValue(NULL, "-mfad_psd_project", "clamp"));
-      PetscCall(DefaultOption("-mfad_psd_project_steps", "10"));
-    }
-  }
+  /* Newton steps: a read surface's parts that Tutte's map squeezes take many to unfold, not PETSc's default 50 (tests/meshes/sock.obj:
+     657 Newton steps; the Homer model cut in half, 4,201 vertices: 209); Gauss-Newton is linear where the residual at the minimum is not 0 */
+  max_it = form != FORM_ENERGY ? 500 : file ? 10000 : 0;
   angle *= PETSC_PI / 180;
 
   if (file) {
@@ -160,6 +133,17 @@ int main(int argc, char **argv)
   if (form == FORM_ENERGY) PetscCall(MfadEnergyAddTermFromMesh(E, m, MFAD_KERNEL(arap_tri), NULL, 1.0, &term));
   else PetscCall(MfadEnergyAddTermFromMesh(E, m, MFAD_KERNEL(arap_tri_lsq), NULL, 2.0, &term));
   PetscCall(MfadEnergyGetOwnershipRange(E, &vstart, &vend));
+  /* projected Newton unless the user picks a Hessian form (then the exact one unless projected);
+     J^T J (gauss_newton) is positive semi-definite already */
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_hessian", &set));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-mfad_psd_project", &psd));
+  if (!set && form != FORM_BRGN) PetscCall(MfadEnergySetHessianType(E, MFAD_HESSIAN_CACHED, MFAD_HESSIAN_CACHED));
+  if (!set && !psd && form == FORM_ENERGY) {
+    /* projected Newton alone is linear near the minimum: on tests/meshes/spot_jitter.obj (slivers)
+       it stopped at 50 steps; 10 projected steps, then the exact Hessian: 13 steps, the same energy */
+    PetscCall(MfadEnergySetPSDProjection(E, MFAD_PSD_CLAMP, 0));
+    PetscCall(MfadEnergySetPSDProjectionSteps(E, 10));
+  }
   PetscCall(MfadEnergySetFromOptions(E));
   /* the summary's energy and gradient are arap_tri's, whatever the form solved */
   if (form == FORM_ENERGY) Earap = E;
@@ -201,8 +185,8 @@ int main(int argc, char **argv)
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
 
   PetscCall(PetscTime(&t0));
-  if (form == FORM_BRGN) PetscCall(MinimizeBRGN(comm, E, X, &its, &reason, &reason_name));
-  else PetscCall(GeomMinimize(comm, E, X, use_tao, 0, &its, &reason, &reason_name));
+  if (form == FORM_BRGN) PetscCall(MinimizeBRGN(comm, E, X, max_it, &its, &reason, &reason_name));
+  else PetscCall(GeomMinimize(comm, E, X, use_tao, 0, max_it, &its, &reason, &reason_name));
   PetscCall(PetscTime(&t1));
 
   PetscCall(MfadEnergyComputeObjective(Earap, X, &energy));

@@ -586,14 +586,6 @@ static PetscErrorCode ReChartSolve(ReChart *rc, Vec X, PetscInt *its, PetscInt *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ArapSetTao(void *E, Tao tao)
-{
-  PetscFunctionBeginUser;
-  PetscCall(MfadEnergySetTao((MfadEnergy)E, tao));
-  PetscCall(TaoSetMaximumIterations(tao, 200));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The smallest eigenvalue of E's exact Hessian at X (no PSD projection; fixed dofs are identity
    rows, eigenvalue 1), dense (PETSc's KSPComputeEigenvaluesExplicitly(), LAPACK inside): whether
    Newton's stationary point is a local minimum or a saddle (Newton converges to both). Invariant to
@@ -785,7 +777,7 @@ int main(int argc, char **argv)
     PetscCall(HandlesFix(E, m, &h, vstart, vend, (PetscReal)s / steps, 6));
     PetscCall(MfadEnergyApplyFixedValues(E, X));
     if (!use_tao) PetscCall(ReChartSolve(&rc, X, &sits, &reason, &reason_name));
-    else PetscCall(GeomMinimizeProblem(comm, E, NULL, ArapSetTao, X, PETSC_TRUE, 0, &sits, &reason, &reason_name));
+    else PetscCall(GeomMinimize(comm, E, X, PETSC_TRUE, 0, 200, &sits, &reason, &reason_name));
     its += sits;
     if (reason <= 0) break;
   }

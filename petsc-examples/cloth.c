@@ -369,7 +369,7 @@ int main(int argc, char **argv)
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
 
   /* converged at |grad E| < 1e-6 of the load, statics too: see stepper.h */
-  PetscCall(SolverCreate(E, s.use_tao, 1e-6 * gnorm0, X, &S));
+  PetscCall(SolverCreate(E, s.use_tao, 1e-6 * gnorm0, NULL, X, &S));
 
   PetscCall(PetscTime(&t0));
   nsteps = PetscMax(s.steps, 1); /* statics: one solve without the inertia term */

@@ -326,7 +326,7 @@ int main(int argc, char **argv)
   PetscCall(MfadEnergyComputeGradient(E, X, G));
   PetscCall(VecNorm(G, NORM_2, &gnorm0)); /* the load: the cubes' weight */
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
-  PetscCall(SolverCreate(E, PETSC_FALSE, 1e-6 * gnorm0, X, &S));
+  PetscCall(SolverCreate(E, PETSC_FALSE, 1e-6 * gnorm0, NULL, X, &S));
 
   for (PetscInt step = 1; step <= sc.steps; step++) {
     PetscScalar *x;

@@ -34,7 +34,7 @@ static const char help[] =
     "                 -ksp_type preonly -pc_type cholesky (MUMPS LDL^T; without MUMPS PETSc's own, on several\n"
     "                 ranks by every rank: -pc_type redundant -redundant_pc_type cholesky) -snes_max_it 200 -snes_rtol 1e-7,\n"
     "                 with -use_tao the same for TAO NLS (-tao_nls_ksp_type, -tao_nls_pc_type ...,\n"
-    "                 -tao_max_it 200 -tao_gttol 1e-7 -tao_ls_type armijo),\n"
+    "                 -tao_max_it 200 -tao_gttol 1e-7),\n"
     "                 and each Newton step is exact where the factor's inertia says the exact Hessian is\n"
     "                 positive definite (projected elsewhere: descent far from the minimiser, quadratic\n"
     "                 convergence near it)\n"
@@ -54,7 +54,6 @@ static const char help[] =
     "-ts_steps also steps, time, kinetic (1/2 v^T M v), com_displacement and com_velocity (z of\n"
     "the centre of mass). Each time step prints a line 'elastic: step ...' with the same fields.\n\n";
 
-#include "defaultoption.h"
 #include "stepper.h"
 #include "elasticmesh.h"
 #include <petsctime.h>
@@ -254,7 +253,7 @@ static PetscErrorCode CheckClamp(MPI_Comm comm, PetscInt n, const PetscReal rest
   PetscFunctionReturn(0);
 }
 
-/* The tolerance defaults of statics, as options (each unless given). The solver is the library's
+/* The tolerance defaults of statics, set on the solver (options override them). The solver is the library's
    default (MfadEnergySetSolverDefaults()), which is what this example measured it needs: the bar
    under 200 g folds and inverts tets on full steps (Newton-CG on the exact Hessian stopped on
    negative curvature after 2 steps, Newton-MINRES failed its line search once in 30 runs whose forms
@@ -266,25 +265,16 @@ static PetscErrorCode CheckClamp(MPI_Comm comm, PetscInt n, const PetscReal rest
    whose inertia -mfad_psd_switch auto uses for exact steps where the exact Hessian is positive
    definite, and room for the ~70 Newton steps of the swing. A user's -ksp_type/-pc_type or
    -mfad_hessian gets the exact Hessian. */
-static PetscErrorCode SetStaticsDefaults(PetscBool use_tao)
+static PetscErrorCode StaticsDefaults(SNES snes, Tao tao)
 {
   PetscFunctionBeginUser;
   /* |grad E| <= 1e-7 of the load (Spot: 3e-5 N against ~4 N of weight per vertex): the energy
      (~1e4 J of terms that cancel) carries round-off of the order of a Newton step's decrease once
      |grad E| is ~2e-8 of the load, where the backtracking line search stalls */
-  if (use_tao) {
-    PetscCall(DefaultOption("-tao_max_it", "200"));
-    PetscCall(DefaultOption("-tao_gttol", "1e-7")); /* |g| / |g0|, as -snes_rtol */
-    PetscCall(DefaultOption("-tao_grtol", "0"));
-    PetscCall(DefaultOption("-tao_gatol", "0"));
-    /* backtracking (More-Thuente's cubic fits fail on the +inf of inverted trial points), measured
-       against the largest of the last 4 energies so that a step within E's round-off is taken */
-    PetscCall(DefaultOption("-tao_ls_type", "armijo"));
-    PetscCall(DefaultOption("-tao_ls_armijo_memory_size", "4"));
-  } else {
-    PetscCall(DefaultOption("-snes_max_it", "200"));
-    PetscCall(DefaultOption("-snes_rtol", "1e-7"));
-  }
+  if (snes) PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, 1e-7, PETSC_DEFAULT, 200, PETSC_DEFAULT));
+  if (!tao) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(TaoSetTolerances(tao, 0, 0, 1e-7)); /* gttol: |g| / |g0|, as SNES's rtol */
+  PetscCall(TaoSetMaximumIterations(tao, 200));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -355,8 +345,6 @@ int main(int argc, char **argv)
   material[0] = P.young / (2 * (1 + P.nu));
   material[1] = P.young * P.nu / ((1 + P.nu) * (1 - 2 * P.nu));
 
-  if (P.steps == 0) PetscCall(SetStaticsDefaults(P.use_tao)); /* the solver: the library's default */
-
   PetscCall(PetscTime(&ts0));
   if (readmesh)
     PetscCall(
@@ -384,7 +372,7 @@ int main(int argc, char **argv)
   PetscCall(VecNorm(G, NORM_2, &gnorm0));
   PetscCall(PetscTime(&ts1));
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view")); /* after one evaluation: flops are counted */
-  PetscCall(SolverCreate(E, P.use_tao, P.steps > 0 ? 1e-6 * gnorm0 : 0, X, &S));
+  PetscCall(SolverCreate(E, P.use_tao, P.steps > 0 ? 1e-6 * gnorm0 : 0, P.steps > 0 ? NULL : StaticsDefaults, X, &S));
 
   PetscCall(PetscTime(&t0));
   if (P.steps == 0) {

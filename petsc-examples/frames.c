@@ -347,7 +347,7 @@ int main(int argc, char **argv)
   if (problem == FRAMES_BOUNDARY) {
     PetscCall(VecSet(X, 0));
     PetscCall(MfadEnergyApplyFixedValues(E, X));
-    PetscCall(GeomMinimize(comm, E, X, use_tao, 1e-10, &its, &reason, &reason_name));
+    PetscCall(GeomMinimize(comm, E, X, use_tao, 1e-10, 0, &its, &reason, &reason_name));
   } else PetscCall(InversePower(E, mass, area, seed, shift, rtol, max_it, monitor, X, &mu, &shift_used, &its, &reason, &reason_name));
   PetscCall(MfadEnergyComputeObjective(E, X, &energy));
 

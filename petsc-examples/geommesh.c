@@ -66,7 +66,7 @@ PetscErrorCode GeomRestoreAll(Vec *Xall, const PetscScalar **x)
 }
 
 PetscErrorCode GeomMinimizeProblem(MPI_Comm comm, void *ctx, GeomSetSNESFn setsnes, GeomSetTaoFn settao, Vec X, PetscBool use_tao, PetscReal ksp_rtol,
-                                   PetscInt *its, PetscInt *reason, const char **reason_name)
+                                   PetscInt max_it, PetscInt *its, PetscInt *reason, const char **reason_name)
 {
   PetscFunctionBeginUser;
   *its         = 0;
@@ -77,6 +77,7 @@ PetscErrorCode GeomMinimizeProblem(MPI_Comm comm, void *ctx, GeomSetSNESFn setsn
     TaoConvergedReason r;
     PetscCall(TaoCreate(comm, &tao));
     PetscCall(TaoSetType(tao, TAONLS));
+    if (max_it > 0) PetscCall(TaoSetMaximumIterations(tao, max_it));
     PetscCall(settao(ctx, tao));
     PetscCall(TaoSetSolution(tao, X));
     PetscCall(TaoSetFromOptions(tao));
@@ -92,6 +93,7 @@ PetscErrorCode GeomMinimizeProblem(MPI_Comm comm, void *ctx, GeomSetSNESFn setsn
     KSP                 ksp;
     PC                  pc;
     PetscCall(SNESCreate(comm, &snes));
+    if (max_it > 0) PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, max_it, PETSC_DEFAULT));
     PetscCall(SNESGetKSP(snes, &ksp));
     PetscCall(KSPSetType(ksp, KSPCG));
     if (ksp_rtol > 0) PetscCall(KSPSetTolerances(ksp, ksp_rtol, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
@@ -123,11 +125,11 @@ PetscErrorCode GeomSetTao_Energy(void *E, Tao tao)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode GeomMinimize(MPI_Comm comm, MfadEnergy E, Vec X, PetscBool use_tao, PetscReal ksp_rtol, PetscInt *its, PetscInt *reason,
-                            const char **reason_name)
+PetscErrorCode GeomMinimize(MPI_Comm comm, MfadEnergy E, Vec X, PetscBool use_tao, PetscReal ksp_rtol, PetscInt max_it, PetscInt *its,
+                            PetscInt *reason, const char **reason_name)
 {
   PetscFunctionBeginUser;
-  PetscCall(GeomMinimizeProblem(comm, E, GeomSetSNES_Energy, GeomSetTao_Energy, X, use_tao, ksp_rtol, its, reason, reason_name));
+  PetscCall(GeomMinimizeProblem(comm, E, GeomSetSNES_Energy, GeomSetTao_Energy, X, use_tao, ksp_rtol, max_it, its, reason, reason_name));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -90,18 +90,19 @@ typedef PetscErrorCode (*GeomSetTaoFn)(void *ctx, Tao tao);
 
 /* Minimises the problem `ctx` from X in place: TAO (nls) with -use_tao, else SNES, each wired by
    its setter; Krylov defaults CG + Jacobi (the Hessians here are symmetric; the SNES setter, then
-   the command line, may change them), `ksp_rtol` > 0 tightens CG. Returns the iterations and the
-   converged reason (number and name) for the summary line. */
+   the command line, may change them), `ksp_rtol` > 0 tightens CG, `max_it` > 0 sets the Newton
+   steps allowed (all set in code before SetFromOptions(): options override them). Returns the
+   iterations and the converged reason (number and name) for the summary line. */
 PetscErrorCode GeomMinimizeProblem(MPI_Comm comm, void *ctx, GeomSetSNESFn setsnes, GeomSetTaoFn settao, Vec X, PetscBool use_tao, PetscReal ksp_rtol,
-                                   PetscInt *its, PetscInt *reason, const char **reason_name);
+                                   PetscInt max_it, PetscInt *its, PetscInt *reason, const char **reason_name);
 
 PetscErrorCode GeomSetSNES_Energy(void *E, SNES snes);
 
 PetscErrorCode GeomSetTao_Energy(void *E, Tao tao);
 
 /* Minimises the energy E from X in place (GeomMinimizeProblem() with mfad's own SNES/TAO glue) */
-PetscErrorCode GeomMinimize(MPI_Comm comm, MfadEnergy E, Vec X, PetscBool use_tao, PetscReal ksp_rtol, PetscInt *its, PetscInt *reason,
-                            const char **reason_name);
+PetscErrorCode GeomMinimize(MPI_Comm comm, MfadEnergy E, Vec X, PetscBool use_tao, PetscReal ksp_rtol, PetscInt max_it, PetscInt *its,
+                            PetscInt *reason, const char **reason_name);
 
 /* A triangle surface in 3-D read from a file, whole on the calling rank (the examples' meshes are
    small): .obj and .off by MfadMeshRead(), Gmsh (.msh), .ply and DMPlex's other formats through

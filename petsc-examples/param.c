@@ -16,10 +16,8 @@ static const char help[] =
     "                          relative and step tests are off by default: -snes_rtol 0 -snes_stol 0,\n"
     "                          -tao_grtol 0 -tao_gttol 0). Converged runs agree in energy to 1e-10\n"
     "                          relative (measured: 1e-13 and better on 1k-50k-vertex scans)\n"
-    "  -use_tao                minimise with TAO (default -tao_type nls -tao_ls_type armijo, whose\n"
-    "                          backtracking treats a flipped triangle's +inf as too long a step;\n"
-    "                          -tao_ls_armijo_memory_size 4: non-monotone, so that round-off in E\n"
-    "                          near the minimum does not stop it)\n"
+    "  -use_tao                minimise with TAO (default -tao_type nls, its More-Thuente line search\n"
+    "                          started short of the first flip by the library, -mfad_step_bound)\n"
     "  -o <file.vtu>           write the parameterisation (z = 0) with the gradient norm\n"
     "The Tutte start is the library's (MfadEnergyComputeTutteStart: -mfad_tutte_ksp_*, -mfad_tutte_pc_*).\n"
     "The Newton solve is the library's default (MfadEnergySetSolverDefaults): with no -mfad_hessian,\n"
@@ -42,7 +40,6 @@ static const char help[] =
     "prints the reason on stderr and exits with status 1.\n\n";
 
 #include <mfadpetsc.h>
-#include "defaultoption.h"
 #include <string.h>
 #include "geommesh.h"
 
@@ -86,40 +83,6 @@ static PetscErrorCode Measure(MPI_Comm comm, MfadMesh m, PetscInt cstart, PetscI
   PetscCall(MPIU_Allreduce(&rmax, ratio, 1, MPIU_REAL, MPIU_MAX, comm));
   PetscCall(MPIU_Allreduce(&nf, flipped, 1, MPIU_INT, MPIU_SUM, comm));
   if (*flipped) *ratio = PETSC_INFINITY;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The Newton solve's tolerances, as options so that the command line overrides each one: a
-   gradient test in absolute terms, |grad E| <= gatol sqrt(area) (a test relative to the Tutte
-   start's gradient, which varies by orders of magnitude between meshes, does not say how close E
-   is). Parts that Tutte's map squeezes take hundreds to thousands of steps of steady descent
-   (tests/meshes/sock.obj, a closed end squeezed e^-16-fold: 372 steps; Homer of 6,001 vertices cut
-   open at one vertex: 1,612), hence 10000 steps, not 200. The solver itself is the library's
-   default (MfadEnergySetSolverDefaults(): the assembled Hessian, projected, factored by a Cholesky
-   with inertia; CG + Jacobi on the projected Hessian stalls on real meshes: 10,000 iterations at the
-   first step of a 10k-vertex scan), and its line search starts short of the first flip
-   (-mfad_step_bound: symmetric_dirichlet declares its wall). */
-static PetscErrorCode SetSolverDefaults(PetscBool use_tao, PetscReal atol)
-{
-  char value[64];
-
-  PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(value, sizeof value, "%.17g", (double)atol));
-  if (!use_tao) {
-    PetscCall(DefaultOption("-snes_atol", value));
-    PetscCall(DefaultOption("-snes_rtol", "0"));
-    PetscCall(DefaultOption("-snes_stol", "0"));
-    PetscCall(DefaultOption("-snes_max_it", "10000"));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(DefaultOption("-tao_gatol", value));
-  PetscCall(DefaultOption("-tao_grtol", "0"));
-  PetscCall(DefaultOption("-tao_gttol", "0"));
-  PetscCall(DefaultOption("-tao_max_it", "10000"));
-  PetscCall(DefaultOption("-tao_ls_type", "armijo"));
-  /* non-monotone: measured against the largest of the last 4 energies, so that a step within E's
-     round-off of the last is not refused near the minimum (see EnergyLineSearch()) */
-  PetscCall(DefaultOption("-tao_ls_armijo_memory_size", "4"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -178,18 +141,26 @@ static PetscErrorCode EnergyLineSearch(SNESLineSearch ls, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Minimises E from X in place with SNES (newtonls) or TAO (nls), the defaults of
-   SetSolverDefaults() in the options database */
-static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, Vec X, PetscBool use_tao, PetscInt *its, PetscInt *nexact, PetscInt *reason,
-                               const char **reason_name)
+/* Minimises E from X in place with SNES (newtonls) or TAO (nls), the example's defaults set in code before SetFromOptions() so that every
+   option given overrides them. Converged at |grad E| <= atol = gatol sqrt(area), the relative and step tests off: a test relative to the Tutte
+   start's gradient, which varies by orders of magnitude between meshes, does not say how close E is. Parts that Tutte's map squeezes take
+   hundreds to thousands of steps of steady descent (tests/meshes/sock.obj, a closed end squeezed e^-16-fold: 372 steps; Homer of 6,001
+   vertices cut open at one vertex: 1,612), hence 10000 steps, not 200. The solver itself is the library's default
+   (MfadEnergySetSolverDefaults(): the assembled Hessian, projected, factored by a Cholesky with inertia; CG + Jacobi on the projected Hessian
+   stalls on real meshes: 10,000 iterations at the first step of a 10k-vertex scan), and its line search starts short of the first flip
+   (-mfad_step_bound: symmetric_dirichlet declares its wall). */
+static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, Vec X, PetscBool use_tao, PetscReal atol, PetscInt *its, PetscInt *nexact,
+                               PetscInt *reason, const char **reason_name)
 {
   PetscFunctionBegin;
   if (use_tao) {
     Tao                tao;
     TaoConvergedReason r;
     PetscCall(TaoCreate(comm, &tao));
-    PetscCall(TaoSetType(tao, TAONLS));
+    PetscCall(TaoSetType(tao, TAONLS)); /* its own line search, started short of the first flip by the library */
     PetscCall(MfadEnergySetTao(E, tao));
+    PetscCall(TaoSetTolerances(tao, atol, 0, 0));
+    PetscCall(TaoSetMaximumIterations(tao, 10000));
     PetscCall(TaoSetSolution(tao, X));
     PetscCall(TaoSetFromOptions(tao));
     PetscCall(TaoSolve(tao));
@@ -206,6 +177,7 @@ static PetscErrorCode Minimize(MPI_Comm comm, MfadEnergy E, Vec X, PetscBool use
     KSPType             type;
     PetscCall(SNESCreate(comm, &snes));
     PetscCall(MfadEnergySetSNES(E, snes));
+    PetscCall(SNESSetTolerances(snes, atol, 0, 0, 10000, PETSC_DEFAULT));
     PetscCall(SNESGetKSP(snes, &ksp));
     PetscCall(KSPGetType(ksp, &type));
     if (!type) PetscCall(KSPSetType(ksp, KSPCG)); /* a Hessian form given (-mfad_hessian): CG, Jacobi (mfad's) */
@@ -231,7 +203,7 @@ int main(int argc, char **argv)
   MfadEnergy  E;
   Vec         U, G;
   PetscInt    n = 16, cstart = 0, cend = 0, vstart = 0, vend = 0, its = 0, nexact = 0, reason = 0, flipped, term, flipped0;
-  PetscReal   barrier = 0, gatol = 1e-8, area, uarea, ratio, energy, gnorm, ratio0;
+  PetscReal   barrier = 0, gatol = 1e-8, atol, area, uarea, ratio, energy, gnorm, ratio0;
   GeomSurface surface      = GEOM_CAP;
   PetscBool   use_tao = PETSC_FALSE, write = PETSC_FALSE, file;
   char        out[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
@@ -265,7 +237,7 @@ int main(int argc, char **argv)
     n[0] = e[0][1] * e[1][2] - e[0][2] * e[1][1], n[1] = e[0][2] * e[1][0] - e[0][0] * e[1][2], n[2] = e[0][0] * e[1][1] - e[0][1] * e[1][0];
     area += 0.5 * PetscSqrtReal(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
   }
-  PetscCall(SetSolverDefaults(use_tao, gatol * PetscSqrtReal(area)));
+  atol = gatol * PetscSqrtReal(area);
   PetscCall(MfadEnergyCreateFromMesh(comm, m, 2, &E));
   PetscCall(MfadEnergyGetOwnershipRange(E, &vstart, &vend));
   PetscCall(MfadMeshGetCellRange(comm, m, &cstart, &cend));
@@ -280,7 +252,7 @@ int main(int argc, char **argv)
   PetscCheck(flipped0 == 0, comm, PETSC_ERR_PLIB, "param: the Tutte embedding has %" PetscInt_FMT " flipped triangles", flipped0);
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
 
-  PetscCall(Minimize(comm, E, U, use_tao, &its, &nexact, &reason, &reason_name));
+  PetscCall(Minimize(comm, E, U, use_tao, atol, &its, &nexact, &reason, &reason_name));
 
   PetscCall(MfadEnergyComputeObjective(E, U, &energy));
   PetscCall(MfadEnergyComputeGradient(E, U, G));

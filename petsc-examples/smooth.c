@@ -227,10 +227,10 @@ int main(int argc, char **argv)
   if (D) PetscCall(MfadEnergyViewFromOptions(D, "-mfad_view"));
 
   if (order == 1) {
-    PetscCall(GeomMinimize(comm, E, X, use_tao, 1e-10, &its, &reason, &reason_name));
+    PetscCall(GeomMinimize(comm, E, X, use_tao, 1e-10, 0, &its, &reason, &reason_name));
     PetscCall(MfadEnergyComputeObjectiveGradient(E, X, &energy, G));
   } else {
-    PetscCall(GeomMinimizeProblem(comm, bilap, BilapSetSNES, BilapSetTao, X, use_tao, 1e-10, &its, &reason, &reason_name));
+    PetscCall(GeomMinimizeProblem(comm, bilap, BilapSetSNES, BilapSetTao, X, use_tao, 1e-10, 0, &its, &reason, &reason_name));
     PetscCall(BilapComputeObjectiveGradient(bilap, X, &energy, G));
   }
   PetscCall(VecNorm(G, NORM_2, &gnorm));

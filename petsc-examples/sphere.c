@@ -710,6 +710,15 @@ static PetscErrorCode SphereRetractTR(SNES snes, Vec X, Vec Y, Vec W, PetscBool 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* a trust region by default (-tao_type overrides it): the exact Hessian is indefinite away from the minimiser */
+static PetscErrorCode SphereSetTao(void *E, Tao tao)
+{
+  PetscFunctionBeginUser;
+  PetscCall(TaoSetType(tao, TAONTR));
+  PetscCall(MfadEnergySetTao((MfadEnergy)E, tao));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Comm   comm;
@@ -845,11 +854,8 @@ int main(int argc, char **argv)
   }
   PetscCall(MfadEnergyViewFromOptions(E, "-mfad_view"));
 
-  if (use_tao) { /* a trust region by default: the exact Hessian is indefinite away from the minimiser */
-    PetscCall(PetscOptionsHasName(NULL, NULL, "-tao_type", &set));
-    if (!set) PetscCall(PetscOptionsSetValue(NULL, "-tao_type", "ntr"));
-    PetscCall(GeomMinimize(comm, E, X, PETSC_TRUE, 0, &its, &reason, &reason_name));
-  } else {
+  if (use_tao) PetscCall(GeomMinimizeProblem(comm, E, NULL, SphereSetTao, X, PETSC_TRUE, 0, 0, &its, &reason, &reason_name));
+  else {
     SNES                snes;
     SNESConvergedReason r;
     PetscBool           tr;

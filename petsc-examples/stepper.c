@@ -3,7 +3,7 @@
    library (petsc-examples/CMakeLists.txt). */
 #include "stepper.h"
 
-PetscErrorCode SolverCreate(MfadEnergy E, PetscBool use_tao, PetscReal atol, Vec X, Solver *S)
+PetscErrorCode SolverCreate(MfadEnergy E, PetscBool use_tao, PetscReal atol, SolverDefaultsFn defaults, Vec X, Solver *S)
 {
   MPI_Comm comm;
 
@@ -15,6 +15,7 @@ PetscErrorCode SolverCreate(MfadEnergy E, PetscBool use_tao, PetscReal atol, Vec
     PetscCall(TaoCreate(comm, &S->tao));
     PetscCall(TaoSetType(S->tao, TAONLS)); /* default: Newton line search, the method exact HVPs are for */
     PetscCall(MfadEnergySetTao(E, S->tao));
+    if (defaults) PetscCall(defaults(NULL, S->tao));
     PetscCall(TaoSetSolution(S->tao, X));
     PetscCall(TaoSetFromOptions(S->tao));
   } else {
@@ -30,6 +31,7 @@ PetscErrorCode SolverCreate(MfadEnergy E, PetscBool use_tao, PetscReal atol, Vec
     PetscCall(KSPGetType(ksp, &type));
     if (!type) PetscCall(KSPSetType(ksp, KSPCG));
     if (atol > 0) PetscCall(SNESSetTolerances(S->snes, atol, PETSC_DEFAULT, 1e-14, PETSC_DEFAULT, PETSC_DEFAULT));
+    if (defaults) PetscCall(defaults(S->snes, NULL));
     PetscCall(SNESSetFromOptions(S->snes));
   }
   PetscFunctionReturn(0);

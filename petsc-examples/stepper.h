@@ -13,12 +13,16 @@ typedef struct {
   Tao  tao;
 } Solver;
 
+/* An example's own defaults, set on the solver (snes, or tao; the other NULL) before its SetFromOptions(), so that
+   options override them */
+typedef PetscErrorCode (*SolverDefaultsFn)(SNES snes, Tao tao);
+
 /* atol > 0: SNES stops at |grad E| < atol and never on a small step. Positions are O(L) while a
    time step moves them by O(dt v), so SNES's default step test |dx| < 1e-8 |x| would end a step
    before its residual falls, and a step starting near its minimiser cannot reduce its residual
    1e8-fold: the objective's round-off hides a Newton step's decrease once |grad E| is ~1e-7 of
-   the load, where a backtracking line search fails. */
-PetscErrorCode SolverCreate(MfadEnergy E, PetscBool use_tao, PetscReal atol, Vec X, Solver *S);
+   the load, where a backtracking line search fails. defaults: NULL for none. */
+PetscErrorCode SolverCreate(MfadEnergy E, PetscBool use_tao, PetscReal atol, SolverDefaultsFn defaults, Vec X, Solver *S);
 
 PetscErrorCode SolverSolve(Solver *S, Vec X, PetscInt *its, PetscInt *reason, const char **reason_name);
 

@@ -98,7 +98,8 @@ PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, MfadHessianType j
   PetscCall(MfadOptionsRequireValue_Private(comm, prefix, "-mfad_pmat", "shell|cached|aij|auto"));
   PetscOptionsBegin(comm, prefix, "mfad Hessian forms", "MfadEnergySetSNES");
   PetscCall(PetscOptionsEnum("-mfad_hessian", "Form of the Hessian the solver applies", "MfadEnergyCreateHessianMat", MfadHessianTypes, (PetscEnum)jtype, (PetscEnum *)&jtype, NULL));
-  ptype = pcode >= 0 ? (MfadHessianType)pcode : (pdefault >= 0 && jcode < 0) ? (MfadHessianType)pdefault : jtype;
+  /* one form set in code for both (pcode == jcode) follows -mfad_hessian; a different one stays */
+  ptype = (pcode >= 0 && pcode != jcode) ? (MfadHessianType)pcode : (pdefault >= 0 && jcode < 0) ? (MfadHessianType)pdefault : jtype;
   PetscCall(PetscOptionsEnum("-mfad_pmat", "Form of the Hessian the preconditioner is built from", "MfadEnergyCreateHessianMat", MfadHessianTypes, (PetscEnum)ptype, (PetscEnum *)&ptype, &pset));
   PetscOptionsEnd();
   PetscCall(MfadEnergyGetPSDProjection(E, &psd, NULL));

@@ -40,7 +40,7 @@ set(_sock ${CMAKE_CURRENT_SOURCE_DIR}/meshes/sock.obj)
 mfad_real_param_test(real_param_sock 1 disk OPTIONS -mesh ${_sock})
 mfad_real_param_test(real_param_sock_np2 2 disk OPTIONS -mesh ${_sock})
 mfad_real_param_test(real_param_sock_tao 1 disk OPTIONS -mesh ${_sock} -use_tao)
-# SNES vs TAO (nls, armijo line search through the flipped triangles' +inf) on the same defaults
+# SNES vs TAO (nls, its More-Thuente line search started short of the first flip) on the same defaults
 mfad_real_param_test(real_param_patch_tao 1 agree -use_tao -- OPTIONS -mesh ${_patch})
 mfad_real_param_test(real_param_jitter_tao 1 agree -use_tao -- OPTIONS -mesh ${_jitter})
 mfad_real_param_test(real_param_jitter_tao_np2 2 agree -use_tao -- OPTIONS -mesh ${_jitter})

@@ -413,6 +413,7 @@ static PetscErrorCode MfadTaoResidualApplyDefaults_Private(Tao tao)
   KSP         ksp;
   PC          pc;
   const char *prefix;
+  char        kprefix[256];
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)tao, TAOBRGN, &brgn));
@@ -422,8 +423,10 @@ static PetscErrorCode MfadTaoResidualApplyDefaults_Private(Tao tao)
   if (!ksp) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCLMVM, &lmvm));
-  PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
-  PetscCall(MfadOptionGiven_Private(prefix, "pc_type", &set));
+  /* the KSP's prefix, which bnk sets only in its SetFromOptions: the subsolver's and tao_bnk_ */
+  PetscCall(TaoGetOptionsPrefix(sub, &prefix));
+  PetscCall(PetscSNPrintf(kprefix, sizeof(kprefix), "%stao_bnk_", prefix ? prefix : ""));
+  PetscCall(MfadOptionGiven_Private(kprefix, "pc_type", &set));
   if (lmvm && !set) {
     PetscCall(PCSetType(pc, PCNONE));
     PetscCall(PetscInfo(tao, "mfad: default solver: brgn's subsolver without a preconditioner (not L-BFGS)\n"));

@@ -56,6 +56,21 @@ fails) # exits non-zero with <text> in its output (stderr)
   if out=$("$mpiexec" $mpiflags -n "$np" "$prog" "$@" </dev/null 2>&1); then echo "$out"; echo "FAIL: arap exited with 0"; exit 1; fi
   echo "$out" | grep -q -- "$text" || { echo "$out"; echo "FAIL: no message '$text'"; exit 1; }
   echo "$out" | grep -- "$text" | head -1 ;;
+brgn_defaults) # MfadEnergySetTaoResidual's defaults, said under -info: the assembled J and no preconditioner
+  # in brgn's subsolver; options naming either replace it (no such line), and all three converge
+  # to the same energy (1e-9)
+  # shellcheck disable=SC2086
+  out=$("$mpiexec" $mpiflags -n "$np" "$prog" "$@" -form brgn -info :tao </dev/null 2>&1) || { echo "$out"; echo "FAIL: arap exited with an error"; exit 1; }
+  echo "$out" | grep -q "the residual's Jacobian assembled" || { echo "$out" | tail -5; echo "FAIL: no assembled Jacobian by default"; exit 1; }
+  echo "$out" | grep -q "brgn's subsolver without a preconditioner" || { echo "$out" | tail -5; echo "FAIL: the subsolver kept its L-BFGS preconditioner"; exit 1; }
+  l0=$(echo "$out" | grep "^arap: vertices" | tail -1); echo "$l0"
+  # shellcheck disable=SC2086
+  out=$("$mpiexec" $mpiflags -n "$np" "$prog" "$@" -form brgn -info :tao -mfad_jacobian shell -tao_brgn_subsolver_tao_bnk_pc_type lmvm </dev/null 2>&1) || { echo "$out"; echo "FAIL: arap exited with an error"; exit 1; }
+  if echo "$out" | grep -q "mfad: default solver"; then echo "$out" | grep "mfad: default solver"; echo "FAIL: a default replaced an option given"; exit 1; fi
+  l1=$(echo "$out" | grep "^arap: vertices" | tail -1); echo "$l1"
+  converged_arap "$l0" 200
+  converged_arap "$l1" 200
+  ok "brgn with the options' solver: the same energy to 1e-9" "abs(a - b) <= 1e-9 * abs(b)" "$(field "$l1" energy)" "$(field "$l0" energy)" ;;
 *)
   echo "unknown check $check"
   exit 2 ;;

@@ -39,6 +39,7 @@ typedef struct {
   /* SNES's stop at the energy's round-off (MfadSNESConverged_Private()) */
   PetscBool at_roundoff;   /* the step being taken predicts a decrease below E's round-off */
   PetscReal fprev;         /* |g| after the previous step (-1: none) */
+  PetscReal fnorm0;        /* |g| at the solve's start */
   PetscBool roundoff_stop; /* the solve stopped there */
   PetscBool curvature;     /* Newton-CG met negative curvature in this step: no round-off stop */
   PetscBool escape;        /* Newton-CG's step walks along negative curvature */
@@ -413,13 +414,30 @@ static PetscErrorCode MfadSNESConverged_Private(SNES snes, PetscInt it, PetscRea
     }
   }
   if (it == 0) c->at_roundoff = PETSC_FALSE;
-  else if (*reason == SNES_CONVERGED_ITERATING && c->at_roundoff && c->fprev >= 0 && fnorm > MFAD_ROUNDOFF_STAGNANT * c->fprev) {
+  else if ((*reason == SNES_CONVERGED_ITERATING || *reason == SNES_CONVERGED_SNORM_RELATIVE) && c->at_roundoff && c->fprev >= 0 &&
+           fnorm > MFAD_ROUNDOFF_STAGNANT * c->fprev) {
     PetscCall(PetscInfo(
         snes, "mfad: at the energy's round-off: the step predicted a decrease below 1e3 eps |E| and |g| = %g stagnates (%g before): converged\n",
         (double)fnorm, (double)c->fprev));
     c->roundoff_stop = PETSC_TRUE;
     *reason          = SNES_CONVERGED_SNORM_RELATIVE;
+  } else if (*reason == SNES_CONVERGED_SNORM_RELATIVE && !c->roundoff_stop) {
+    /* PETSc's step test (|Y| < stol |X|) where the solve has not lowered |g| at all, or right after
+       a failed line search: X did not move, Newton did not converge (issue 46: elastic on a mesh
+       scaled by 1e-8 stopped at step 1 with |g| = |g0|, "converged"; its |X| ~ 1e-7 made any step
+       "small"). Newton goes on: to convergence, the round-off stop, a second line-search failure
+       (-snes_max_fail 2) or -snes_max_it, each an honest reason */
+    SNESLineSearch       ls;
+    SNESLineSearchReason lsr;
+    PetscCall(SNESGetLineSearch(snes, &ls));
+    PetscCall(SNESLineSearchGetReason(ls, &lsr));
+    if (lsr != SNES_LINESEARCH_SUCCEEDED || fnorm >= MFAD_ROUNDOFF_STAGNANT * c->fnorm0) {
+      PetscCall(PetscInfo(snes, "mfad: a short step is not convergence here (|g| = %g, at the start %g, line search %s): going on\n", (double)fnorm,
+                          (double)c->fnorm0, lsr == SNES_LINESEARCH_SUCCEEDED ? "succeeded" : "failed"));
+      *reason = SNES_CONVERGED_ITERATING;
+    }
   }
+  if (it == 0) c->fnorm0 = fnorm;
   c->fprev       = fnorm;
   c->at_roundoff = PETSC_FALSE;
   c->curvature = c->escape = PETSC_FALSE;

@@ -56,10 +56,11 @@ PetscErrorCode MfadEnergyDestroy(MfadEnergy *E);
 
 /** @brief Adds a term: kernel `k` on this rank's `nelem` elements.
     Use when per-element parameters are known; elements are this rank's own (never repeated
-    on another rank). Data are copied.
+    on another rank). Data are copied. An element that repeats a vertex is an error naming the
+    term, the element (this rank's number and the rank, on several ranks) and the vertex.
     @param[in] k        kernel (its dof must equal the energy's)
-    @param[in] nelem    elements on this rank (may be 0)
-    @param[in] conn     nelem * nvert global vertex ids
+    @param[in] nelem    elements on this rank (may be 0: conn and params are then not read)
+    @param[in] conn     nelem * nvert global vertex ids, distinct within an element
     @param[in] params   nelem * nparam parameters (NULL if the kernel takes none)
     @param[in] weight   multiplies the term
     @param[out] term    index of the term (may be NULL) */
@@ -67,7 +68,8 @@ PetscErrorCode MfadEnergyAddTerm(MfadEnergy E, MfadKernel k, PetscInt nelem, con
                                  PetscInt *term);
 /** @brief Adds a term whose parameters the kernel computes from each element's rest shape.
     Use for elastic energies (rest shape Dm^-1, volume) given rest coordinates. A degenerate rest
-    element is an error naming the term, element and vertices.
+    element is an error naming the term, element (on several ranks: this rank's number and the
+    rank) and vertices.
     @param[in] rest      nelem * nvert * rest_dim rest coordinates, element by element
     @param[in] material  the kernel's nmaterial constants, shared by all elements */
 PetscErrorCode MfadEnergyAddTermFromRest(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[], const PetscReal rest[],

@@ -109,12 +109,16 @@ PetscErrorCode MfadEnergyWriteVTU(MfadEnergy E, PetscInt term, Vec X, Vec X0, co
 /** @brief An energy on the vertices of `mesh`, which every rank of comm passes whole (vertices and
     cells, as libigl's V and F): each rank owns a contiguous range of the vertices (PETSc's default
     split), `dof` unknowns each. The serial-friendly way in; meshes too big for one process go
-    through DMPlex (MfadDMPlexCreateFromFile(), MfadEnergyCreateFromDMPlex()). */
+    through DMPlex (MfadDMPlexCreateFromFile(), MfadEnergyCreateFromDMPlex()). Collective: ranks
+    whose meshes differ (sizes, or hashes of the cells and coordinates; as do
+    MfadEnergyAddTermFromMesh() and MfadEnergyComputeTutteStart()) get the same error on every
+    rank, naming each rank's sizes. */
 PetscErrorCode MfadEnergyCreateFromMesh(MPI_Comm comm, MfadMesh mesh, PetscInt dof, MfadEnergy *E);
 /** @brief Adds kernel `k` on the mesh's cells as a term of E (made by MfadEnergyCreateFromMesh()):
     each rank adds a contiguous range of the cells (MfadMeshGetCellRange()), with parameters from
     the mesh's coordinates as rest shape and `material` (a kernel with a rest-shape set-up; one
-    without must take no parameters). The term's index in *term (NULL: not wanted). */
+    without must take no parameters). The term's index in *term (NULL: not wanted). Errors name
+    elements by their cell numbers in the mesh. Collective. */
 PetscErrorCode MfadEnergyAddTermFromMesh(MfadEnergy E, MfadMesh mesh, MfadKernel k, const PetscReal material[], PetscReal weight, PetscInt *term);
 /** @brief This rank's range [cstart, cend) of the mesh's cells, as MfadEnergyAddTermFromMesh() adds them. */
 PetscErrorCode MfadMeshGetCellRange(MPI_Comm comm, MfadMesh mesh, PetscInt *cstart, PetscInt *cend);

@@ -9,13 +9,19 @@
 PetscErrorCode MfadColourBlocks_Private(PetscInt nelem, int nvert, const int conn[], PetscInt nvertices, PetscInt block_size, int *nblocks, int **block_start, int *ncolors,
                                         int **color_start, int **color_blocks)
 {
-  int       nb = (int)((nelem + block_size - 1) / block_size), nw = 1, nc = 0;
-  uint64_t *mask, forbid[64];
-  int      *colour, *count;
+  /* in 64 bits: with a 32-bit PetscInt, nelem + block_size - 1 wraps negative for a block size
+     near 2^31 (-mfad_block_size 2147483000), which made no block, coloured no element and left
+     every term 0; any block size >= 1 is usable (one larger than nelem is one block) */
+  const PetscInt64 bs = block_size;
+  int              nb = (int)(((PetscInt64)nelem + bs - 1) / bs), nw = 1, nc = 0;
+  uint64_t        *mask, forbid[64];
+  int             *colour, *count;
 
   PetscFunctionBegin;
+  PetscCheck(block_size >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "block colouring: block size %" PetscInt_FMT " must be >= 1 (-mfad_block_size)", block_size);
   PetscCall(PetscMalloc1(nb + 1, block_start));
-  for (int b = 0; b <= nb; b++) (*block_start)[b] = (int)PetscMin((PetscInt)b * block_size, nelem);
+  for (int b = 0; b <= nb; b++) (*block_start)[b] = (int)PetscMin((PetscInt64)b * bs, (PetscInt64)nelem);
   PetscCall(PetscMalloc1(nb, &colour));
   PetscCall(PetscCalloc1((size_t)nvertices * nw, &mask));
   for (int b = 0; b < nb; b++) {

@@ -110,21 +110,65 @@ PetscErrorCode MfadEnergyDestroy(MfadEnergy *E)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MfadEnergyNewTerm_Private(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[], MfadTerm **term, PetscInt *index)
+/* How a message names this rank's element e of a term being added: by the global number where the
+   caller knows it (first >= 0: MfadEnergyAddTermFromMesh() adds cells first, first + 1, ...), else
+   by rank on several ranks, as "element 0" of rank 2 is not the mesh's element 0 (the other ranks'
+   counts would need a collective, and these errors are raised on one rank) */
+static PetscErrorCode MfadEnergyElementName_Private(MfadEnergy E, PetscInt first, PetscInt e, char buf[], size_t len)
+{
+  PetscMPIInt size, rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)E), &size));
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)E), &rank));
+  if (first >= 0) PetscCall(PetscSNPrintf(buf, len, "element %" PetscInt_FMT, first + e));
+  else if (size == 1) PetscCall(PetscSNPrintf(buf, len, "element %" PetscInt_FMT, e));
+  else PetscCall(PetscSNPrintf(buf, len, "local element %" PetscInt_FMT " of rank %d", e, rank));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* element e's vertices, "v0 v1 ..." */
+static PetscErrorCode MfadElementVertices_Private(PetscInt nv, const PetscInt conn[], PetscInt e, char buf[], size_t len)
+{
+  PetscFunctionBegin;
+  buf[0] = 0;
+  for (PetscInt a = 0; a < nv; a++) {
+    size_t l;
+    PetscCall(PetscStrlen(buf, &l));
+    PetscCall(PetscSNPrintf(buf + l, len - l, "%s%" PetscInt_FMT, a ? " " : "", conn[e * nv + a]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadEnergyNewTerm_Private(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[], PetscInt first, MfadTerm **term,
+                                                PetscInt *index)
 {
   MfadTerm *t;
 
   PetscFunctionBegin;
   PetscCheck(k && k->name, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_NULL, "MfadEnergyAddTerm: NULL kernel");
   PetscCheck(k->dof == E->dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "MfadEnergyAddTerm: kernel '%s' has %d dofs per vertex but the energy has %" PetscInt_FMT, k->name, k->dof, E->dof);
-  PetscCheck(nelem >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyAddTerm: kernel '%s': negative element count %" PetscInt_FMT, k->name, nelem);
-  PetscCheck(nelem > 0 || !conn, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MfadEnergyAddTerm: kernel '%s': 0 elements but connectivity was given (pass NULL when a rank has no elements)", k->name);
+  PetscCheck(nelem >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyAddTerm: kernel '%s': negative element count %" PetscInt_FMT, k->name,
+             nelem);
   PetscCheck(nelem == 0 || conn, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "MfadEnergyAddTerm: kernel '%s': %" PetscInt_FMT " elements but no connectivity", k->name, nelem);
   PetscCheck(k->nout == 0 || (k->nout >= 1 && k->nout <= 24 && k->residual), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
              "MfadEnergyAddTerm: kernel '%s' has %d outputs per element but no residual entry points (outputs: 0 for an energy, 1 to 24 for a residual)", k->name, k->nout);
   PetscCheck(k->sum != MFAD_SUM_SYSTEM || k->nout == k->nvert * k->dof, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
              "MfadEnergyAddTerm: kernel '%s' is a system residual of %d outputs; a system residual has one output per element unknown (%d)", k->name, k->nout, k->nvert * k->dof);
   PetscCheck((PetscInt64)nelem * k->nvert < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyAddTerm: kernel '%s': %" PetscInt_FMT " elements overflow PetscInt indexing", k->name, nelem);
+  /* a repeated vertex makes a degenerate element (a tet of volume 0: energy +inf, or a silently
+     zero spring); the readers refuse it, and so does the API */
+  for (PetscInt e = 0; e < nelem; e++)
+    for (PetscInt a = 1; a < k->nvert; a++)
+      for (PetscInt b = 0; b < a; b++)
+        if (PetscUnlikely(conn[e * k->nvert + a] == conn[e * k->nvert + b])) {
+          char name[64], verts[256];
+          PetscCall(MfadEnergyElementName_Private(E, first, e, name, sizeof(name)));
+          PetscCall(MfadElementVertices_Private(k->nvert, conn, e, verts, sizeof(verts)));
+          SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+                  "term '%s': %s repeats vertex %" PetscInt_FMT " (vertices %s): an element's vertices must be distinct", k->name, name,
+                  conn[e * k->nvert + a], verts);
+        }
   if (E->nterms == E->maxterms) {
     MfadTerm *terms;
     PetscInt  max = E->maxterms ? 2 * E->maxterms : 4;
@@ -150,6 +194,16 @@ static PetscErrorCode MfadEnergyNewTerm_Private(MfadEnergy E, MfadKernel k, Pets
 
 PetscErrorCode MfadEnergyAddTerm(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[], const PetscReal params[], PetscReal weight, PetscInt *term)
 {
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyAddTerm_Private(E, k, nelem, conn, params, weight, -1, term));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MfadEnergyAddTerm(); `first`: the global number of this rank's first element where the caller
+   knows it (messages name elements by it), else -1 */
+PetscErrorCode MfadEnergyAddTerm_Private(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[], const PetscReal params[],
+                                         PetscReal weight, PetscInt first, PetscInt *term)
+{
   MfadTerm *t;
   PetscInt  index;
 
@@ -159,10 +213,15 @@ PetscErrorCode MfadEnergyAddTerm(MfadEnergy E, MfadKernel k, PetscInt nelem, con
   PetscCheck(PetscIsNormalReal(weight) || weight == 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyAddTerm: weight %g is not finite", (double)weight);
   PetscCheck(!(k && k->sum == MFAD_SUM_LEAST_SQUARES && weight < 0), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "MfadEnergyAddTerm: kernel '%s' is a least-squares residual: its weight w scales 1/2 |r|^2 and must be >= 0, not %g", k->name, (double)weight);
-  PetscCall(MfadEnergyNewTerm_Private(E, k, nelem, conn, &t, &index));
+  PetscCall(MfadEnergyNewTerm_Private(E, k, nelem, conn, first, &t, &index));
   t->weight = weight;
   for (PetscInt i = 0; i < nelem * k->nparam; i++) {
-    PetscCheck(!PetscIsInfOrNanReal(params[i]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "term '%s': element %" PetscInt_FMT " parameter %" PetscInt_FMT " is %g", t->name, i / k->nparam, i % k->nparam, (double)params[i]);
+    if (PetscUnlikely(PetscIsInfOrNanReal(params[i]))) {
+      char name[64];
+      PetscCall(MfadEnergyElementName_Private(E, first, i / k->nparam, name, sizeof(name)));
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "term '%s': %s parameter %" PetscInt_FMT " is %g", t->name, name, i % k->nparam,
+              (double)params[i]);
+    }
     t->params[i] = params[i];
   }
   if (term) *term = index;
@@ -171,6 +230,15 @@ PetscErrorCode MfadEnergyAddTerm(MfadEnergy E, MfadKernel k, PetscInt nelem, con
 
 PetscErrorCode MfadEnergyAddTermFromRest(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[], const PetscReal rest[], const PetscReal material[], PetscReal weight,
                                          PetscInt *term)
+{
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyAddTermFromRest_Private(E, k, nelem, conn, rest, material, weight, -1, term));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MfadEnergyAddTermFromRest(); `first` as for MfadEnergyAddTerm_Private() */
+PetscErrorCode MfadEnergyAddTermFromRest_Private(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[], const PetscReal rest[],
+                                                 const PetscReal material[], PetscReal weight, PetscInt first, PetscInt *term)
 {
   MfadTerm *t;
   PetscInt  index;
@@ -188,28 +256,31 @@ PetscErrorCode MfadEnergyAddTermFromRest(MfadEnergy E, MfadKernel k, PetscInt ne
     mat[i] = material[i];
   }
   PetscCheck(PetscIsNormalReal(weight) || weight == 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyAddTermFromRest: weight %g is not finite", (double)weight);
-  PetscCall(MfadEnergyNewTerm_Private(E, k, nelem, conn, &t, &index));
+  PetscCall(MfadEnergyNewTerm_Private(E, k, nelem, conn, first, &t, &index));
   t->weight = weight;
   for (PetscInt e = 0; e < nelem; e++) {
     const PetscReal *r = rest + (size_t)e * k->nvert * k->rest_dim;
     double           rs[64];
     int              code;
+    char             name[64];
     for (int i = 0; i < k->nvert * k->rest_dim; i++) {
-      PetscCheck(!PetscIsInfOrNanReal(r[i]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "term '%s': element %" PetscInt_FMT " (vertex %" PetscInt_FMT "): rest coordinate is %g", t->name, e, conn[e * k->nvert + i / k->rest_dim], (double)r[i]);
+      if (PetscUnlikely(PetscIsInfOrNanReal(r[i]))) {
+        PetscCall(MfadEnergyElementName_Private(E, first, e, name, sizeof(name)));
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "term '%s': %s (vertex %" PetscInt_FMT "): rest coordinate is %g", t->name, name,
+                conn[e * k->nvert + i / k->rest_dim], (double)r[i]);
+      }
       rs[i] = r[i];
     }
     code = k->rest(rs, mat, t->params + (size_t)e * k->nparam);
     if (code) {
-      char verts[256] = "";
-      for (int a = 0; a < k->nvert; a++) {
-        size_t len;
-        PetscCall(PetscStrlen(verts, &len));
-        PetscCall(PetscSNPrintf(verts + len, sizeof(verts) - len, "%s%" PetscInt_FMT, a ? " " : "", conn[e * k->nvert + a]));
-      }
+      char verts[256];
+      PetscCall(MfadElementVertices_Private(k->nvert, conn, e, verts, sizeof(verts)));
+      PetscCall(MfadEnergyElementName_Private(E, first, e, name, sizeof(name)));
       E->nterms--; /* the failed term is not kept */
       PetscCall(PetscFree(t->conn_global));
       PetscCall(PetscFree(t->params));
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "term '%s': element %" PetscInt_FMT " has a degenerate or inverted rest shape (kernel code %d: %s) (vertices %s)", k->name, e, code, code == 2 ? "inverted" : "zero or tiny size", verts);
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "term '%s': %s has a degenerate or inverted rest shape (kernel code %d: %s) (vertices %s)",
+              k->name, name, code, code == 2 ? "inverted" : "zero or tiny size", verts);
     }
   }
   if (term) *term = index;

@@ -5,6 +5,94 @@
    read from files, DMPlex (dmplex*.c) does the same in parallel. */
 #include "mfadimpl.h"
 #include <mfadmesh.h>
+#include <stdint.h>
+#include <string.h>
+
+/* a checksum of n 64-bit words (a multiply-xorshift per word: a word at a time, not FNV's byte at a
+   time, as a mesh of millions of cells is hashed once per call), kept to 62 bits so that its
+   negation fits (the min-max reduction) */
+static PetscInt64 MfadHash_Private(PetscInt64 h, const uint64_t *w, size_t n)
+{
+  uint64_t x = (uint64_t)h;
+
+  for (size_t i = 0; i < n; i++) {
+    x = (x ^ w[i]) * 0x9E3779B97F4A7C15ULL;
+    x ^= x >> 32;
+  }
+  return (PetscInt64)(x & (((uint64_t)1 << 62) - 1));
+}
+
+/* Collective: the mesh each rank passes is the same (the whole-mesh API's contract). Ranks that
+   read different copies of one path, or built their own parts, gave each its own vertex count as
+   the global size: inf and NaN energies, then heap corruption. The sizes, and hashes of the cells
+   and the coordinates, are compared with one reduction of their minima and maxima; on a mismatch
+   every rank raises the same error, naming each rank's values. */
+PetscErrorCode MfadMeshCheckSameOnRanks_Private(MPI_Comm comm, MfadMesh mesh, const char caller[])
+{
+  enum { NV = 6 };
+  static const char *what[NV] = {"whether a mesh is given", "dim", "vertices", "cells", "corners", "cell/coordinate hashes"};
+  PetscInt64         v[NV]    = {1, -1, -1, -1, -1, -1}, mm[2 * NV], *all;
+  PetscMPIInt        size;
+  PetscBool          same = PETSC_TRUE;
+  char               msg[1024];
+  size_t             len;
+
+  PetscFunctionBegin;
+  if (mesh) {
+    const uint64_t seed = 1469598103934665603ULL & (((uint64_t)1 << 62) - 1); /* any nonzero start */
+    v[0]                = 0;
+    v[1]                = mesh->dim;
+    v[2]                = mesh->nvert;
+    v[3]                = mesh->ncell;
+    v[4]                = mesh->ncorner;
+    v[5]                = (PetscInt64)seed;
+    if (mesh->cells && mesh->ncell > 0 && mesh->ncorner > 0)
+      for (PetscInt64 i = 0; i < (PetscInt64)mesh->ncell * mesh->ncorner; i++) {
+        const uint64_t c = (uint64_t)(PetscInt64)mesh->cells[i];
+        v[5]             = MfadHash_Private(v[5], &c, 1);
+      }
+    if (mesh->coords && mesh->nvert > 0 && mesh->dim > 0)
+      for (PetscInt64 i = 0; i < (PetscInt64)mesh->nvert * mesh->dim; i++) {
+        const double x = mesh->coords[i] == 0 ? 0.0 : (double)mesh->coords[i]; /* -0 is 0 */
+        uint64_t     u;
+        memcpy(&u, &x, sizeof u);
+        v[5] = MfadHash_Private(v[5], &u, 1);
+      }
+  }
+  for (int i = 0; i < NV; i++) {
+    mm[i]      = v[i];
+    mm[NV + i] = -v[i];
+  }
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, mm, 2 * NV, MPIU_INT64, MPI_MAX, comm));
+  for (int i = 0; i < NV; i++) same = (PetscBool)(same && mm[i] == -mm[NV + i]);
+  if (same) PetscFunctionReturn(PETSC_SUCCESS);
+  /* an error path: every rank's values, to name them */
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscMalloc1((size_t)size * NV, &all));
+  PetscCallMPI(MPI_Allgather(v, NV, MPIU_INT64, all, NV, MPIU_INT64, comm));
+  PetscCall(PetscSNPrintf(msg, sizeof msg, "%s: every rank must pass the same, whole mesh; the ranks' meshes differ in", caller));
+  for (int i = 0, n = 0; i < NV; i++)
+    if (mm[i] != -mm[NV + i]) {
+      PetscCall(PetscStrlen(msg, &len));
+      PetscCall(PetscSNPrintf(msg + len, sizeof msg - len, "%s %s", n++ ? "," : "", what[i]));
+    }
+  for (PetscMPIInt r = 0; r < size && r < 8; r++) {
+    const PetscInt64 *w = all + (size_t)r * NV;
+    PetscCall(PetscStrlen(msg, &len));
+    if (w[0]) PetscCall(PetscSNPrintf(msg + len, sizeof msg - len, "; rank %d: no mesh", r));
+    else
+      PetscCall(PetscSNPrintf(msg + len, sizeof msg - len,
+                              "; rank %d: %" PetscInt64_FMT " vertices, %" PetscInt64_FMT " cells of %" PetscInt64_FMT
+                              " corners, dim %" PetscInt64_FMT ", hash %" PetscInt64_FMT,
+                              r, w[2], w[3], w[4], w[1], w[5]));
+  }
+  if (size > 8) {
+    PetscCall(PetscStrlen(msg, &len));
+    PetscCall(PetscSNPrintf(msg + len, sizeof msg - len, "; ... (%d ranks)", size));
+  }
+  PetscCall(PetscFree(all));
+  SETERRQ(comm, PETSC_ERR_ARG_INCOMP, "%s", msg);
+}
 
 /* this rank's contiguous range [start, end) of n items (PETSC_DECIDE split) */
 static PetscErrorCode MfadSplitRange_Private(MPI_Comm comm, PetscInt N, PetscInt *start, PetscInt *end)
@@ -23,7 +111,8 @@ PetscErrorCode MfadEnergyCreateFromMesh(MPI_Comm comm, MfadMesh mesh, PetscInt d
   PetscInt vstart, vend;
 
   PetscFunctionBegin;
-  MfadValidPointer(mesh, 2);
+  PetscCall(MfadMeshCheckSameOnRanks_Private(comm, mesh, "MfadEnergyCreateFromMesh"));
+  MfadValidPointer(mesh, 2); /* NULL on every rank (one rank's NULL is the error above) */
   PetscCheck(mesh->nvert > 0 && mesh->ncell > 0, comm, PETSC_ERR_ARG_WRONG,
              "MfadEnergyCreateFromMesh: the mesh has %" PetscInt_FMT " vertices and %" PetscInt_FMT " cells", mesh->nvert, mesh->ncell);
   PetscCall(MfadSplitRange_Private(comm, mesh->nvert, &vstart, &vend));
@@ -44,12 +133,14 @@ PetscErrorCode MfadEnergyAddTermFromMesh(MfadEnergy E, MfadMesh mesh, MfadKernel
   MPI_Comm   comm;
   PetscInt   cstart, cend, nc, N, dof, nv, rd;
   PetscInt  *conn;
-  PetscReal *rest = NULL;
+  PetscReal     *rest = NULL;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  MfadValidPointer(mesh, 2);
   MfadValidPointer(k, 3);
   PetscCall(MfadEnergyGetComm(E, &comm));
+  PetscCall(MfadMeshCheckSameOnRanks_Private(comm, mesh, "MfadEnergyAddTermFromMesh"));
+  MfadValidPointer(mesh, 2); /* NULL on every rank (one rank's NULL is the error above) */
   PetscCall(MfadEnergyGetSizes(E, &dof, NULL, &N));
   nv = k->nvert, rd = k->rest_dim;
   PetscCheck(N == mesh->nvert, comm, PETSC_ERR_ARG_INCOMP,
@@ -78,10 +169,13 @@ PetscErrorCode MfadEnergyAddTermFromMesh(MfadEnergy E, MfadMesh mesh, MfadKernel
       conn[nv * (c - cstart) + a] = v;
       for (PetscInt d = 0; d < rd; d++) rest[(nv * (c - cstart) + a) * rd + d] = mesh->coords[mesh->dim * v + d];
     }
-  if (rd > 0) PetscCall(MfadEnergyAddTermFromRest(E, k, nc, conn, rest, material, weight, term));
-  else PetscCall(MfadEnergyAddTerm(E, k, nc, conn, NULL, weight, term));
+  /* cstart: messages name the mesh's cell numbers, not this rank's; a refused cell's error is
+     returned after the copies are freed */
+  if (rd > 0) ierr = MfadEnergyAddTermFromRest_Private(E, k, nc, conn, rest, material, weight, cstart, term);
+  else ierr = MfadEnergyAddTerm_Private(E, k, nc, conn, NULL, weight, cstart, term);
   PetscCall(PetscFree(conn));
   PetscCall(PetscFree(rest));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -200,9 +200,10 @@ PetscErrorCode MfadEnergyComputeTutteStart(MfadEnergy E, MfadMesh m, Vec U)
 
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  MfadValidPointer(m, 2);
   PetscValidHeaderSpecific(U, VEC_CLASSID, 3);
   PetscCall(MfadEnergyGetComm(E, &comm));
+  PetscCall(MfadMeshCheckSameOnRanks_Private(comm, m, "MfadEnergyComputeTutteStart"));
+  MfadValidPointer(m, 2); /* NULL on every rank (one rank's NULL is the error above) */
   PetscCall(MfadEnergyGetOptionsPrefix(E, &prefix));
   PetscCall(MfadEnergyGetSizes(E, &dof, NULL, &N));
   PetscCheck(dof == 2 && N == m->nvert && m->ncorner == 3 && m->dim == 3, comm, PETSC_ERR_ARG_WRONG,

@@ -194,6 +194,16 @@ PETSC_INTERN PetscErrorCode MfadEnergyCountPSDSwitch_Private(MfadEnergy E, Petsc
 PETSC_INTERN PetscErrorCode MfadEnergyCountNewtonCG_Private(MfadEnergy E, PetscBool reset, PetscInt fallbacks,
                                                             PetscInt escapes); /* shell/newtoncg.c */
 PETSC_INTERN PetscErrorCode MfadInitializePackage(void);
+/* MfadEnergyAddTerm() and MfadEnergyAddTermFromRest() for callers that know the global number of
+   this rank's first element (`first`, -1: not known), which messages then name (energy.c) */
+PETSC_INTERN PetscErrorCode MfadEnergyAddTerm_Private(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[], const PetscReal params[],
+                                                      PetscReal weight, PetscInt first, PetscInt *term);
+PETSC_INTERN PetscErrorCode MfadEnergyAddTermFromRest_Private(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[],
+                                                              const PetscReal rest[], const PetscReal material[], PetscReal weight, PetscInt first,
+                                                              PetscInt *term);
+/* collective: every rank passes the same whole mesh (meshenergy.c) */
+struct _n_MfadMesh;
+PETSC_INTERN PetscErrorCode MfadMeshCheckSameOnRanks_Private(MPI_Comm comm, struct _n_MfadMesh *mesh, const char caller[]);
 PETSC_INTERN PetscErrorCode MfadColourBlocks_Private(PetscInt nelem, int nvert, const int conn[], PetscInt nvertices, PetscInt block_size, int *nblocks,
                                                      int **block_start, int *ncolors, int **color_start, int **color_blocks);
 PETSC_INTERN PetscErrorCode MfadEnergySetUpFixed_Private(MfadEnergy E);

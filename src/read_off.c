@@ -45,6 +45,40 @@ static PetscErrorCode MfadOffTrailing(MfadReader *r, PetscInt max, const char wh
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether the rest of a face line could be a vertex's numbers and not a face: 3 reals (up to 12
+   with ST/C/N extras) that are not a count n >= 3 followed by integers (ids). More vertex lines
+   than the header's count put vertices where faces are expected, and the face's own complaint
+   alone ("face 0 has 0 vertices") hid that; read, not consumed. */
+static PetscBool MfadOffLineIsVertex(const char *p, PetscBool extras)
+{
+  PetscInt  ntok = 0, max = extras ? 12 : 3;
+  long long n    = 0;
+  PetscBool ints = PETSC_TRUE, count = PETSC_FALSE;
+
+  if (!p) return PETSC_FALSE;
+  for (;;) {
+    char  *end;
+    size_t len;
+    p += strspn(p, " \t\r\v\f\n");
+    if (!*p) break;
+    if (ntok == max) return PETSC_FALSE; /* too many numbers for a vertex */
+    len = strcspn(p, " \t\r\v\f\n");
+    (void)strtod(p, &end);
+    if (end != p + len) return PETSC_FALSE; /* not a number: neither a vertex nor a face */
+    if (ntok == 0) {
+      n     = strtoll(p, &end, 10);
+      count = (PetscBool)(end == p + len && n >= 3);
+    } else if (ntok <= n) {
+      (void)strtoll(p, &end, 10);
+      ints = (PetscBool)(ints && end == p + len);
+    }
+    ntok++;
+    p += len;
+  }
+  /* a count and integers is a face, if a short one ("3 0 1": fewer ids than its count says) */
+  return (PetscBool)(ntok >= 3 && !(count && ints));
+}
+
 static PetscErrorCode MfadMeshReadOFF_Parse(MfadReadState *s, const char path[])
 {
   MfadReader *r      = &s->r[0];
@@ -86,16 +120,27 @@ static PetscErrorCode MfadMeshReadOFF_Parse(MfadReadState *s, const char path[])
     PetscCall(MfadArrayPush_Private(&s->coords, x, 3));
   }
   for (PetscInt f = 0; f < nf; f++) {
-    PetscInt n;
+    PetscInt    n;
+    char        hint[160] = "", what[2][224];
+    const char *wcount = "the vertex count of a face", *wvertex = "a vertex of a face (fewer than its count says)";
 
     PetscCall(MfadReaderExpectLine_Private(r, "face", f, nf));
-    PetscCall(MfadReaderInt_Private(r, "the vertex count of a face", &n));
-    MfadReaderCheck(r, n >= 3, "face %" PetscInt_FMT " has %" PetscInt_FMT " vertices (3 or more)", f, n);
+    /* a line that fails as a face and reads as a vertex: say what is likely wrong with the file */
+    if (MfadOffLineIsVertex(r->cur, extras)) {
+      PetscCall(PetscSNPrintf(hint, sizeof hint,
+                              "; or, if the line is a vertex's coordinates, the file has more vertex lines than the header's %" PetscInt_FMT, nv));
+      PetscCall(PetscSNPrintf(what[0], sizeof what[0], "%s%s", wcount, hint));
+      PetscCall(PetscSNPrintf(what[1], sizeof what[1], "%s%s", wvertex, hint));
+      wcount  = what[0];
+      wvertex = what[1];
+    }
+    PetscCall(MfadReaderInt_Private(r, wcount, &n));
+    MfadReaderCheck(r, n >= 3, "face %" PetscInt_FMT " has %" PetscInt_FMT " vertices (3 or more)%s", f, n, hint);
     s->poly.n = 0;
     for (PetscInt k = 0; k < n; k++) {
       PetscInt v;
 
-      PetscCall(MfadReaderInt_Private(r, "a vertex of a face (fewer than its count says)", &v));
+      PetscCall(MfadReaderInt_Private(r, wvertex, &v));
       MfadReaderCheck(r, v >= 0 && v < nv, "face %" PetscInt_FMT " refers to vertex %" PetscInt_FMT ", the file has %" PetscInt_FMT " (numbered from 0)", f, v, nv);
       PetscCall(MfadArrayPush_Private(&s->poly, &v, 1));
     }

@@ -9,3 +9,14 @@ mfad_check_test(test_shell)
 # -mfad_psd_switch: projected or exact Newton steps by the factor's inertia (shell/psdswitch.c)
 mfad_check_test(test_psdswitch)
 mfad_check_test(test_solverdefaults)
+# No silent wrong answer (issue 46): refusals and messages of the core, the whole-mesh API and the
+# readers, each a case that gave a result or a misleading message before; 1 and 2 ranks (ranks
+# that pass different meshes, element numbers by rank)
+add_executable(test_refusals test_refusals.c)
+target_link_libraries(test_refusals PRIVATE mfad PkgConfig::CHECK m)
+target_compile_options(test_refusals PRIVATE -Wall -Wextra)
+foreach(np 1 2)
+  mfad_mpi_test(test_refusals_${np} ${np} $<TARGET_FILE:test_refusals>)
+  # a collective that some rank skips would hang rather than fail: bound it
+  set_tests_properties(test_refusals_${np} PROPERTIES TIMEOUT 60)
+endforeach()

@@ -23,6 +23,9 @@ static const char help[] =
     "                           the plane from Tutte's embedding with a free boundary, rigid motions\n"
     "                           pinned (vertex 0 and the y of the vertex farthest from it); no handles\n"
     "  -o <file.vtu>            write the deformed bar (or the map) with its displacement\n"
+    "  -allow_flips             with -mesh: accept a map with flipped triangles; without it such a map\n"
+    "                           is a failure (exit 1, the count on standard error): ARAP has no barrier\n"
+    "                           against flips, and a surface that flattens badly has a minimum that overlaps itself\n"
     "Defaults: -mfad_hessian cached -mfad_psd_project clamp -mfad_psd_project_steps 10 (projected,\n"
     "then exact Newton: ARAP is not convex;\n"
     "with -mfad_hessian given, the exact Hessian unless -mfad_psd_project is given too; gauss_newton:\n"
@@ -87,14 +90,14 @@ int main(int argc, char **argv)
   MfadMesh    m;
   MfadEnergy  E, Earap;
   Vec         X, X0, G;
-  PetscInt       nx = 24, ny = 6, vstart = 0, vend = 0, cstart, cend, its, reason, term, nfix = 0, *fix, flipped = 0, max_it;
+  PetscInt       nx = 24, ny = 6, vstart = 0, vend = 0, cstart, cend, its, reason, term, nfix = 0, *fix, flipped = 0, max_it, ntri;
   PetscReal  *fixval, L = 4, angle = 90, dx, dy, energy, gnorm, gnorm0, loc[4] = {0, 0, 0, 0}, sum[4], dev;
   PetscLogDouble t0, t1;
   Handles     handles = HANDLES_BEND;
   Form        form    = FORM_ENERGY;
   PetscBool      use_tao = PETSC_FALSE, write = PETSC_FALSE, set, psd;
   char        out[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
-  PetscBool   file = PETSC_FALSE;
+  PetscBool      file = PETSC_FALSE, allow_flips = PETSC_FALSE, overlaps;
   const char *reason_name;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -113,6 +116,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-use_tao", "minimise with TAO instead of SNES", NULL, use_tao, &use_tao, NULL));
   PetscCall(PetscOptionsString("-mesh", "parameterise this disk-topology surface instead of deforming the bar", NULL, path, path, sizeof path, &file));
   PetscCall(PetscOptionsString("-o", "write the deformed bar or the map (.vtu)", NULL, out, out, sizeof out, &write));
+  PetscCall(PetscOptionsBool("-allow_flips", "with -mesh: accept a map with flipped triangles (exit 0)", NULL, allow_flips, &allow_flips, NULL));
   PetscOptionsEnd();
   PetscCheck(L > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-L %g must be > 0", (double)L);
   PetscCheck(handles != HANDLES_STRETCH || L + dx > 0, comm, PETSC_ERR_ARG_OUTOFRANGE,
@@ -247,8 +251,17 @@ int main(int argc, char **argv)
   PetscCall(VecDestroy(&G));
   if (Earap != E) PetscCall(MfadEnergyDestroy(&Earap));
   PetscCall(MfadEnergyDestroy(&E));
+  ntri     = m->ncell;
+  overlaps = (PetscBool)(file && flipped > 0 && !allow_flips);
   PetscCall(MfadMeshDestroy(&m));
   if (reason <= 0) PetscCall(PetscFPrintf(comm, PETSC_STDERR, "arap: the solve did not converge: %s\n", reason_name));
+  /* a map of a surface is a parameterisation only if it is one-to-one: a flipped triangle makes it fold over itself */
+  else if (overlaps)
+    PetscCall(PetscFPrintf(comm, PETSC_STDERR,
+                           "arap: %s: %" PetscInt_FMT " of %" PetscInt_FMT
+                           " triangles are flipped (det J <= 0) in the map: it overlaps itself (ARAP has no barrier against flips); give "
+                           "-allow_flips to accept it\n",
+                           path, flipped, ntri));
   PetscCall(PetscFinalize());
-  return reason > 0 ? 0 : 1;
+  return reason > 0 && !overlaps ? 0 : 1;
 }

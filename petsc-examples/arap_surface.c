@@ -348,12 +348,23 @@ static PetscErrorCode EdgeWeights(MfadMesh m, Weights type, PetscReal *w, PetscI
     for (int k = 0; k < 3; k++) {
       const PetscInt   i = m->cells[3 * c + k], j = m->cells[3 * c + (k + 1) % 3];
       const PetscReal *p = &m->coords[3 * i], *q = &m->coords[3 * j], *o = &m->coords[3 * m->cells[3 * c + (k + 2) % 3]];
-      PetscReal        a[3], bb[3], dot = 0, cr = 0;
+      PetscReal        a[3], bb[3], dot = 0, cr = 0, la = 0, lb = 0, R = 0;
       for (int d = 0; d < 3; d++) a[d] = p[d] - o[d], bb[d] = q[d] - o[d], dot += a[d] * bb[d];
       for (int d = 0; d < 3; d++) cr += PetscSqr(a[(d + 1) % 3] * bb[(d + 2) % 3] - a[(d + 2) % 3] * bb[(d + 1) % 3]);
-      PetscCheck(cr > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-                 "arap_surface: triangle %" PetscInt_FMT " (vertices %" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT ") has no area", c,
-                 m->cells[3 * c], m->cells[3 * c + 1], m->cells[3 * c + 2]);
+      for (int d = 0; d < 3; d++)
+        la += a[d] * a[d], lb += bb[d] * bb[d], R = PetscMax(R, PetscMax(PetscAbsReal(o[d]), PetscMax(PetscAbsReal(p[d]), PetscAbsReal(q[d]))));
+      /* no area to round-off: each coordinate difference carries an error up to eps R (R the largest
+         coordinate magnitude of the triangle), so |a x b| is known to sqrt(3) eps R (|a| + |b|); at or
+         below 4 eps R (|a| + |b|) the angle is 0 or pi and its cotangent weight would be infinite
+         (a T-junction closed by a flat triangle, common in exported meshes: the solve diverges or
+         ends at an energy of 1e13) */
+      PetscCheck(PetscSqrtReal(cr) > 4 * PETSC_MACHINE_EPSILON * R * (PetscSqrtReal(la) + PetscSqrtReal(lb)), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+                 "arap_surface: triangle %" PetscInt_FMT " (vertices %" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT
+                 ", ids from 0) has no area (its angle at vertex %" PetscInt_FMT
+                 " is %g degrees, 0 or 180 to round-off): its cotangent weights "
+                 "would be infinite; remove it from the mesh",
+                 c, m->cells[3 * c], m->cells[3 * c + 1], m->cells[3 * c + 2], m->cells[3 * c + (k + 2) % 3],
+                 (double)(PetscAtan2Real(PetscSqrtReal(cr), dot) * 180 / PETSC_PI));
       h[3 * c + k]       = 0.5 * dot / PetscSqrtReal(cr); /* cot theta / 2 */
       side[3 * c + k].lo = PetscMin(i, j), side[3 * c + k].hi = PetscMax(i, j), side[3 * c + k].side = 3 * c + k;
     }

@@ -52,7 +52,11 @@ static const char help[] =
     "(|grad E| at the solution, in N), with the statics defaults exact_steps (Newton steps on the exact Hessian),\n"
     "iterations (the most of any time step) and the converged reason (> 0: converged; the smallest of any time step); with\n"
     "-ts_steps also steps, time, kinetic (1/2 v^T M v), com_displacement and com_velocity (z of\n"
-    "the centre of mass). Each time step prints a line 'elastic: step ...' with the same fields.\n\n";
+    "the centre of mass). Each time step prints a line 'elastic: step ...' with the same fields.\n"
+    "The exit status is 1, the reason on standard error, when a solve did not converge or its gradient did\n"
+    "not fall at least to the square root of the solver's relative tolerance (-snes_rtol; -tao_gttol, -tao_grtol)\n"
+    "or to its absolute one, whatever reason the solver gave (a step test relative to |x| can stop a solve\n"
+    "that moved nothing).\n\n";
 
 #include "stepper.h"
 #include "elasticmesh.h"
@@ -291,6 +295,10 @@ int main(int argc, char **argv)
   char           out[PETSC_MAX_PATH_LEN] = "", meshpath[PETSC_MAX_PATH_LEN] = "", kname[64];
   PetscInt       N, n = PETSC_DECIDE, vstart, ncell, its = 0, inertia, reason = 1;
   PetscReal     *force, *mass, *rest, material[2], *vel = NULL, *xpred = NULL, *iparam = NULL, energy, sum[NMEASURE], gnorm0, gnorm, residual = 0;
+  PetscReal      gstart, gfail = 0, gstartfail = 0, load;
+  PetscBool      fell     = PETSC_TRUE;
+  PetscInt       stepfail = 0;
+  char           tol[256] = "", failname[64] = "";
   MfadEnergy     E;
   Vec            X, G, Xrest;
   Solver         S;
@@ -380,6 +388,8 @@ int main(int argc, char **argv)
     PetscCall(MfadEnergyComputeGradient(E, X, G));
     PetscCall(VecNorm(G, NORM_2, &gnorm));
     residual = gnorm0 > 0 ? gnorm / gnorm0 : gnorm;
+    PetscCall(SolverGradientFell(&S, gnorm0, gnorm, &fell, tol, sizeof tol));
+    if (!fell) gfail = gnorm, gstartfail = gnorm0;
   } else {
     PetscReal *xold;
     PetscCall(PetscCalloc3(3 * n, &vel, 3 * n, &xpred, 4 * n, &iparam));
@@ -388,11 +398,21 @@ int main(int argc, char **argv)
       PetscScalar *x;
       PetscInt     sits = 0, sreason = 0;
       const char  *sname = "";
+      PetscBool    sfell;
+      char         stol[256];
 
       PetscCall(ImplicitEulerPredict(E, inertia, n, mass, P.dt, vel, X, xold, xpred, iparam));
+      PetscCall(MfadEnergyComputeGradient(E, X, G)); /* where this step's solve starts: its rtol is relative to it */
+      PetscCall(VecNorm(G, NORM_2, &gstart));
       PetscCall(SolverSolve(&S, X, &sits, &sreason, &sname));
       PetscCall(MfadEnergyComputeGradient(E, X, G));
       PetscCall(VecNorm(G, NORM_2, &gnorm));
+      PetscCall(SolverGradientFell(&S, gstart, gnorm, &sfell, stol, sizeof stol));
+      if (!sfell && fell) { /* the first step whose gradient did not fall */
+        fell = PETSC_FALSE, stepfail = step, gfail = gnorm, gstartfail = gstart;
+        PetscCall(PetscStrncpy(tol, stol, sizeof tol));
+        PetscCall(PetscStrncpy(failname, sname, sizeof failname));
+      }
       residual = PetscMax(residual, gnorm0 > 0 ? gnorm / gnorm0 : gnorm);
       its      = PetscMax(its, sits);
       if (step == 1 || sreason < reason) reason = sreason, reason_name = sname;
@@ -454,16 +474,36 @@ int main(int argc, char **argv)
   PetscCall(PetscFree4(rest, mass, clamp, tip));
   if (P.steps) PetscCall(PetscFree3(vel, xpred, iparam));
   PetscCall(MfadEnergyDestroy(&E));
+  /* a mesh in other units than metres is another body: rho |g| L / E compares its weight with its stiffness */
+  load = P.rho * PetscAbsReal(P.grav) * size / P.young;
   if (reason <= 0) {
-    /* a mesh in other units than metres is another body: rho |g| L / E compares its weight with its stiffness */
-    const PetscReal load = P.rho * PetscAbsReal(P.grav) * size / P.young;
     PetscCall(PetscFPrintf(comm, PETSC_STDERR, "elastic: the solve did not converge: %s\n", reason_name));
     if (readmesh && load > 1)
       PetscCall(PetscFPrintf(comm, PETSC_STDERR,
                              "elastic: the mesh is %.3e m across, so its weight is rho |g| L / E = %.3g times its stiffness: if the file is not in "
                              "metres, give -mesh_scale\n",
                              (double)size, (double)load));
+  } else if (!fell) {
+    /* a solver's step test or a line search that saw no decrease can end a solve "converged" where the
+       gradient did not fall: the answer is the start, not the solution */
+    if (stepfail)
+      PetscCall(PetscFPrintf(comm, PETSC_STDERR,
+                             "elastic: step %" PetscInt_FMT ": the gradient did not fall, %s: it is %.3e, from %.3e where the step "
+                             "started, though the solver says %s\n",
+                             stepfail, tol, (double)gfail, (double)gstartfail, failname));
+    else
+      PetscCall(PetscFPrintf(comm, PETSC_STDERR,
+                             "elastic: the gradient did not fall, %s: it is %.3e, from %.3e at the rest shape (residual %.3e), "
+                             "though the solver says %s\n",
+                             tol, (double)gfail, (double)gstartfail, (double)residual, reason_name));
+    /* SNES's step test stops at |dx| < stol |x| (stol 1e-8 by default): the sag of a body L across is ~ rho |g| L / E of L, and |x| >= L,
+       so a body whose relative sag is below stol looks converged at its first step */
+    if (readmesh && load < 1e-8)
+      PetscCall(PetscFPrintf(comm, PETSC_STDERR,
+                             "elastic: the mesh is %.3e m across, so its sag is rho |g| L / E = %.3g of its size, below SNES's step tolerance "
+                             "relative to the positions (-snes_stol): if the file is not in metres, give -mesh_scale\n",
+                             (double)size, (double)load));
   }
   PetscCall(PetscFinalize());
-  return reason > 0 ? 0 : 1;
+  return reason > 0 && fell ? 0 : 1;
 }

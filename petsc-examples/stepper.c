@@ -58,6 +58,30 @@ PetscErrorCode SolverSolve(Solver *S, Vec X, PetscInt *its, PetscInt *reason, co
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SolverGradientFell(Solver *S, PetscReal g0, PetscReal g, PetscBool *fell, char tol[], size_t len)
+{
+  PetscFunctionBeginUser;
+  if (S->tao) {
+    PetscReal          gatol, grtol, gttol, f, gn, cn, xd;
+    PetscInt           its;
+    TaoConvergedReason r;
+    PetscCall(TaoGetTolerances(S->tao, &gatol, &grtol, &gttol));
+    PetscCall(TaoGetSolutionStatus(S->tao, &its, &f, &gn, &cn, &xd, &r));
+    *fell = (PetscBool)(g <= gatol || g <= PetscSqrtReal(gttol) * g0 || g <= PetscSqrtReal(grtol) * PetscAbsReal(f));
+    PetscCall(PetscSNPrintf(
+        tol, len, "|grad E| <= %.3e (sqrt of -tao_gttol %g of the start's), <= %g (-tao_gatol) or <= %.3e (sqrt of -tao_grtol %g of |E|)",
+        (double)(PetscSqrtReal(gttol) * g0), (double)gttol, (double)gatol, (double)(PetscSqrtReal(grtol) * PetscAbsReal(f)), (double)grtol));
+  } else {
+    PetscReal atol, rtol, stol;
+    PetscInt  maxit, maxf;
+    PetscCall(SNESGetTolerances(S->snes, &atol, &rtol, &stol, &maxit, &maxf));
+    *fell = (PetscBool)(g <= atol || g <= PetscSqrtReal(rtol) * g0);
+    PetscCall(PetscSNPrintf(tol, len, "|grad E| <= %.3e (sqrt of -snes_rtol %g of the start's) or <= %g (-snes_atol)",
+                            (double)(PetscSqrtReal(rtol) * g0), (double)rtol, (double)atol));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SolverDestroy(Solver *S)
 {
   PetscFunctionBeginUser;

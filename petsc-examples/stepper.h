@@ -28,6 +28,17 @@ PetscErrorCode SolverSolve(Solver *S, Vec X, PetscInt *its, PetscInt *reason, co
 
 PetscErrorCode SolverDestroy(Solver *S);
 
+/* After a solve that says it converged: whether its gradient fell, whatever test stopped it. A step
+   test (SNES's stol, relative to |x|, which holds the body's position and size) after a line search
+   that saw no decrease ends a solve "converged" where nothing moved (|g| = |g0|). A step test or the
+   library's stop at the energy's round-off may also end a sound solve one Newton step before the
+   gradient tolerance (measured on the bar with CG + Jacobi: |g| stagnates at 1.2e-7 |g0| against
+   -snes_rtol 1e-7), where Newton's quadratic convergence leaves it at about the square root of that
+   tolerance. So: |g| <= atol or |g| <= sqrt(rtol) |g0| (SNES), |g| <= gatol, sqrt(gttol) |g0| or
+   sqrt(grtol) |f| (TAO); g0 = |grad E| where the solve started, g where it ended. tol[] receives the
+   bounds compared, for a message. */
+PetscErrorCode SolverGradientFell(Solver *S, PetscReal g0, PetscReal g, PetscBool *fell, char tol[], size_t len);
+
 /* Before a step, on the n owned vertices (3 dofs each): xold = x_n, xpred = x_n + dt v_n, the
    inertia term's parameters (m / dt^2, xpred) set, X = xpred with the fixed values kept. */
 PetscErrorCode ImplicitEulerPredict(MfadEnergy E, PetscInt inertia, PetscInt n, const PetscReal mass[], PetscReal dt, const PetscReal vel[], Vec X,

@@ -45,7 +45,8 @@ PetscErrorCode MfadMeshDestroy(MfadMesh *mesh);
 /** @brief Reads a Wavefront OBJ surface into *mesh (3-D triangles).
     `v x y z [w]` (and `v x y z r g b`) and `f` records (v, v/t, v/t/n, v//n corners, negative
     indices count back from the last vertex read); convex polygons are fanned,
-    non-convex ones ear-clipped, and a face with no area or crossing itself is an error; vt, vn, o, g, s, usemtl, mtllib, l, p and free-form records are skipped;
+    non-convex ones ear-clipped, and a polygon (4 or more corners) with no area or crossing itself is an
+    error (a triangle with no area is read: the energies that need its area refuse it at their rest set-up); vt, vn, o, g, s, usemtl, mtllib, l, p and free-form records are skipped;
     any other record is an error.
     @param[in]  path the .obj file
     @param[out] mesh the new mesh (MfadMeshDestroy() it) */

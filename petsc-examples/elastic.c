@@ -244,16 +244,18 @@ static PetscErrorCode CheckClamp(MPI_Comm comm, PetscInt n, const PetscReal rest
   }
   PetscCall(MPIU_Allreduce(s, S, 10, MPIU_REAL, MPIU_SUM, comm));
   PetscCheck(S[0] >= 3, comm, PETSC_ERR_ARG_WRONG,
-             "elastic%s%s: %g clamped vertices cannot hold the body in statics (3 not on one line are needed): widen -clamp_band or use -ts_steps",
-             path ? " -mesh " : "", path ? path : "", (double)S[0]);
+             "elastic%s%s: %" PetscInt_FMT
+             " clamped vertices cannot hold the body in statics (3 not on one line are needed): widen -clamp_band or use -ts_steps",
+             path ? " -mesh " : "", path ? path : "", (PetscInt)S[0]);
   for (int a = 0; a < 3; a++) mean[a] = S[1 + a] / S[0];
   for (int a = 0, k = 4; a < 3; a++)
     for (int b = a; b < 3; b++, k++) C[a][b] = C[b][a] = S[k] / S[0] - mean[a] * mean[b];
   tr = C[0][0] + C[1][1] + C[2][2];
   m2 = C[0][0] * C[1][1] - C[0][1] * C[0][1] + C[0][0] * C[2][2] - C[0][2] * C[0][2] + C[1][1] * C[2][2] - C[1][2] * C[1][2];
   PetscCheck(m2 > 1e-10 * tr * tr, comm, PETSC_ERR_ARG_WRONG,
-             "elastic%s%s: the %g clamped vertices lie on one line and cannot hold the body in statics: widen -clamp_band or use -ts_steps",
-             path ? " -mesh " : "", path ? path : "", (double)S[0]);
+             "elastic%s%s: the %" PetscInt_FMT
+             " clamped vertices lie on one line and cannot hold the body in statics: widen -clamp_band or use -ts_steps",
+             path ? " -mesh " : "", path ? path : "", (PetscInt)S[0]);
   PetscFunctionReturn(0);
 }
 

@@ -489,6 +489,11 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
     PetscCall(PetscOptionsBool("-mfad_assemble_csr", "MfadEnergyCreateMatrix: merged entries preallocated from mfad's CSR, on any ranks (aij, baij, sbaij); 0: PETSc's COO",
                                "MfadEnergyCreateMatrix", csr, &csr, NULL));
     PetscCall(PetscOptionsBool("-mfad_vtu_binary", "MfadEnergyWriteVTU: base64 binary arrays instead of ASCII", "MfadEnergyWriteVTU", binary, &binary, NULL));
+    {
+      PetscInt max_line = 64 << 20;
+      PetscCall(PetscOptionsInt("-mfad_mesh_max_line", "Mesh readers: the longest line read (bytes); a longer one is an error", "MfadMeshRead",
+                                max_line, &max_line, NULL));
+    }
     PetscCall(PetscOptionsBool("-mfad_mesh_check_manifold", "Mesh readers: refuse a surface with an edge in more than 2 triangles (tet meshes are always checked)", "MfadMeshCheckManifold", manifold, &manifold, NULL));
   }
   PetscOptionsEnd();

@@ -9,13 +9,14 @@
 #include <stdio.h>
 #include "mfadcompat.h"
 
-/* A text file read line by line: whole lines of any length (getline), '#' comments and
+/* A text file read line by line: whole lines up to -mfad_mesh_max_line bytes, '#' comments and
    CR/LF line ends stripped, tokens split on blanks (space, tab, CR, VT, FF). */
 typedef struct {
   char       *path; /* a copy, for error messages */
   FILE       *fp;
-  char       *buf;  /* the current line (getline's buffer, malloc'ed) */
+  char       *buf;  /* the current line (malloc'ed) */
   size_t      cap;  /* bytes allocated for buf */
+  size_t      max_line; /* the longest line read (-mfad_mesh_max_line): an endless one is an error, not all of memory */
   char       *cur;  /* the next token starts at or after cur */
   PetscInt    line; /* 1-based number of the current line; 0 before the first */
   PetscInt64  size; /* bytes in the file */
@@ -30,6 +31,7 @@ PETSC_INTERN PetscErrorCode MfadReaderOpen_Private(MfadReader *r, const char pat
 PETSC_INTERN PetscErrorCode MfadPolygonTriangulate_Private(PetscInt n, const PetscReal *x, PetscInt *tri, int *status);
 PETSC_INTERN PetscErrorCode MfadReaderClose_Private(MfadReader *r);
 PETSC_INTERN PetscErrorCode MfadReaderNextLine_Private(MfadReader *r, PetscBool *found);
+PETSC_INTERN PetscErrorCode MfadReaderGetLine_Private(MfadReader *r, ssize_t *len);
 PETSC_INTERN PetscErrorCode MfadReaderExpectLine_Private(MfadReader *r, const char what[], PetscInt i, PetscInt n);
 PETSC_INTERN PetscErrorCode MfadReaderExpectEnd_Private(MfadReader *r, const char what[]);
 PETSC_INTERN char          *MfadReaderToken_Private(MfadReader *r);

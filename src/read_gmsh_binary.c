@@ -318,8 +318,9 @@ PetscErrorCode MfadGmshSkipSectionBinary_Private(MfadGmsh *g, const char section
   PetscCall(PetscSNPrintf(end, sizeof(end), "$End%s", sec + 1));
   len = strlen(end);
   for (;;) {
-    ssize_t n = getline(&r->buf, &r->cap, r->fp);
+    ssize_t n;
 
+    PetscCall(MfadReaderGetLine_Private(r, &n));
     MfadReaderCheck(r, n >= 0, "the file ends inside section %s (no %s)", sec, end);
     r->line++;
     if ((size_t)n >= len && !strncmp(r->buf, end, len) && strspn(r->buf + len, " \t\r\n") == (size_t)n - len) break;

@@ -9,6 +9,9 @@
 #include "mfadread.h"
 
 #define MFAD_BLANKS " \t\r\v\f"
+/* the longest line read by default: a 200,000-corner OBJ face is ~1.5 MB; /dev/zero, or any
+   newline-free stream, grew getline()'s buffer at 150-250 MB/s until malloc failed (issue 46) */
+#define MFAD_MAX_LINE (64 << 20)
 
 PetscErrorCode MfadReaderOpen_Private(MfadReader *r, const char path[])
 {
@@ -17,6 +20,12 @@ PetscErrorCode MfadReaderOpen_Private(MfadReader *r, const char path[])
   PetscFunctionBegin;
   PetscCall(PetscMemzero(r, sizeof(*r)));
   PetscCall(PetscStrallocpy(path, &r->path));
+  {
+    PetscInt max = MFAD_MAX_LINE;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-mfad_mesh_max_line", &max, NULL));
+    PetscCheck(max >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mfad_mesh_max_line %" PetscInt_FMT " must be >= 1", max);
+    r->max_line = (size_t)max;
+  }
   r->size = -1;
   r->fp   = fopen(path, "rb");
   PetscCheck(r->fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s: cannot open: %s", path, strerror(errno));
@@ -33,11 +42,38 @@ PetscErrorCode MfadReaderClose_Private(MfadReader *r)
 {
   PetscFunctionBegin;
   if (r->fp) fclose(r->fp);
-  free(r->buf); /* getline's */
+  free(r->buf);
   PetscCall(PetscFree(r->path));
   r->fp  = NULL;
   r->buf = NULL;
   r->cur = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One line, its newline included, into r->buf (grown by doubling, at most r->max_line bytes):
+ *len its length (NUL bytes counted), -1 at the end of the file */
+PetscErrorCode MfadReaderGetLine_Private(MfadReader *r, ssize_t *len)
+{
+  size_t n = 0;
+  int    ch;
+
+  PetscFunctionBegin;
+  while ((ch = getc(r->fp)) != EOF) {
+    if (n + 2 > r->cap) {
+      const size_t cap = r->cap ? 2 * r->cap : 4096;
+      char        *buf;
+      PetscCheck(n < r->max_line, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+                 "%s:%" PetscInt_FMT ": a line longer than %zu bytes (-mfad_mesh_max_line; is this a text mesh file?)", r->path, r->line + 1,
+                 r->max_line);
+      buf = (char *)realloc(r->buf, cap);
+      PetscCheck(buf, PETSC_COMM_SELF, PETSC_ERR_MEM, "%s:%" PetscInt_FMT ": the line is too long to hold in memory", r->path, r->line + 1);
+      r->buf = buf, r->cap = cap;
+    }
+    r->buf[n++] = (char)ch;
+    if (ch == '\n') break;
+  }
+  *len = (n == 0 && ch == EOF) ? -1 : (ssize_t)n;
+  if (r->buf) r->buf[n] = '\0';
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -52,10 +88,8 @@ PetscErrorCode MfadReaderNextLine_Private(MfadReader *r, PetscBool *found)
     char   *hash;
 
     errno = 0;
-    len   = getline(&r->buf, &r->cap, r->fp);
+    PetscCall(MfadReaderGetLine_Private(r, &len));
     if (len < 0) {
-      /* getline() also returns -1 when a line does not fit in memory: not an end of file */
-      PetscCheck(errno != ENOMEM, PETSC_COMM_SELF, PETSC_ERR_MEM, "%s:%" PetscInt_FMT ": the line is too long to hold in memory", r->path, r->line + 1);
       PetscCheck(!ferror(r->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s:%" PetscInt_FMT ": read error: %s", r->path, r->line + 1, strerror(errno));
       r->cur = NULL;
       if (!r->line) r->line = 1; /* an empty file: errors about it name line 1 */

@@ -283,6 +283,43 @@ START_TEST(off_with_extra_vertex_lines_says_so)
 }
 END_TEST
 
+/* 8. An endless line (/dev/zero, any newline-free stream) is an error at -mfad_mesh_max_line bytes,
+   not all of memory (getline() grew its buffer at 150-250 MB/s until malloc failed); the default
+   cap (64 MiB) holds /dev/zero to well under a second. A long line below the cap still reads. */
+START_TEST(endless_line_is_refused_at_the_cap)
+{
+  MfadMesh       m = NULL;
+  PetscErrorCode ierr;
+  char           path[64];
+  FILE          *fp;
+
+  TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MfadMeshReadOBJ("/dev/zero", &m);
+  TestCall(PetscPopErrorHandler());
+  ExpectError(ierr, "/dev/zero", "/dev/zero:1: a line longer than 67108864 bytes", "-mfad_mesh_max_line");
+  ck_assert_msg(!m, "/dev/zero: a mesh was returned");
+  /* a comment of 10,000 bytes under a cap of 20,000 reads; under 5,000 it is refused */
+  TestCall(PetscSNPrintf(path, sizeof path, "test_refusals_long_%d.obj", rank));
+  fp = fopen(path, "w");
+  ck_assert_msg(fp != NULL, "cannot write %s", path);
+  fputc('#', fp);
+  for (int i = 0; i < 10000; i++) fputc('x', fp);
+  fprintf(fp, "\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+  fclose(fp);
+  TestCall(PetscOptionsSetValue(NULL, "-mfad_mesh_max_line", "20000"));
+  TestCall(MfadMeshReadOBJ(path, &m));
+  ck_assert_int_eq(m->ncell, 1);
+  TestCall(MfadMeshDestroy(&m));
+  TestCall(PetscOptionsSetValue(NULL, "-mfad_mesh_max_line", "5000"));
+  TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MfadMeshReadOBJ(path, &m);
+  TestCall(PetscPopErrorHandler());
+  TestCall(PetscOptionsClearValue(NULL, "-mfad_mesh_max_line"));
+  remove(path);
+  ExpectError(ierr, "a 10,001-byte line under -mfad_mesh_max_line 5000", ":1: a line longer than 5000 bytes", NULL);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   Suite   *s  = suite_create("refusals");
@@ -299,6 +336,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, no_elements_with_an_array_is_allowed);
   tcase_add_test(tc, rest_shape_errors_name_global_or_local_elements);
   tcase_add_test(tc, off_with_extra_vertex_lines_says_so);
+  tcase_add_test(tc, endless_line_is_refused_at_the_cap);
   suite_add_tcase(s, tc);
   sr = srunner_create(s);
   srunner_set_fork_status(sr, CK_NOFORK); /* MPI is not fork-safe */

@@ -32,6 +32,10 @@ PETSC_INTERN PetscErrorCode MfadPolygonTriangulate_Private(PetscInt n, const Pet
 PETSC_INTERN PetscErrorCode MfadReaderClose_Private(MfadReader *r);
 PETSC_INTERN PetscErrorCode MfadReaderNextLine_Private(MfadReader *r, PetscBool *found);
 PETSC_INTERN PetscErrorCode MfadReaderGetLine_Private(MfadReader *r, ssize_t *len);
+/* src/readfile.c: a token as an error message shows it: its first 40 bytes, bytes that are not
+   printable ASCII as \xNN (a hostile file's terminal control codes are not echoed); one static
+   buffer, so one token per message */
+PETSC_INTERN const char    *MfadReaderShow_Private(const char *tok);
 PETSC_INTERN PetscErrorCode MfadReaderExpectLine_Private(MfadReader *r, const char what[], PetscInt i, PetscInt n);
 PETSC_INTERN PetscErrorCode MfadReaderExpectEnd_Private(MfadReader *r, const char what[]);
 PETSC_INTERN char          *MfadReaderToken_Private(MfadReader *r);

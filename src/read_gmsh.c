@@ -63,9 +63,8 @@ static PetscErrorCode MfadGmshRecord(MfadReader *r, const char sec[], const char
   PetscFunctionBegin;
   PetscCall(MfadReaderExpectLine_Private(r, what, i, n));
   *tok = MfadReaderToken_Private(r);
-  MfadReaderCheck(r, (*tok)[0] != '$',
-                  "'%.40s' where %s %" PetscInt_FMT " of %" PetscInt_FMT " was expected (the count in the %s header is too large)", *tok, what, i + 1,
-                  n, sec);
+  MfadReaderCheck(r, (*tok)[0] != '$', "'%s' where %s %" PetscInt_FMT " of %" PetscInt_FMT " was expected (the count in the %s header is too large)",
+                  MfadReaderShow_Private(*tok), what, i + 1, n, sec);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -79,8 +78,8 @@ PetscErrorCode MfadGmshSectionEnd_Private(MfadReader *r, const char sec[], Petsc
   PetscCall(PetscSNPrintf(end, sizeof(end), "$End%s", sec + 1));
   PetscCall(MfadReaderExpectLine_Private(r, end, 0, 0));
   tok = MfadReaderToken_Private(r);
-  MfadReaderCheck(r, !strcmp(tok, end), "'%.40s' where %s was expected: more data than the %" PetscInt_FMT " %s the %s header announced", tok, end, n,
-                  what, sec);
+  MfadReaderCheck(r, !strcmp(tok, end), "'%s' where %s was expected: more data than the %" PetscInt_FMT " %s the %s header announced",
+                  MfadReaderShow_Private(tok), end, n, what, sec);
   PetscCall(MfadReaderExpectEnd_Private(r, end));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -117,7 +116,7 @@ static PetscErrorCode MfadGmshFormat(MfadGmsh *g)
   tok = MfadReaderToken_Private(r);
   PetscCheck(strcmp(tok, "$NOD") && strcmp(tok, "$NOE"), PETSC_COMM_SELF, PETSC_ERR_SUP,
              "%s:%" PetscInt_FMT ": Gmsh's version 1 format is not read (save as MSH 2.2 or 4.1)", r->path, r->line);
-  MfadReaderCheck(r, !strcmp(tok, "$MeshFormat"), "'%.40s' where $MeshFormat was expected (is this a Gmsh .msh file?)", tok);
+  MfadReaderCheck(r, !strcmp(tok, "$MeshFormat"), "'%s' where $MeshFormat was expected (is this a Gmsh .msh file?)", MfadReaderShow_Private(tok));
   PetscCall(MfadReaderExpectEnd_Private(r, "$MeshFormat"));
   PetscCall(MfadReaderExpectLine_Private(r, "the format line (version, file type, data size)", 0, 0));
   version = MfadReaderToken_Private(r);
@@ -131,8 +130,8 @@ static PetscErrorCode MfadGmshFormat(MfadGmsh *g)
   if (!strcmp(version, "4.1")) g->v4 = 1;
   else if (!strcmp(version, "2") || !strcmp(version, "2.0") || !strcmp(version, "2.1") || !strcmp(version, "2.2")) g->v4 = 0;
   else
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "%s:%" PetscInt_FMT ": MSH version '%.40s' is not read (mfad reads 2.2 and 4.1)", r->path, r->line,
-            version);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "%s:%" PetscInt_FMT ": MSH version '%s' is not read (mfad reads 2.2 and 4.1)", r->path, r->line,
+            MfadReaderShow_Private(version));
   PetscCall(MfadReaderExpectEnd_Private(r, "the format line"));
   if (g->binary) PetscCall(MfadGmshBinaryOne_Private(g));
   PetscCall(MfadGmshSectionEnd_Private(r, "$MeshFormat", 1, "format line"));
@@ -479,13 +478,13 @@ static PetscErrorCode MfadMeshReadGmsh_Parse(MfadGmsh *g, const char path[])
     PetscCall(MfadReaderNextLine_Private(r, &found));
     if (!found) break;
     tok = MfadReaderToken_Private(r);
-    MfadReaderCheck(r, tok[0] == '$' && tok[1], "'%.40s' outside a section (a line like $Nodes was expected)", tok);
+    MfadReaderCheck(r, tok[0] == '$' && tok[1], "'%s' outside a section (a line like $Nodes was expected)", MfadReaderShow_Private(tok));
     PetscCall(MfadReaderExpectEnd_Private(r, "a section name"));
     if (!strcmp(tok, "$Nodes")) PetscCall(g->binary ? MfadGmshNodesBinary_Private(g) : MfadGmshNodes(g));
     else if (!strcmp(tok, "$Elements")) PetscCall(g->binary ? MfadGmshElementsBinary_Private(g) : MfadGmshElements(g));
     else if (!strcmp(tok, "$Entities")) PetscCall(g->binary ? MfadGmshEntitiesBinary_Private(g) : MfadGmshEntities(g));
     else {
-      MfadReaderCheck(r, strncmp(tok, "$End", 4), "'%.40s' without its section", tok);
+      MfadReaderCheck(r, strncmp(tok, "$End", 4), "'%s' without its section", MfadReaderShow_Private(tok));
       MfadReaderCheck(r, strcmp(tok, "$MeshFormat"), "a second $MeshFormat");
       if (g->binary && strcmp(tok, "$PhysicalNames")) PetscCall(MfadGmshSkipSectionBinary_Private(g, tok)); /* binary records */
       else PetscCall(MfadGmshSkipSection(r, tok));

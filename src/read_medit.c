@@ -33,7 +33,7 @@ static PetscErrorCode MfadMeditRecord(MfadReader *r, const char what[], PetscInt
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(where, sizeof(where), "%s %" PetscInt_FMT " of %" PetscInt_FMT, what, i + 1, n));
   PetscCall(MfadMeditNext(r, where, tok));
-  MfadReaderCheck(r, !isalpha((unsigned char)(*tok)[0]), "'%.40s' where %s was expected (the count is too large)", *tok, where);
+  MfadReaderCheck(r, !isalpha((unsigned char)(*tok)[0]), "'%s' where %s was expected (the count is too large)", MfadReaderShow_Private(*tok), where);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -149,7 +149,8 @@ static PetscErrorCode MfadMeshReadMedit_Parse(MfadReadState *s, const char path[
   PetscFunctionBegin;
   PetscCall(MfadReaderOpen_Private(r, path));
   PetscCall(MfadMeditNext(r, "MeshVersionFormatted", &tok));
-  MfadReaderCheck(r, !strcasecmp(tok, "MeshVersionFormatted"), "'%.40s' where MeshVersionFormatted was expected (is this a Medit .mesh file?)", tok);
+  MfadReaderCheck(r, !strcasecmp(tok, "MeshVersionFormatted"), "'%s' where MeshVersionFormatted was expected (is this a Medit .mesh file?)",
+                  MfadReaderShow_Private(tok));
   PetscCall(MfadMeditInt(r, "the version", &version));
   PetscCheck(version == 1 || version == 2, PETSC_COMM_SELF, PETSC_ERR_SUP,
              "%s:%" PetscInt_FMT ": MeshVersionFormatted %" PetscInt_FMT " (mfad reads 1 and 2)", r->path, r->line, version);
@@ -218,8 +219,8 @@ static PetscErrorCode MfadMeshReadMedit_Parse(MfadReadState *s, const char path[
       }
       continue;
     }
-    MfadReaderCheck(r, !isalpha((unsigned char)tok[0]), "unknown keyword '%.40s'", tok);
-    MfadReaderCheck(r, PETSC_FALSE, "'%.40s' where a keyword was expected (more records than a section's count says?)", tok);
+    MfadReaderCheck(r, !isalpha((unsigned char)tok[0]), "unknown keyword '%s'", MfadReaderShow_Private(tok));
+    MfadReaderCheck(r, PETSC_FALSE, "'%s' where a keyword was expected (more records than a section's count says?)", MfadReaderShow_Private(tok));
   }
   {
     PetscBool found = PETSC_FALSE;

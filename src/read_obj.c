@@ -27,7 +27,7 @@ static PetscErrorCode MfadObjCorner(MfadReader *r, char tok[], PetscInt nv, Pets
 
   PetscFunctionBegin;
   while ((slash = strchr(part[np - 1], '/'))) {
-    MfadReaderCheck(r, np < 3, "face corner '%.40s' has more than 3 parts (v/t/n)", tok);
+    MfadReaderCheck(r, np < 3, "face corner '%s' has more than 3 parts (v/t/n)", MfadReaderShow_Private(tok));
     *slash     = '\0';
     part[np++] = slash + 1;
   }
@@ -96,7 +96,9 @@ static PetscErrorCode MfadMeshReadOBJ_Parse(MfadReadState *s, const char path[])
     tok = MfadReaderToken_Private(r);
     if (!strcmp(tok, "v")) PetscCall(MfadObjVertex(s, r));
     else if (!strcmp(tok, "f")) PetscCall(MfadObjFace(s, r));
-    else MfadReaderCheck(r, MfadObjIsIgnored(tok), "unknown record '%.40s' (an OBJ file has v, vt, vn, f, o, g, s, usemtl, mtllib ...)", tok);
+    else
+      MfadReaderCheck(r, MfadObjIsIgnored(tok), "unknown record '%s' (an OBJ file has v, vt, vn, f, o, g, s, usemtl, mtllib ...)",
+                      MfadReaderShow_Private(tok));
   }
   /* positive indices may name vertices defined further down: check them now, in file order */
   nv = (PetscInt)(s->coords.n / 3);

@@ -12,12 +12,13 @@ static PetscErrorCode MfadOffKeyword(MfadReader *r, const char tok[], PetscBool 
   const char  *p   = tok;
 
   PetscFunctionBegin;
-  MfadReaderCheck(r, len >= 3 && !strcmp(tok + len - 3, "OFF"), "'%.40s' is not an OFF header (OFF, COFF, NOFF, STOFF ...)", tok);
+  MfadReaderCheck(r, len >= 3 && !strcmp(tok + len - 3, "OFF"), "'%s' is not an OFF header (OFF, COFF, NOFF, STOFF ...)",
+                  MfadReaderShow_Private(tok));
   if (!strncmp(p, "ST", 2)) p += 2;
   if (*p == 'C') p++;
   if (*p == 'N') p++;
   PetscCheck(*p != '4' && *p != 'n', PETSC_COMM_SELF, PETSC_ERR_SUP, "%s:%" PetscInt_FMT ": %s files (homogeneous or n-dimensional vertices) are not supported", r->path, r->line, tok);
-  MfadReaderCheck(r, p == tok + len - 3, "'%.40s' is not an OFF header (OFF, COFF, NOFF, STOFF ...)", tok);
+  MfadReaderCheck(r, p == tok + len - 3, "'%s' is not an OFF header (OFF, COFF, NOFF, STOFF ...)", MfadReaderShow_Private(tok));
   *extras = (PetscBool)(p != tok);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -50,6 +50,26 @@ PetscErrorCode MfadReaderClose_Private(MfadReader *r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+const char *MfadReaderShow_Private(const char *tok)
+{
+  static char       buf[4 * 40 + 1];
+  static const char hex[] = "0123456789abcdef";
+  size_t            n     = 0;
+
+  for (int i = 0; tok && tok[i] && i < 40; i++) {
+    const unsigned char c = (unsigned char)tok[i];
+    if (c >= 0x20 && c < 0x7f) buf[n++] = (char)c;
+    else {
+      buf[n++] = '\\';
+      buf[n++] = 'x';
+      buf[n++] = hex[c >> 4];
+      buf[n++] = hex[c & 15];
+    }
+  }
+  buf[n] = '\0';
+  return buf;
+}
+
 /* One line, its newline included, into r->buf (grown by doubling, at most r->max_line bytes):
  *len its length (NUL bytes counted), -1 at the end of the file */
 PetscErrorCode MfadReaderGetLine_Private(MfadReader *r, ssize_t *len)
@@ -126,7 +146,7 @@ PetscErrorCode MfadReaderExpectEnd_Private(MfadReader *r, const char what[])
   const char *tok = MfadReaderToken_Private(r);
 
   PetscFunctionBegin;
-  MfadReaderCheck(r, !tok, "unexpected '%.40s' after %s", tok, what);
+  MfadReaderCheck(r, !tok, "unexpected '%s' after %s", MfadReaderShow_Private(tok), what);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -154,7 +174,7 @@ PetscErrorCode MfadReaderParseInt_Private(MfadReader *r, const char tok[], const
   PetscFunctionBegin;
   errno = 0;
   x     = strtoll(tok, &end, 10);
-  MfadReaderCheck(r, end != tok && !*end, "'%.40s' is not an integer (%s)", tok, what);
+  MfadReaderCheck(r, end != tok && !*end, "'%s' is not an integer (%s)", MfadReaderShow_Private(tok), what);
   MfadReaderCheck(r, errno != ERANGE && x >= PETSC_MIN_INT && x <= PETSC_MAX_INT, "%.40s is out of range (%s)", tok, what);
   *v = (PetscInt)x;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -178,7 +198,7 @@ PetscErrorCode MfadReaderParseReal_Private(MfadReader *r, const char tok[], cons
 
   PetscFunctionBegin;
   x = strtod(tok, &end);
-  MfadReaderCheck(r, end != tok && !*end, "'%.40s' is not a number (%s)", tok, what);
+  MfadReaderCheck(r, end != tok && !*end, "'%s' is not a number (%s)", MfadReaderShow_Private(tok), what);
   /* overflow gives inf; underflow to 0 or a subnormal is a fine coordinate */
   MfadReaderCheck(r, isfinite(x), "%.40s is not a finite number (%s)", tok, what);
   *v = (PetscReal)x;

@@ -320,6 +320,27 @@ START_TEST(endless_line_is_refused_at_the_cap)
 }
 END_TEST
 
+/* 8. A hostile file's bytes are not echoed raw into messages: control codes shown as \xNN */
+START_TEST(control_bytes_are_escaped_in_messages)
+{
+  MfadMesh       m = NULL;
+  PetscErrorCode ierr;
+  char           path[64];
+  FILE          *fp;
+
+  TestCall(PetscSNPrintf(path, sizeof path, "test_refusals_esc_%d.obj", rank));
+  fp = fopen(path, "w");
+  ck_assert_msg(fp != NULL, "cannot write %s", path);
+  fprintf(fp, "v 0 0 0\n\033[31mRED\a 1 2\n");
+  fclose(fp);
+  TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MfadMeshReadOBJ(path, &m);
+  TestCall(PetscPopErrorHandler());
+  remove(path);
+  ExpectError(ierr, "an ESC in a record", ":2: unknown record '\\x1b[31mRED\\x07'", NULL);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   Suite   *s  = suite_create("refusals");
@@ -337,6 +358,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, rest_shape_errors_name_global_or_local_elements);
   tcase_add_test(tc, off_with_extra_vertex_lines_says_so);
   tcase_add_test(tc, endless_line_is_refused_at_the_cap);
+  tcase_add_test(tc, control_bytes_are_escaped_in_messages);
   suite_add_tcase(s, tc);
   sr = srunner_create(s);
   srunner_set_fork_status(sr, CK_NOFORK); /* MPI is not fork-safe */

@@ -269,6 +269,28 @@ static PetscErrorCode MfadPSDSwitchPreSolve_Private(KSP ksp, Vec b, Vec x, void 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The fraction of the Newton step X - Y to start the line search with, shared by SNES's pre-check and
+   TAO nls's first trial step: 0.8 of the first wall along the motion -Y (Smith & Schaefer's 2015,
+   sec. 4.1, factor: 0.9 took 372 Newton steps on sock.obj (param) and 71 on Spot (sphere) where 0.8
+   takes 305 and 49; spot_jitter 16 against 15), and the contact bound (conservative already); 1
+   where nothing limits it. A cut is counted and said under -info on `solver`. Y is unchanged. */
+PetscErrorCode MfadEnergyComputeStepCut_Private(MfadEnergy E, PetscObject solver, Vec X, Vec Y, PetscReal *cut)
+{
+  PetscReal t, alpha;
+
+  PetscFunctionBegin;
+  PetscCall(VecScale(Y, -1)); /* the motion (exact: a sign) */
+  PetscCall(MfadEnergyComputeStepBound(E, X, Y, &t));
+  PetscCall(MfadEnergyComputeContactBound_Private(E, X, Y, &alpha));
+  PetscCall(VecScale(Y, -1));
+  *cut = PetscMin(t < 1 ? 0.8 * t : 1, alpha);
+  if (*cut < 1) {
+    PetscCall(PetscInfo(solver, "mfad: step cut to %g (an element's wall at %g of it, contact bound %g)\n", (double)*cut, (double)t, (double)alpha));
+    PetscCall(MfadEnergyCountStepCut_Private(E));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* SNES, before the line search: an exact step that does not descend (F . Y <= 0, the update being
    X - lambda Y) is replaced by the projected one; then the step is cut to 0.8 of the first wall
    (-mfad_step_bound: MfadEnergyComputeStepBound() along -Y); then the pre-check that was set
@@ -309,17 +331,10 @@ static PetscErrorCode MfadPSDSwitchPreCheck_Private(SNESLineSearch ls, Vec X, Ve
   }
   PetscCall(MfadEnergyGetStepBound(c->E, &bound));
   if (bound) {
-    PetscReal t, alpha, cut;
-    PetscCall(VecScale(Y, -1)); /* the motion */
-    PetscCall(MfadEnergyComputeStepBound(c->E, X, Y, &t));
-    PetscCall(MfadEnergyComputeContactBound_Private(c->E, X, Y, &alpha)); /* conservative already */
-    /* 0.8, Smith & Schaefer's (2015, sec. 4.1) factor: 0.9 took 372 Newton steps on sock.obj (param) and 71 on
-       Spot (sphere) where 0.8 takes 305 and 49 (spot_jitter: 16 against 15) */
-    cut = PetscMin(t < 1 ? 0.8 * t : 1, alpha);
-    PetscCall(VecScale(Y, -cut));
+    PetscReal cut;
+    PetscCall(MfadEnergyComputeStepCut_Private(c->E, (PetscObject)ls, X, Y, &cut));
     if (cut < 1) {
-      PetscCall(PetscInfo(ls, "mfad: step cut to %g (an element's wall at %g of it, contact bound %g)\n", (double)cut, (double)t, (double)alpha));
-      PetscCall(MfadEnergyCountStepCut_Private(c->E));
+      PetscCall(VecScale(Y, cut));
       *changed = PETSC_TRUE;
     }
   }

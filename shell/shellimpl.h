@@ -64,6 +64,7 @@ PETSC_INTERN PetscErrorCode MfadPSDSwitchStep_Private(PetscObject solver, MfadEn
                                                       PetscBool failed);
 PETSC_INTERN PetscErrorCode MfadSNESSetRoundoffTest_Private(SNES snes, MfadEnergy E);
 PETSC_INTERN PetscErrorCode MfadKSPSetMUMPSIcntl_Private(KSP ksp, PetscInt icntl, PetscInt value);
+PETSC_INTERN PetscErrorCode MfadEnergyComputeStepCut_Private(MfadEnergy E, PetscObject solver, Vec X, Vec Y, PetscReal *cut);
 /* shell/psdswitch.c: Newton-CG's word on the step being taken, for the round-off stop: curvature,
    it met negative curvature (no stop at round-off: a saddle may be near); escape, it walks along
    it (a line search failing there finds no decrease: converged at round-off) */

@@ -83,27 +83,17 @@ static PetscErrorCode MfadTaoStepBoundPostSolve_Private(KSP ksp, Vec b, Vec Y, v
   MfadEnergy     E;
   PetscContainer holder;
   TaoLineSearch  ls;
-  Vec            X, D;
-  PetscReal      t, alpha, cut;
+  Vec            X;
+  PetscReal      cut;
 
   PetscFunctionBegin;
   (void)ksp, (void)b;
   PetscCall(PetscObjectQuery((PetscObject)tao, "MfadEnergy", (PetscObject *)&holder));
   PetscCall(PetscContainerGetPointer(holder, (void **)&E));
   PetscCall(TaoGetSolution(tao, &X));
-  PetscCall(VecDuplicate(Y, &D));
-  PetscCall(VecAXPBY(D, -1, 0, Y)); /* the motion */
-  PetscCall(MfadEnergyComputeStepBound(E, X, D, &t));
-  PetscCall(MfadEnergyComputeContactBound_Private(E, X, D, &alpha));
-  PetscCall(VecDestroy(&D));
-  cut = PetscMin(t < 1 ? 0.8 * t : 1, alpha);
+  PetscCall(MfadEnergyComputeStepCut_Private(E, (PetscObject)tao, X, Y, &cut));
   PetscCall(TaoGetLineSearch(tao, &ls));
   PetscCall(TaoLineSearchSetInitialStepLength(ls, cut));
-  if (cut < 1) {
-    PetscCall(
-        PetscInfo(tao, "mfad: first trial step %g (an element's wall at %g of the step, contact bound %g)\n", (double)cut, (double)t, (double)alpha));
-    PetscCall(MfadEnergyCountStepCut_Private(E));
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

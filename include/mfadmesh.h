@@ -40,7 +40,10 @@ PetscErrorCode MfadMeshDestroy(MfadMesh *mesh);
    face or cell, an empty mesh); PETSC_ERR_SUP for format variants mfad does not read. '#'
    comments, blank lines, CRLF line ends and lines of any length are fine. A tet mesh with a face
    in more than 2 tets is an error; with the option -mfad_mesh_check_manifold every reader also
-   runs MfadMeshCheckManifold() on surfaces (error lines name the cells' lines in the file). */
+   runs MfadMeshCheckManifold() on surfaces (error lines name the cells' lines in the file).
+   Vertices in no cell (a stray point in an exported file) are dropped and the others renumbered
+   in the file's order, tags following, with a note under -info: such a vertex would be an unknown
+   no energy touches, refused by MfadEnergySetUp(). */
 
 /** @brief Reads a Wavefront OBJ surface into *mesh (3-D triangles).
     `v x y z [w]` (and `v x y z r g b`) and `f` records (v, v/t, v/t/n, v//n corners, negative
@@ -62,7 +65,7 @@ PetscErrorCode MfadMeshReadOFF(const char path[], MfadMesh *mesh);
     Numbered from 0 or 1 as the .node file's first point says (tetgen -z); records must be
     numbered consecutively. The first .ele attribute (tetgen -A: the region) becomes cell_tags,
     .node boundary markers become vertex_tags, where the files have them; point attributes are
-    read and ignored; 10-node tets (tetgen -o2) keep their 4 corners.
+    read and ignored; 10-node tets (tetgen -o2) keep their 4 corners (the midpoints, in no cell, are dropped).
     @param[in]  path the base name (`mesh.1`) or its .node or .ele file
     @param[out] mesh the new mesh (MfadMeshDestroy() it) */
 PetscErrorCode MfadMeshReadTetGen(const char path[], MfadMesh *mesh);

@@ -417,6 +417,16 @@ static PetscErrorCode MfadSNESConverged_Private(SNES snes, PetscInt it, PetscRea
 
   PetscFunctionBegin;
   PetscCall(SNESConvergedDefault(snes, it, xnorm, snorm, fnorm, reason, NULL));
+  if (it > 0 && *reason == SNES_CONVERGED_ITERATING) {
+    /* a line search whose point was outside the energy's domain (the basic one takes the full step)
+       left X where it was but F holding the gradient there, NaN or inf: the failure let through
+       for the round-off (-snes_max_fail 2) would solve with it and step to an infinite point */
+    SNESLineSearch       ls;
+    SNESLineSearchReason lsr;
+    PetscCall(SNESGetLineSearch(snes, &ls));
+    PetscCall(SNESLineSearchGetReason(ls, &lsr));
+    if (lsr == SNES_LINESEARCH_FAILED_DOMAIN) *reason = SNES_DIVERGED_FUNCTION_DOMAIN;
+  }
   if (it > 0 && *reason == SNES_CONVERGED_ITERATING && c->escape) {
     SNESLineSearch       ls;
     SNESLineSearchReason lsr;

@@ -26,6 +26,8 @@ PETSC_INTERN PetscErrorCode MfadEnergyComputeContactBound_Private(MfadEnergy E, 
 PETSC_INTERN PetscErrorCode MfadEnergyGetLeastSquaresTerm_Private(MfadEnergy E, const char **name);
 /* shell/monitor.c: says, once per solver, that -snes_test_jacobian / -tao_test_hessian meet a Gauss-Newton Hessian */
 PETSC_INTERN PetscErrorCode MfadWarnGaussNewtonTest_Private(MfadEnergy E, PetscObject solver);
+/* src/setup.c: a free vertex in no element of any term is an error naming it; collective */
+PETSC_INTERN PetscErrorCode MfadEnergyCheckUntouched_Private(MfadEnergy E);
 /* src/compute.c: names the first invalid element at X (msg empty if none); collective */
 PETSC_INTERN PetscErrorCode MfadEnergyDescribeInvalid_Private(MfadEnergy E, Vec X, char msg[], size_t len);
 

@@ -9,6 +9,88 @@
    elastic bar at 200 g: 24 Newton steps to convergence against a line search failure). */
 #define MFAD_SNES_INVALID_OBJECTIVE 1e100
 
+/* The last invalid trial point of a SNES solve and its Newton step, kept on the SNES for the word
+   at the end of the solve should it fail there: a line search that fails at such a point says only
+   DIVERGED_LINE_SEARCH (issue 46: an energy NaN at the first trial point of a basic line search). */
+typedef struct {
+  Vec      X;
+  PetscInt it; /* -1: none in this solve */
+} MfadInvalidPoint;
+
+static PetscErrorCode MfadInvalidPointDestroy_Private(void *arg)
+{
+  MfadInvalidPoint *p = (MfadInvalidPoint *)MfadCtxDestroyArg(arg);
+
+  PetscFunctionBegin;
+  PetscCall(VecDestroy(&p->X));
+  PetscCall(PetscFree(p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadInvalidPointGet_Private(SNES snes, MfadInvalidPoint **p)
+{
+  PetscContainer holder;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectQuery((PetscObject)snes, "MfadInvalidPoint", (PetscObject *)&holder));
+  if (!holder) {
+    PetscCall(PetscNew(p));
+    (*p)->it = -1;
+    PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)snes), &holder));
+    PetscCall(PetscContainerSetPointer(holder, *p));
+    PetscCall(MfadContainerSetCtxDestroy(holder, MfadInvalidPointDestroy_Private));
+    PetscCall(PetscObjectCompose((PetscObject)snes, "MfadInvalidPoint", (PetscObject)holder));
+    PetscCall(PetscContainerDestroy(&holder));
+  } else PetscCall(PetscContainerGetPointer(holder, (void **)p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadRememberInvalid_Private(PetscObject solver, Vec X)
+{
+  PetscClassId      id;
+  MfadInvalidPoint *p;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetClassId(solver, &id));
+  if (id != SNES_CLASSID) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MfadInvalidPointGet_Private((SNES)solver, &p));
+  if (!p->X) PetscCall(VecDuplicate(X, &p->X));
+  PetscCall(VecCopy(X, p->X));
+  PetscCall(SNESGetIterationNumber((SNES)solver, &p->it));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The end of every SNES solve (a converged-reason view: SNESSolve() calls it before
+   -snes_error_if_not_converged's error): a solve that failed in a Newton step that met an invalid
+   trial point names the element, which PETSc's reason does not; on stdout whatever the options, as
+   -snes_converged_reason is (a failed solve is the user's to read). Then forgotten, so each solve
+   starts clean. */
+static PetscErrorCode MfadSNESReasonView_Private(SNES snes, void *ctx)
+{
+  MfadEnergy          E = (MfadEnergy)ctx;
+  MfadInvalidPoint   *p;
+  SNESConvergedReason reason;
+  PetscInt            it;
+  char                msg[512];
+  const char         *prefix;
+
+  PetscFunctionBegin;
+  PetscCall(MfadInvalidPointGet_Private(snes, &p));
+  PetscCall(SNESGetConvergedReason(snes, &reason));
+  PetscCall(SNESGetIterationNumber(snes, &it));
+  if (reason < 0 && p->X && p->it >= 0 &&
+      p->it >= it - 1) { /* the failed step's, or the last one's (a step that failed in the line search may count) */
+    PetscCall(MfadEnergyDescribeInvalid_Private(E, p->X, msg, sizeof(msg)));
+    if (!msg[0]) PetscCall(PetscStrncpy(msg, "every element is finite, but their sum is not (overflow)", sizeof(msg)));
+    PetscCall(SNESGetOptionsPrefix(snes, &prefix));
+    PetscCall(PetscPrintf(PetscObjectComm((PetscObject)snes),
+                          "mfad: %sSNES stopped with %s at Newton step %" PetscInt_FMT ", whose line search met an invalid point: %s\n",
+                          prefix ? prefix : "", SNESConvergedReasons[reason], p->it, msg));
+  }
+  p->it = -1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* An invalid point (an element's energy +inf or NaN). The start of a solve is an error naming the
    term, the element, its vertices and the reason: no step can leave it, and PETSc would say only
    DIVERGED_FUNCTION_DOMAIN at iteration 0. A later one (a line search's trial point) is
@@ -21,6 +103,7 @@ PetscErrorCode MfadReportInvalid_Private(PetscObject solver, MfadEnergy E, Vec X
 
   PetscFunctionBegin;
   PetscCall(PetscObjectGetClassId(solver, &id));
+  if (!start) PetscCall(MfadRememberInvalid_Private(solver, X));
   if (!start) PetscCall(PetscInfoEnabled(id, &info));
   if (!start && !info) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MfadEnergyDescribeInvalid_Private(E, X, msg, sizeof(msg)));
@@ -114,13 +197,16 @@ PetscErrorCode MfadEnergyUpdateElementsAtStep_Private(MfadEnergy E, Vec X, Vec G
 
 static PetscErrorCode MfadSNESJacobian_Private(SNES snes, Vec X, Mat J, Mat P, void *ctx)
 {
-  KSP ksp;
-  PC  pc;
-  Vec F;
+  KSP      ksp;
+  PC       pc;
+  Vec      F;
+  PetscInt it;
 
   PetscFunctionBegin;
   PetscCall(SNESGetFunction(snes, &F, NULL, NULL));
   PetscCall(MfadEnergyUpdateElementsAtStep_Private((MfadEnergy)ctx, X, F));
+  PetscCall(SNESGetIterationNumber(snes, &it));
+  if (it == 0) PetscCall(MfadEnergyCheckUntouched_Private((MfadEnergy)ctx)); /* an empty row fails the first linear solve, naming nothing */
   PetscCall(SNESGetKSP(snes, &ksp));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(MfadPCCheckShell_Private(pc, P));
@@ -176,6 +262,7 @@ PetscErrorCode MfadEnergySetSNES(MfadEnergy E, SNES snes)
   PetscCall(MfadEnergyAttach_Private(E, (PetscObject)snes));
   PetscCall(MfadMonitorSetFromOptions_Private(E, (PetscObject)snes));
   if (has_objective) PetscCall(MfadSNESSetRoundoffTest_Private(snes, E));
+  PetscCall(SNESConvergedReasonViewSet(snes, MfadSNESReasonView_Private, E, NULL));
   PetscCall(MfadWarnGaussNewtonTest_Private(E, (PetscObject)snes));
   /* projected, then exact Newton: a failed exact solve sends the next steps back to the projection
      instead of ending the solve */

@@ -112,11 +112,14 @@ static PetscErrorCode MfadTaoSetStepBound_Private(Tao tao, MfadEnergy E)
 
 static PetscErrorCode MfadTaoHessian_Private(Tao tao, Vec X, Mat H, Mat P, void *ctx)
 {
-  Vec G;
+  Vec      G;
+  PetscInt it;
 
   PetscFunctionBegin;
   PetscCall(TaoGetGradient(tao, &G, NULL, NULL));
   PetscCall(MfadEnergyUpdateElementsAtStep_Private((MfadEnergy)ctx, X, G));
+  PetscCall(TaoGetIterationNumber(tao, &it));
+  if (it == 0) PetscCall(MfadEnergyCheckUntouched_Private((MfadEnergy)ctx)); /* an empty row fails the first linear solve, naming nothing */
   PetscCall(MfadTaoDefaultPC_Private(tao, P));
   PetscCall(MfadTaoChooseProjection_Private(tao, (MfadEnergy)ctx, P, X));
   PetscCall(MfadTaoSetStepBound_Private(tao, (MfadEnergy)ctx));

@@ -86,6 +86,23 @@ PetscErrorCode MfadEnergyAddContact(MfadEnergy E, MfadContact C, PetscInt *pt, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The contact's two terms and the surface vertices (global ids) whose pairs they may hold: the
+   set-up's untouched-vertex check counts those as touched. *pt = *ee = -1 without a contact. */
+PetscErrorCode MfadEnergyGetContactSurface_Private(MfadEnergy E, PetscInt *pt, PetscInt *ee, PetscInt *nv, const PetscInt **gid)
+{
+  PetscFunctionBegin;
+  *pt = *ee = -1;
+  *nv       = 0;
+  *gid      = NULL;
+  if (E->contact) {
+    *pt  = E->contact->pt;
+    *ee  = E->contact->ee;
+    *nv  = E->contact->C->nv;
+    *gid = E->contact->C->gid;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadEnergyGetContactDetections(MfadEnergy E, PetscInt *n)
 {
   PetscFunctionBegin;

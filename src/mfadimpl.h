@@ -15,6 +15,7 @@
 typedef struct _n_MfadContactTerms *MfadContactTerms;
 /* src/contactterms.c */
 PETSC_INTERN PetscErrorCode MfadEnergyDestroyContact_Private(MfadEnergy E);
+PETSC_INTERN PetscErrorCode MfadEnergyGetContactSurface_Private(MfadEnergy E, PetscInt *pt, PetscInt *ee, PetscInt *nv, const PetscInt **gid);
 
 typedef enum { MFAD_OP_VALUE, MFAD_OP_GRADIENT, MFAD_OP_HVP, MFAD_OP_DIAGONAL, MFAD_OP_BLOCKDIAG, MFAD_OP_COUNT } MfadOp;
 

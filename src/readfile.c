@@ -383,6 +383,40 @@ static PetscErrorCode MfadReadStateTriangulate(MfadReadState *s, MfadReader *r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Vertices in no cell dropped, the others renumbered in the file's order (tags follow), with a
+   note under -info: exported files often carry one (a stray point of a scan, an unused control
+   point), and such a vertex is a free unknown that no energy touches, an empty row of every
+   Hessian: Newton's linear solve fails at its first step without naming it (issue 46). The Gmsh
+   reader always kept only the nodes of its cells; now every reader does. name: the file's name of
+   each vertex (Gmsh node tags), or NULL (numbered from base). */
+static PetscErrorCode MfadMeshDropUnused_Private(MfadMesh m, const char path[], PetscInt base, const PetscInt name[])
+{
+  PetscInt *newid, nkeep = 0, first = -1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(m->nvert, &newid));
+  for (PetscInt i = 0; i < m->ncell * m->ncorner; i++) newid[m->cells[i]] = 1;
+  for (PetscInt v = 0; v < m->nvert; v++) {
+    if (!newid[v] && first < 0) first = v;
+    newid[v] = newid[v] ? nkeep++ : -1;
+  }
+  if (nkeep < m->nvert) {
+    PetscCall(PetscInfo(NULL,
+                        "%s: dropped %" PetscInt_FMT " of %" PetscInt_FMT " vertices, in no %s (the first: vertex %" PetscInt_FMT
+                        "); the others are renumbered in the file's order\n",
+                        path, m->nvert - nkeep, m->nvert, m->ncorner == 3 ? "triangle" : "tetrahedron", name ? name[first] : first + base));
+    for (PetscInt v = 0; v < m->nvert; v++) {
+      if (newid[v] < 0) continue;
+      for (PetscInt d = 0; d < m->dim; d++) m->coords[newid[v] * m->dim + d] = m->coords[v * m->dim + d];
+      if (m->vertex_tags) m->vertex_tags[newid[v]] = m->vertex_tags[v];
+    }
+    for (PetscInt i = 0; i < m->ncell * m->ncorner; i++) m->cells[i] = newid[m->cells[i]];
+    m->nvert = nkeep;
+  }
+  PetscCall(PetscFree(newid));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadReadStateToMesh_Private(MfadReadState *s, MfadReader *r, PetscInt ncorner, PetscInt base)
 {
   PetscBool check = PETSC_FALSE;
@@ -408,6 +442,7 @@ PetscErrorCode MfadReadStateToMesh_Private(MfadReadState *s, MfadReader *r, Pets
   /* a face in 3 tets is no volume mesh at all: tet meshes are always checked (a surface with an
      edge in 3 triangles is fine for springs, so surfaces only on request) */
   if (check || ncorner == 4) PetscCall(MfadMeshCheckManifold_Private(m, r->path, (const PetscInt *)s->lines.data, base, s->vertex_id.n ? (const PetscInt *)s->vertex_id.data : NULL));
+  PetscCall(MfadMeshDropUnused_Private(m, r->path, base, s->vertex_id.n ? (const PetscInt *)s->vertex_id.data : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -46,8 +46,47 @@ static PetscErrorCode MfadTermOrder_Private(MfadEnergy E, MfadTerm *t, const int
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* An element refers to a vertex outside [0, N): an error on every rank (one rank's error alone
+   would leave the others waiting in the set-up's collectives), naming the lowest such element of
+   the term by its global number (elements numbered rank by rank in the order each rank gave them,
+   as MfadEnergyDescribeInvalid_Private() does: rank 2's element 0 is not the term's element 0).
+   Collective. */
+static PetscErrorCode MfadTermCheckRange_Private(MfadEnergy E, MfadTerm *term)
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)E);
+  PetscMPIInt rank;
+  PetscInt    bad = -1, offset = 0, mine, gbad, owner, who = -1;
+  char        msg[512] = "";
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  for (PetscInt i = 0; i < term->nelem * term->k->nvert && bad < 0; i++)
+    if (PetscUnlikely(term->conn_global[i] < 0 || term->conn_global[i] >= E->N)) bad = i / term->k->nvert;
+  PetscCallMPI(MPI_Exscan(&term->nelem, &offset, 1, MPIU_INT, MPI_SUM, comm));
+  if (rank == 0) offset = 0;
+  mine = bad >= 0 ? offset + bad : PETSC_MAX_INT;
+  PetscCall(MPIU_Allreduce(&mine, &gbad, 1, MPIU_INT, MPI_MIN, comm));
+  if (gbad == PETSC_MAX_INT) PetscFunctionReturn(PETSC_SUCCESS);
+  if (mine == gbad) {
+    char     verts[256];
+    PetscInt v = -1;
+    for (PetscInt a = 0; a < term->k->nvert && v < 0; a++) {
+      const PetscInt w = term->conn_global[bad * term->k->nvert + a];
+      if (w < 0 || w >= E->N) v = w;
+    }
+    PetscCall(MfadEnergyFormatElement_Private(term, bad, verts, sizeof(verts)));
+    PetscCall(PetscSNPrintf(msg, sizeof(msg),
+                            "term '%s': element %" PetscInt_FMT " refers to vertex %" PetscInt_FMT ", outside [0, %" PetscInt_FMT ") (vertices %s)",
+                            term->name, gbad, v, E->N, verts));
+    who = rank;
+  }
+  PetscCall(MPIU_Allreduce(&who, &owner, 1, MPIU_INT, MPI_MAX, comm));
+  PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)sizeof(msg), MPI_CHAR, (PetscMPIInt)owner, comm));
+  SETERRQ(comm, PETSC_ERR_ARG_OUTOFRANGE, "%s", msg);
+}
+
 /* The sorted global ids of the vertices this rank's elements (all terms) use but do not own;
-   an out-of-range id is an error naming the term, the element and its vertices. */
+   ids were checked to be in range (MfadTermCheckRange_Private(), MfadEnergySetTermElements()). */
 PetscErrorCode MfadEnergyCollectGhosts_Private(MfadEnergy E, PetscInt *nghost, PetscInt **ghosts)
 {
   PetscInt  nref = 0, *ref;
@@ -61,12 +100,6 @@ PetscErrorCode MfadEnergyCollectGhosts_Private(MfadEnergy E, PetscInt *nghost, P
     MfadTerm *term = &E->terms[t];
     for (PetscInt i = 0; i < term->nelem * term->k->nvert; i++) {
       const PetscInt v = term->conn_global[i];
-      if (PetscUnlikely(v < 0 || v >= E->N)) {
-        char verts[256];
-        PetscCall(MfadEnergyFormatElement_Private(term, i / term->k->nvert, verts, sizeof(verts)));
-        PetscCall(PetscFree(ref));
-        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "term '%s': element %" PetscInt_FMT " refers to vertex %" PetscInt_FMT ", outside [0, %" PetscInt_FMT ") (vertices %s)", term->name, i / term->k->nvert, v, E->N, verts);
-      }
       if (v < E->rstart || v >= rend) ref[nref++] = v;
     }
   }
@@ -196,6 +229,7 @@ PetscErrorCode MfadEnergySetUp(MfadEnergy E)
   PetscCall(PetscLogEventBegin(MFAD_SetUpEvent, 0, 0, 0, 0));
   if (!E->from_options) PetscCall(MfadEnergySetFromOptions(E));
   /* validate vertex ids and collect ghosts; then the ghost exchange */
+  for (PetscInt t = 0; t < E->nterms; t++) PetscCall(MfadTermCheckRange_Private(E, &E->terms[t]));
   PetscCall(MfadEnergyCollectGhosts_Private(E, &nghost, &ghosts));
   PetscCall(MfadEnergySetUpGhosts_Private(E, nghost, ghosts));
   /* per term: local connectivity, element order, colouring */
@@ -260,5 +294,79 @@ PetscErrorCode MfadEnergySetUpFixed_Private(MfadEnergy E)
   E->fixed_setup = PETSC_TRUE;
   E->xvalid      = PETSC_FALSE;
   E->fixed_count++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Free dofs in no element of any term: an unknown that no energy touches is an empty row of
+   every Hessian, and Newton's linear solve fails at its first step without naming it (a disk OBJ
+   with one vertex in no face made param stop with DIVERGED_LINEAR_SOLVE; issue 46). Refused, the
+   lowest such vertex named on every rank, by the solvers' glue at the first Hessian of a solve
+   (shell/): an energy that is one part of a larger objective (petsc-examples/bilaplacian.c) or
+   that a gradient-only method minimises may leave vertices alone. The contact's surface vertices
+   count as touched (its pairs may hold them); a term whose elements are not known (another
+   element provider, or no elements on any rank: a dynamic term given its elements later) may
+   touch any vertex, so there is no check then (-info says so). Collective. */
+PetscErrorCode MfadEnergyCheckUntouched_Private(MfadEnergy E)
+{
+  Vec                used, usedloc;
+  PetscScalar       *ul;
+  const PetscScalar *u;
+  PetscBool         *fixed;
+  const PetscInt    *gid;
+  PetscInt           pt, ee, nsurf, unknown = -1, first = PETSC_MAX_INT, count = 0, gfirst, gcount, dof = E->dof;
+  MPI_Comm           comm = PetscObjectComm((PetscObject)E);
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergySetUp(E));
+  PetscCall(MfadEnergyGetContactSurface_Private(E, &pt, &ee, &nsurf, &gid));
+  for (PetscInt t = 0; t < E->nterms && unknown < 0; t++) {
+    PetscInt nelem;
+    if (t == pt || t == ee) continue;
+    PetscCall(MPIU_Allreduce(&E->terms[t].nelem, &nelem, 1, MPIU_INT, MPI_SUM, comm));
+    if (E->terms[t].elements_fn || !nelem) unknown = t;
+  }
+  if (unknown >= 0) {
+    PetscCall(PetscInfo(E, "no check for vertices in no element: term '%s' %s\n", E->terms[unknown].name,
+                        E->terms[unknown].elements_fn ? "has an element provider" : "has no elements yet"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(VecDuplicate(E->xglob, &used));
+  PetscCall(VecZeroEntries(used));
+  for (PetscInt i = 0; i < nsurf; i++)
+    for (PetscInt d = 0; d < dof; d++) PetscCall(VecSetValue(used, gid[i] * dof + d, 1.0, ADD_VALUES));
+  PetscCall(VecAssemblyBegin(used));
+  PetscCall(VecAssemblyEnd(used));
+  PetscCall(VecDuplicate(E->xloc, &usedloc));
+  PetscCall(VecZeroEntries(usedloc));
+  PetscCall(VecGetArray(usedloc, &ul));
+  for (PetscInt t = 0; t < E->nterms; t++)
+    for (PetscInt i = 0; i < E->terms[t].nelem * E->terms[t].k->nvert; i++)
+      for (PetscInt d = 0; d < dof; d++) ul[E->terms[t].conn[i] * dof + d] = 1.0;
+  PetscCall(VecRestoreArray(usedloc, &ul));
+  PetscCall(VecScatterBegin(E->scatter, usedloc, used, ADD_VALUES, SCATTER_REVERSE));
+  PetscCall(VecScatterEnd(E->scatter, usedloc, used, ADD_VALUES, SCATTER_REVERSE));
+  /* the owned fixed dofs: the first nfixown local fixed dofs, owned local dof i is global rstart dof + i */
+  PetscCall(PetscCalloc1(E->n * dof, &fixed));
+  for (PetscInt i = 0; i < E->nfixown; i++) fixed[E->fixloc[i]] = PETSC_TRUE;
+  PetscCall(VecGetArrayRead(used, &u));
+  for (PetscInt v = 0; v < E->n; v++) {
+    PetscBool bad = PETSC_FALSE;
+    for (PetscInt d = 0; d < dof; d++) bad = (PetscBool)(bad || (u[v * dof + d] == 0.0 && !fixed[v * dof + d]));
+    if (bad) {
+      first = PetscMin(first, E->rstart + v);
+      count++;
+    }
+  }
+  PetscCall(VecRestoreArrayRead(used, &u));
+  PetscCall(PetscFree(fixed));
+  PetscCall(VecDestroy(&usedloc));
+  PetscCall(VecDestroy(&used));
+  PetscCall(MPIU_Allreduce(&first, &gfirst, 1, MPIU_INT, MPI_MIN, comm));
+  PetscCall(MPIU_Allreduce(&count, &gcount, 1, MPIU_INT, MPI_SUM, comm));
+  PetscCheck(gfirst == PETSC_MAX_INT, comm, PETSC_ERR_ARG_WRONG,
+             "mfad: vertex %" PetscInt_FMT " (0-based; %" PetscInt_FMT
+             " such vertices in all) is in no element of any term and not fixed: no energy touches it, so every Hessian has an empty row "
+             "there and Newton's linear solve fails. Remove it from the mesh, fix its dofs (MfadEnergySetFixedDofs()) or add a term on it",
+             gfirst, gcount);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

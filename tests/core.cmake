@@ -20,3 +20,16 @@ foreach(np 1 2)
   # a collective that some rank skips would hang rather than fail: bound it
   set_tests_properties(test_refusals_${np} PROPERTIES TIMEOUT 60)
 endforeach()
+# Issue 46, item 6: a solve that fails at a trial point where the energy is NaN names the term and
+# the element (the library's line at the end of SNESSolve); the default line search backs off
+add_library(test_trial_nan_kernels STATIC)
+target_link_libraries(test_trial_nan_kernels PUBLIC mfad)
+mfad_add_energy(test_trial_nan_kernels sqrt_well SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/energies/sqrt_well.c NO_CUDA)
+add_executable(test_trial_nan test_trial_nan.c)
+target_link_libraries(test_trial_nan PRIVATE test_trial_nan_kernels)
+foreach(np 1 2)
+  mfad_mpi_test(test_trial_nan_${np} ${np} $<TARGET_FILE:test_trial_nan>)
+  set_tests_properties(test_trial_nan_${np} PROPERTIES TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "stopped with DIVERGED_[A-Z_]+ at Newton step 0, whose line search met an invalid point: term 'sqrt_well' element 0 \\(vertices 0\\) has energy NaN.*test_trial_nan: ok"
+    FAIL_REGULAR_EXPRESSION "PETSC ERROR")
+endforeach()

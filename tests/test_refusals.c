@@ -341,6 +341,110 @@ START_TEST(control_bytes_are_escaped_in_messages)
 }
 END_TEST
 
+/* Item 10. A vertex that no element touches and that is not fixed (a disk OBJ's stray vertex made
+   param stop at its first step with DIVERGED_LINEAR_SOLVE: an empty row of the Hessian) is refused
+   by number at the first Hessian of a SNES solve; fixing all its dofs makes it fine, fixing some is
+   not enough. The energy itself may leave vertices alone (it may be one part of an objective). */
+static PetscErrorCode SolveChain(MfadEnergy E, Vec X)
+{
+  SNES snes;
+
+  PetscFunctionBeginUser;
+  PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
+  PetscCall(MfadEnergySetSNES(E, snes));
+  PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 3, PETSC_DEFAULT));
+  PetscCall(SNESSolve(snes, NULL, X));
+  PetscCall(SNESDestroy(&snes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+START_TEST(untouched_vertex_is_refused_by_number)
+{
+  const PetscInt  conn[6] = {0, 1, 1, 2, 2, 3}, dofs[3] = {12, 13, 14};
+  const PetscReal params[6] = {1, 1, 1, 1, 1, 1};
+  MfadEnergy      E;
+  MfadKernel      ks;
+  Vec             X;
+  PetscErrorCode  ierr;
+  PetscReal       f;
+
+  /* 5 vertices, springs 0-1-2-3 on rank 0: vertex 4 is in no element */
+  TestCall(MfadEnergyCreate(PETSC_COMM_WORLD, 3, PETSC_DECIDE, 5, &E));
+  TestCall(MfadKernelFind("mass_spring", &ks));
+  TestCall(MfadEnergyAddTerm(E, ks, rank == 0 ? 3 : 0, conn, params, 1.0, NULL));
+  TestCall(MfadEnergyCreateVecs(E, &X, NULL));
+  TestCall(VecSetRandom(X, NULL));
+  TestCall(MfadEnergyComputeObjective(E, X, &f));
+  TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = SolveChain(E, X);
+  TestCall(PetscPopErrorHandler());
+  ExpectError(ierr, "a vertex in no element", "vertex 4 (0-based; 1 such vertices in all) is in no element of any term and not fixed",
+              "MfadEnergySetFixedDofs()");
+  TestCall(MfadEnergySetFixedDofs(E, 2, dofs, NULL)); /* y and z of vertex 4 free: still refused */
+  TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = SolveChain(E, X);
+  TestCall(PetscPopErrorHandler());
+  ExpectError(ierr, "a vertex in no element, one dof fixed", "vertex 4 (0-based", NULL);
+  TestCall(MfadEnergySetFixedDofs(E, 3, dofs, NULL));
+  TestCall(SolveChain(E, X));
+  TestCall(VecDestroy(&X));
+  TestCall(MfadEnergyDestroy(&E));
+}
+END_TEST
+
+/* Item 11. A vertex id out of range was an error on the rank that had it alone (the others went on
+   into the set-up's collectives) naming the rank's own element number: now every rank gets it,
+   naming the element by its global number (rank 0's elements first). */
+START_TEST(vertex_out_of_range_is_refused_on_every_rank)
+{
+  const PetscReal params[4] = {1, 1, 1, 1};
+  PetscInt        conn[4]   = {0, 1, 1, 2};
+  MfadEnergy      E;
+  MfadKernel      ks;
+  Vec             X;
+  PetscErrorCode  ierr;
+  PetscReal       f;
+  char            want[128];
+
+  if (rank == size - 1) conn[3] = 99; /* the last rank's second spring */
+  TestCall(PetscSNPrintf(want, sizeof want, "term 'mass_spring': element %d refers to vertex 99, outside [0, 3)", 2 * size - 1));
+  TestCall(MfadEnergyCreate(PETSC_COMM_WORLD, 3, rank == 0 ? 3 : 0, 3, &E));
+  TestCall(MfadKernelFind("mass_spring", &ks));
+  TestCall(MfadEnergyAddTerm(E, ks, 2, conn, params, 1.0, NULL));
+  TestCall(MfadEnergyCreateVecs(E, &X, NULL));
+  TestCall(VecSet(X, 1.0));
+  TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MfadEnergyComputeObjective(E, X, &f);
+  TestCall(PetscPopErrorHandler());
+  ExpectError(ierr, "a vertex out of range", want, "(vertices 1 99)");
+  TestCall(VecDestroy(&X));
+  TestCall(MfadEnergyDestroy(&E));
+}
+END_TEST
+
+/* Item 10. Every reader drops the vertices in no cell (a stray vertex of an exported file), the
+   others renumbered in the file's order: an OBJ of 5 vertices whose triangle uses 1, 3 and 5 */
+START_TEST(reader_drops_vertices_in_no_cell)
+{
+  char     path[64];
+  FILE    *fp;
+  MfadMesh m;
+
+  TestCall(PetscSNPrintf(path, sizeof path, "test_refusals_stray_%d.obj", rank));
+  fp = fopen(path, "w");
+  ck_assert_msg(fp != NULL, "cannot write %s", path);
+  fprintf(fp, "v 0 0 0\nv 9 9 9\nv 1 0 0\nv 8 8 8\nv 0 1 0\nf 1 3 5\n");
+  fclose(fp);
+  TestCall(MfadMeshReadOBJ(path, &m));
+  remove(path);
+  ck_assert_msg(m->nvert == 3 && m->ncell == 1, "%d vertices, %d cells; expected 3 and 1", (int)m->nvert, (int)m->ncell);
+  ck_assert_msg(m->cells[0] == 0 && m->cells[1] == 1 && m->cells[2] == 2, "cell %d %d %d, expected 0 1 2", (int)m->cells[0], (int)m->cells[1],
+                (int)m->cells[2]);
+  ck_assert_msg(m->coords[3] == 1 && m->coords[7] == 1 && m->coords[4] == 0, "the kept vertices' coordinates moved");
+  TestCall(MfadMeshDestroy(&m));
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   Suite   *s  = suite_create("refusals");
@@ -359,6 +463,9 @@ int main(int argc, char **argv)
   tcase_add_test(tc, off_with_extra_vertex_lines_says_so);
   tcase_add_test(tc, endless_line_is_refused_at_the_cap);
   tcase_add_test(tc, control_bytes_are_escaped_in_messages);
+  tcase_add_test(tc, untouched_vertex_is_refused_by_number);
+  tcase_add_test(tc, vertex_out_of_range_is_refused_on_every_rank);
+  tcase_add_test(tc, reader_drops_vertices_in_no_cell);
   suite_add_tcase(s, tc);
   sr = srunner_create(s);
   srunner_set_fork_status(sr, CK_NOFORK); /* MPI is not fork-safe */

@@ -99,10 +99,13 @@ PetscErrorCode MfadMeshRead(const char path[], MfadMesh *mesh);
 PetscErrorCode MfadMeshCheckManifold(MfadMesh mesh, const char path[]);
 
 /** @brief Writes the cells of `term` (lines, triangles or tets) at the positions X as a VTK
-    unstructured grid (.vtu), gathered on rank 0 and written atomically (temporary file, then
-    rename). Point data: "displacement" (X - X0, when X0 is given) and "gradient_norm" (the norm
-    of each vertex's gradient of E at X, fixed dofs excluded). dof 2 positions get z = 0.
-    -mfad_vtu_binary (with E's prefix) writes base64 binary arrays instead of ASCII. */
+    unstructured grid (.vtu), gathered on rank 0 and written atomically: a temporary
+    "<path>.tmp.<pid>", synced, then renamed, so `path` holds the old file or the whole new one.
+    The temporary is removed on every error and on a signal that ends the process mid-write
+    (SIGINT, SIGTERM and the signals PETSc's handler traps; src/vtu.c says how). Point data:
+    "displacement" (X - X0, when X0 is given) and "gradient_norm" (the norm of each vertex's
+    gradient of E at X, fixed dofs excluded). dof 2 positions get z = 0. -mfad_vtu_binary (with
+    E's prefix) writes base64 binary arrays instead of ASCII. */
 PetscErrorCode MfadEnergyWriteVTU(MfadEnergy E, PetscInt term, Vec X, Vec X0, const char path[]);
 
 /* ---------------------------------------------------------------- a whole mesh on every rank (libigl's V, F) */

@@ -122,8 +122,14 @@ PetscErrorCode MfadEnergyCreateFromMesh(MPI_Comm comm, MfadMesh mesh, PetscInt d
     each rank adds a contiguous range of the cells (MfadMeshGetCellRange()), with parameters from
     the mesh's coordinates as rest shape and `material` (a kernel with a rest-shape set-up; one
     without must take no parameters). The term's index in *term (NULL: not wanted). Errors name
-    elements by their cell numbers in the mesh. Collective. */
+    elements by their cell numbers in the mesh. Collective. Reads exactly the kernel's count of
+    material constants (MfadKernelGetMaterialCount()): prefer
+    MfadEnergyAddTermFromMeshWithMaterial(), which checks the length. */
 PetscErrorCode MfadEnergyAddTermFromMesh(MfadEnergy E, MfadMesh mesh, MfadKernel k, const PetscReal material[], PetscReal weight, PetscInt *term);
+/** @brief MfadEnergyAddTermFromMesh() with the length of `material` (`nmaterial` constants): a
+    count other than the kernel's is an error naming the term, the kernel and both counts. */
+PetscErrorCode MfadEnergyAddTermFromMeshWithMaterial(MfadEnergy E, MfadMesh mesh, MfadKernel k, PetscInt nmaterial, const PetscReal material[],
+                                                     PetscReal weight, PetscInt *term);
 /** @brief This rank's range [cstart, cend) of the mesh's cells, as MfadEnergyAddTermFromMesh() adds them. */
 PetscErrorCode MfadMeshGetCellRange(MPI_Comm comm, MfadMesh mesh, PetscInt *cstart, PetscInt *cend);
 /** @brief X (E's layout) = the mesh's coordinates: the start point or rest shape (the first `dof`
@@ -185,8 +191,14 @@ PetscErrorCode MfadEnergyCopyCoordinatesFromDMPlex(MfadEnergy E, DM dm, Vec X);
 PetscErrorCode MfadDMPlexGetElements(DM dm, MfadDMPlexSet set, PetscInt *nelem, PetscInt *nvert, PetscInt **conn, PetscReal **rest);
 /** @brief Adds kernel `k` on the DM's element set `set` as a term of E (made by
     MfadEnergyCreateFromDMPlex()). A kernel with a rest-shape set-up gets the DM's coordinates as
-    rest shape and `material`; otherwise it must take no parameters. Collective. */
+    rest shape and `material`; otherwise it must take no parameters. Collective. Reads exactly the
+    kernel's count of material constants (MfadKernelGetMaterialCount()): prefer
+    MfadEnergyAddTermFromDMPlexWithMaterial(), which checks the length. */
 PetscErrorCode MfadEnergyAddTermFromDMPlex(MfadEnergy E, DM dm, MfadKernel k, MfadDMPlexSet set, const PetscReal material[], PetscReal weight, PetscInt *term);
+/** @brief MfadEnergyAddTermFromDMPlex() with the length of `material` (`nmaterial` constants): a
+    count other than the kernel's is an error naming the term, the kernel and both counts. */
+PetscErrorCode MfadEnergyAddTermFromDMPlexWithMaterial(MfadEnergy E, DM dm, MfadKernel k, MfadDMPlexSet set, PetscInt nmaterial,
+                                                       const PetscReal material[], PetscReal weight, PetscInt *term);
 /** @brief The one-rings of this rank's owned vertices: row i (vertex rstart + i of the energy's
     layout) lists neighbours[offsets[i] .. offsets[i + 1]) in global ids, sorted. Needs the
     vertices' whole star (overlap 1). Free both with PetscFree(). */

@@ -38,6 +38,11 @@ extern const char *const MfadBackends[];
 PetscErrorCode MfadKernelFind(const char name[], MfadKernel *k);
 /** @brief Registers a user kernel so that MfadKernelFind() and -mfad_view know it. */
 PetscErrorCode MfadKernelRegister(MfadKernel k);
+/** @brief The number of material constants kernel `k`'s rest-shape set-up reads (0: none): the
+    length of the `material` array that MfadEnergyAddTermFromRest() and its relatives read.
+    @param[in]  k          kernel
+    @param[out] nmaterial  its count */
+PetscErrorCode MfadKernelGetMaterialCount(MfadKernel k, PetscInt *nmaterial);
 /** @brief Prints the names of all known kernels. */
 PetscErrorCode MfadKernelList(PetscViewer viewer);
 
@@ -70,10 +75,19 @@ PetscErrorCode MfadEnergyAddTerm(MfadEnergy E, MfadKernel k, PetscInt nelem, con
     Use for elastic energies (rest shape Dm^-1, volume) given rest coordinates. A degenerate rest
     element is an error naming the term, element (on several ranks: this rank's number and the
     rank) and vertices.
+    Reads exactly the kernel's count of material constants (MfadKernelGetMaterialCount()), however
+    long the array is: prefer MfadEnergyAddTermFromRestWithMaterial(), which checks the length.
     @param[in] rest      nelem * nvert * rest_dim rest coordinates, element by element
-    @param[in] material  the kernel's nmaterial constants, shared by all elements */
+    @param[in] material  the kernel's nmaterial constants, shared by all elements (shown by -mfad_view) */
 PetscErrorCode MfadEnergyAddTermFromRest(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[], const PetscReal rest[],
                                          const PetscReal material[], PetscReal weight, PetscInt *term);
+/** @brief MfadEnergyAddTermFromRest() with the length of `material`: a count other than the
+    kernel's (MfadKernelGetMaterialCount()) is an error naming the function, the term, the kernel
+    and both counts, as is a constant that is not finite. Use it for new code.
+    @param[in] nmaterial  the number of constants in material
+    @param[in] material   nmaterial constants, shared by all elements (shown by -mfad_view) */
+PetscErrorCode MfadEnergyAddTermFromRestWithMaterial(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[], const PetscReal rest[],
+                                                     PetscInt nmaterial, const PetscReal material[], PetscReal weight, PetscInt *term);
 /** @brief Replaces a term's per-element parameters (same layout and element order as given to
     MfadEnergyAddTerm()), before or after set-up. Use between solves of a time stepper (the inertia
     term's predicted positions, moving pin targets); connectivity and sizes stay.

@@ -102,10 +102,13 @@ PetscErrorCode MfadMeshRead(const char path[], MfadMesh *mesh);
 PetscErrorCode MfadMeshCheckManifold(MfadMesh mesh, const char path[]);
 
 /** @brief Writes the cells of `term` (lines, triangles or tets) at the positions X as a VTK
-    unstructured grid (.vtu), gathered on rank 0 and written atomically (temporary file, then
-    rename). Point data: "displacement" (X - X0, when X0 is given) and "gradient_norm" (the norm
-    of each vertex's gradient of E at X, fixed dofs excluded). dof 2 positions get z = 0.
-    -mfad_vtu_binary (with E's prefix) writes base64 binary arrays instead of ASCII. */
+    unstructured grid (.vtu), gathered on rank 0 and written atomically: a temporary
+    "<path>.tmp.<pid>", synced, then renamed, so `path` holds the old file or the whole new one.
+    The temporary is removed on every error and on a signal that ends the process mid-write
+    (SIGINT, SIGTERM and the signals PETSc's handler traps; src/vtu.c says how). Point data:
+    "displacement" (X - X0, when X0 is given) and "gradient_norm" (the norm of each vertex's
+    gradient of E at X, fixed dofs excluded). dof 2 positions get z = 0. -mfad_vtu_binary (with
+    E's prefix) writes base64 binary arrays instead of ASCII. */
 PetscErrorCode MfadEnergyWriteVTU(MfadEnergy E, PetscInt term, Vec X, Vec X0, const char path[]);
 
 /* ---------------------------------------------------------------- a whole mesh on every rank (libigl's V, F) */
@@ -122,8 +125,14 @@ PetscErrorCode MfadEnergyCreateFromMesh(MPI_Comm comm, MfadMesh mesh, PetscInt d
     each rank adds a contiguous range of the cells (MfadMeshGetCellRange()), with parameters from
     the mesh's coordinates as rest shape and `material` (a kernel with a rest-shape set-up; one
     without must take no parameters). The term's index in *term (NULL: not wanted). Errors name
-    elements by their cell numbers in the mesh. Collective. */
+    elements by their cell numbers in the mesh. Collective. Reads exactly the kernel's count of
+    material constants (MfadKernelGetMaterialCount()): prefer
+    MfadEnergyAddTermFromMeshWithMaterial(), which checks the length. */
 PetscErrorCode MfadEnergyAddTermFromMesh(MfadEnergy E, MfadMesh mesh, MfadKernel k, const PetscReal material[], PetscReal weight, PetscInt *term);
+/** @brief MfadEnergyAddTermFromMesh() with the length of `material` (`nmaterial` constants): a
+    count other than the kernel's is an error naming the term, the kernel and both counts. */
+PetscErrorCode MfadEnergyAddTermFromMeshWithMaterial(MfadEnergy E, MfadMesh mesh, MfadKernel k, PetscInt nmaterial, const PetscReal material[],
+                                                     PetscReal weight, PetscInt *term);
 /** @brief This rank's range [cstart, cend) of the mesh's cells, as MfadEnergyAddTermFromMesh() adds them. */
 PetscErrorCode MfadMeshGetCellRange(MPI_Comm comm, MfadMesh mesh, PetscInt *cstart, PetscInt *cend);
 /** @brief X (E's layout) = the mesh's coordinates: the start point or rest shape (the first `dof`
@@ -185,8 +194,14 @@ PetscErrorCode MfadEnergyCopyCoordinatesFromDMPlex(MfadEnergy E, DM dm, Vec X);
 PetscErrorCode MfadDMPlexGetElements(DM dm, MfadDMPlexSet set, PetscInt *nelem, PetscInt *nvert, PetscInt **conn, PetscReal **rest);
 /** @brief Adds kernel `k` on the DM's element set `set` as a term of E (made by
     MfadEnergyCreateFromDMPlex()). A kernel with a rest-shape set-up gets the DM's coordinates as
-    rest shape and `material`; otherwise it must take no parameters. Collective. */
+    rest shape and `material`; otherwise it must take no parameters. Collective. Reads exactly the
+    kernel's count of material constants (MfadKernelGetMaterialCount()): prefer
+    MfadEnergyAddTermFromDMPlexWithMaterial(), which checks the length. */
 PetscErrorCode MfadEnergyAddTermFromDMPlex(MfadEnergy E, DM dm, MfadKernel k, MfadDMPlexSet set, const PetscReal material[], PetscReal weight, PetscInt *term);
+/** @brief MfadEnergyAddTermFromDMPlex() with the length of `material` (`nmaterial` constants): a
+    count other than the kernel's is an error naming the term, the kernel and both counts. */
+PetscErrorCode MfadEnergyAddTermFromDMPlexWithMaterial(MfadEnergy E, DM dm, MfadKernel k, MfadDMPlexSet set, PetscInt nmaterial,
+                                                       const PetscReal material[], PetscReal weight, PetscInt *term);
 /** @brief The one-rings of this rank's owned vertices: row i (vertex rstart + i of the energy's
     layout) lists neighbours[offsets[i] .. offsets[i + 1]) in global ids, sorted. Needs the
     vertices' whole star (overlap 1). Free both with PetscFree(). */

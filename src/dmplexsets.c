@@ -407,6 +407,17 @@ PetscErrorCode MfadDMPlexGetElements(DM dm, MfadDMPlexSet set, PetscInt *nelem, 
 
 PetscErrorCode MfadEnergyAddTermFromDMPlex(MfadEnergy E, DM dm, MfadKernel k, MfadDMPlexSet set, const PetscReal material[], PetscReal weight, PetscInt *term)
 {
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCheck(k && k->name, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_NULL, "MfadEnergyAddTermFromDMPlex: NULL kernel");
+  /* reads exactly the kernel's count */
+  PetscCall(MfadEnergyAddTermFromDMPlexWithMaterial(E, dm, k, set, k->nmaterial, material, weight, term));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyAddTermFromDMPlexWithMaterial(MfadEnergy E, DM dm, MfadKernel k, MfadDMPlexSet set, PetscInt nmaterial,
+                                                       const PetscReal material[], PetscReal weight, PetscInt *term)
+{
   PetscInt   n, nv, cdim, vStart, vEnd, nowned;
   PetscInt  *conn;
   PetscReal *rest;
@@ -417,6 +428,7 @@ PetscErrorCode MfadEnergyAddTermFromDMPlex(MfadEnergy E, DM dm, MfadKernel k, Mf
   MfadValidEnergy(E, 1);
   PetscValidHeaderSpecific(dm, DM_CLASSID, 2);
   PetscCheck(k && k->name, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_NULL, "MfadEnergyAddTermFromDMPlex: NULL kernel");
+  PetscCall(MfadEnergyCheckMaterialCount_Private(E, k, "MfadEnergyAddTermFromDMPlexWithMaterial", nmaterial, material));
   PetscCall(MfadDMPlexVertices_Private(dm, &vStart, &vEnd, &num, &is, &nowned));
   PetscCall(ISRestoreIndices(is, &num));
   PetscCall(MfadEnergyCheckDMPlex_Private(E, nowned));

@@ -228,10 +228,41 @@ PetscErrorCode MfadEnergyAddTerm_Private(MfadEnergy E, MfadKernel k, PetscInt ne
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The uncounted calls read exactly the kernel's k->nmaterial constants: a shorter array was read
+   past its end (issue 46: 2 constants for a kernel reading 3 converged to a wrong energy). The
+   counted calls check the caller's count against the kernel's first. */
+PetscErrorCode MfadEnergyCheckMaterialCount_Private(MfadEnergy E, MfadKernel k, const char caller[], PetscInt nmaterial, const PetscReal material[])
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCheck(k && k->name, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "%s: NULL kernel", caller);
+  PetscCheck(nmaterial == k->nmaterial, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+             "%s: term %" PetscInt_FMT " (kernel '%s') reads %d material constants, %" PetscInt_FMT " given", caller, E->nterms, k->name,
+             k->nmaterial, nmaterial);
+  /* only a rest-shape set-up reads them */
+  PetscCheck(!k->rest || nmaterial == 0 || material, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL,
+             "%s: term %" PetscInt_FMT " (kernel '%s'): %" PetscInt_FMT " material constants but material is NULL", caller, E->nterms, k->name,
+             nmaterial);
+  for (PetscInt i = 0; material && i < nmaterial; i++)
+    PetscCheck(!PetscIsInfOrNanReal(material[i]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "%s: term %" PetscInt_FMT " (kernel '%s'): material constant %" PetscInt_FMT " is %g", caller, E->nterms, k->name, i,
+               (double)material[i]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadEnergyAddTermFromRest(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[], const PetscReal rest[], const PetscReal material[], PetscReal weight,
                                          PetscInt *term)
 {
   PetscFunctionBegin;
+  PetscCall(MfadEnergyAddTermFromRest_Private(E, k, nelem, conn, rest, material, weight, -1, term));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyAddTermFromRestWithMaterial(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[], const PetscReal rest[],
+                                                     PetscInt nmaterial, const PetscReal material[], PetscReal weight, PetscInt *term)
+{
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyCheckMaterialCount_Private(E, k, "MfadEnergyAddTermFromRestWithMaterial", nmaterial, material));
   PetscCall(MfadEnergyAddTermFromRest_Private(E, k, nelem, conn, rest, material, weight, -1, term));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -242,7 +273,7 @@ PetscErrorCode MfadEnergyAddTermFromRest_Private(MfadEnergy E, MfadKernel k, Pet
 {
   MfadTerm *t;
   PetscInt  index;
-  double    mat[16] = {0};
+  double    mat[MFAD_MATERIAL_MAX] = {0};
 
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
@@ -250,14 +281,17 @@ PetscErrorCode MfadEnergyAddTermFromRest_Private(MfadEnergy E, MfadKernel k, Pet
   PetscCheck(nelem == 0 || rest, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "MfadEnergyAddTermFromRest: kernel '%s': no rest coordinates", k->name);
   PetscCheck(k->nmaterial == 0 || material, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "MfadEnergyAddTermFromRest: kernel '%s' takes %d material constants but material is NULL", k->name, k->nmaterial);
   PetscCheck(k->nvert * k->rest_dim <= 64, PETSC_COMM_SELF, PETSC_ERR_SUP, "kernel '%s': rest shapes of more than 64 coordinates", k->name);
-  PetscCheck(k->nmaterial <= 16, PETSC_COMM_SELF, PETSC_ERR_SUP, "kernel '%s': more than 16 material constants", k->name);
+  PetscCheck(k->nmaterial <= MFAD_MATERIAL_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "kernel '%s': more than %d material constants", k->name,
+             MFAD_MATERIAL_MAX);
   for (int i = 0; i < k->nmaterial; i++) {
     PetscCheck(!PetscIsInfOrNanReal(material[i]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "kernel '%s': material constant %d is %g", k->name, i, (double)material[i]);
     mat[i] = material[i];
   }
   PetscCheck(PetscIsNormalReal(weight) || weight == 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergyAddTermFromRest: weight %g is not finite", (double)weight);
   PetscCall(MfadEnergyNewTerm_Private(E, k, nelem, conn, first, &t, &index));
-  t->weight = weight;
+  t->weight    = weight;
+  t->nmaterial = k->nmaterial;
+  for (int i = 0; i < k->nmaterial; i++) t->material[i] = material[i];
   for (PetscInt e = 0; e < nelem; e++) {
     const PetscReal *r = rest + (size_t)e * k->nvert * k->rest_dim;
     double           rs[64];

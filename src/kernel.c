@@ -92,6 +92,15 @@ PetscErrorCode MfadKernelFind(const char name[], MfadKernel *k)
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown mfad kernel '%s' (MfadKernelList() prints the known ones; a user energy needs MfadKernelRegister())", name);
 }
 
+PetscErrorCode MfadKernelGetMaterialCount(MfadKernel k, PetscInt *nmaterial)
+{
+  PetscFunctionBegin;
+  PetscCheck(k && k->name, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "MfadKernelGetMaterialCount: NULL kernel");
+  MfadValidPointer(nmaterial, 2);
+  *nmaterial = k->nmaterial;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadKernelList(PetscViewer viewer)
 {
   PetscFunctionBegin;

@@ -130,6 +130,16 @@ PetscErrorCode MfadMeshGetCellRange(MPI_Comm comm, MfadMesh mesh, PetscInt *csta
 
 PetscErrorCode MfadEnergyAddTermFromMesh(MfadEnergy E, MfadMesh mesh, MfadKernel k, const PetscReal material[], PetscReal weight, PetscInt *term)
 {
+  PetscFunctionBegin;
+  MfadValidPointer(k, 3);
+  /* reads exactly the kernel's count */
+  PetscCall(MfadEnergyAddTermFromMeshWithMaterial(E, mesh, k, k->nmaterial, material, weight, term));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyAddTermFromMeshWithMaterial(MfadEnergy E, MfadMesh mesh, MfadKernel k, PetscInt nmaterial, const PetscReal material[],
+                                                     PetscReal weight, PetscInt *term)
+{
   MPI_Comm   comm;
   PetscInt   cstart, cend, nc, N, dof, nv, rd;
   PetscInt  *conn;
@@ -157,6 +167,7 @@ PetscErrorCode MfadEnergyAddTermFromMesh(MfadEnergy E, MfadMesh mesh, MfadKernel
   PetscCheck(rd <= mesh->dim, comm, PETSC_ERR_ARG_INCOMP,
              "MfadEnergyAddTermFromMesh: kernel '%s' needs rest shapes of %d coordinates per vertex, the mesh has %" PetscInt_FMT, k->name, rd,
              mesh->dim);
+  PetscCall(MfadEnergyCheckMaterialCount_Private(E, k, "MfadEnergyAddTermFromMeshWithMaterial", nmaterial, material));
   PetscCall(MfadMeshGetCellRange(comm, mesh, &cstart, &cend));
   nc = cend - cstart;
   PetscCall(PetscMalloc1(nc * nv, &conn));

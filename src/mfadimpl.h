@@ -9,6 +9,7 @@
 #include "mfadcompat.h"
 
 #define MFAD_NAME_LEN      64
+#define MFAD_MATERIAL_MAX  16 /* material constants a kernel may take */
 /* -mfad_direct_solve_limit's default (shell/defaults.c) */
 #define MFAD_DIRECT_SOLVE_LIMIT 1000000
 
@@ -72,6 +73,8 @@ typedef struct {
   PetscInt   *conn_global; /* nelem * nvert global vertex ids, in the caller's element order */
   double     *params;      /* nelem * nparam, in the loop's element order once set up */
   PetscReal   weight;
+  int         nmaterial; /* the material constants the rest-shape set-up read (-mfad_view) */
+  PetscReal   material[MFAD_MATERIAL_MAX];
   /* set up */
   int        *conn;        /* local vertex ids, in the loop's element order */
   PetscInt   *order;       /* loop element e is the caller's element order[e] */
@@ -202,6 +205,9 @@ PETSC_INTERN PetscErrorCode MfadEnergyAddTerm_Private(MfadEnergy E, MfadKernel k
 PETSC_INTERN PetscErrorCode MfadEnergyAddTermFromRest_Private(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[],
                                                               const PetscReal rest[], const PetscReal material[], PetscReal weight, PetscInt first,
                                                               PetscInt *term);
+/* the ...WithMaterial calls: `nmaterial` constants given, the kernel reads k->nmaterial (energy.c) */
+PETSC_INTERN PetscErrorCode MfadEnergyCheckMaterialCount_Private(MfadEnergy E, MfadKernel k, const char caller[], PetscInt nmaterial,
+                                                                 const PetscReal material[]);
 /* collective: every rank passes the same whole mesh (meshenergy.c) */
 struct _n_MfadMesh;
 PETSC_INTERN PetscErrorCode MfadMeshCheckSameOnRanks_Private(MPI_Comm comm, struct _n_MfadMesh *mesh, const char caller[]);

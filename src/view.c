@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* MfadEnergyView: terms, sizes, load balance, colouring, backend, flops per element. */
+#include <stdio.h>
 #include "mfadimpl.h"
 
 /* Load balance over the ranks: min / average / max of elements (all terms), owned and ghost
@@ -75,6 +76,16 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
                                      term->k->nparam, nglob, (double)term->weight));
     PetscCall(PetscViewerASCIIPushTab(viewer));
     if (term->k->nout == 0 && term->k->description[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "E_e = %s\n", term->k->description));
+    if (term->nmaterial > 0) { /* the constants the rest-shape set-up read (this rank's; every rank passes them) */
+      char   line[MFAD_MATERIAL_MAX * 26 + 16] = "material:";
+      size_t len;
+      /* C's %.15g: every digit a double's value is sure of, no PETSc trailing "." */
+      for (int i = 0; i < term->nmaterial; i++) {
+        PetscCall(PetscStrlen(line, &len));
+        (void)snprintf(line + len, sizeof(line) - len, " %.15g", (double)term->material[i]);
+      }
+      PetscCall(PetscViewerASCIIPrintf(viewer, "%s\n", line));
+    }
     if (term->k->nout > 0 && term->k->sum == MFAD_SUM_SYSTEM)
       PetscCall(PetscViewerASCIIPrintf(viewer, "residual of %d outputs summed into the element's unknowns (a system F(x) = 0, Jacobian J_e): r_e = %s\n", term->k->nout, term->k->description));
     else if (term->k->nout > 0)

@@ -1,13 +1,96 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* MfadEnergyWriteVTU: a term's cells at a point X as one VTK XML unstructured grid, gathered on
    rank 0 (PETSc's to-zero scatter for the vertex fields, a gather for the cells), written to a
-   temporary file and renamed, so an interrupted run never leaves a half-written result. */
+   temporary file, synced and renamed, so an interrupted run never leaves a half-written result
+   under the name, and (errors, signals) no temporary beside it either. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <mfadmesh.h>
 #include "mfadimpl.h"
+
+/* ---------------------------------------------------------------- the temporary under signals
+
+   A signal that ends the process mid-write would leave "<path>.tmp.<pid>" (megabytes) forever.
+   While the file is open, a guard removes it on the way out:
+   - PETSc's handler chain (PetscPushSignalHandler(); src/sys/error/signal.c) for the signals PETSc
+     traps: SEGV, BUS, FPE, ILL, HUP, QUIT, PIPE, SYS, TRAP, URG, and TERM where PETSc is not built
+     with Open MPI. Our handler unlinks the temporary and hands on to PetscSignalHandlerDefault()
+     (message, then abort), as the chain would have without us. It cannot call a handler pushed
+     before ours (the chain is private to PETSc): for the duration of one write, PETSc's default
+     stands in for it.
+   - SIGINT, which PETSc never traps, and SIGTERM, which it does not trap under Open MPI (its
+     comment: Open MPI uses SIGTERM to end ranks): caught here only where their action is the
+     default (nobody's handler is replaced; an ignored signal stays ignored), with SA_RESETHAND,
+     the handler unlinking the temporary and raising the signal again, so the process ends as it
+     would have; the previous action is restored after the write.
+   Without PETSc's handler (-no_signal_handler, or a program that popped it), nothing is pushed:
+   pushing would install PETSc's traps, which the user turned off, and popping would reset the
+   error signals to SIG_DFL over any handler of the user's. A trapped error signal then leaves the
+   temporary, as before; SIGINT and SIGTERM are still covered as above.
+   Only async-signal-safe calls (unlink, raise) run in the handlers; the path is prepared before
+   the file is created. One write at a time per process (rank 0 writes; threads do not). */
+typedef struct {
+  char             tmp[PETSC_MAX_PATH_LEN];
+  PetscBool        pushed;
+  int              ncaught, sig[2];
+  struct sigaction old[2];
+} MfadVTUGuard;
+
+static MfadVTUGuard *volatile MfadVTUGuardActive;
+
+static void MfadVTUOnSignal_Private(int sig)
+{
+  MfadVTUGuard *g = MfadVTUGuardActive;
+
+  if (g) (void)unlink(g->tmp);
+  (void)raise(sig); /* SA_RESETHAND restored the default action: delivered when this returns */
+}
+
+static PetscErrorCode MfadVTUOnPetscSignal_Private(int sig, void *ctx)
+{
+  (void)unlink(((MfadVTUGuard *)ctx)->tmp);
+  return PetscSignalHandlerDefault(sig, NULL);
+}
+
+static PetscErrorCode MfadVTUGuardArm_Private(MfadVTUGuard *g)
+{
+  static const int sigs[2]   = {SIGINT, SIGTERM};
+  PetscBool        nohandler = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-no_signal_handler", &nohandler, NULL));
+  if (!nohandler) {
+    PetscCall(PetscPushSignalHandler(MfadVTUOnPetscSignal_Private, g));
+    g->pushed = PETSC_TRUE;
+  }
+  MfadVTUGuardActive = g;
+  for (int i = 0; i < 2; i++) {
+    struct sigaction cur, act;
+    if (sigaction(sigs[i], NULL, &cur) || (cur.sa_flags & SA_SIGINFO) || cur.sa_handler != SIG_DFL) continue;
+    memset(&act, 0, sizeof act);
+    act.sa_handler = MfadVTUOnSignal_Private;
+    act.sa_flags   = SA_RESETHAND;
+    sigemptyset(&act.sa_mask);
+    if (sigaction(sigs[i], &act, NULL)) continue;
+    g->sig[g->ncaught]   = sigs[i];
+    g->old[g->ncaught++] = cur;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadVTUGuardDisarm_Private(MfadVTUGuard *g)
+{
+  PetscFunctionBegin;
+  for (int i = 0; i < g->ncaught; i++) (void)sigaction(g->sig[i], &g->old[i], NULL);
+  g->ncaught         = 0;
+  MfadVTUGuardActive = NULL;
+  if (g->pushed) PetscCall(PetscPopSignalHandler());
+  g->pushed = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* ---------------------------------------------------------------- base64 (VTK "binary" arrays) */
 static void MfadBase64Write_Private(FILE *fp, const unsigned char *b, size_t n)
@@ -56,21 +139,16 @@ static void MfadVTUArray_Private(FILE *fp, PetscBool binary, const char *name, M
   fprintf(fp, "      </DataArray>\n");
 }
 
-/* Writes the gathered data on rank 0: points (N x 3), cells (ncell x nv), point fields. */
-static PetscErrorCode MfadVTUWriteFile_Private(const char path[], PetscBool binary, PetscInt N, const double *pts, PetscInt ncell, int nv, const int64_t *cells, const double *disp, const double *gnorm)
+/* The file's contents; the caller opens, syncs, closes and renames. */
+static PetscErrorCode MfadVTUWriteBody_Private(FILE *fp, PetscBool binary, PetscInt N, const double *pts, PetscInt ncell, int nv,
+                                               const int64_t *cells, const double *disp, const double *gnorm)
 {
   /* VTK cell types by vertices per element: vertex, line, triangle, tetra */
   static const unsigned char vtktype[5] = {0, 1, 3, 5, 10};
-  char           tmp[PETSC_MAX_PATH_LEN];
-  FILE          *fp;
-  int64_t       *offsets;
-  unsigned char *types;
-  int            bad;
+  int64_t                   *offsets;
+  unsigned char             *types;
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid()));
-  fp = fopen(tmp, "w");
-  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "MfadEnergyWriteVTU: cannot open %s for writing: %s", tmp, strerror(errno));
   PetscCall(PetscMalloc2(ncell, &offsets, ncell, &types));
   for (PetscInt c = 0; c < ncell; c++) {
     offsets[c] = (int64_t)(c + 1) * nv;
@@ -95,18 +173,48 @@ static PetscErrorCode MfadVTUWriteFile_Private(const char path[], PetscBool bina
   MfadVTUArray_Private(fp, binary, "gradient_norm", MFAD_VTU_F64, 1, (size_t)N, gnorm);
   fprintf(fp, "    </PointData>\n  </Piece>\n  </UnstructuredGrid>\n</VTKFile>\n");
   PetscCall(PetscFree2(offsets, types));
-  /* a full disk shows up as a write or close error: never rename a partial file over a good one */
-  bad = ferror(fp);
-  bad |= fclose(fp);
-  if (bad) {
-    (void)remove(tmp);
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "MfadEnergyWriteVTU: writing %s failed (disk full?); %s is unchanged", tmp, path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Writes the gathered data on rank 0: points (N x 3), cells (ncell x nv), point fields. Every
+   way out after the temporary is created (an error of the body, of a write, the sync, the close
+   or the rename; a signal) removes it; `path` is touched only by the rename. */
+static PetscErrorCode MfadVTUWriteFile_Private(const char path[], PetscBool binary, PetscInt N, const double *pts, PetscInt ncell, int nv,
+                                               const int64_t *cells, const double *disp, const double *gnorm)
+{
+  MfadVTUGuard   g;
+  FILE          *fp;
+  PetscErrorCode ierr;
+  const char    *failed = NULL;
+  int            err    = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&g, sizeof g));
+  PetscCall(PetscSNPrintf(g.tmp, sizeof g.tmp, "%s.tmp.%d", path, (int)getpid()));
+  PetscCall(MfadVTUGuardArm_Private(&g));
+  fp = fopen(g.tmp, "w");
+  if (!fp) {
+    err = errno;
+    PetscCall(MfadVTUGuardDisarm_Private(&g));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "MfadEnergyWriteVTU: cannot open %s for writing: %s", g.tmp, strerror(err));
   }
-  if (rename(tmp, path)) {
-    const int err = errno;
-    (void)remove(tmp);
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "MfadEnergyWriteVTU: cannot rename %s to %s: %s", tmp, path, strerror(err));
+  ierr = MfadVTUWriteBody_Private(fp, binary, N, pts, ncell, nv, cells, disp, gnorm);
+  /* a full disk shows up as a write, flush or sync error; the data reach the disk before the
+     rename (a crash after it finds the new file whole or the old one). fsync's EINVAL: a special
+     file that cannot be synced (nothing to lose) */
+  if (!ierr) {
+    if (ferror(fp) || fflush(fp)) failed = "writing", err = errno;
+    else if (fsync(fileno(fp)) && errno != EINVAL) failed = "syncing", err = errno;
   }
+  if (fclose(fp) && !failed) failed = "closing", err = errno;
+  if (!ierr && !failed && rename(g.tmp, path)) failed = "renaming", err = errno;
+  if (ierr || failed) (void)unlink(g.tmp);
+  PetscCall(MfadVTUGuardDisarm_Private(&g));
+  PetscCall(ierr);
+  PetscCheck(!failed || strcmp(failed, "renaming"), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "MfadEnergyWriteVTU: cannot rename %s to %s: %s", g.tmp,
+             path, strerror(err));
+  PetscCheck(!failed, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "MfadEnergyWriteVTU: %s %s failed (%s; disk full?); %s is unchanged", failed, g.tmp,
+             err ? strerror(err) : "no error code", path);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

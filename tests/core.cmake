@@ -32,4 +32,12 @@ foreach(np 1 2)
   set_tests_properties(test_trial_nan_${np} PROPERTIES TIMEOUT 60
     PASS_REGULAR_EXPRESSION "stopped with DIVERGED_[A-Z_]+ at Newton step 0, whose line search met an invalid point: term 'sqrt_well' element 0 \\(vertices 0\\) has energy NaN.*test_trial_nan: ok"
     FAIL_REGULAR_EXPRESSION "PETSC ERROR")
+# Material constants with their count (issue 46, item 4): the ...WithMaterial calls refuse a count
+# other than the kernel's, agree with the uncounted calls, and -mfad_view shows the constants
+add_executable(test_material test_material.c)
+target_link_libraries(test_material PRIVATE mfad PkgConfig::CHECK m)
+target_compile_options(test_material PRIVATE -Wall -Wextra)
+foreach(np 1 2)
+  mfad_mpi_test(test_material_${np} ${np} $<TARGET_FILE:test_material>)
+  set_tests_properties(test_material_${np} PROPERTIES TIMEOUT 60)
 endforeach()

@@ -7,6 +7,7 @@
 #include <mfadpetsc.h>
 #include <check.h>
 #include <math.h>
+#include <string.h>
 
 /* deterministic uniform numbers in [-1, 1) */
 static inline double TestRand(unsigned long long *s)
@@ -138,5 +139,16 @@ static inline PetscErrorCode TestSNESGetFunctionDomainError(SNES snes, PetscBool
 
 /* check's assertions inside PETSc-returning helpers */
 #define TestCall(call) ck_assert_msg((call) == 0, "PETSc error in %s", #call)
+
+/* `ierr` is an error whose message holds frag1 (and frag2 when not NULL) */
+static inline void TestExpectError(PetscErrorCode ierr, const char *what, const char *frag1, const char *frag2)
+{
+  const char   *text;
+  TestErrorText msg = NULL;
+  ck_assert_msg(ierr != 0, "%s: expected an error, got success", what);
+  PetscErrorMessage(ierr, &text, &msg);
+  ck_assert_msg(msg && strstr(msg, frag1), "%s: message '%s' lacks '%s'", what, msg ? msg : "", frag1);
+  if (frag2) ck_assert_msg(strstr(msg, frag2), "%s: message '%s' lacks '%s'", what, msg, frag2);
+}
 
 #endif

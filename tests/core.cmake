@@ -32,6 +32,7 @@ foreach(np 1 2)
   set_tests_properties(test_trial_nan_${np} PROPERTIES TIMEOUT 60
     PASS_REGULAR_EXPRESSION "stopped with DIVERGED_[A-Z_]+ at Newton step 0, whose line search met an invalid point: term 'sqrt_well' element 0 \\(vertices 0\\) has energy NaN.*test_trial_nan: ok"
     FAIL_REGULAR_EXPRESSION "PETSC ERROR")
+endforeach()
 # Material constants with their count (issue 46, item 4): the ...WithMaterial calls refuse a count
 # other than the kernel's, agree with the uncounted calls, and -mfad_view shows the constants
 add_executable(test_material test_material.c)

@@ -186,7 +186,30 @@ PetscErrorCode MfadEnergyAddTermFromMeshWithMaterial(MfadEnergy E, MfadMesh mesh
   else ierr = MfadEnergyAddTerm_Private(E, k, nc, conn, NULL, weight, cstart, term);
   PetscCall(PetscFree(conn));
   PetscCall(PetscFree(rest));
-  PetscCall(ierr);
+  { /* a cell refused on one rank stops every rank (the others went on into the collective set-up
+       and waited there forever: found on 2 ranks by tests/fuzz/fuzz_path_replay.c): a rank that
+       refused one returns its error, the others the first such rank's code and message */
+    PetscMPIInt rank, size, first;
+    int         code      = (int)ierr;
+    char        msg[1024] = "";
+
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    first = ierr ? rank : size;
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm));
+    if (first < size) {
+      if (rank == first) {
+        MfadErrorText specific = NULL;
+
+        if (!PetscErrorMessage(ierr, NULL, &specific) && specific) PetscCall(PetscStrncpy(msg, specific, sizeof(msg)));
+      }
+      PetscCallMPI(MPI_Bcast(&code, 1, MPI_INT, first, comm));
+      PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, first, comm));
+      msg[sizeof(msg) - 1] = '\0';
+      PetscCall(ierr);
+      SETERRQ(PETSC_COMM_SELF, (PetscErrorCode)code, "MfadEnergyAddTermFromMesh: rank %d refused a cell: %s", (int)first, msg);
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

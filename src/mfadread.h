@@ -20,6 +20,8 @@ typedef struct {
   char       *cur;  /* the next token starts at or after cur */
   PetscInt    line; /* 1-based number of the current line; 0 before the first */
   PetscInt64  size; /* bytes in the file */
+  PetscBool   split_end; /* Gmsh (ASCII): a "$End..." after a line's records starts a line of its own */
+  char       *pending;   /* that "$End...", in buf: the next line NextLine returns (same line number) */
 } MfadReader;
 
 /* "<path>:<line>: <what was wrong>", a PETSC_ERR_FILE_UNEXPECTED error on PETSC_COMM_SELF */
@@ -45,6 +47,8 @@ PETSC_INTERN PetscErrorCode MfadReaderParseReal_Private(MfadReader *r, const cha
 PETSC_INTERN PetscErrorCode MfadReaderReal_Private(MfadReader *r, const char what[], PetscReal *v);
 PETSC_INTERN PetscErrorCode MfadReaderCheckDistinct_Private(MfadReader *r, const char what[], const PetscInt v[], PetscInt n, PetscInt base);
 PETSC_INTERN PetscErrorCode MfadReaderCheckCount_Private(MfadReader *r, const char what[], PetscInt min_bytes, PetscInt n);
+/* the same for a count read wider than PetscInt: one too large for PetscInt is said to be too large, with its value */
+PETSC_INTERN PetscErrorCode MfadReaderCheckCount64_Private(MfadReader *r, const char what[], PetscInt min_bytes, PetscInt64 n);
 PETSC_INTERN PetscErrorCode MfadReaderCount_Private(MfadReader *r, const char what[], PetscInt min_bytes, PetscInt *n);
 
 /* A growing array of `size`-byte entries: PetscMalloc'ed, doubled when full. */

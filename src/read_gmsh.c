@@ -124,6 +124,7 @@ static PetscErrorCode MfadGmshFormat(MfadGmsh *g)
   PetscCall(MfadReaderInt_Private(r, "the data size", &datasize));
   MfadReaderCheck(r, filetype == 0 || filetype == 1, "file type %" PetscInt_FMT " (0 ASCII, 1 binary)", filetype);
   g->binary = filetype == 1;
+  if (g->binary) r->split_end = PETSC_FALSE, r->pending = NULL; /* binary records follow the line: no text to split */
   /* binary records hold doubles and (4.1) size_t of data-size bytes: 8 */
   PetscCheck(!g->binary || datasize == 8, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s:%" PetscInt_FMT ": binary data size %" PetscInt_FMT " (mfad reads 8)",
              r->path, r->line, datasize);
@@ -238,7 +239,7 @@ static PetscErrorCode MfadGmshNodes(MfadGmsh *g)
     total = n;
   } else {
     for (PetscInt b = 0; b < nblocks; b++) {
-      PetscInt dim, etag, param, nb, first = (PetscInt)g->tags.n;
+      PetscInt dim, etag, param, nb, first = (PetscInt)g->tags.n, header;
 
       PetscCall(MfadGmshRecord(r, "$Nodes", "node block", b, nblocks, &tok));
       PetscCall(MfadReaderParseInt_Private(r, tok, "a node block's entity dimension", &dim));
@@ -248,6 +249,7 @@ static PetscErrorCode MfadGmshNodes(MfadGmsh *g)
       MfadReaderCheck(r, param == 0 || param == 1, "parametric flag %" PetscInt_FMT " (0 or 1)", param);
       PetscCall(MfadReaderCount_Private(r, "nodes in a block", 8, &nb));
       PetscCall(MfadReaderExpectEnd_Private(r, "a node block header"));
+      header = r->line;
       MfadReaderCheck(r, nb <= n - total, "the node blocks hold more than the %" PetscInt_FMT " nodes the $Nodes header announced", n);
       total += nb;
       /* the block's tags, one a line, then its coordinates, one node a line */
@@ -256,8 +258,20 @@ static PetscErrorCode MfadGmshNodes(MfadGmsh *g)
         const PetscReal zero[3] = {0, 0, 0};
 
         PetscCall(MfadGmshRecord(r, "$Nodes", "node tag of the block", i, nb, &tok));
+        {
+          /* a line of coordinates where a tag was expected: the block's count is larger than its
+             tags (said so, not as "'0.0' is not an integer") */
+          const char *more = MfadReaderToken_Private(r);
+          char       *end;
+
+          (void)strtoll(tok, &end, 10);
+          MfadReaderCheck(r, i == 0 || (end != tok && !*end && !more),
+                          "'%s' where node tag %" PetscInt_FMT " of %" PetscInt_FMT " was expected: the block header on line %" PetscInt_FMT
+                          " says %" PetscInt_FMT " nodes, the block lists %" PetscInt_FMT " tags (the count is too large)",
+                          MfadReaderShow_Private(tok), i + 1, nb, header, nb, i);
+          MfadReaderCheck(r, !more, "unexpected '%s' after a node tag", MfadReaderShow_Private(more));
+        }
         PetscCall(MfadReaderParseInt_Private(r, tok, "a node tag", &tag));
-        PetscCall(MfadReaderExpectEnd_Private(r, "a node tag"));
         MfadReaderCheck(r, tag >= tmin && tag <= tmax, "node tag %" PetscInt_FMT " outside the header's range %" PetscInt_FMT " to %" PetscInt_FMT,
                         tag, tmin, tmax);
         PetscCall(MfadGmshPushNode_Private(g, tag, zero));
@@ -471,6 +485,7 @@ static PetscErrorCode MfadMeshReadGmsh_Parse(MfadGmsh *g, const char path[])
 
   PetscFunctionBegin;
   PetscCall(MfadReaderOpen_Private(r, path));
+  r->split_end = PETSC_TRUE;
   PetscCall(MfadGmshFormat(g));
   for (;;) {
     char *tok;

@@ -64,9 +64,16 @@ static PetscErrorCode MfadGmshReals(MfadReader *r, const char what[], PetscInt n
 static PetscErrorCode MfadGmshCount(MfadGmsh *g, const char what[], PetscInt min_bytes, PetscInt *n)
 {
   PetscFunctionBegin;
-  if (g->v4) PetscCall(MfadGmshSize(g->r, what, n));
-  else PetscCall(MfadGmshInt(g->r, what, n));
-  PetscCall(MfadReaderCheckCount_Private(g->r, what, min_bytes, *n));
+  if (g->v4) { /* a size_t: one beyond PetscInt is a count too large, said with its value */
+    uint64_t x = 0;
+
+    PetscCall(MfadGmshRead(g->r, &x, sizeof(x), what));
+    PetscCall(MfadReaderCheckCount64_Private(g->r, what, min_bytes, (PetscInt64)PetscMin(x, (uint64_t)INT64_MAX)));
+    *n = (PetscInt)x;
+  } else {
+    PetscCall(MfadGmshInt(g->r, what, n));
+    PetscCall(MfadReaderCheckCount_Private(g->r, what, min_bytes, *n));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -323,7 +330,12 @@ PetscErrorCode MfadGmshSkipSectionBinary_Private(MfadGmsh *g, const char section
     PetscCall(MfadReaderGetLine_Private(r, &n));
     MfadReaderCheck(r, n >= 0, "the file ends inside section %s (no %s)", sec, end);
     r->line++;
-    if ((size_t)n >= len && !strncmp(r->buf, end, len) && strspn(r->buf + len, " \t\r\n") == (size_t)n - len) break;
+    { /* $End<sec> ends the line, blanks aside: on a line of its own, or (as Gmsh reads it) right after the data */
+      size_t k = (size_t)n;
+
+      while (k > 0 && strchr(" \t\r\n", r->buf[k - 1])) k--;
+      if (k >= len && !memcmp(r->buf + k - len, end, len)) break;
+    }
   }
   r->cur = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);

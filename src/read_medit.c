@@ -8,6 +8,7 @@
    checked and dropped), else the triangles; element references are the cell tags, vertex
    references the vertex tags. */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "mfadread.h"
@@ -25,6 +26,17 @@ static PetscErrorCode MfadMeditNext(MfadReader *r, const char what[], char **tok
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A keyword starts with a letter; nan and inf (strtod reads them) are numbers, for the parsers to
+   refuse as not finite rather than as a keyword that ends a section early */
+static PetscBool MfadMeditKeyword(const char tok[])
+{
+  char *end;
+
+  if (!isalpha((unsigned char)tok[0])) return PETSC_FALSE;
+  (void)strtod(tok, &end);
+  return (PetscBool)(end == tok || *end);
+}
+
 /* The first number of record i of the n `what`: a keyword there means the count was too large */
 static PetscErrorCode MfadMeditRecord(MfadReader *r, const char what[], PetscInt i, PetscInt n, char **tok)
 {
@@ -33,7 +45,7 @@ static PetscErrorCode MfadMeditRecord(MfadReader *r, const char what[], PetscInt
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(where, sizeof(where), "%s %" PetscInt_FMT " of %" PetscInt_FMT, what, i + 1, n));
   PetscCall(MfadMeditNext(r, where, tok));
-  MfadReaderCheck(r, !isalpha((unsigned char)(*tok)[0]), "'%s' where %s was expected (the count is too large)", MfadReaderShow_Private(*tok), where);
+  MfadReaderCheck(r, !MfadMeditKeyword(*tok), "'%s' where %s was expected (the count is too large)", MfadReaderShow_Private(*tok), where);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -219,7 +231,7 @@ static PetscErrorCode MfadMeshReadMedit_Parse(MfadReadState *s, const char path[
       }
       continue;
     }
-    MfadReaderCheck(r, !isalpha((unsigned char)tok[0]), "unknown keyword '%s'", MfadReaderShow_Private(tok));
+    MfadReaderCheck(r, !MfadMeditKeyword(tok), "unknown keyword '%s'", MfadReaderShow_Private(tok));
     MfadReaderCheck(r, PETSC_FALSE, "'%s' where a keyword was expected (more records than a section's count says?)", MfadReaderShow_Private(tok));
   }
   {

@@ -3,6 +3,7 @@
    error names the file and the line: "<path>:<line>: <what was wrong>". */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -78,6 +79,7 @@ PetscErrorCode MfadReaderGetLine_Private(MfadReader *r, ssize_t *len)
   int    ch;
 
   PetscFunctionBegin;
+  r->pending = NULL; /* a split line's rest is in the buffer this overwrites */
   while ((ch = getc(r->fp)) != EOF) {
     if (n + 2 > r->cap) {
       const size_t cap = r->cap ? 2 * r->cap : 4096;
@@ -103,9 +105,16 @@ PetscErrorCode MfadReaderNextLine_Private(MfadReader *r, PetscBool *found)
 {
   PetscFunctionBegin;
   *found = PETSC_FALSE;
+  if (r->pending) { /* the rest of the line read last: "$End..." */
+    r->cur     = r->pending;
+    *r->cur    = '$';
+    r->pending = NULL;
+    *found     = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (;;) {
     ssize_t len;
-    char   *hash;
+    char   *hash, *end;
 
     errno = 0;
     PetscCall(MfadReaderGetLine_Private(r, &len));
@@ -121,6 +130,12 @@ PetscErrorCode MfadReaderNextLine_Private(MfadReader *r, PetscBool *found)
     MfadReaderCheck(r, strlen(r->buf) == (size_t)len, "a NUL byte (is this a binary file?)");
     if ((hash = strchr(r->buf, '#'))) *hash = '\0';
     r->cur = r->buf + strspn(r->buf, MFAD_BLANKS "\n");
+    /* Gmsh finds a section's end after the records it counted, also on the line of the last
+       one ("5 1 1 1$EndNodes", "2 0.5 $EndElementData"; what public files hold): split there */
+    if (r->split_end && *r->cur && (end = strstr(r->cur + 1, "$End"))) {
+      *end       = '\0';
+      r->pending = end;
+    }
     if (*r->cur) break;
   }
   *found = PETSC_TRUE;
@@ -217,20 +232,40 @@ PetscErrorCode MfadReaderReal_Private(MfadReader *r, const char what[], PetscRea
 
 /* A count from a header: not negative, and not more records than the file's bytes can hold
    at min_bytes each (so "2000000000 vertices" in a small file is an error, not a big malloc). */
-PetscErrorCode MfadReaderCheckCount_Private(MfadReader *r, const char what[], PetscInt min_bytes, PetscInt n)
+PetscErrorCode MfadReaderCheckCount64_Private(MfadReader *r, const char what[], PetscInt min_bytes, PetscInt64 n)
 {
   PetscFunctionBegin;
-  MfadReaderCheck(r, n >= 0, "negative count %" PetscInt_FMT " of %s", n, what);
-  /* the last record may lack its line end: + 1 */
-  MfadReaderCheck(r, r->size < 0 || (PetscInt64)n * min_bytes <= r->size + 1, "the header says %" PetscInt_FMT " %s, more than a file of %" PetscInt64_FMT " bytes can hold", n, what, r->size);
+  MfadReaderCheck(r, n >= 0, "negative count %" PetscInt64_FMT " of %s", n, what);
+  /* the last record may lack its line end: + 1 (n below 2^63 / 2^7: no overflow for min_bytes <= 128) */
+  MfadReaderCheck(r, r->size < 0 || (n <= INT64_MAX / 128 && n * min_bytes <= r->size + 1),
+                  "the header says %" PetscInt64_FMT " %s, more than a file of %" PetscInt64_FMT " bytes can hold", n, what, r->size);
+  /* a pipe has no size: the count must still fit the meshes' index type */
+  MfadReaderCheck(r, n <= PETSC_MAX_INT, "the header says %" PetscInt64_FMT " %s, more than PetscInt counts (%d)", n, what, (int)PETSC_MAX_INT);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MfadReaderCount_Private(MfadReader *r, const char what[], PetscInt min_bytes, PetscInt *n)
+PetscErrorCode MfadReaderCheckCount_Private(MfadReader *r, const char what[], PetscInt min_bytes, PetscInt n)
 {
   PetscFunctionBegin;
-  PetscCall(MfadReaderInt_Private(r, what, n));
-  PetscCall(MfadReaderCheckCount_Private(r, what, min_bytes, *n));
+  PetscCall(MfadReaderCheckCount64_Private(r, what, min_bytes, (PetscInt64)n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A count read whole (strtoll), so that one beyond PetscInt is "too large", not "out of range" */
+PetscErrorCode MfadReaderCount_Private(MfadReader *r, const char what[], PetscInt min_bytes, PetscInt *n)
+{
+  const char *tok = MfadReaderToken_Private(r);
+  char       *end;
+  long long   x;
+
+  PetscFunctionBegin;
+  MfadReaderCheck(r, tok, "the line ends before %s", what);
+  errno = 0;
+  x     = strtoll(tok, &end, 10);
+  MfadReaderCheck(r, end != tok && !*end, "'%s' is not an integer (%s)", MfadReaderShow_Private(tok), what);
+  MfadReaderCheck(r, errno != ERANGE, "the header says %.40s %s, more than any file can hold", tok, what);
+  PetscCall(MfadReaderCheckCount64_Private(r, what, min_bytes, (PetscInt64)x));
+  *n = (PetscInt)x;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

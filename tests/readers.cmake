@@ -9,6 +9,14 @@ target_compile_options(test_fuzz_regressions PRIVATE -Wall -Wextra)
 target_compile_definitions(test_fuzz_regressions PRIVATE MFAD_FUZZ_REGRESSIONS="${CMAKE_CURRENT_SOURCE_DIR}/fuzz/regressions")
 add_test(NAME test_fuzz_regressions COMMAND test_fuzz_regressions)
 set_tests_properties(test_fuzz_regressions PROPERTIES ENVIRONMENT "${MFAD_MPI_ENV}" LABELS "unit;readers")
+# the same inputs along the whole path, file to energy, gradient and Hessian product, on 2 ranks
+# (tests/fuzz/fuzz_path.h; scripts/fuzz.sh fuzzes that path and replays its corpus so)
+add_executable(fuzz_path_replay fuzz/fuzz_path_replay.c)
+target_link_libraries(fuzz_path_replay PRIVATE mfad m)
+target_compile_options(fuzz_path_replay PRIVATE -Wall -Wextra)
+target_compile_definitions(fuzz_path_replay PRIVATE MFAD_FUZZ_REGRESSIONS="${CMAKE_CURRENT_SOURCE_DIR}/fuzz/regressions")
+mfad_mpi_test(test_fuzz_path_2 2 $<TARGET_FILE:fuzz_path_replay>)
+set_tests_properties(test_fuzz_path_2 PROPERTIES LABELS "mpi;readers" TIMEOUT 120)
 # test_readers and test_fuzz_regressions again, with gcc's AddressSanitizer and UBSan compiled
 # into the reader sources, so that an out-of-bounds access, a leak on an error path or undefined
 # behaviour (not only a crash) fails them; where the compiler can, and with a PETSc without CUDA

@@ -6,8 +6,19 @@
    scaled by s it is the box volume times W(s I) = mu/2 (3 s^2 - 3) - 3 mu log s + lambda/2 (3 log s)^2
    (a uniform dilation has F = s I in every tet). Bad calls are errors. Prints one line per failure. */
 #include <mfadmesh.h>
+#include <stdio.h>
+#include <string.h>
 
-static int failures;
+static int  failures;
+static char err_msg[1024]; /* the message of the last error raised on this rank */
+
+static PetscErrorCode RecordError(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess,
+                                  void *ctx)
+{
+  (void)comm, (void)line, (void)fun, (void)file, (void)ctx;
+  if (p == PETSC_ERROR_INITIAL) snprintf(err_msg, sizeof(err_msg), "%s", mess ? mess : "");
+  return n;
+}
 
 static PetscErrorCode Expect(const char *what, PetscReal got, PetscReal want, PetscReal tol)
 {
@@ -30,8 +41,10 @@ int main(int argc, char **argv)
   Vec             X, G;
   PetscReal       sum = 0, minvol = PETSC_MAX_REAL, f, gn;
   PetscInt        cstart, cend, nall;
+  PetscMPIInt     size;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(MfadMeshCreateBox(nx, ny, nz, lo, hi, &mesh));
   PetscCall(Expect("box vertices", mesh->nvert, (nx + 1) * (ny + 1) * (nz + 1), 0));
   PetscCall(Expect("box tets", mesh->ncell, 6 * nx * ny * nz, 0));
@@ -92,6 +105,50 @@ int main(int argc, char **argv)
       failures++;
     }
     PetscCall(MfadMeshDestroy(&other));
+  }
+
+  /* a degenerate cell (a flat triangle, the last cell: the last rank's) is an error on every
+     rank, naming it; before, only its rank failed and the others went on into the collective
+     set-up, to wait there forever (found by tests/fuzz/fuzz_path_replay.c on 2 ranks) */
+  {
+    const PetscReal x[5][3] = {
+        {0, 0, 0},
+        {1, 0, 0},
+        {0, 1, 0},
+        {1, 1, 0},
+        {2, 1, 0}
+    };
+    const PetscInt tri[3][3] = {
+        {0, 1, 2},
+        {1, 3, 2},
+        {2, 3, 4}
+    };
+    MfadMesh       flat;
+    MfadKernel     membrane;
+    MfadEnergy     F;
+    PetscErrorCode ierr;
+    PetscInt       nfail;
+
+    PetscCall(MfadMeshCreate(3, 5, 3, 3, &flat));
+    PetscCall(PetscArraycpy(flat->coords, &x[0][0], 15));
+    PetscCall(PetscArraycpy(flat->cells, &tri[0][0], 9));
+    PetscCall(MfadKernelFind("membrane_tri", &membrane));
+    PetscCall(MfadEnergyCreateFromMesh(PETSC_COMM_WORLD, flat, 3, &F));
+    err_msg[0] = '\0';
+    PetscCall(PetscPushErrorHandler(RecordError, NULL));
+    ierr = MfadEnergyAddTermFromMesh(F, flat, membrane, material, 1.0, NULL);
+    PetscCall(PetscPopErrorHandler());
+    nfail = ierr ? 1 : 0;
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &nfail, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+    if (nfail != (PetscInt)size) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL a flat triangle (cell 2) was an error on %d of %d ranks\n", (int)nfail, (int)size));
+      failures++;
+    } else if (!strstr(err_msg, "element 2 has a degenerate or inverted rest shape")) {
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "FAIL a flat triangle's error does not name element 2: '%s'\n", err_msg));
+      failures++;
+    }
+    PetscCall(MfadEnergyDestroy(&F));
+    PetscCall(MfadMeshDestroy(&flat));
   }
 
   PetscCall(VecDestroy(&X));

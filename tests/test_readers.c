@@ -423,7 +423,7 @@ static const BadFile bad_files[] = {
   {"too_few_faces_counted.off", "OFF\n4 3 6\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 2 1\n3 0 1 3\n3 0 3 2\n3 1 2 3\n", -1, PETSC_ERR_FILE_UNEXPECTED, 10, "more data after the last of the 3 faces", NULL, 0},
   {"huge_count.off", "OFF\n# a lie\n2000000000 1 0\n0 0 0\n", -1, PETSC_ERR_FILE_UNEXPECTED, 3, "the header says 2000000000 vertices, more than a file of 33 bytes can hold", NULL, 0},
   {"negative_count.off", "OFF\n3 -1 0\n0 0 0\n1 0 0\n0 1 0\n", -1, PETSC_ERR_FILE_UNEXPECTED, 2, "negative count -1 of faces", NULL, 0},
-  {"count_overflow.off", "OFF 3 99999999999 0\n", -1, PETSC_ERR_FILE_UNEXPECTED, 1, "99999999999 is out of range", NULL, 0},
+  {"count_overflow.off", "OFF 3 99999999999 0\n", -1, PETSC_ERR_FILE_UNEXPECTED, 1, "the header says 99999999999 faces, more than a file of 20 bytes can hold", NULL, 0},
   {"not_a_number.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 two\n", -1, PETSC_ERR_FILE_UNEXPECTED, 6, "'two' is not an integer", NULL, 0},
   {"index_out_of_range.off", "OFF\n3 2 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n3 0 1 3\n", -1, PETSC_ERR_FILE_UNEXPECTED, 7, "face 1 refers to vertex 3, the file has 3", NULL, 0},
   {"degenerate.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 1\n", -1, PETSC_ERR_FILE_UNEXPECTED, 6, "degenerate face: vertex 1 appears twice", NULL, 0},

@@ -135,7 +135,16 @@ static const BadFile bad_files[] = {
     {"face_in_three_tets41.msh",
      G4_HEAD "$Nodes\n1 6 1 6\n3 1 0 6\n1\n2\n3\n4\n5\n6\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n1 1 1\n1 1 0.9\n$EndNodes\n$Elements\n1 3 1 3\n3 1 4 3\n1 1 2 "
              "3 4\n2 2 3 4 5\n3 2 3 4 6\n$EndElements\n",                                                                                             PETSC_ERR_FILE_UNEXPECTED, 29, "face 2-3-4 is shared by 3 tetrahedra (lines 27, 28, 29)",                PETSC_FALSE},
+    /* issue 46: the block's count larger than its tags ran into the coordinates: "'0.0' is not an integer" */
+    {"node_block_count41.msh",              G4_HEAD "$Nodes\n1 6 1 6\n3 1 0 6\n1\n2\n3\n4\n5\n0.0 0.0 0.0\n1.0 0.0 0.0\n0.0 1.0 0.0\n0.0 0.0 1.0\n1.0 1.0 1.0\n$EndNodes\n",
+     PETSC_ERR_FILE_UNEXPECTED, 16, "'0.0' where node tag 6 of 6 was expected: the block header on line 10 says 6 nodes, the block lists 5 tags (the count is too large)", PETSC_FALSE},
+    /* a count beyond PetscInt was "99999999999 is out of range" */
+    {"node_count_huge41.msh",               G4_HEAD "$Nodes\n1 99999999999 1 5\n3 1 0 5\n1\n2\n3\n4\n5\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n1 1 1\n$EndNodes\n",
+     PETSC_ERR_FILE_UNEXPECTED, 9, "the header says 99999999999 nodes, more than a file of", PETSC_FALSE},
  /* Medit */
+    /* issue 46: nan was taken for a keyword: "'nan' where vertex 3 of 5 was expected (the count is too large)" */
+    {"nan.mesh",                            "MeshVersionFormatted 2\nDimension 3\nVertices\n5\n0 0 0 1\n1 0 0 1\nnan 1 0 1\n0 0 1 1\n1 1 1 2\nTetrahedra\n1\n1 2 3 4 0\nEnd\n",
+     PETSC_ERR_FILE_UNEXPECTED, 7, "nan is not a finite number (x coordinate of a vertex)", PETSC_FALSE},
     {"vertex_out_of_range.mesh",            MD_VERTS "Tetrahedra\n2\n1 2 3 4 7\n2 3 4 6 8\nEnd\n",                                                    PETSC_ERR_FILE_UNEXPECTED, 13,
      "tetrahedron 2 refers to vertex 6, the file has vertices 1 to 5",                                                                                                                                                                                         PETSC_FALSE},
     {"count_too_large.mesh",                MD_VERTS "Tetrahedra\n3\n1 2 3 4 7\n2 3 4 5 8\nTriangles\n1\n1 2 3 5\nEnd\n",                             PETSC_ERR_FILE_UNEXPECTED, 14,
@@ -600,6 +609,51 @@ static PetscErrorCode GoodFiles(const char dir[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* issue 46: a section's $End... on the line of its last record ("1 1 1$EndNodes", "3 0.7
+   $EndElementData"), or at the end of a file with no line end: Gmsh reads these (it looks for the
+   end after the records it counted); each reads as the same file with its ends on lines of their own */
+static PetscErrorCode SectionEndOnDataLine(void)
+{
+  static const char data[] = "$ElementData\n1\n\"x\"\n1\n0\n3\n0\n1\n2\n2 0.5\n3 0.7";
+  static const struct {
+    const char *name, *text;
+  } files[] = {
+    {"end_plain.msh",      G2_HEAD G2_NODES "$Elements\n2\n" G2_TET1 G2_TET2 "$EndElements\n%s\n$EndElementData\n"},
+    {"end_glued.msh",      G2_HEAD G2_NODES "$Elements\n2\n" G2_TET1 G2_TET2 "$EndElements\n%s$EndElementData\n"  },
+    {"end_blank.msh",      G2_HEAD G2_NODES "$Elements\n2\n" G2_TET1 G2_TET2 "$EndElements\n%s $EndElementData"    },
+    {"end_no_newline.msh", G2_HEAD G2_NODES "$Elements\n2\n" G2_TET1 G2_TET2 "$EndElements\n%s\n$EndElementData"   },
+    {"end_nodedata.msh",
+     G2_HEAD G2_NODES "$Elements\n2\n" G2_TET1 G2_TET2
+     "$EndElements\n$NodeData\n1\n\"u\"\n1\n0\n3\n0\n1\n5\n1 0\n2 0\n3 0\n4 0\n5 0 $EndNodeData\n%s\n$EndElementData\n"},
+    {"end_mesh_sections.msh",
+     G2_HEAD "$Nodes\n5\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n5 1 1 1$EndNodes\n$Elements\n2\n" G2_TET1 "3 4 2 9 1 2 3 4 5 $EndElements\n%s $EndElementData\n"},
+  };
+  MfadMesh ref = NULL;
+
+  PetscFunctionBeginUser;
+  for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+    char           text[1024], path[PETSC_MAX_PATH_LEN];
+    MfadMesh       m = NULL;
+    PetscErrorCode ierr;
+
+    snprintf(text, sizeof(text), files[i].text, data);
+    PetscCall(WriteTemp(files[i].name, text, path));
+    if (rank) continue;
+    err_msg[0] = '\0';
+    PetscCall(PetscPushErrorHandler(RecordError, NULL));
+    ierr = MfadMeshRead(path, &m);
+    PetscCall(PetscPopErrorHandler());
+    if (ierr) Fail("%s: refused (%s)", files[i].name, err_msg);
+    else if (!ref) ref = m, m = NULL;
+    else (void)SameMesh(files[i].name, ref, m, PETSC_TRUE);
+    if (i == 0 && (!ref || ref->ncell != 2 || ref->nvert != 5)) Fail("%s: not the two tets of the file", files[i].name);
+    PetscCall(MfadMeshDestroy(&m));
+    unlink(path);
+  }
+  PetscCall(MfadMeshDestroy(&ref));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A fin read without the manifold check becomes a DM; its edge pairs are then an error on every
    rank (the edge in 3 triangles is on one rank only) */
 static PetscErrorCode FinEdgePairs(void)
@@ -637,6 +691,7 @@ int main(int argc, char **argv)
   for (size_t i = 0; i < sizeof(bad_binary) / sizeof(bad_binary[0]); i++)
     PetscCall(CheckBadFile(&bad_binary[i].b, bad_binary[i].bin, bad_binary[i].bad));
   PetscCall(GoodFiles(meshdir));
+  PetscCall(SectionEndOnDataLine());
   PetscCall(FinEdgePairs());
   PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
   if (rank == 0) rmdir(tmpdir);

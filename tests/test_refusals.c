@@ -159,10 +159,9 @@ START_TEST(repeated_vertex_is_refused)
     TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     ierr = MfadEnergyAddTermFromMesh(E, m, k, mat, 1.0, NULL);
     TestCall(PetscPopErrorHandler());
-    if (rank == size - 1) {
-      TestCall(PetscSNPrintf(local, sizeof local, "element 8 repeats vertex %" PetscInt_FMT, m->cells[4 * 8]));
-      ExpectError(ierr, "MfadEnergyAddTermFromMesh, cell 8 repeats a vertex", local, NULL);
-    } else ck_assert_msg(ierr == 0, "MfadEnergyAddTermFromMesh: rank %d, whose cells are fine, failed", rank);
+    /* on every rank: the others would wait for the last in a collective call (issue 46) */
+    TestCall(PetscSNPrintf(local, sizeof local, "element 8 repeats vertex %" PetscInt_FMT, m->cells[4 * 8]));
+    ExpectError(ierr, "MfadEnergyAddTermFromMesh, cell 8 repeats a vertex", local, NULL);
     TestCall(MfadEnergyDestroy(&E));
     TestCall(MfadMeshDestroy(&m));
   }
@@ -235,10 +234,9 @@ START_TEST(rest_shape_errors_name_global_or_local_elements)
   TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = MfadEnergyAddTermFromMesh(E, m, k, mat, 1.0, NULL);
   TestCall(PetscPopErrorHandler());
-  if (rank == size - 1)
-    ExpectError(ierr, "MfadEnergyAddTermFromMesh, cell 8 inverted", "element 8 has a degenerate or inverted rest shape (kernel code 2: inverted)",
-                NULL);
-  else ck_assert_msg(ierr == 0, "MfadEnergyAddTermFromMesh: rank %d, whose cells are fine, failed", rank);
+  /* on every rank, as the mesh's one error (fuzz_path_replay found the others waiting forever) */
+  ExpectError(ierr, "MfadEnergyAddTermFromMesh, cell 8 inverted", "element 8 has a degenerate or inverted rest shape (kernel code 2: inverted)",
+              NULL);
   TestCall(MfadEnergyDestroy(&E));
   TestCall(MfadMeshDestroy(&m));
 }

@@ -62,16 +62,17 @@ static void FuzzCheckMesh(MfadMesh m)
     }
 }
 
-/* Writes the input into dir as the reader's file(s), reads it with MfadMeshRead(), checks and
-   destroys the mesh. Returns 0 or the reader's PETSc error: both are clean outcomes. */
-static PetscErrorCode FuzzReadersRun(const char dir[], const uint8_t *data, size_t size)
+/* Writes the input into dir as the reader's file(s) and reads it with MfadMeshRead() into *mesh
+   (checked: FuzzCheckMesh()); path (PETSC_MAX_PATH_LEN) gets the file read. Returns 0 or the
+   reader's PETSc error (then *mesh is NULL): both are clean outcomes. */
+static PetscErrorCode FuzzReadersRead(const char dir[], const uint8_t *data, size_t size, MfadMesh *mesh, char path[])
 {
-  char           path[4096], ele[4096];
+  char           ele[4096];
   int            which;
   PetscErrorCode ierr;
-  MfadMesh       mesh = NULL;
 
-  if (size < 1) return 0;
+  *mesh = NULL;
+  if (size < 1) return PETSC_ERR_ARG_SIZ;
   which = FuzzReader(data[0]);
   data++, size--;
   if (which == 2 || which == 3) {
@@ -81,17 +82,30 @@ static PetscErrorCode FuzzReadersRun(const char dir[], const uint8_t *data, size
     if (FuzzWrite(dir, "in.ele", nul ? nul + 1 : data + size, nul ? size - n - 1 : 0, ele, sizeof(ele))) abort();
     size = n;
   }
-  if (FuzzWrite(dir, FuzzFiles[which == 3 ? 2 : which], data, size, path, sizeof(path))) abort();
-  if (which == 3) strcpy(path, ele);
+  if (FuzzWrite(dir, FuzzFiles[which == 3 ? 2 : which], data, size, path, PETSC_MAX_PATH_LEN)) abort();
+  if (which == 3) snprintf(path, PETSC_MAX_PATH_LEN, "%s", ele);
   if (data[-1] & 4) PetscCall(PetscOptionsSetValue(NULL, "-mfad_mesh_check_manifold", "1"));
-  ierr = MfadMeshRead(path, &mesh);
+  ierr = MfadMeshRead(path, mesh);
   if (data[-1] & 4) PetscCall(PetscOptionsClearValue(NULL, "-mfad_mesh_check_manifold"));
   if (ierr) {
-    if (mesh) abort(); /* a failed read returns no mesh */
+    if (*mesh) abort(); /* a failed read returns no mesh */
     return ierr;
   }
-  FuzzCheckMesh(mesh);
-  ierr = MfadMeshCheckManifold(mesh, path); /* on every mesh read, error or not */
+  FuzzCheckMesh(*mesh);
+  return 0;
+}
+
+/* One input through its reader (FuzzReadersRead()), then the manifold check on the mesh read,
+   error or not. Returns 0 or the PETSc error: both are clean outcomes. */
+static inline PetscErrorCode FuzzReadersRun(const char dir[], const uint8_t *data, size_t size)
+{
+  char           path[PETSC_MAX_PATH_LEN];
+  PetscErrorCode ierr;
+  MfadMesh       mesh = NULL;
+
+  if (size < 1) return 0;
+  if ((ierr = FuzzReadersRead(dir, data, size, &mesh, path))) return ierr;
+  ierr = MfadMeshCheckManifold(mesh, path);
   PetscCall(MfadMeshDestroy(&mesh));
   return ierr;
 }

@@ -174,7 +174,10 @@ extern const char *const MfadDMPlexSets[];
 PetscErrorCode MfadDMPlexCreateFromMesh(MPI_Comm comm, MfadMesh mesh, DM *dm);
 /** @brief Partitions and distributes `*dm` in place with PETSc's partitioner: PTScotch unless
     -petscpartitioner_type says otherwise. `overlap` 1 (cells sharing a vertex with a rank's own)
-    gives every rank the whole star of what it owns, which edge pairs and vertex neighbours need. */
+    gives every rank the whole star of what it owns, which edge pairs and vertex neighbours need.
+    A vertex of more edges than PETSc's DMPlex can size (215 in a tet mesh, 1290 in a triangle
+    mesh with 32-bit PetscInt) is an error naming it, on any number of ranks; -mfad_dmplex_max_degree
+    sets a lower limit (never a higher one). */
 PetscErrorCode MfadDMPlexDistribute(DM *dm, PetscInt overlap);
 /** @brief Reads a mesh into a distributed DMPlex (overlap 1): .obj, .off, .node, .ele, .msh
     (Gmsh) and .mesh (Medit) through MfadMeshRead() on rank 0, .ply and the other formats of

@@ -35,6 +35,151 @@ PetscErrorCode MfadDMPlexCreateFromMesh(MPI_Comm comm, MfadMesh mesh, DM *dm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Vertex degree against PETSc's DMPlex (issue 46, item 7). DMPlex sizes work arrays by the largest
+   cone size maxC and support size maxS of a DM's points (DMPlexGetMaxSizes()) raised to the power
+   depth + 1, in PetscInt, unchecked; the largest support is a vertex's (its edges in an
+   interpolated DM: an edge's triangles are fewer than its end's edges, a face has 2 cells), so the
+   largest vertex degree a DM can have is where those powers overflow:
+   - DMPlexGetTransitiveClosure() (v3.18.5 to v3.26.1, src/dm/impls/plex/plex.c): work arrays of
+     2 and 3 max((maxC^(d+1) - 1) / (maxC - 1), (maxS^(d+1) - 1) / (maxS - 1)) entries (d the depth;
+     depth 1, an uninterpolated DM, has its own path sized by maxS + 1). Past maxS^(d+1) >
+     PETSC_MAX_INT the size wraps, mostly negative, and the cone term wins: the star of the vertex
+     (useCone = PETSC_FALSE, which DMPlexDistribute()'s overlap takes of every shared point) runs
+     past an array of 13 (triangles) or 85 (tets) points.
+   - DMPlexGetAdjacency() in PETSc < 3.21 (src/dm/impls/plex/plexdistribute.c): an array of
+     max(maxS^d (maxC^(d+1) - 1) / (maxC - 1), maxC^d (maxS^(d+1) - 1) / (maxS - 1)) entries, at
+     most the chart; wrapped, a negative malloc or one entry written past a short array. 3.21 on
+     take the chart once maxS maxC > 200 (depth 3) or 580 (depth 2), else (maxS maxC)^(d+1) / ...
+   With 32-bit PetscInt (Debian's 3.18.5; CI's 3.26.1, configured without 64-bit indices) that is a
+   vertex degree of at most 215 in a tet mesh (215^4 < 2^31 <= 216^4) and 1290 in a triangle mesh
+   (1290^3 < 2^31 <= 1291^3). Measured on 3.18.5 with generated meshes, each read by rank 0 and
+   distributed with overlap 1 (the bisection's last good and first bad N):
+   - N tets round one edge (its ends have degree N + 1), every vertex's star taken on 1 rank: 214
+     tets work, 215 crash (SEGV, "malloc(): mismatching next->prev_size"); on 2 ranks with a shell
+     partition leaving rank 0 the whole star, the same in DMPlexDistribute(); on 2 ranks with the
+     default partition each rank held half the star until 293 tets, where DMPlexGetAdjacency()'s
+     wrapped size failed a malloc in the partitioner's graph (the issue's "malloc errors"; 1000
+     too), while 400 and 5000 tets went through by luck of the wrap.
+   - n triangles round one vertex: every vertex's star on 1 rank, degree 1290 works, 1291 crashes;
+     on 2 ranks a rank holding degree 1291 crashes in DMPlexDistribute() (shell partition); with
+     the default partition degree 12854 goes through, 12855 fails a malloc (3.18's adjacency
+     size), and 199,999 (the issue's OBJ face, fanned) is a SEGV.
+   PETSc 3.26.1's sources have the same closure sizing (plex.c) and the capped adjacency size, so
+   the limit is the closure's; not measured there (no 3.26 build on the machine where this was
+   written). The limit is computed from those formulas, so 64-bit PetscInt gets its own. */
+static PetscBool MfadMulFits_Private(PetscInt64 *acc, PetscInt64 b)
+{
+  if (b != 0 && *acc > (PetscInt64)PETSC_MAX_INT / b) return PETSC_FALSE;
+  *acc *= b;
+  return PETSC_TRUE;
+}
+
+/* (m^(d+1) - 1) / (m - 1) = 1 + m + ... + m^d, and m^e, in *series and *pow; false when PETSc's
+   PetscInt evaluation of m^(d+1) would overflow */
+static PetscBool MfadPowFits_Private(PetscInt64 m, PetscInt d, PetscInt64 *series, PetscInt64 *pow)
+{
+  PetscInt64 p = 1, s = 0;
+
+  for (PetscInt e = 0; e <= d; e++) {
+    s += p, *pow = p;
+    if (!MfadMulFits_Private(&p, m)) return PETSC_FALSE; /* p = m^(e+1) */
+  }
+  *series = m > 1 ? s : d + 1;
+  return PETSC_TRUE;
+}
+
+/* whether PETSc's sizes for a DM of depth d with largest cone maxC and support maxS fit PetscInt */
+static PetscBool MfadDMPlexSizesFit_Private(PetscInt d, PetscInt64 maxC, PetscInt64 maxS)
+{
+  PetscInt64 cs, ss, cp, sp, work;
+
+  if (d <= 1) return PETSC_TRUE; /* the depth-1 closure and its adjacency are linear in maxS */
+  if (!MfadPowFits_Private(maxC, d, &cs, &cp) || !MfadPowFits_Private(maxS, d, &ss, &sp)) return PETSC_FALSE;
+  work = PetscMax(cs, ss);
+  if (!MfadMulFits_Private(&work, 3)) return PETSC_FALSE; /* the closure's fifo */
+#if PETSC_VERSION_LT(3, 21, 0)
+  if (!MfadMulFits_Private(&sp, cs) || !MfadMulFits_Private(&cp, ss)) return PETSC_FALSE;
+#else
+  {
+    PetscInt64 p = maxS, ps, pp;
+    if (!MfadMulFits_Private(&p, maxC)) return PETSC_FALSE;
+    if (!((d == 3 && p > 200) || (d == 2 && p > 580)) && !MfadPowFits_Private(p, d, &ps, &pp)) return PETSC_FALSE;
+  }
+#endif
+  return PETSC_TRUE;
+}
+
+/* The largest vertex degree (support size) a DM of depth d and largest cone maxC can have in the
+   PETSc in use: bisection, the sizes growing with maxS */
+static PetscInt MfadDMPlexMaxDegree_Private(PetscInt d, PetscInt maxC)
+{
+  PetscInt64 lo = 1, hi = PETSC_MAX_INT;
+
+  if (MfadDMPlexSizesFit_Private(d, maxC, hi)) return PETSC_MAX_INT;
+  while (hi - lo > 1) { /* fits at lo, not at hi */
+    const PetscInt64 mid = lo + (hi - lo) / 2;
+    if (MfadDMPlexSizesFit_Private(d, maxC, mid)) lo = mid;
+    else hi = mid;
+  }
+  return (PetscInt)lo;
+}
+
+/* Collective: every rank's largest support against the limit (PETSc's above, or a lower one from
+   -mfad_dmplex_max_degree), before PETSc sizes anything by it; an error on every rank names the
+   worst rank's point, its degree and the limit */
+static PetscErrorCode MfadDMPlexCheckDegree_Private(DM dm)
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)dm);
+  PetscInt    depth, maxC, maxS, pStart, pEnd, vStart, vEnd, limit, opt = 0, worst = -1;
+  PetscInt64  info[5] = {0, 0, 0, 0, 0}; /* degree, point, vertex (-1: not a vertex), limit, the limit's origin (1: option) */
+  PetscBool   set;
+  PetscMPIInt rank;
+  char        why[256];
+  struct {
+    int over, rank;
+  } mine, top;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(DMPlexGetDepth(dm, &depth));
+  PetscCall(DMPlexGetMaxSizes(dm, &maxC, &maxS));
+  limit = MfadDMPlexMaxDegree_Private(PetscAbsInt(depth), maxC);
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mfad_dmplex_max_degree", &opt, &set));
+  PetscCheck(!set || opt >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-mfad_dmplex_max_degree %" PetscInt_FMT " must be >= 1", opt);
+  set       = (PetscBool)(set && opt < limit); /* lowers PETSc's limit, never raises it */
+  limit     = set ? opt : limit;
+  mine.over = maxS > limit ? 1 : 0, mine.rank = (int)rank;
+  PetscCallMPI(MPI_Allreduce(&mine, &top, 1, MPI_2INT, MPI_MAXLOC, comm));
+  if (!top.over) PetscFunctionReturn(PETSC_SUCCESS);
+  if (mine.over && top.rank == (int)rank) { /* the point: the first of largest support */
+    PetscCall(DMPlexGetChart(dm, &pStart, &pEnd));
+    PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
+    for (PetscInt p = pStart; p < pEnd && worst < 0; p++) {
+      PetscInt s;
+      PetscCall(DMPlexGetSupportSize(dm, p, &s));
+      if (s == maxS) worst = p;
+    }
+    info[0] = maxS, info[1] = worst, info[2] = worst >= vStart && worst < vEnd ? worst - vStart : -1, info[3] = limit, info[4] = set;
+  }
+  PetscCallMPI(MPI_Bcast(info, 5, MPIU_INT64, top.rank, comm));
+  if (info[4]) PetscCall(PetscSNPrintf(why, sizeof why, " (-mfad_dmplex_max_degree)"));
+  else
+    PetscCall(PetscSNPrintf(
+        why, sizeof why,
+        ", the most that PETSc %d.%d.%d with %d-bit PetscInt can distribute (DMPlex sizes work arrays by the degree to the power depth + 1: "
+        "they would overflow, heap corruption; -mfad_dmplex_max_degree)",
+        PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, (int)(8 * sizeof(PetscInt))));
+  PetscCheck(info[2] < 0, comm, PETSC_ERR_SUP,
+             "MfadDMPlexDistribute: vertex %" PetscInt64_FMT
+             " (from 0 on rank %d; in the file's order when rank 0 read the mesh) has degree %" PetscInt64_FMT
+             " (edges; cells if the DM is not interpolated), more than %" PetscInt64_FMT "%s; split the cells around it",
+             info[2], top.rank, info[0], info[3], why);
+  SETERRQ(comm, PETSC_ERR_SUP,
+          "MfadDMPlexDistribute: point %" PetscInt64_FMT " of rank %d (not a vertex) has %" PetscInt64_FMT
+          " points in its support, more than %" PetscInt64_FMT "%s",
+          info[1], top.rank, info[0], info[3], why);
+}
+
 PetscErrorCode MfadDMPlexDistribute(DM *dm, PetscInt overlap)
 {
   PetscPartitioner part;
@@ -44,6 +189,7 @@ PetscErrorCode MfadDMPlexDistribute(DM *dm, PetscInt overlap)
   MfadValidPointer(dm, 1);
   PetscValidHeaderSpecific(*dm, DM_CLASSID, 1);
   PetscCheck(overlap >= 0, PetscObjectComm((PetscObject)*dm), PETSC_ERR_ARG_OUTOFRANGE, "MfadDMPlexDistribute: overlap %" PetscInt_FMT " < 0", overlap);
+  PetscCall(MfadDMPlexCheckDegree_Private(*dm));
   PetscCall(DMPlexGetPartitioner(*dm, &part));
 #if defined(PETSC_HAVE_PTSCOTCH)
   PetscCall(PetscPartitionerSetType(part, PETSCPARTITIONERPTSCOTCH)); /* the default; -petscpartitioner_type overrides */
@@ -163,6 +309,12 @@ PetscErrorCode MfadDMPlexCreateFromFile(MPI_Comm comm, const char path[], DM *dm
   if (mine) PetscCall(MfadDMPlexCreateOnRank0_Private(comm, path, PETSC_TRUE, dm));
   else if (ply && size > 1) PetscCall(MfadDMPlexCreateOnRank0_Private(comm, path, PETSC_FALSE, dm));
   else PetscCall(DMPlexCreateFromFile(comm, path, "mfad mesh", PETSC_TRUE, dm)); /* PLY, ExodusII ... */
-  PetscCall(MfadDMPlexDistribute(dm, 1));
+  /* a refused mesh (its vertex degree) is not left to the caller */
+  {
+    PetscErrorCode ierr = MfadDMPlexDistribute(dm, 1);
+
+    if (ierr) PetscCall(DMDestroy(dm));
+    PetscCall(ierr);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

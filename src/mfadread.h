@@ -29,7 +29,7 @@ typedef struct {
   PetscCheck((cond), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s:%" PetscInt_FMT ": " fmt, (r)->path, (r)->line, ##__VA_ARGS__)
 
 PETSC_INTERN PetscErrorCode MfadReaderOpen_Private(MfadReader *r, const char path[]);
-/* src/polytri.c: a polygon's triangles (fan if convex, else ear clipping); status 1 no plane, 2 crossing itself */
+/* src/polytri.c: a polygon's triangles (a strip if convex, else ear clipping); status 1 no plane, 2 crossing itself */
 PETSC_INTERN PetscErrorCode MfadPolygonTriangulate_Private(PetscInt n, const PetscReal *x, PetscInt *tri, int *status);
 PETSC_INTERN PetscErrorCode MfadReaderClose_Private(MfadReader *r);
 PETSC_INTERN PetscErrorCode MfadReaderNextLine_Private(MfadReader *r, PetscBool *found);

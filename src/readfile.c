@@ -387,8 +387,9 @@ PetscErrorCode MfadReadStatePushPolygon_Private(MfadReadState *s, MfadReader *r,
 }
 
 /* Every face of 4+ corners, its fan replaced in place by its triangulation (src/polytri.c:
-   convex faces keep their fan, non-convex ones are ear-clipped); a face with no plane or crossing
-   itself is an error naming its line. The polygon is read back from its fan (p0, p_i, p_i+1). */
+   convex faces by a strip, which is the fan for 4 and 5 corners, non-convex ones by ear clipping;
+   neither fans a long polygon from one corner); a face with no plane or crossing itself is an error
+   naming its line. The polygon is read back from its fan (p0, p_i, p_i+1). */
 static PetscErrorCode MfadReadStateTriangulate(MfadReadState *s, MfadReader *r)
 {
   const PetscInt  *pl = (const PetscInt *)s->polys.data, *lines = (const PetscInt *)s->lines.data;

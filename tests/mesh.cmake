@@ -26,3 +26,12 @@ mfad_mpi_test(test_dmplex_view_2 2 $<TARGET_FILE:test_dmplex> -meshes ${MFAD_MES
 set_tests_properties(test_dmplex_view_2 PROPERTIES PASS_REGULAR_EXPRESSION "load balance over 2 ranks .*ghost vertices [0-9]+ / [0-9.]+ / [1-9]" FAIL_REGULAR_EXPRESSION "FAIL")
 # a hang (a rank waiting for another that stopped) fails in minutes, not at ctest's default
 set_tests_properties(${MFAD_DMPLEX_TESTS} PROPERTIES TIMEOUT 300)
+# Issue 46, item 7: a vertex degree past what PETSc's DMPlex can size is refused before
+# distribution (src/dmplex.c); a long OBJ face is a strip, not a fan (src/polytri.c)
+add_executable(test_dmplex_degree test_dmplex_degree.c)
+target_link_libraries(test_dmplex_degree PRIVATE mfad PkgConfig::CHECK m)
+target_compile_options(test_dmplex_degree PRIVATE -Wall -Wextra)
+foreach(np 1 2)
+  mfad_mpi_test(test_dmplex_degree_${np} ${np} $<TARGET_FILE:test_dmplex_degree>)
+  set_tests_properties(test_dmplex_degree_${np} PROPERTIES TIMEOUT 60)
+endforeach()

@@ -222,6 +222,84 @@ START_TEST(non_convex_faces_are_ear_clipped)
 }
 END_TEST
 
+/* Issue 46, item 7: one OBJ face of n corners (a circle of radius 1 in z = 0; `dent`: corner n/2 at
+   radius 1/2, the one reflex corner) read as n - 2 triangles turning the face's way, adding up to its
+   area, none of whose corners has more than max_degree edges. The readers fanned a convex face from
+   its first corner (degree n - 1) and ear-clipped a non-convex one from its last (n - 1 too), and
+   PETSc's DMPlex crashes on such degrees (src/dmplex.c). */
+static void CheckLongFace(const char name[], int n, int dent, int max_degree)
+{
+  const size_t cap  = (size_t)n * 64 + 64;
+  char        *text = malloc(cap);
+  size_t       k    = 0;
+  double       sum = 0, area = 0;
+  MfadMesh     m;
+  long long   *e;
+  PetscInt     ne = 0;
+  int         *deg, worst = 0;
+  ck_assert_ptr_nonnull(text);
+  for (int i = 0; i < n; i++) {
+    const double t = 2 * M_PI * i / n, r = dent && i == n / 2 ? 0.5 : 1.0;
+    k += (size_t)snprintf(text + k, cap - k, "v %.17g %.17g 0\n", r * cos(t), r * sin(t));
+  }
+  k += (size_t)snprintf(text + k, cap - k, "f");
+  for (int i = 0; i < n; i++) k += (size_t)snprintf(text + k, cap - k, " %d", i + 1);
+  k += (size_t)snprintf(text + k, cap - k, "\n");
+  TestCall(MfadMeshRead(WriteTemp(name, text, (long)k), &m));
+  free(text);
+  ck_assert_msg(m->ncell == n - 2, "%s: %d triangles, expected %d", name, (int)m->ncell, n - 2);
+  for (int i = 0; i < n; i++) area += m->coords[3 * i] * m->coords[3 * ((i + 1) % n) + 1] - m->coords[3 * ((i + 1) % n)] * m->coords[3 * i + 1];
+  e   = malloc(sizeof(*e) * 3 * m->ncell);
+  deg = calloc((size_t)n, sizeof(*deg));
+  for (PetscInt t = 0; t < m->ncell; t++) {
+    PetscReal e1[3], e2[3], nrm[3];
+    Vec3Sub(&m->coords[3 * m->cells[3 * t + 1]], &m->coords[3 * m->cells[3 * t]], e1);
+    Vec3Sub(&m->coords[3 * m->cells[3 * t + 2]], &m->coords[3 * m->cells[3 * t]], e2);
+    Vec3Cross(e1, e2, nrm);
+    ck_assert_msg(nrm[2] > 0, "%s: triangle %d turns the wrong way (normal z %g)", name, (int)t, nrm[2]);
+    sum += nrm[2];
+    for (int a = 0; a < 3; a++) {
+      const long long u = m->cells[3 * t + a], v = m->cells[3 * t + (a + 1) % 3];
+      e[3 * t + a] = u < v ? u * n + v : v * n + u;
+    }
+  }
+  /* twice the areas: n - 2 sums of products of numbers <= 1, each to a few ulps */
+  ck_assert_msg(fabs(sum - area) < 1e-12 * area, "%s: triangles' area %.17g, the face's %.17g", name, 0.5 * sum, 0.5 * area);
+  qsort(e, 3 * m->ncell, sizeof(*e), CmpLong);
+  for (PetscInt i = 0; i < 3 * m->ncell; i++)
+    if (i == 0 || e[i] != e[i - 1]) deg[e[i] / n]++, deg[e[i] % n]++, ne++;
+  ck_assert_msg(ne == 2 * n - 3, "%s: %d edges, a triangulated n-gon has 2n - 3 = %d", name, (int)ne, 2 * n - 3);
+  for (int v = 0; v < n; v++) worst = deg[v] > deg[worst] ? v : worst;
+  ck_assert_msg(deg[worst] <= max_degree, "%s: vertex %d has %d edges, more than %d", name, worst, deg[worst], max_degree);
+  free(e);
+  free(deg);
+  TestCall(MfadMeshDestroy(&m));
+}
+
+START_TEST(long_faces_have_no_high_degree_vertex)
+{
+  /* convex: a strip, every corner in at most 3 triangles, so at most 2 sides and 2 diagonals */
+  CheckLongFace("circle.obj", 20000, 0, 4);
+  /* one reflex corner: ear clipping cuts every other ear per pass round the face, a corner gains at
+     most one diagonal on each side per pass, and with ears everywhere but at the dent each pass
+     halves the face: at most 2 + 2 (ceil(log2 n) + 1) edges (one pass spared for the dent) */
+  CheckLongFace("dented_circle.obj", 2000, 1, 2 + 2 * ((int)ceil(log2(2000.0)) + 1));
+}
+END_TEST
+
+/* The strip of 4 and 5 corners is the fan from corner 0 that the readers always gave (the quad of
+   obj_cube_with_quads_and_attributes is its case of 4): so a file of quads reads as before */
+START_TEST(pentagon_is_still_fanned_from_its_first_corner)
+{
+  MfadMesh       m;
+  const PetscInt fan[9] = {0, 1, 2, 0, 2, 3, 0, 3, 4};
+  TestCall(MfadMeshRead(WriteTemp("pentagon.obj", "v 0 0 0\nv 2 0 0\nv 3 1 0\nv 1 2 0\nv -1 1 0\nf 1 2 3 4 5\n", -1), &m));
+  ck_assert_int_eq(m->ncell, 3);
+  for (int i = 0; i < 9; i++) ck_assert_msg(m->cells[i] == fan[i], "pentagon: entry %d is %d, the fan's %d", i, (int)m->cells[i], (int)fan[i]);
+  TestCall(MfadMeshDestroy(&m));
+}
+END_TEST
+
 START_TEST(off_cube_with_quads)
 {
   MfadMesh m;
@@ -561,6 +639,8 @@ int main(int argc, char **argv)
   tcase_add_test(tc, obj_negative_indices_and_crlf);
   tcase_add_test(tc, off_cube_with_quads);
   tcase_add_test(tc, non_convex_faces_are_ear_clipped);
+  tcase_add_test(tc, long_faces_have_no_high_degree_vertex);
+  tcase_add_test(tc, pentagon_is_still_fanned_from_its_first_corner);
   tcase_add_test(tc, off_colours_and_counts_on_the_header_line);
   tcase_add_test(tc, manifold_check_names_the_edge);
   tcase_add_test(tc, tetgen_two_regions_with_markers);

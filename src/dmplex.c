@@ -65,8 +65,12 @@ PetscErrorCode MfadDMPlexCreateFromMesh(MPI_Comm comm, MfadMesh mesh, DM *dm)
      the default partition degree 12854 goes through, 12855 fails a malloc (3.18's adjacency
      size), and 199,999 (the issue's OBJ face, fanned) is a SEGV.
    PETSc 3.26.1's sources have the same closure sizing (plex.c) and the capped adjacency size, so
-   the limit is the closure's; not measured there (no 3.26 build on the machine where this was
-   written). The limit is computed from those formulas, so 64-bit PetscInt gets its own. */
+   the limit is the closure's. Measured on 3.26.1 (CI's build, scripts/petsc-cuda.sh) with the same
+   PETSc-only program: 214 tets round an edge work, 215 crash (SEGV; 1 rank, and 2 ranks with the
+   whole star on one); 1290 triangles round a vertex work, 1291 crash; with the default partition
+   the wrap still corrupts the heap past the limit (293 tets SEGV, 1000 "malloc(): mismatching
+   next->prev_size", 400 by luck fine; 12855 triangles SEGV). The limit is computed from those
+   formulas, so 64-bit PetscInt gets its own. */
 static PetscBool MfadMulFits_Private(PetscInt64 *acc, PetscInt64 b)
 {
   if (b != 0 && *acc > (PetscInt64)PETSC_MAX_INT / b) return PETSC_FALSE;

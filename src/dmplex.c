@@ -69,7 +69,7 @@ PetscErrorCode MfadDMPlexCreateFromMesh(MPI_Comm comm, MfadMesh mesh, DM *dm)
    PETSc-only program: 214 tets round an edge work, 215 crash (SEGV; 1 rank, and 2 ranks with the
    whole star on one); 1290 triangles round a vertex work, 1291 crash; with the default partition
    the wrap still corrupts the heap past the limit (293 tets SEGV, 1000 "malloc(): mismatching
-   next->prev_size", 400 by luck fine; 12855 triangles SEGV). The limit is computed from those
+   next->prev_size", 400 by luck fine; 12854 triangles SEGV). The limit is computed from those
    formulas, so 64-bit PetscInt gets its own. */
 static PetscBool MfadMulFits_Private(PetscInt64 *acc, PetscInt64 b)
 {

@@ -145,6 +145,9 @@ PetscErrorCode MfadEnergySetBackend(MfadEnergy E, MfadBackend backend);
 PetscErrorCode MfadEnergyGetBackend(MfadEnergy E, MfadBackend *backend);
 /** @brief Sets the OpenMP threads of element loops of at least 16,384 elements (-mfad_num_threads; 0, the default: one thread or OpenMP's count, whichever is measured faster per operation, docs/threads.md). */
 PetscErrorCode MfadEnergySetNumThreads(MfadEnergy E, PetscInt nthreads);
+/** @brief The most OpenMP threads any element loop of E has been given so far (1 where none was
+    threaded: loops under 16,384 elements, one thread chosen or measured faster). */
+PetscErrorCode MfadEnergyGetNumThreadsUsed(MfadEnergy E, PetscInt *nthreads);
 /** @brief Sets the options prefix of the energy's options. */
 PetscErrorCode MfadEnergySetOptionsPrefix(MfadEnergy E, const char prefix[]);
 /** @brief Gets the options prefix (NULL if none; borrowed). */

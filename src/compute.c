@@ -113,7 +113,10 @@ int MfadThreadsBegin_Private(MfadEnergy E, int site, PetscCount nelem, double *t
 
   *t0 = -1.0;
   if (nt <= 1 || nelem < MFAD_THREADS_MIN_ELEMENTS) return 1;
-  if (E->nthreads > 0) return nt;
+  if (E->nthreads > 0) {
+    E->threads_used = PetscMax(E->threads_used, nt);
+    return nt;
+  }
   if (!c->interval) c->interval = MFAD_THREADS_PROBE_MIN;
   if (c->warm < 2) use = 1;
   else if (c->sec[1] <= 0.0) {
@@ -125,7 +128,8 @@ int MfadThreadsBegin_Private(MfadEnergy E, int site, PetscCount nelem, double *t
     if (c->probe) c->calls = 0;
     use = c->probe ? (best > 1 ? 1 : nt) : best;
   }
-  *t0 = MfadWallTime_Private();
+  *t0             = MfadWallTime_Private();
+  E->threads_used = PetscMax(E->threads_used, use);
   return use;
 }
 

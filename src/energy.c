@@ -395,6 +395,15 @@ PetscErrorCode MfadEnergySetNumThreads(MfadEnergy E, PetscInt nthreads)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MfadEnergyGetNumThreadsUsed(MfadEnergy E, PetscInt *nthreads)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  MfadValidPointer(nthreads, 2);
+  *nthreads = PetscMax(E->threads_used, 1);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadEnergySetOptionsPrefix(MfadEnergy E, const char prefix[])
 {
   PetscFunctionBegin;

@@ -105,6 +105,7 @@ struct _p_MfadEnergy {
   /* options */
   MfadBackend backend;
   PetscInt    nthreads, block_size;
+  PetscInt    threads_used; /* the most threads an element loop was given (MfadEnergyGetNumThreadsUsed()) */
   PetscBool   atomic, reorder, check_finite, from_options;
   PetscBool   scatter_set; /* -mfad_scatter given: else colours on the CPU, atomics on the GPU */
   PetscBool   gather;      /* -mfad_scatter gather: the GPU's element outputs summed per dof (colours elsewhere) */

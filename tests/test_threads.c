@@ -75,9 +75,21 @@ static void Check(const char *psd)
     TestCall(MfadEnergySetFromOptions(E));
     /* the default count measures one thread, then two, then probes: 12 calls take both */
     for (int rep = 0; rep < (t == 2 ? 12 : 1); rep++) {
-      TestCall(VecScale(X, 1.0)); /* a new state: the cached Hessians are rebuilt */
+      /* a new state of X, so that the cached element Hessians are rebuilt by this thread count
+         (VecScale(X, 1.0) was used here: PETSc returns early for 1.0 without a new state, so the
+         cache of the first count served every later one and its threaded build was never compared) */
+      {
+        PetscScalar *x;
+        TestCall(VecGetArray(X, &x)); /* a write access: VecRestoreArray() increases the state */
+        TestCall(VecRestoreArray(X, &x));
+      }
       Results(E, X, V, t == 0 ? r1 : r);
       if (t > 0) ck_assert_msg(memcmp(r1, r, m * sizeof(PetscScalar)) == 0, "-mfad_num_threads %s (call %d, -mfad_psd_project %s): results differ from 1 thread", threads[t], rep, psd);
+    }
+    if (t == 1) { /* the library is built with OpenMP, run with OMP_NUM_THREADS=2 (tests/threads.cmake): 2 threads ran */
+      PetscInt used;
+      TestCall(MfadEnergyGetNumThreadsUsed(E, &used));
+      ck_assert_msg(used >= 2, "-mfad_num_threads 2: the element loops were given %d thread(s): nothing threaded was compared", (int)used);
     }
   }
   TestCall(PetscOptionsClearValue(NULL, "-mfad_block_size"));

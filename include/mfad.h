@@ -148,6 +148,25 @@ PetscErrorCode MfadEnergySetNumThreads(MfadEnergy E, PetscInt nthreads);
 /** @brief The most OpenMP threads any element loop of E has been given so far (1 where none was
     threaded: loops under 16,384 elements, one thread chosen or measured faster). */
 PetscErrorCode MfadEnergyGetNumThreadsUsed(MfadEnergy E, PetscInt *nthreads);
+/** @brief Consecutive elements per coloured block of the element loops (-mfad_block_size, default
+    src/colour.c's): the unit that threads and the deterministic scatter take; any size >= 1 gives
+    the same sum, blocked differently. Takes effect at the next set-up (a new size resets it). */
+PetscErrorCode MfadEnergySetBlockSize(MfadEnergy E, PetscInt bs);
+/** How element outputs are summed into vertices. */
+typedef enum {
+  MFAD_SCATTER_DEFAULT = -1, /**< the backend's: coloured blocks on the CPU, atomics on the GPU */
+  MFAD_SCATTER_COLOUR  = 0,  /**< coloured blocks of elements that share no vertex (deterministic) */
+  MFAD_SCATTER_ATOMIC  = 1,  /**< atomic adds (the order of a sum may change from run to run) */
+  MFAD_SCATTER_GATHER  = 2   /**< the GPU: each dof sums its elements' outputs (deterministic); coloured blocks elsewhere */
+} MfadScatter;
+/** @brief Sets how element outputs are summed into vertices (-mfad_scatter colour|atomic|gather). */
+PetscErrorCode MfadEnergySetScatter(MfadEnergy E, MfadScatter scatter);
+/** @brief Sorts each term's elements by their first local vertex for locality (-mfad_reorder,
+    default true); the sum is the same, in another order. Takes effect at the next set-up. */
+PetscErrorCode MfadEnergySetReorder(MfadEnergy E, PetscBool flg);
+/** @brief Checks the point for NaN/Inf before each evaluation, an error naming the vertex and dof
+    (-mfad_check_finite, default true). */
+PetscErrorCode MfadEnergySetCheckFinite(MfadEnergy E, PetscBool flg);
 /** @brief Sets the options prefix of the energy's options. */
 PetscErrorCode MfadEnergySetOptionsPrefix(MfadEnergy E, const char prefix[]);
 /** @brief Gets the options prefix (NULL if none; borrowed). */

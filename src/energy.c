@@ -404,6 +404,45 @@ PetscErrorCode MfadEnergyGetNumThreadsUsed(MfadEnergy E, PetscInt *nthreads)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MfadEnergySetBlockSize(MfadEnergy E, PetscInt bs)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCheck(bs >= 1, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE, "-mfad_block_size %" PetscInt_FMT " must be >= 1", bs);
+  if (bs != E->block_size) PetscCall(MfadEnergyReset_Private(E)); /* the colouring is by blocks */
+  E->block_size = bs;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetScatter(MfadEnergy E, MfadScatter scatter)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCheck(scatter >= MFAD_SCATTER_DEFAULT && scatter <= MFAD_SCATTER_GATHER, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE,
+             "MfadEnergySetScatter: no scatter %d", (int)scatter);
+  E->scatter_set = (PetscBool)(scatter != MFAD_SCATTER_DEFAULT);
+  E->atomic      = (PetscBool)(scatter == MFAD_SCATTER_ATOMIC);
+  E->gather      = (PetscBool)(scatter == MFAD_SCATTER_GATHER);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetReorder(MfadEnergy E, PetscBool flg)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  if (flg != E->reorder) PetscCall(MfadEnergyReset_Private(E)); /* the element order is set up */
+  E->reorder = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetCheckFinite(MfadEnergy E, PetscBool flg)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  E->check_finite = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadEnergySetOptionsPrefix(MfadEnergy E, const char prefix[])
 {
   PetscFunctionBegin;
@@ -459,7 +498,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
 {
   MfadBackend backend = E ? E->backend : MFAD_BACKEND_CPU;
   PetscInt    nthreads, block_size;
-  PetscBool         atomic, reorder, scatter_set;
+  PetscBool         reorder, scatter_set, check_finite;
   const char *scatters[] = {"colour", "atomic", "gather"};
   PetscInt    scatter;
   MfadPSDProjection psd;
@@ -476,6 +515,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   nthreads   = E->nthreads;
   block_size = E->block_size;
   reorder    = E->reorder;
+  check_finite = E->check_finite;
   scatter    = MfadEnergyGatherScatter_Private(E) ? 2 : MfadEnergyAtomicScatter_Private(E) ? 1 : 0;
   psd        = E->psd_user;
   psd_eps    = E->psd_eps;
@@ -487,11 +527,15 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   PetscOptionsBegin(PetscObjectComm((PetscObject)E), ((PetscObject)E)->prefix, "mfad energy options", "MfadEnergy");
   PetscCall(PetscOptionsEnum("-mfad_backend", "Where element loops run", "MfadEnergySetBackend", MfadBackends, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
   PetscCall(PetscOptionsInt("-mfad_num_threads", "OpenMP threads of element loops (0: OpenMP's count where measured faster, docs/threads.md)", "MfadEnergySetNumThreads", nthreads, &nthreads, NULL));
-  PetscCall(PetscOptionsInt("-mfad_block_size", "Consecutive elements per coloured block", "MfadEnergySetFromOptions", block_size, &block_size, NULL));
-  PetscCall(PetscOptionsEList("-mfad_scatter", "Scatter: coloured blocks (deterministic; the CPU's default), atomics (the GPU's default) or, on the GPU, a gather per dof (deterministic)",
-                              "MfadEnergySetFromOptions", scatters, 3, scatters[scatter], &scatter, &scatter_set));
-  PetscCall(PetscOptionsBool("-mfad_reorder", "Sort elements by their first local vertex for locality", "MfadEnergySetFromOptions", reorder, &reorder, NULL));
-  PetscCall(PetscOptionsBool("-mfad_check_finite", "Check the point for NaN/Inf before each evaluation", "MfadEnergySetFromOptions", E->check_finite, &E->check_finite, NULL));
+  PetscCall(PetscOptionsInt("-mfad_block_size", "Consecutive elements per coloured block", "MfadEnergySetBlockSize", block_size, &block_size, NULL));
+  PetscCall(PetscOptionsEList(
+      "-mfad_scatter",
+      "Scatter: coloured blocks (deterministic; the CPU's default), atomics (the GPU's default) or, on the GPU, a gather per dof (deterministic)",
+      "MfadEnergySetScatter", scatters, 3, scatters[scatter], &scatter, &scatter_set));
+  PetscCall(
+      PetscOptionsBool("-mfad_reorder", "Sort elements by their first local vertex for locality", "MfadEnergySetReorder", reorder, &reorder, NULL));
+  PetscCall(PetscOptionsBool("-mfad_check_finite", "Check the point for NaN/Inf before each evaluation", "MfadEnergySetCheckFinite", check_finite,
+                             &check_finite, NULL));
   PetscCall(PetscOptionsEnum("-mfad_psd_project", "Project element Hessians to PSD before caching or assembly", "MfadEnergySetPSDProjection",
                              MfadPSDProjections, (PetscEnum)psd, (PetscEnum *)&psd, &psd_set));
   PetscCall(PetscOptionsReal("-mfad_psd_epsilon", "Smallest eigenvalue left by the PSD projection", "MfadEnergySetPSDProjection", psd_eps, &psd_eps,
@@ -550,14 +594,10 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   PetscCall(MfadEnergySetBackend(E, backend));
   PetscCall(MfadEnergySetNumThreads(E, nthreads));
   PetscCall(MfadEnergySetDamping(E, damping));
-  PetscCheck(block_size >= 1, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE, "-mfad_block_size %" PetscInt_FMT " must be >= 1", block_size);
-  atomic = scatter == 1 ? PETSC_TRUE : PETSC_FALSE;
-  if (block_size != E->block_size || reorder != E->reorder) PetscCall(MfadEnergyReset_Private(E));
-  E->block_size   = block_size;
-  E->reorder      = reorder;
-  E->atomic       = atomic;
-  E->gather       = scatter == 2 ? PETSC_TRUE : PETSC_FALSE;
-  if (scatter_set) E->scatter_set = PETSC_TRUE;
+  PetscCall(MfadEnergySetBlockSize(E, block_size));
+  PetscCall(MfadEnergySetReorder(E, reorder));
+  PetscCall(MfadEnergySetCheckFinite(E, check_finite));
+  if (scatter_set) PetscCall(MfadEnergySetScatter(E, (MfadScatter)scatter));
   E->from_options = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

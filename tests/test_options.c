@@ -396,6 +396,69 @@ static PetscErrorCode InvalidStart(PetscBool tao, PetscErrorCode *ierr)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Issue 47, item 3: every option has its setter. The four that had none (-mfad_block_size,
+   -mfad_scatter, -mfad_reorder, -mfad_check_finite) set in code, as the view and the evaluation show */
+static void ViewText(MfadEnergy E, char *text, size_t len)
+{
+  PetscViewer v;
+  FILE       *fp;
+  size_t      n;
+  TestCall(PetscViewerASCIIOpen(PETSC_COMM_WORLD, "test_options_view.txt", &v));
+  TestCall(MfadEnergyView(E, v));
+  TestCall(PetscViewerDestroy(&v));
+  TestCall(MPI_Barrier(PETSC_COMM_WORLD)); /* rank 0 wrote it */
+  fp = fopen("test_options_view.txt", "r");
+  ck_assert(fp != NULL);
+  n       = fread(text, 1, len - 1, fp);
+  text[n] = 0;
+  fclose(fp);
+  TestCall(MPI_Barrier(PETSC_COMM_WORLD)); /* every rank read it before the next view */
+}
+
+START_TEST(setters_of_the_loop_options)
+{
+  MfadEnergy     E;
+  Vec            X;
+  PetscReal      f0, f1;
+  PetscErrorCode ierr;
+  char           text[4096];
+
+  TestCall(PetscOptionsClear(NULL));
+  TestCall(TestGridCreate(6, 4, 3, &grid));
+  TestCall(TestGridEnergy(PETSC_COMM_WORLD, &grid, &E));
+  TestCall(MfadEnergyCreateVecs(E, &X, NULL));
+  TestCall(TestGridPoint(&grid, 0.1, 3, X));
+  TestCall(MfadEnergyComputeObjective(E, X, &f0));
+  TestCall(MfadEnergySetBlockSize(E, 7));
+  TestCall(MfadEnergySetScatter(E, MFAD_SCATTER_ATOMIC));
+  TestCall(MfadEnergySetReorder(E, PETSC_FALSE));
+  ViewText(E, text, sizeof text);
+  ck_assert_msg(strstr(text, "scatter atomic, block size 7"), "MfadEnergySetBlockSize(7), MfadEnergySetScatter(ATOMIC): the view says '%s'", text);
+  TestCall(MfadEnergyComputeObjective(E, X, &f1)); /* the same sum, blocked and ordered otherwise */
+  ck_assert_msg(PetscAbsReal(f1 - f0) <= 1e-12 * PetscAbsReal(f0), "energy %.17g, the defaults' %.17g", (double)f1, (double)f0);
+  TestCall(MfadEnergySetScatter(E, MFAD_SCATTER_DEFAULT));
+  ViewText(E, text, sizeof text);
+  ck_assert_msg(strstr(text, "scatter coloured blocks"), "MfadEnergySetScatter(DEFAULT) on the CPU: the view says '%s'", text);
+  TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MfadEnergySetBlockSize(E, 0);
+  TestCall(PetscPopErrorHandler());
+  ExpectError(ierr, "MfadEnergySetBlockSize(0)", "-mfad_block_size 0 must be >= 1", NULL);
+  TestCall(VecSetValue(X, 0, (PetscScalar)NAN, INSERT_VALUES)); /* a NaN where rank 0 owns it */
+  TestCall(VecAssemblyBegin(X));
+  TestCall(VecAssemblyEnd(X));
+  TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MfadEnergyComputeObjective(E, X, &f1);
+  TestCall(PetscPopErrorHandler());
+  ExpectError(ierr, "a NaN point, checked", "the point has", NULL);
+  TestCall(MfadEnergySetCheckFinite(E, PETSC_FALSE));
+  TestCall(MfadEnergyComputeObjective(E, X, &f1)); /* not checked: the energy says it */
+  ck_assert_msg(PetscIsInfOrNanReal(f1), "unchecked NaN point: energy %g", (double)f1);
+  TestCall(VecDestroy(&X));
+  TestCall(MfadEnergyDestroy(&E));
+  TestCall(TestGridDestroy(&grid));
+}
+END_TEST
+
 START_TEST(an_invalid_start_names_its_element)
 {
   for (int tao = 0; tao < 2; tao++) {
@@ -474,6 +537,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, tao_keeps_the_users_preconditioner);
   tcase_add_loop_test(tc, an_option_without_its_value_is_an_error, 0, (int)(sizeof(value_options) / sizeof(value_options[0])));
   tcase_add_test(tc, mfad_view_prints_once_without_being_asked);
+  tcase_add_test(tc, setters_of_the_loop_options);
   tcase_add_test(tc, an_invalid_start_names_its_element);
   tcase_add_test(tc, info_names_an_invalid_trial_point);
   suite_add_tcase(s, tc);

@@ -425,7 +425,7 @@ static PetscErrorCode MfadSNESConverged_Private(SNES snes, PetscInt it, PetscRea
     SNESLineSearchReason lsr;
     PetscCall(SNESGetLineSearch(snes, &ls));
     PetscCall(SNESLineSearchGetReason(ls, &lsr));
-    if (lsr == SNES_LINESEARCH_FAILED_DOMAIN) *reason = SNES_DIVERGED_FUNCTION_DOMAIN;
+    if (MfadLineSearchFailedDomain(lsr)) *reason = SNES_DIVERGED_FUNCTION_DOMAIN;
   }
   if (it > 0 && *reason == SNES_CONVERGED_ITERATING && c->escape) {
     SNESLineSearch       ls;

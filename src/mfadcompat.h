@@ -81,4 +81,14 @@ typedef PetscOptionItems MfadOptionItems;
    void (*)(void), so keep casting operations to void (*)(void) (not to PetscErrorCodeFn *, which
    was PetscErrorCode (*)(void) in 3.23). */
 
+/* 3.25: SNES_LINESEARCH_FAILED_DOMAIN became FAILED_FUNCTION_DOMAIN, FAILED_OBJECTIVE_DOMAIN and
+   FAILED_JACOBIAN_DOMAIN (and FAILED_NANORINF): a line search that failed outside the domain */
+#if PETSC_VERSION_LT(3, 25, 0)
+#define MfadLineSearchFailedDomain(r) ((r) == SNES_LINESEARCH_FAILED_DOMAIN)
+#else
+#define MfadLineSearchFailedDomain(r) \
+  ((r) == SNES_LINESEARCH_FAILED_FUNCTION_DOMAIN || (r) == SNES_LINESEARCH_FAILED_OBJECTIVE_DOMAIN || \
+   (r) == SNES_LINESEARCH_FAILED_JACOBIAN_DOMAIN || (r) == SNES_LINESEARCH_FAILED_NANORINF)
+#endif
+
 #endif

@@ -21,22 +21,19 @@
      (message, then abort), as the chain would have without us. It cannot call a handler pushed
      before ours (the chain is private to PETSc): for the duration of one write, PETSc's default
      stands in for it.
-   - SIGINT, which PETSc never traps, and SIGTERM, which it does not trap under Open MPI (its
-     comment: Open MPI uses SIGTERM to end ranks): caught here only where their action is the
-     default (nobody's handler is replaced; an ignored signal stays ignored), with SA_RESETHAND,
-     the handler unlinking the temporary and raising the signal again, so the process ends as it
-     would have; the previous action is restored after the write.
-   Without PETSc's handler (-no_signal_handler, or a program that popped it), nothing is pushed:
-   pushing would install PETSc's traps, which the user turned off, and popping would reset the
-   error signals to SIG_DFL over any handler of the user's. A trapped error signal then leaves the
-   temporary, as before; SIGINT and SIGTERM are still covered as above.
-   Only async-signal-safe calls (unlink, raise) run in the handlers; the path is prepared before
-   the file is created. One write at a time per process (rank 0 writes; threads do not). */
+   - SIGINT, which PETSc never traps, SIGTERM, which it does not trap under Open MPI (its
+     comment: Open MPI uses SIGTERM to end ranks), and SIGHUP where PETSc's handler is off (its
+     action then the default): caught here only where their action is the default (nobody's handler is replaced; an ignored signal stays ignored),
+   with SA_RESETHAND, the handler unlinking the temporary and raising the signal again, so the process ends as it would have; the previous action is
+   restored after the write. Without PETSc's handler (-no_signal_handler, or a program that popped it), nothing is pushed: pushing would install
+   PETSc's traps, which the user turned off, and popping would reset the error signals to SIG_DFL over any handler of the user's. An error signal
+   (SEGV, ...) then leaves the temporary, as before; SIGINT, SIGTERM and SIGHUP are still covered as above. Only async-signal-safe calls (unlink,
+   raise) run in the handlers; the path is prepared before the file is created. One write at a time per process (rank 0 writes; threads do not). */
 typedef struct {
   char             tmp[PETSC_MAX_PATH_LEN];
   PetscBool        pushed;
-  int              ncaught, sig[2];
-  struct sigaction old[2];
+  int              ncaught, sig[3];
+  struct sigaction old[3];
 } MfadVTUGuard;
 
 static MfadVTUGuard *volatile MfadVTUGuardActive;
@@ -57,7 +54,7 @@ static PetscErrorCode MfadVTUOnPetscSignal_Private(int sig, void *ctx)
 
 static PetscErrorCode MfadVTUGuardArm_Private(MfadVTUGuard *g)
 {
-  static const int sigs[2]   = {SIGINT, SIGTERM};
+  static const int sigs[3]   = {SIGINT, SIGTERM, SIGHUP};
   PetscBool        nohandler = PETSC_FALSE;
 
   PetscFunctionBegin;
@@ -67,7 +64,7 @@ static PetscErrorCode MfadVTUGuardArm_Private(MfadVTUGuard *g)
     g->pushed = PETSC_TRUE;
   }
   MfadVTUGuardActive = g;
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < 3; i++) {
     struct sigaction cur, act;
     if (sigaction(sigs[i], NULL, &cur) || (cur.sa_flags & SA_SIGINFO) || cur.sa_handler != SIG_DFL) continue;
     memset(&act, 0, sizeof act);

@@ -16,16 +16,6 @@
 
 static PetscMPIInt rank, size;
 
-static void ExpectError(PetscErrorCode ierr, const char *what, const char *frag1, const char *frag2)
-{
-  const char   *text;
-  TestErrorText msg = NULL;
-  ck_assert_msg(ierr != 0, "%s: expected an error, got success", what);
-  PetscErrorMessage(ierr, &text, &msg);
-  ck_assert_msg(msg && strstr(msg, frag1), "%s: message '%s' lacks '%s'", what, msg ? msg : "", frag1);
-  if (frag2) ck_assert_msg(strstr(msg, frag2), "%s: message '%s' lacks '%s'", what, msg, frag2);
-}
-
 /* The largest s with s^(depth + 1) <= PETSC_MAX_INT: DMPlexGetTransitiveClosure()'s work array of
    (s^(depth+1) - 1) / (s - 1) entries (PETSc 3.18 to 3.26), the tightest of PETSc's sizes */
 static PetscInt ClosureLimit(int depth)
@@ -133,9 +123,9 @@ static void ExpectRefused(const char *what, PetscErrorCode ierr, PetscInt degree
 {
   char frag[128];
   snprintf(frag, sizeof frag, "vertex 0 (from 0 on rank 0; in the file's order when rank 0 read the mesh) has degree %d", (int)degree);
-  ExpectError(ierr, what, "MfadDMPlexDistribute: ", frag);
+  TestExpectError(ierr, what, "MfadDMPlexDistribute: ", frag);
   snprintf(frag, sizeof frag, "more than %d%s", (int)limit, why);
-  ExpectError(ierr, what, frag, NULL);
+  TestExpectError(ierr, what, frag, NULL);
 }
 
 /* PETSc's own limit: degree L distributes, L + 1 is refused, for tets (depth 3) and triangles
@@ -172,7 +162,7 @@ START_TEST(degree_limit_is_an_option)
   ck_assert_int_eq(ncell, 9);
   ExpectRefused("11 edges under -mfad_dmplex_max_degree 10", DistributeQuietly(WriteEdgeFan(10), &ncell), 11, 10, " (-mfad_dmplex_max_degree)");
   TestCall(PetscOptionsSetValue(NULL, "-mfad_dmplex_max_degree", "0"));
-  ExpectError(DistributeQuietly(WriteEdgeFan(10), &ncell), "-mfad_dmplex_max_degree 0", "-mfad_dmplex_max_degree 0 must be >= 1", NULL);
+  TestExpectError(DistributeQuietly(WriteEdgeFan(10), &ncell), "-mfad_dmplex_max_degree 0", "-mfad_dmplex_max_degree 0 must be >= 1", NULL);
   TestCall(PetscOptionsClearValue(NULL, "-mfad_dmplex_max_degree"));
 }
 END_TEST

@@ -14,16 +14,6 @@
 static TestGrid grid;
 
 /* check's assertions need the PETSc error message of a call that failed */
-static void ExpectError(PetscErrorCode ierr, const char *what, const char *frag1, const char *frag2)
-{
-  const char   *text;
-  TestErrorText msg = NULL;
-  ck_assert_msg(ierr != 0, "%s: expected an error, got success", what);
-  PetscErrorMessage(ierr, &text, &msg);
-  ck_assert_msg(msg && strstr(msg, frag1), "%s: message '%s' lacks '%s'", what, msg ? msg : "", frag1);
-  if (frag2) ck_assert_msg(strstr(msg, frag2), "%s: message '%s' lacks '%s'", what, msg, frag2);
-}
-
 /* ------------------------------------------------------------------ the user's preconditioner */
 typedef struct {
   const char *opts;    /* options */
@@ -120,7 +110,7 @@ START_TEST(factorising_a_shell_is_an_error_that_says_so)
     TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     ierr = SolveSNES(&c, type, sizeof(type), &conv);
     TestCall(PetscPopErrorHandler());
-    ExpectError(ierr, "SNES, -pc_type cholesky on the shell", "needs an assembled matrix", "-mfad_pmat aij");
+    TestExpectError(ierr, "SNES, -pc_type cholesky on the shell", "needs an assembled matrix", "-mfad_pmat aij");
     TestCall(PetscOptionsClear(NULL));
   }
 }
@@ -184,7 +174,7 @@ START_TEST(tao_keeps_the_users_preconditioner)
   TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = SolveTao("-mfad_hessian shell", PCCHOLESKY, type, sizeof(type), &conv);
   TestCall(PetscPopErrorHandler());
-  ExpectError(ierr, "TAO, PCSetType(cholesky) on the shell", "needs an assembled matrix", "cholesky");
+  TestExpectError(ierr, "TAO, PCSetType(cholesky) on the shell", "needs an assembled matrix", "cholesky");
   TestCall(PetscOptionsClear(NULL));
 }
 END_TEST
@@ -210,7 +200,7 @@ START_TEST(an_option_without_its_value_is_an_error)
   TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = MfadEnergySetSNES(E, snes);
   TestCall(PetscPopErrorHandler());
-  ExpectError(ierr, opt, opt, "needs a value");
+  TestExpectError(ierr, opt, opt, "needs a value");
   TestCall(SNESDestroy(&snes));
   TestCall(MfadEnergyDestroy(&E));
   TestCall(TestGridDestroy(&grid));
@@ -442,14 +432,14 @@ START_TEST(setters_of_the_loop_options)
   TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = MfadEnergySetBlockSize(E, 0);
   TestCall(PetscPopErrorHandler());
-  ExpectError(ierr, "MfadEnergySetBlockSize(0)", "-mfad_block_size 0 must be >= 1", NULL);
+  TestExpectError(ierr, "MfadEnergySetBlockSize(0)", "-mfad_block_size 0 must be >= 1", NULL);
   TestCall(VecSetValue(X, 0, (PetscScalar)NAN, INSERT_VALUES)); /* a NaN where rank 0 owns it */
   TestCall(VecAssemblyBegin(X));
   TestCall(VecAssemblyEnd(X));
   TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = MfadEnergyComputeObjective(E, X, &f1);
   TestCall(PetscPopErrorHandler());
-  ExpectError(ierr, "a NaN point, checked", "the point has", NULL);
+  TestExpectError(ierr, "a NaN point, checked", "the point has", NULL);
   TestCall(MfadEnergySetCheckFinite(E, PETSC_FALSE));
   TestCall(MfadEnergyComputeObjective(E, X, &f1)); /* not checked: the energy says it */
   ck_assert_msg(PetscIsInfOrNanReal(f1), "unchecked NaN point: energy %g", (double)f1);
@@ -465,8 +455,8 @@ START_TEST(an_invalid_start_names_its_element)
     PetscErrorCode ierr = 0;
     TestCall(PetscOptionsClear(NULL));
     TestCall(InvalidStart((PetscBool)tao, &ierr));
-    ExpectError(ierr, tao ? "TAO from an inverted tet" : "SNES from an inverted tet",
-                "the start point is invalid: term 'neohookean_tet' element 1 (vertices 4 5 6 7) has energy inf", "inverted");
+    TestExpectError(ierr, tao ? "TAO from an inverted tet" : "SNES from an inverted tet",
+                    "the start point is invalid: term 'neohookean_tet' element 1 (vertices 4 5 6 7) has energy inf", "inverted");
   }
 }
 END_TEST

@@ -10,16 +10,6 @@
 
 static PetscMPIInt rank, size;
 
-static void ExpectError(PetscErrorCode ierr, const char *what, const char *frag1, const char *frag2)
-{
-  const char   *text;
-  TestErrorText msg = NULL;
-  ck_assert_msg(ierr != 0, "%s: expected an error, got success", what);
-  PetscErrorMessage(ierr, &text, &msg);
-  ck_assert_msg(msg && strstr(msg, frag1), "%s: message '%s' lacks '%s'", what, msg ? msg : "", frag1);
-  if (frag2) ck_assert_msg(strstr(msg, frag2), "%s: message '%s' lacks '%s'", what, msg, frag2);
-}
-
 /* the spring grid's energy at a perturbed point, with -mfad_block_size `bs` (NULL: the default) */
 static PetscErrorCode GridEnergy(const TestGrid *g, const char *bs, PetscReal *f)
 {
@@ -61,7 +51,7 @@ START_TEST(block_size_near_int_max_evaluates_every_element)
     TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     ierr = MfadEnergySetFromOptions(E);
     TestCall(PetscPopErrorHandler());
-    ExpectError(ierr, "-mfad_block_size 0", "-mfad_block_size", ">= 1");
+    TestExpectError(ierr, "-mfad_block_size 0", "-mfad_block_size", ">= 1");
     TestCall(MfadEnergyDestroy(&E));
   }
   TestCall(PetscOptionsClearValue(NULL, "-mfad_block_size"));
@@ -107,7 +97,7 @@ START_TEST(ranks_passing_different_meshes_are_refused)
   TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = MfadEnergyCreateFromMesh(PETSC_COMM_WORLD, m, 3, &E);
   TestCall(PetscPopErrorHandler());
-  ExpectError(ierr, "MfadEnergyCreateFromMesh, other sizes on rank 1", "rank 0: 8 vertices, 6 cells", "rank 1: 12 vertices, 12 cells");
+  TestExpectError(ierr, "MfadEnergyCreateFromMesh, other sizes on rank 1", "rank 0: 8 vertices, 6 cells", "rank 1: 12 vertices, 12 cells");
   ck_assert_msg(!E, "MfadEnergyCreateFromMesh made an energy from different meshes");
   TestCall(MfadMeshDestroy(&m));
   /* the same sizes, one cell's corners swapped on rank 1: the term's cells would differ */
@@ -117,7 +107,7 @@ START_TEST(ranks_passing_different_meshes_are_refused)
   TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = MfadEnergyAddTermFromMesh(E, m, k, mat, 1.0, NULL);
   TestCall(PetscPopErrorHandler());
-  ExpectError(ierr, "MfadEnergyAddTermFromMesh, a cell differs on rank 1", "meshes differ in cell/coordinate hashes", "rank 1: 8 vertices");
+  TestExpectError(ierr, "MfadEnergyAddTermFromMesh, a cell differs on rank 1", "meshes differ in cell/coordinate hashes", "rank 1: 8 vertices");
   TestCall(MfadEnergyDestroy(&E));
   TestCall(MfadMeshDestroy(&m));
   TestCall(MfadMeshDestroy(&same));
@@ -145,11 +135,11 @@ START_TEST(repeated_vertex_is_refused)
   TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = MfadEnergyAddTermFromRest(E, k, 1, tet, rest, mat, 1.0, NULL);
   TestCall(PetscPopErrorHandler());
-  ExpectError(ierr, "MfadEnergyAddTermFromRest, tet 0 1 2 2", where ? where : local, "(vertices 0 1 2 2)");
+  TestExpectError(ierr, "MfadEnergyAddTermFromRest, tet 0 1 2 2", where ? where : local, "(vertices 0 1 2 2)");
   TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = MfadEnergyAddTerm(E, ks, 1, spring, &stiff, 1.0, NULL);
   TestCall(PetscPopErrorHandler());
-  ExpectError(ierr, "MfadEnergyAddTerm, spring 3 3", "term 'mass_spring'", "repeats vertex 3");
+  TestExpectError(ierr, "MfadEnergyAddTerm, spring 3 3", "term 'mass_spring'", "repeats vertex 3");
   TestCall(MfadEnergyDestroy(&E));
   { /* through the whole-mesh API: the mesh's cell number. 1 x 1 x 2: cells 0-5 on rank 0, 6-11 on rank 1 */
     MfadMesh m;
@@ -161,7 +151,7 @@ START_TEST(repeated_vertex_is_refused)
     TestCall(PetscPopErrorHandler());
     /* on every rank: the others would wait for the last in a collective call (issue 46) */
     TestCall(PetscSNPrintf(local, sizeof local, "element 8 repeats vertex %" PetscInt_FMT, m->cells[4 * 8]));
-    ExpectError(ierr, "MfadEnergyAddTermFromMesh, cell 8 repeats a vertex", local, NULL);
+    TestExpectError(ierr, "MfadEnergyAddTermFromMesh, cell 8 repeats a vertex", local, NULL);
     TestCall(MfadEnergyDestroy(&E));
     TestCall(MfadMeshDestroy(&m));
   }
@@ -225,7 +215,7 @@ START_TEST(rest_shape_errors_name_global_or_local_elements)
     if (size == 1) TestCall(PetscSNPrintf(want, sizeof want, "term 'neohookean_tet': element 1 has a degenerate or inverted rest shape"));
     else
       TestCall(PetscSNPrintf(want, sizeof want, "term 'neohookean_tet': local element 1 of rank %d has a degenerate or inverted rest shape", rank));
-    ExpectError(ierr, "MfadEnergyAddTermFromRest, an inverted tet", want, "(vertices 4 5 6 7)");
+    TestExpectError(ierr, "MfadEnergyAddTermFromRest, an inverted tet", want, "(vertices 4 5 6 7)");
   } else ck_assert_msg(ierr == 0, "MfadEnergyAddTermFromRest: rank %d, whose tets are fine, failed", rank);
   TestCall(MfadEnergyDestroy(&E));
   /* through the whole-mesh API: cell 8 of 12 (rank 1's third on 2 ranks) inverted */
@@ -235,8 +225,8 @@ START_TEST(rest_shape_errors_name_global_or_local_elements)
   ierr = MfadEnergyAddTermFromMesh(E, m, k, mat, 1.0, NULL);
   TestCall(PetscPopErrorHandler());
   /* on every rank, as the mesh's one error (fuzz_path_replay found the others waiting forever) */
-  ExpectError(ierr, "MfadEnergyAddTermFromMesh, cell 8 inverted", "element 8 has a degenerate or inverted rest shape (kernel code 2: inverted)",
-              NULL);
+  TestExpectError(ierr, "MfadEnergyAddTermFromMesh, cell 8 inverted", "element 8 has a degenerate or inverted rest shape (kernel code 2: inverted)",
+                  NULL);
   TestCall(MfadEnergyDestroy(&E));
   TestCall(MfadMeshDestroy(&m));
 }
@@ -266,7 +256,7 @@ START_TEST(off_with_extra_vertex_lines_says_so)
     ierr = MfadMeshReadOFF(path, &m);
     TestCall(PetscPopErrorHandler());
     remove(path);
-    ExpectError(ierr, extra[i], said[i], "the file has more vertex lines than the header's 4");
+    TestExpectError(ierr, extra[i], said[i], "the file has more vertex lines than the header's 4");
     ck_assert_msg(!m, "%s: a mesh was returned", extra[i]);
   }
   /* a good file still reads: the check does not take faces for vertices */
@@ -294,7 +284,7 @@ START_TEST(endless_line_is_refused_at_the_cap)
   TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = MfadMeshReadOBJ("/dev/zero", &m);
   TestCall(PetscPopErrorHandler());
-  ExpectError(ierr, "/dev/zero", "/dev/zero:1: a line longer than 67108864 bytes", "-mfad_mesh_max_line");
+  TestExpectError(ierr, "/dev/zero", "/dev/zero:1: a line longer than 67108864 bytes", "-mfad_mesh_max_line");
   ck_assert_msg(!m, "/dev/zero: a mesh was returned");
   /* a comment of 10,000 bytes under a cap of 20,000 reads; under 5,000 it is refused */
   TestCall(PetscSNPrintf(path, sizeof path, "test_refusals_long_%d.obj", rank));
@@ -314,7 +304,7 @@ START_TEST(endless_line_is_refused_at_the_cap)
   TestCall(PetscPopErrorHandler());
   TestCall(PetscOptionsClearValue(NULL, "-mfad_mesh_max_line"));
   remove(path);
-  ExpectError(ierr, "a 10,001-byte line under -mfad_mesh_max_line 5000", ":1: a line longer than 5000 bytes", NULL);
+  TestExpectError(ierr, "a 10,001-byte line under -mfad_mesh_max_line 5000", ":1: a line longer than 5000 bytes", NULL);
 }
 END_TEST
 
@@ -335,7 +325,7 @@ START_TEST(control_bytes_are_escaped_in_messages)
   ierr = MfadMeshReadOBJ(path, &m);
   TestCall(PetscPopErrorHandler());
   remove(path);
-  ExpectError(ierr, "an ESC in a record", ":2: unknown record '\\x1b[31mRED\\x07'", NULL);
+  TestExpectError(ierr, "an ESC in a record", ":2: unknown record '\\x1b[31mRED\\x07'", NULL);
 }
 END_TEST
 
@@ -376,13 +366,13 @@ START_TEST(untouched_vertex_is_refused_by_number)
   TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = SolveChain(E, X);
   TestCall(PetscPopErrorHandler());
-  ExpectError(ierr, "a vertex in no element", "vertex 4 (0-based; 1 such vertices in all) is in no element of any term and not fixed",
-              "MfadEnergySetFixedDofs()");
+  TestExpectError(ierr, "a vertex in no element", "vertex 4 (0-based; 1 such vertices in all) is in no element of any term and not fixed",
+                  "MfadEnergySetFixedDofs()");
   TestCall(MfadEnergySetFixedDofs(E, 2, dofs, NULL)); /* y and z of vertex 4 free: still refused */
   TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = SolveChain(E, X);
   TestCall(PetscPopErrorHandler());
-  ExpectError(ierr, "a vertex in no element, one dof fixed", "vertex 4 (0-based", NULL);
+  TestExpectError(ierr, "a vertex in no element, one dof fixed", "vertex 4 (0-based", NULL);
   TestCall(MfadEnergySetFixedDofs(E, 3, dofs, NULL));
   TestCall(SolveChain(E, X));
   TestCall(VecDestroy(&X));
@@ -414,7 +404,7 @@ START_TEST(vertex_out_of_range_is_refused_on_every_rank)
   TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = MfadEnergyComputeObjective(E, X, &f);
   TestCall(PetscPopErrorHandler());
-  ExpectError(ierr, "a vertex out of range", want, "(vertices 1 99)");
+  TestExpectError(ierr, "a vertex out of range", want, "(vertices 1 99)");
   TestCall(VecDestroy(&X));
   TestCall(MfadEnergyDestroy(&E));
 }

@@ -13,12 +13,7 @@ static void FuzzAtExit(void) { FuzzCleanup(dir); }
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
   (void)argc, (void)argv;
-  setenv("PETSC_OPTIONS", "-no_signal_handler", 1);
-  if (PetscInitializeNoArguments()) abort();
-  if (PetscPushErrorHandler(PetscReturnErrorHandler, NULL)) abort();
-  snprintf(dir, sizeof(dir), "%s/mfad_fuzzpath_XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-  if (!mkdtemp(dir)) abort();
-  atexit(FuzzAtExit);
+  FuzzInitialize(dir, sizeof(dir), "mfad_fuzzpath", FuzzAtExit);
   return 0;
 }
 

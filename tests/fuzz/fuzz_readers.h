@@ -110,4 +110,17 @@ static inline PetscErrorCode FuzzReadersRun(const char dir[], const uint8_t *dat
   return ierr;
 }
 
+/* libFuzzer's one-time set-up of both targets: PETSc without its signal handlers (the sanitizers
+   catch the crashes) and with its errors silenced (an error is a clean outcome), and a scratch
+   directory "<TMPDIR>/<name>_XXXXXX" for the inputs' files, removed at exit by `atexit_fn` */
+static inline void FuzzInitialize(char dir[], size_t len, const char *name, void (*atexit_fn)(void))
+{
+  setenv("PETSC_OPTIONS", "-no_signal_handler", 1);
+  if (PetscInitializeNoArguments()) abort();
+  if (PetscPushErrorHandler(PetscReturnErrorHandler, NULL)) abort();
+  snprintf(dir, len, "%s/%s_XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", name);
+  if (!mkdtemp(dir)) abort();
+  atexit(atexit_fn);
+}
+
 #endif

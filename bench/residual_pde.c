@@ -25,7 +25,7 @@ static const char help[] =
    are what count). CI runs it small (tests/examples_residual.cmake) as a smoke test. */
 #include <petsctime.h>
 #include <stdio.h>
-#include "../petsc-examples/advdiffproblem.h"
+#include "advdiffproblem.h" /* problems/: the problem petsc-examples/advdiff solves */
 
 static int CompareDouble(const void *a, const void *b) { return (*(const double *)a > *(const double *)b) - (*(const double *)a < *(const double *)b); }
 

@@ -456,13 +456,9 @@ PetscErrorCode MfadEnergyAddContact(MfadEnergy E, MfadContact C, PetscInt *pt, P
 PetscErrorCode MfadEnergyGetContactDetections(MfadEnergy E, PetscInt *n);
 /**@}*/
 
-/** @brief Tets of a box of nx x ny x nz cubes, 6 per cube, positively oriented and conforming;
-    vertex (i, j, k) has id i + (nx + 1) (j + (ny + 1) k). Writes the 24 vertex ids of each cube
-    c in [cstart, cend) (cubes numbered x fastest) to conn. Use for generated test and benchmark
-    meshes and examples. */
-PetscErrorCode MfadMeshBoxTets(PetscInt nx, PetscInt ny, PetscInt nz, PetscInt cstart, PetscInt cend, PetscInt conn[]);
-/** @brief Coordinates of the box's vertices [vstart, vend) spanning [lo, hi] (3 per vertex). */
-PetscErrorCode MfadMeshBoxVertices(PetscInt nx, PetscInt ny, PetscInt nz, const PetscReal lo[3], const PetscReal hi[3], PetscInt vstart, PetscInt vend, PetscReal coords[]);
+/* MfadMeshBoxTets(), MfadMeshBoxVertices(): generated box meshes as arrays, in the mesh library
+   (libmfadmesh, which libmfad links) */
+#include <mfadmeshbox.h>
 
 #ifdef __cplusplus
 }

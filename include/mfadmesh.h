@@ -1,17 +1,24 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /**
   @file mfadmesh.h
-  @brief Meshes for mfad: file readers (OBJ, OFF, TetGen, Gmsh, Medit; PLY through DMPlex), DMPlex
-         distribution and element sets, and VTK output of a solution.
+  @brief Meshes for mfad, the library libmfadmesh: file readers (OBJ, OFF, TetGen, Gmsh, Medit;
+         PLY through DMPlex), generated meshes, mesh checks, DMPlex distribution and element
+         sets, and VTK output of arrays.
 
   Readers are serial: one process reads a whole file into an MfadMesh (vertices, cells of one
   kind, optional tags). Bad files are PETSc errors naming the file and line.
+
+  libmfadmesh needs PETSc, not the AD core: a program of meshes alone links it only
+  (`mfad::mfadmesh`, `pkg-config --libs mfadmesh`). This header also declares, at its end, the
+  glue between meshes and energies of libmfad (mfadmeshenergy.h: MfadEnergyCreateFromMesh(),
+  MfadEnergyWriteVTU(), ...), as it always has; such a program may define MFADMESH_ONLY before
+  including it to see the mesh library's API alone.
 **/
 #ifndef MFADMESH_H
 #define MFADMESH_H
 
-#include <mfad.h>
 #include <petscdmplex.h>
+#include <mfadmeshbox.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -100,63 +107,50 @@ PetscErrorCode MfadMeshRead(const char path[], MfadMesh *mesh);
     @return PETSC_ERR_ARG_WRONG "<path>: edge 3-7 is shared by 3 triangles (cells 1, 4, 9) ..."
             naming 0-based vertex and cell ids */
 PetscErrorCode MfadMeshCheckManifold(MfadMesh mesh, const char path[]);
-
-/** @brief Writes the cells of `term` (lines, triangles or tets) at the positions X as a VTK
-    unstructured grid (.vtu), gathered on rank 0 and written atomically: a temporary
-    "<path>.tmp.<pid>", synced, then renamed, so `path` holds the old file or the whole new one.
-    The temporary is removed on every error and on a signal that ends the process mid-write
-    (SIGINT, SIGTERM and the signals PETSc's handler traps; src/vtu.c says how). Point data:
-    "displacement" (X - X0, when X0 is given) and "gradient_norm" (the norm of each vertex's
-    gradient of E at X, fixed dofs excluded). dof 2 positions get z = 0. -mfad_vtu_binary (with
-    E's prefix) writes base64 binary arrays instead of ASCII. */
-PetscErrorCode MfadEnergyWriteVTU(MfadEnergy E, PetscInt term, Vec X, Vec X0, const char path[]);
-
-/* ---------------------------------------------------------------- a whole mesh on every rank (libigl's V, F) */
-
-/** @brief An energy on the vertices of `mesh`, which every rank of comm passes whole (vertices and
-    cells, as libigl's V and F): each rank owns a contiguous range of the vertices (PETSc's default
-    split), `dof` unknowns each. The serial-friendly way in; meshes too big for one process go
-    through DMPlex (MfadDMPlexCreateFromFile(), MfadEnergyCreateFromDMPlex()). Collective: ranks
-    whose meshes differ (sizes, or hashes of the cells and coordinates; as do
-    MfadEnergyAddTermFromMesh() and MfadEnergyComputeTutteStart()) get the same error on every
-    rank, naming each rank's sizes. */
-PetscErrorCode MfadEnergyCreateFromMesh(MPI_Comm comm, MfadMesh mesh, PetscInt dof, MfadEnergy *E);
-/** @brief Adds kernel `k` on the mesh's cells as a term of E (made by MfadEnergyCreateFromMesh()):
-    each rank adds a contiguous range of the cells (MfadMeshGetCellRange()), with parameters from
-    the mesh's coordinates as rest shape and `material` (a kernel with a rest-shape set-up; one
-    without must take no parameters). The term's index in *term (NULL: not wanted). Errors name
-    elements by their cell numbers in the mesh. Collective. Reads exactly the kernel's count of
-    material constants (MfadKernelGetMaterialCount()): prefer
-    MfadEnergyAddTermFromMeshWithMaterial(), which checks the length. */
-PetscErrorCode MfadEnergyAddTermFromMesh(MfadEnergy E, MfadMesh mesh, MfadKernel k, const PetscReal material[], PetscReal weight, PetscInt *term);
-/** @brief MfadEnergyAddTermFromMesh() with the length of `material` (`nmaterial` constants): a
-    count other than the kernel's is an error naming the term, the kernel and both counts. */
-PetscErrorCode MfadEnergyAddTermFromMeshWithMaterial(MfadEnergy E, MfadMesh mesh, MfadKernel k, PetscInt nmaterial, const PetscReal material[],
-                                                     PetscReal weight, PetscInt *term);
-/** @brief This rank's range [cstart, cend) of the mesh's cells, as MfadEnergyAddTermFromMesh() adds them. */
-PetscErrorCode MfadMeshGetCellRange(MPI_Comm comm, MfadMesh mesh, PetscInt *cstart, PetscInt *cend);
-/** @brief X (E's layout) = the mesh's coordinates: the start point or rest shape (the first `dof`
-    coordinates of each vertex; zero beyond the mesh's). */
-PetscErrorCode MfadEnergyCopyCoordinatesFromMesh(MfadEnergy E, MfadMesh mesh, Vec X);
-/** @brief This rank's range [vstart, vend) of E's vertices (global ids; either may be NULL). */
-PetscErrorCode MfadEnergyGetOwnershipRange(MfadEnergy E, PetscInt *vstart, PetscInt *vend);
 /** @brief The boundary of a triangle surface as a successor map: next[v] (nvert entries, the caller's
     memory) is the vertex that follows v along the boundary edge leaving it, in the direction of
     the triangles' orientation; -1 for a vertex on no boundary edge. A boundary edge is one used
     by one triangle only; a vertex where two boundary loops touch keeps one successor. */
 PetscErrorCode MfadMeshComputeBoundary(MfadMesh mesh, PetscInt next[]);
-/** @brief A flip-free start X for a map of a disk-topology triangle surface to the plane (E made by
-    MfadEnergyCreateFromMesh(comm, mesh, 2, &E); every rank passes the whole mesh): Tutte's
-    embedding (the boundary loop on a circle by arc length, the interior by the graph Laplacian, one
-    linear solve: CG + Jacobi to 1e-12, -<prefix>mfad_tutte_ksp_* and _pc_* options), scaled to the
-    surface's area and oriented counter-clockwise, turned so that the vertex farthest from vertex 0
-    lies on its horizontal. The rigid motions, which leave a map's distortion unchanged, are pinned
-    by 3 fixed dofs set on E (vertex 0, and that vertex's y; MfadEnergySetFixedDofs() replaces
-    any set before). A surface with no boundary or more than one loop is an error. Collective. */
-PetscErrorCode MfadEnergyComputeTutteStart(MfadEnergy E, MfadMesh mesh, Vec X);
+
 /** @brief A box [lo, hi] of nx * ny * nz cubes, each cut into 6 positively oriented tets (Kuhn),
     vertex (i, j, k) numbered i + (nx + 1) (j + (ny + 1) k). */
 PetscErrorCode MfadMeshCreateBox(PetscInt nx, PetscInt ny, PetscInt nz, const PetscReal lo[3], const PetscReal hi[3], MfadMesh *mesh);
+
+/* ---------------------------------------------------------------- VTK output of arrays */
+
+/** A field of point data for MfadVTUWrite(): `ncomp` values per point (1: a scalar, 3: a vector). */
+typedef struct {
+  const char      *name;  /**< the DataArray's Name */
+  PetscInt         ncomp; /**< components per point: 1 to 9 */
+  const PetscReal *data;  /**< npoints * ncomp values, point after point */
+} MfadVTUField;
+
+/** @brief Writes points, cells and point data as a VTK unstructured grid (.vtu) from this process
+    alone (gather first for a distributed field), atomically: a temporary "<path>.tmp.<pid>",
+    synced, then renamed, so `path` holds the old file or the whole new one. The temporary is
+    removed on every error and on a signal that ends the process mid-write (SIGINT, SIGTERM and
+    the signals PETSc's handler traps; src/mesh/vtu.c says how). Use it to write what a mesh
+    program computed; MfadEnergyWriteVTU() writes an energy's term and gradient through it.
+    @param[in] path    the file
+    @param[in] npoints points
+    @param[in] points  npoints * 3 coordinates (2-D data: z = 0)
+    @param[in] ncell   cells
+    @param[in] nv      vertices per cell: 1 (points), 2 (lines), 3 (triangles) or 4 (tets)
+    @param[in] cells   ncell * nv point ids in [0, npoints)
+    @param[in] nfield  point-data fields; the first of 3 components is the grid's Vectors
+    @param[in] fields  the fields (NULL when nfield is 0)
+    @param[in] binary  PETSC_TRUE: base64 binary arrays; PETSC_FALSE: ASCII */
+PetscErrorCode MfadVTUWrite(const char path[], PetscInt npoints, const PetscReal points[], PetscInt ncell, PetscInt nv, const PetscInt cells[],
+                            PetscInt nfield, const MfadVTUField fields[], PetscBool binary);
+/** @brief Writes the mesh (its vertices and cells; 2-D coordinates get z = 0) with point data
+    `fields` (nvert values per component) as MfadVTUWrite() does.
+    @param[in] mesh   the mesh
+    @param[in] nfield point-data fields
+    @param[in] fields the fields (NULL when nfield is 0)
+    @param[in] binary base64 binary arrays (PETSC_TRUE) or ASCII
+    @param[in] path   the file */
+PetscErrorCode MfadMeshWriteVTU(MfadMesh mesh, PetscInt nfield, const MfadVTUField fields[], PetscBool binary, const char path[]);
 
 /* ---------------------------------------------------------------- DMPlex: distribution and element sets */
 
@@ -184,27 +178,11 @@ PetscErrorCode MfadDMPlexDistribute(DM *dm, PetscInt overlap);
     DMPlexCreateFromFile() through DMPlex. A file rank 0 cannot read is an error on every rank,
     with rank 0's code and message ("<path>:<line>: <what was wrong>"). */
 PetscErrorCode MfadDMPlexCreateFromFile(MPI_Comm comm, const char path[], DM *dm);
-/** @brief An energy on the DM's vertices: each rank owns the vertices its DM owns (point SF),
-    numbered contiguously per rank as DMPlexGetVertexNumbering() numbers them. */
-PetscErrorCode MfadEnergyCreateFromDMPlex(DM dm, PetscInt dof, MfadEnergy *E);
-/** @brief X (E's layout) = the DM's vertex coordinates (the first `dof` of them; zero beyond the
-    DM's coordinate dimension). Use as the rest shape and starting point. */
-PetscErrorCode MfadEnergyCopyCoordinatesFromDMPlex(MfadEnergy E, DM dm, Vec X);
 /** @brief This rank's elements of `set` (each element on exactly one rank: the owner of the
     cell or edge), as global vertex ids (*nvert per element) and their coordinates (coordinate
     dimension per vertex), both allocated with PetscMalloc1() (free with PetscFree(); pass NULL
     to skip). Collective. */
 PetscErrorCode MfadDMPlexGetElements(DM dm, MfadDMPlexSet set, PetscInt *nelem, PetscInt *nvert, PetscInt **conn, PetscReal **rest);
-/** @brief Adds kernel `k` on the DM's element set `set` as a term of E (made by
-    MfadEnergyCreateFromDMPlex()). A kernel with a rest-shape set-up gets the DM's coordinates as
-    rest shape and `material`; otherwise it must take no parameters. Collective. Reads exactly the
-    kernel's count of material constants (MfadKernelGetMaterialCount()): prefer
-    MfadEnergyAddTermFromDMPlexWithMaterial(), which checks the length. */
-PetscErrorCode MfadEnergyAddTermFromDMPlex(MfadEnergy E, DM dm, MfadKernel k, MfadDMPlexSet set, const PetscReal material[], PetscReal weight, PetscInt *term);
-/** @brief MfadEnergyAddTermFromDMPlex() with the length of `material` (`nmaterial` constants): a
-    count other than the kernel's is an error naming the term, the kernel and both counts. */
-PetscErrorCode MfadEnergyAddTermFromDMPlexWithMaterial(MfadEnergy E, DM dm, MfadKernel k, MfadDMPlexSet set, PetscInt nmaterial,
-                                                       const PetscReal material[], PetscReal weight, PetscInt *term);
 /** @brief The one-rings of this rank's owned vertices: row i (vertex rstart + i of the energy's
     layout) lists neighbours[offsets[i] .. offsets[i + 1]) in global ids, sorted. Needs the
     vertices' whole star (overlap 1). Free both with PetscFree(). */
@@ -212,6 +190,11 @@ PetscErrorCode MfadDMPlexGetVertexNeighbors(DM dm, PetscInt *n, PetscInt **offse
 
 #ifdef __cplusplus
 }
+#endif
+
+/* the glue of meshes and energies (libmfad), which this header has always declared */
+#ifndef MFADMESH_ONLY
+#include <mfadmeshenergy.h>
 #endif
 
 #endif /* MFADMESH_H */

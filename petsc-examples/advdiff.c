@@ -3,7 +3,7 @@ static const char help[] =
     "Steady nonlinear advection-diffusion-reaction on the unit square, P1 triangles:\n"
     "    -div((1 + k u^2) grad u) + b . grad u + c u^3 = f,   u = u* on the boundary,\n"
     "with the manufactured solution u*(x, y) = sin(pi x) sin(pi y) + x y and f computed from it in\n"
-    "closed form. The element residual is the plain-C file petsc-examples/advdiff_tri.c (a system\n"
+    "closed form. The element residual is the plain-C file problems/advdiff_tri.c (a system\n"
     "residual, .sum = MFAD_SUM_SYSTEM): mfad sums it into F(u) = 0 and gives SNES its exact,\n"
     "non-symmetric Jacobian (assembled, or as products J v with dual numbers). The grid is n x n\n"
     "squares, each cut into two triangles; every rank holds it whole, owns a band of vertex rows and\n"

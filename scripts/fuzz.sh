@@ -42,7 +42,7 @@ san=("-fsanitize=address,undefined,float-cast-overflow" -fno-sanitize-recover=al
 # shellcheck disable=SC2207
 flags=(-g -O1 -std=gnu11 -I"$root/include" $(pkg-config --cflags petsc) $(mpicc --showme:compile))
 # shellcheck disable=SC2207
-libs=(-L"$out/lib" "-Wl,-rpath,$out/lib" -lmfad $(pkg-config --libs petsc) $(mpicc --showme:link) -lm)
+libs=(-L"$out/lib" "-Wl,-rpath,$out/lib" -lmfad -lmfadmesh $(pkg-config --libs petsc) $(mpicc --showme:link) -lm)
 for t in readers path; do
   "$cc" "${flags[@]}" -fsanitize=fuzzer "${san[@]}" "$root/tests/fuzz/fuzz_$t.c" "${libs[@]}" -o "$out/fuzz_$t"
 done

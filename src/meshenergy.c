@@ -234,24 +234,6 @@ PetscErrorCode MfadEnergyCopyCoordinatesFromMesh(MfadEnergy E, MfadMesh mesh, Ve
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MfadMeshCreateBox(PetscInt nx, PetscInt ny, PetscInt nz, const PetscReal lo[3], const PetscReal hi[3], MfadMesh *mesh)
-{
-  PetscInt64 nv = (PetscInt64)(nx + 1) * (ny + 1) * (nz + 1), nc = (PetscInt64)6 * nx * ny * nz;
-
-  PetscFunctionBegin;
-  PetscCheck(nx > 0 && ny > 0 && nz > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "MfadMeshCreateBox: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " cubes", nx, ny, nz);
-  PetscCheck(nv < PETSC_MAX_INT && 4 * nc < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "MfadMeshCreateBox: mesh too large for 32-bit indices");
-  for (int d = 0; d < 3; d++)
-    PetscCheck(hi[d] > lo[d], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadMeshCreateBox: empty extent [%g, %g] along axis %d", (double)lo[d],
-               (double)hi[d], d);
-  PetscCall(MfadMeshCreate(3, (PetscInt)nv, 4, (PetscInt)nc, mesh));
-  PetscCall(MfadMeshBoxTets(nx, ny, nz, 0, nx * ny * nz, (*mesh)->cells));
-  PetscCall(MfadMeshBoxVertices(nx, ny, nz, lo, hi, 0, (PetscInt)nv, (*mesh)->coords));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode MfadEnergyGetOwnershipRange(MfadEnergy E, PetscInt *vstart, PetscInt *vend)
 {
   MPI_Comm comm;

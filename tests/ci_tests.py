@@ -137,11 +137,11 @@ def cmd_targets(a):
 # changed source -> the labels of the tests that check it (the unit label always runs)
 CHANGED_LABELS = [
     (r"^src/cuda/|^include/mfad/(cuda|loop_cuda)", "cuda"),
-    (r"^src/(read|mesh|polytri|dmplex|vtu)|^include/mfadmesh\.h", "readers|mpi"),
+    (r"^src/(read|mesh|polytri|dmplex|vtu)|^include/mfadmesh", "readers|mpi"),
     (r"^(src|shell|include)/", "mpi"),  # but the example runs (label example)
     (r"^(tools|cmake)/|CMakeLists\.txt$", "install"),
     (r"^docs/|^README\.md$", "docs"),
-    (r"^bench/", "bench"),
+    (r"^bench/|^problems/", "bench"),
 ]
 
 
@@ -169,7 +169,7 @@ def cmd_changed(a):
                 labels |= set(l.split("|"))
         path = os.path.realpath(os.path.join(src, f))
         stem = os.path.splitext(os.path.basename(f))[0]
-        progs = example_programs(src, f) if f.startswith("petsc-examples/") else set()
+        progs = example_programs(src, f) if f.startswith(("petsc-examples/", "problems/")) else set()
         for n, t in tests.items():
             # the fragment that defines the test, its script, its program's source (tests/<name>.c),
             # an example program built from the file or including it

@@ -68,7 +68,7 @@ endif()
 # the energies by base name (no absolute path in a generated file: cmake/MfadEnergy.cmake)
 target_include_directories(mfad_cudaemu PUBLIC ${PROJECT_SOURCE_DIR}/include PRIVATE ${emu}/include ${PROJECT_SOURCE_DIR}/src
                            ${PROJECT_BINARY_DIR}/energies ${PROJECT_SOURCE_DIR}/energies)
-target_link_libraries(mfad_cudaemu PUBLIC PkgConfig::PETSC MPI::MPI_C PRIVATE OpenMP::OpenMP_C m)
+target_link_libraries(mfad_cudaemu PUBLIC mfadmesh PkgConfig::PETSC MPI::MPI_C PRIVATE OpenMP::OpenMP_C m)
 # (energy headers' host-only rest set-up is unused in the kernels' translation units, as under nvcc)
 target_compile_options(mfad_cudaemu PRIVATE -Wall -Wextra -fno-math-errno $<$<COMPILE_LANGUAGE:CXX>:-Wno-unused-function>)
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# DMPlex distribution (src/dmplex.c): Gmsh and generated meshes on 1, 2 and 4 ranks against the
+# DMPlex distribution (src/mesh/dmplex.c): Gmsh and generated meshes on 1, 2 and 4 ranks against the
 # same mesh on one rank, with a tet term and a bending-stencil term (the test energy hinge_test)
 add_executable(test_dmplex test_dmplex.c)
 target_link_libraries(test_dmplex PRIVATE mfad m)
@@ -27,7 +27,7 @@ set_tests_properties(test_dmplex_view_2 PROPERTIES PASS_REGULAR_EXPRESSION "load
 # a hang (a rank waiting for another that stopped) fails in minutes, not at ctest's default
 set_tests_properties(${MFAD_DMPLEX_TESTS} PROPERTIES TIMEOUT 300)
 # Issue 46, item 7: a vertex degree past what PETSc's DMPlex can size is refused before
-# distribution (src/dmplex.c); a long OBJ face is a strip, not a fan (src/polytri.c)
+# distribution (src/mesh/dmplex.c); a long OBJ face is a strip, not a fan (src/mesh/polytri.c)
 add_executable(test_dmplex_degree test_dmplex_degree.c)
 target_link_libraries(test_dmplex_degree PRIVATE mfad PkgConfig::CHECK m)
 target_compile_options(test_dmplex_degree PRIVATE -Wall -Wextra)
@@ -35,3 +35,12 @@ foreach(np 1 2)
   mfad_mpi_test(test_dmplex_degree_${np} ${np} $<TARGET_FILE:test_dmplex_degree>)
   set_tests_properties(test_dmplex_degree_${np} PROPERTIES TIMEOUT 60)
 endforeach()
+# Issue 47, item 5: the mesh library alone. A program of meshes that links libmfadmesh only
+# (tests/test_mesh_only.c), and libmfadmesh's undefined symbols: none of mfad's (nothing of libmfad,
+# which sits above it)
+add_executable(test_mesh_only test_mesh_only.c)
+target_link_libraries(test_mesh_only PRIVATE mfad::mfadmesh)
+target_compile_options(test_mesh_only PRIVATE -Wall -Wextra)
+add_test(NAME test_mesh_only COMMAND test_mesh_only ${MFAD_MESHES} ${CMAKE_CURRENT_BINARY_DIR})
+add_test(NAME mfadmesh_standalone COMMAND sh -c "u=$(nm -D --undefined-only \"$0\") || exit 2; if printf '%s\\n' \"$u\" | grep -i mfad; then echo 'libmfadmesh needs the symbols above'; exit 1; fi; readelf -d \"$0\" | grep -q 'NEEDED.*libmfad\\.' && { echo 'libmfadmesh needs libmfad'; exit 1; }; exit 0" $<TARGET_FILE:mfadmesh>)
+set_tests_properties(test_mesh_only mfadmesh_standalone PROPERTIES ENVIRONMENT "${MFAD_MPI_ENV}" LABELS "unit;readers")

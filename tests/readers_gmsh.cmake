@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Gmsh and Medit files (src/read_gmsh.c, src/read_medit.c): bad files are the same error, naming
+# Gmsh and Medit files (src/mesh/read_gmsh.c, src/mesh/read_medit.c): bad files are the same error, naming
 # file and line, on 1 and 2 ranks of MfadDMPlexCreateFromFile(); good ones read as PETSc's Gmsh
 # reader and the other formats read them.
 add_executable(test_readers_gmsh test_readers_gmsh.c)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Issue 46, item 7: vertex degree and DMPlex distribution. PETSc sizes DMPlex work arrays by the
-   largest vertex degree to the power depth + 1 in PetscInt (src/dmplex.c says where): one OBJ face
+   largest vertex degree to the power depth + 1 in PetscInt (src/mesh/dmplex.c says where): one OBJ face
    of 200,000 corners, fanned by the reader, crashed on 2 ranks (heap corruption), and a fan of tets
    round one edge gave malloc errors. Now MfadDMPlexDistribute() refuses a degree past PETSc's limit
    before PETSc sees it, naming the vertex, its degree and the limit; at the limit the mesh
@@ -168,7 +168,7 @@ START_TEST(degree_limit_is_an_option)
 END_TEST
 
 /* The issue's case, smaller: one OBJ face of 20,000 corners (the reader fanned it, degree 19,999)
-   is read as a strip (src/polytri.c) and distributes: n - 2 cells, on every rank count */
+   is read as a strip (src/mesh/polytri.c) and distributes: n - 2 cells, on every rank count */
 START_TEST(long_polygon_distributes)
 {
   const int n = 20000;

@@ -226,7 +226,7 @@ END_TEST
    radius 1/2, the one reflex corner) read as n - 2 triangles turning the face's way, adding up to its
    area, none of whose corners has more than max_degree edges. The readers fanned a convex face from
    its first corner (degree n - 1) and ear-clipped a non-convex one from its last (n - 1 too), and
-   PETSc's DMPlex crashes on such degrees (src/dmplex.c). */
+   PETSc's DMPlex crashes on such degrees (src/mesh/dmplex.c). */
 static void CheckLongFace(const char name[], int n, int dent, int max_degree)
 {
   const size_t cap  = (size_t)n * 64 + 64;

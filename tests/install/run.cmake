@@ -3,6 +3,8 @@
 #   install: 1. cmake --install MFAD_BUILD_DIR --prefix MFAD_WORK_DIR/prefix
 #            2. configure, build and run tests/install/ with find_package(mfad) (target mfad::mfad)
 #            3. compile and run tests/install/consumer.c with `pkg-config --cflags --libs mfad`
+#            2 and 3 again for tests/test_mesh_only.c, a program of meshes alone, with the mesh
+#            library only: mfad::mfadmesh and `pkg-config mfadmesh`
 #   tutorial-cmake, tutorial-make: 4. build the README's tutorial (docs/tutorial) with CMake or
 #            with its Makefile against that prefix, and run it on 2 ranks
 # The tutorial's parts need the prefix of the first (a ctest fixture) and run beside each other:
@@ -117,6 +119,16 @@ if(NOT out MATCHES "unused_local\\.c:7:[0-9]+: warning: unused variable")
 endif()
 message(STATUS "install test: build with find_package(mfad), a warning at the user's line: ok")
 mfad_step("run the find_package(mfad) build" ${cbuild}/consumer)
+get_filename_component(meshes ${MFAD_TEST_SOURCE_DIR}/../meshes ABSOLUTE)
+# the mesh library alone: linked without libmfad, which it must not need
+macro(mfad_check_mesh_only exe)
+  execute_process(COMMAND readelf -d ${exe} OUTPUT_VARIABLE needed)
+  if(needed MATCHES "libmfad\\.so")
+    message(FATAL_ERROR "install test: ${exe}, linked with the mesh library only, needs libmfad:\n${needed}")
+  endif()
+endmacro()
+mfad_check_mesh_only(${cbuild}/mesh_only)
+mfad_step("run the mesh-only program (mfad::mfadmesh)" ${cbuild}/mesh_only ${meshes} ${cbuild})
 
 # ---------------------------------------------------------------- 3. pkg-config mfad
 mfad_pkg_config_path()
@@ -135,3 +147,13 @@ file(MAKE_DIRECTORY ${pbuild})
 mfad_step("compile with pkg-config mfad (${MFAD_C_COMPILER} ... ${flags})"
           ${MFAD_C_COMPILER} -Wall -Wextra -o ${pbuild}/consumer ${MFAD_TEST_SOURCE_DIR}/consumer.c ${flags} -Wl,-rpath,${libdir})
 mfad_step("run the pkg-config build" ${pbuild}/consumer)
+execute_process(COMMAND ${MFAD_PKG_CONFIG} --cflags --libs mfadmesh RESULT_VARIABLE rc OUTPUT_VARIABLE flags ERROR_VARIABLE err
+                OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "install test: pkg-config --cflags --libs mfadmesh failed (PKG_CONFIG_PATH=${pcdir}):\n${err}")
+endif()
+separate_arguments(flags UNIX_COMMAND "${flags}")
+mfad_step("compile the mesh-only program with pkg-config mfadmesh (${MFAD_C_COMPILER} ... ${flags})"
+          ${MFAD_C_COMPILER} -Wall -Wextra -o ${pbuild}/mesh_only ${MFAD_TEST_SOURCE_DIR}/../test_mesh_only.c ${flags} -Wl,-rpath,${libdir})
+mfad_check_mesh_only(${pbuild}/mesh_only)
+mfad_step("run the pkg-config mesh-only build" ${pbuild}/mesh_only ${meshes} ${pbuild})

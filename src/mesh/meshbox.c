@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Structured tet meshes of a box (PETSc 3.18 has no TetGen here): each cube of an
    nx x ny x nz grid split into 6 tets around its main diagonal (Kuhn/Freudenthal), every tet
-   positively oriented, neighbouring cubes conforming. */
-#include "mfadimpl.h"
+   positively oriented, neighbouring cubes conforming: as arrays (MfadMeshBoxTets(),
+   MfadMeshBoxVertices()) or as an MfadMesh (MfadMeshCreateBox()). */
+#include "mfadmeshimpl.h"
 
 /* the 6 monotone lattice paths from corner 000 to 111, corners as bit masks (x = 1, y = 2, z = 4) */
 static const int MfadKuhnTets[6][4] = {{0, 1, 3, 7}, {0, 1, 5, 7}, {0, 2, 3, 7}, {0, 2, 6, 7}, {0, 4, 5, 7}, {0, 4, 6, 7}};
@@ -55,5 +56,23 @@ PetscErrorCode MfadMeshBoxVertices(PetscInt nx, PetscInt ny, PetscInt nz, const 
     const PetscInt ijk[3] = {v % (nx + 1), (v / (nx + 1)) % (ny + 1), v / ((nx + 1) * (ny + 1))}, n[3] = {nx, ny, nz};
     for (int d = 0; d < 3; d++) coords[3 * (v - vstart) + d] = lo[d] + (hi[d] - lo[d]) * (PetscReal)ijk[d] / (PetscReal)n[d];
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadMeshCreateBox(PetscInt nx, PetscInt ny, PetscInt nz, const PetscReal lo[3], const PetscReal hi[3], MfadMesh *mesh)
+{
+  PetscInt64 nv = (PetscInt64)(nx + 1) * (ny + 1) * (nz + 1), nc = (PetscInt64)6 * nx * ny * nz;
+
+  PetscFunctionBegin;
+  PetscCheck(nx > 0 && ny > 0 && nz > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "MfadMeshCreateBox: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " cubes", nx, ny, nz);
+  PetscCheck(nv < PETSC_MAX_INT && 4 * nc < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "MfadMeshCreateBox: mesh too large for 32-bit indices");
+  for (int d = 0; d < 3; d++)
+    PetscCheck(hi[d] > lo[d], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MfadMeshCreateBox: empty extent [%g, %g] along axis %d", (double)lo[d],
+               (double)hi[d], d);
+  PetscCall(MfadMeshCreate(3, (PetscInt)nv, 4, (PetscInt)nc, mesh));
+  PetscCall(MfadMeshBoxTets(nx, ny, nz, 0, nx * ny * nz, (*mesh)->cells));
+  PetscCall(MfadMeshBoxVertices(nx, ny, nz, lo, hi, 0, (PetscInt)nv, (*mesh)->coords));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* DMPlex meshes for mfad: an MfadMesh or a file becomes a DMPlex and PETSc's partitioner
-   distributes it. What mfad takes from the distributed DM is in src/dmplexsets.c. */
-#include "mfadimpl.h"
-#include <mfadmesh.h>
-#include <petscdmplex.h>
+   distributes it. What mfad takes from the distributed DM is in src/mesh/dmplexsets.c. */
+#include "mfadmeshimpl.h"
 
 PetscErrorCode MfadDMPlexCreateFromMesh(MPI_Comm comm, MfadMesh mesh, DM *dm)
 {

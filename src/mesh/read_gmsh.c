@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* MfadMeshReadGmsh: Gmsh meshes, MSH 2.x and 4.1, ASCII (here) and binary (the records of
-   src/read_gmsh_binary.c). mfad reads them itself rather than through DMPlexCreateGmsh(), which
+   src/mesh/read_gmsh_binary.c). mfad reads them itself rather than through DMPlexCreateGmsh(), which
    (PETSc 3.18) trusts the file: a node index out of range crashes it on one rank and goes
    unnoticed on two. Here every count, tag and index is checked
    and an error names the file and line.

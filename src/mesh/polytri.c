@@ -6,7 +6,7 @@
    Neither makes a high-valence vertex where the polygon allows otherwise. The readers fanned convex
    polygons from their first corner: one OBJ face of 200,000 corners gave a vertex of 199,999
    edges, and PETSc's DMPlex sizes work arrays by powers of the largest vertex degree, which
-   overflow PetscInt (heap corruption on 2 ranks; src/dmplex.c says where and refuses what is
+   overflow PetscInt (heap corruption on 2 ranks; src/mesh/dmplex.c says where and refuses what is
    left). A strip gives every corner at most 3 triangles (at most 2 diagonals); ear clipping takes
    every other ear per pass round the polygon, so a corner gains at most 2 diagonals per pass and a
    polygon with ears all round (nearly convex) takes about log2(n) passes. A polygon whose only

@@ -2,7 +2,7 @@
 /* Binary Gmsh files (MSH 2.2 and 4.1, file type 1, data size 8, this machine's byte order): the
    records of $Entities, $Nodes and $Elements are binary (2.2: 4-byte ints and doubles after an
    ASCII count line; 4.1: 4-byte ints, 8-byte size_t and doubles), the rest of the file is text.
-   The same checks as for ASCII files (src/read_gmsh.c); line numbers in messages count the line
+   The same checks as for ASCII files (src/mesh/read_gmsh.c); line numbers in messages count the line
    ends in the binary data too, so that they are the file's lines. */
 #include <math.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* MfadMeshReadOBJ: Wavefront OBJ triangle surfaces. `v` and `f` records are read, polygons
-   triangulated (src/polytri.c: convex ones fanned, others ear-clipped); attribute, grouping, material and free-form records are skipped; anything
+   triangulated (src/mesh/polytri.c: convex ones fanned, others ear-clipped); attribute, grouping, material and free-form records are skipped; anything
    else is refused, so that a file that is not OBJ is not read as an empty or partial one. */
 #include <string.h>
 #include "mfadread.h"

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* MfadMesh: a mesh as read from a file, the common output of every reader (src/read_*.c). */
-#include <mfadmesh.h>
-#include "mfadcompat.h"
+/* MfadMesh: a mesh as read from a file, the common output of every reader (src/mesh/read_*.c). */
+#include "mfadmeshimpl.h"
 
 PetscErrorCode MfadMeshCreate(PetscInt dim, PetscInt nvert, PetscInt ncorner, PetscInt ncell, MfadMesh *mesh)
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* The bodies of advdiffproblem.h (described there): part of the examples' helper library. */
+/* The bodies of advdiffproblem.h (described there): the library mfad_problems (problems/CMakeLists.txt). */
 #include <stdio.h>
 #include "advdiffproblem.h"
 

@@ -2,7 +2,7 @@
 /* What petsc-examples/advdiff and bench/residual_pde share: the discretisation of
        -div((1 + k u^2) grad u) + b . grad u + c u^3 = f  on the unit square,  u = u* on the boundary,
    with the manufactured solution u*(x, y) = sin(pi x) sin(pi y) + x y (f in closed form), by P1
-   triangles (the element residual petsc-examples/advdiff_tri.c) on a structured n x n grid of
+   triangles (the element residual problems/advdiff_tri.c) on a structured n x n grid of
    squares, each cut into 2 triangles along the diagonal (0,0)-(1,1). Every rank holds the whole
    generated grid; triangles are split in contiguous ranges, vertices owned in PETSc's default
    split (vertex (i, j) has id j (n + 1) + i: a rank owns a band of rows). */

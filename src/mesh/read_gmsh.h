@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* What the Gmsh reader's text (src/read_gmsh.c) and binary (src/read_gmsh_binary.c) parts share. */
+/* What the Gmsh reader's text (src/mesh/read_gmsh.c) and binary (src/mesh/read_gmsh_binary.c) parts share. */
 #ifndef MFAD_READ_GMSH_H
 #define MFAD_READ_GMSH_H
 
@@ -38,7 +38,7 @@ PETSC_INTERN PetscErrorCode      MfadGmshPushElement_Private(MfadGmsh *g, PetscI
 /* the first physical tag of entity (dim, tag) in $Entities, or 0 */
 PETSC_INTERN PetscInt MfadGmshPhysical_Private(const MfadGmsh *g, PetscInt dim, PetscInt tag);
 
-/* src/read_gmsh_binary.c: binary files (file type 1) after their format line: the 1 that tells
+/* src/mesh/read_gmsh_binary.c: binary files (file type 1) after their format line: the 1 that tells
    the byte order, and the sections whose records are binary */
 PETSC_INTERN PetscErrorCode MfadGmshBinaryOne_Private(MfadGmsh *g);
 PETSC_INTERN PetscErrorCode MfadGmshEntitiesBinary_Private(MfadGmsh *g);

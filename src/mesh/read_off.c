@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* MfadMeshReadOFF: Geomview OFF triangle surfaces (ASCII). The header keyword is optional;
    ST, C and N variants carry texture coordinates, colours and normals after each vertex's
-   x y z, which are checked to be numbers and ignored. Polygons are triangulated as in OBJ (src/polytri.c). */
+   x y z, which are checked to be numbers and ignored. Polygons are triangulated as in OBJ (src/mesh/polytri.c). */
 #include <string.h>
 #include "mfadread.h"
 

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* What the text mesh readers (src/read_*.c) share: a line reader that knows the file name and
+/* What the text mesh readers (src/mesh/read_*.c) share: a line reader that knows the file name and
    the line number for error messages, token parsers, and arrays that grow as records arrive
    (so that no count read from a file sizes an allocation before the data backs it). */
 #ifndef MFADREAD_H
 #define MFADREAD_H
 
-#include <mfadmesh.h>
 #include <stdio.h>
-#include "mfadcompat.h"
+#include "mfadmeshimpl.h"
 
 /* A text file read line by line: whole lines up to -mfad_mesh_max_line bytes, '#' comments and
    CR/LF line ends stripped, tokens split on blanks (space, tab, CR, VT, FF). */
@@ -29,12 +28,12 @@ typedef struct {
   PetscCheck((cond), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s:%" PetscInt_FMT ": " fmt, (r)->path, (r)->line, ##__VA_ARGS__)
 
 PETSC_INTERN PetscErrorCode MfadReaderOpen_Private(MfadReader *r, const char path[]);
-/* src/polytri.c: a polygon's triangles (a strip if convex, else ear clipping); status 1 no plane, 2 crossing itself */
+/* src/mesh/polytri.c: a polygon's triangles (a strip if convex, else ear clipping); status 1 no plane, 2 crossing itself */
 PETSC_INTERN PetscErrorCode MfadPolygonTriangulate_Private(PetscInt n, const PetscReal *x, PetscInt *tri, int *status);
 PETSC_INTERN PetscErrorCode MfadReaderClose_Private(MfadReader *r);
 PETSC_INTERN PetscErrorCode MfadReaderNextLine_Private(MfadReader *r, PetscBool *found);
 PETSC_INTERN PetscErrorCode MfadReaderGetLine_Private(MfadReader *r, ssize_t *len);
-/* src/readfile.c: a token as an error message shows it: its first 40 bytes, bytes that are not
+/* src/mesh/readfile.c: a token as an error message shows it: its first 40 bytes, bytes that are not
    printable ASCII as \xNN (a hostile file's terminal control codes are not echoed); one static
    buffer, so one token per message */
 PETSC_INTERN const char    *MfadReaderShow_Private(const char *tok);

@@ -386,7 +386,7 @@ PetscErrorCode MfadReadStatePushPolygon_Private(MfadReadState *s, MfadReader *r,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Every face of 4+ corners, its fan replaced in place by its triangulation (src/polytri.c:
+/* Every face of 4+ corners, its fan replaced in place by its triangulation (src/mesh/polytri.c:
    convex faces by a strip, which is the fan for 4 and 5 corners, non-convex ones by ear clipping;
    neither fans a long polygon from one corner); a face with no plane or crossing itself is an error
    naming its line. The polygon is read back from its fan (p0, p_i, p_i+1). */

@@ -12,16 +12,6 @@ _Static_assert(MFAD_PSD_MODE_NONE == (int)MFAD_PSD_NONE && MFAD_PSD_MODE_CLAMP =
 
 PetscCount MfadPackedSize_Private(int N) { return (PetscCount)N * (N + 1) / 2; }
 
-int MfadEnergyThreads_Private(MfadEnergy E)
-{
-#ifdef _OPENMP
-  return E->nthreads > 0 ? (int)E->nthreads : omp_get_max_threads();
-#else
-  (void)E;
-  return 1;
-#endif
-}
-
 /* Block offsets and energies of one sub-range loop, sized for a whole term: allocated once. */
 PetscErrorCode MfadEnergyHessianWork_Private(MfadEnergy E)
 {

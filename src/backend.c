@@ -38,6 +38,14 @@ PetscErrorCode MfadEnergyRegisterAll_Private(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MfadEnergyGetTypeNames_Private(const char **names)
+{
+  PetscFunctionBegin;
+  PetscCall(MfadInitializePackage());
+  *names = MfadEnergyNames;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* MfadFinalizePackage(): a later PetscInitialize() registers them again */
 PetscErrorCode MfadEnergyRegisterDestroy_Private(void)
 {

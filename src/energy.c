@@ -503,8 +503,13 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   direct_limit = E->direct_limit;
   PetscCall(MfadEnergyOptionsRequireValues_Private(E));
   PetscOptionsBegin(PetscObjectComm((PetscObject)E), ((PetscObject)E)->prefix, "mfad energy options", "MfadEnergy");
-  PetscCall(PetscOptionsFList("-mfad_backend", "Where element loops run (a registered backend)", "MfadEnergySetType", MfadEnergyList,
-                              ((PetscObject)E)->type_name, backend, sizeof(backend), NULL));
+  { /* a registered backend (MfadEnergySetType() refuses others, naming them); not PetscOptionsFList(), whose -help PETSc 3.18 prints to stdout */
+    char        help[320];
+    const char *names;
+    PetscCall(MfadEnergyGetTypeNames_Private(&names));
+    PetscCall(PetscSNPrintf(help, sizeof(help), "Where element loops run: a registered backend (%s)", names));
+    PetscCall(PetscOptionsString("-mfad_backend", help, "MfadEnergySetType", ((PetscObject)E)->type_name, backend, sizeof(backend), NULL));
+  }
   PetscCall(PetscOptionsInt("-mfad_num_threads", "OpenMP threads of element loops (0: OpenMP's count where measured faster, docs/threads.md)", "MfadEnergySetNumThreads", nthreads, &nthreads, NULL));
   PetscCall(PetscOptionsInt("-mfad_block_size", "Consecutive elements per coloured block", "MfadEnergySetBlockSize", block_size, &block_size, NULL));
   PetscCall(PetscOptionsEList(

@@ -4,9 +4,6 @@
    that says for which point and settings stored Hessians were computed. */
 #include "mfadimpl.h"
 #include <mfad/psd.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 _Static_assert(MFAD_PSD_MODE_NONE == (int)MFAD_PSD_NONE && MFAD_PSD_MODE_CLAMP == (int)MFAD_PSD_CLAMP && MFAD_PSD_MODE_ABS == (int)MFAD_PSD_ABS, "mfad/psd.h modes must equal MfadPSDProjection");
 

@@ -258,6 +258,7 @@ PETSC_INTERN PetscErrorCode MfadEnergyCollectGhosts_Private(MfadEnergy E, PetscI
 PETSC_EXTERN PetscFunctionList MfadEnergyList;
 PETSC_INTERN PetscErrorCode    MfadEnergyRegisterAll_Private(void);
 PETSC_INTERN PetscErrorCode    MfadEnergyRegisterDestroy_Private(void);
+PETSC_INTERN PetscErrorCode    MfadEnergyGetTypeNames_Private(const char **names); /* "cpu, cuda, ...": for messages and -help */
 PETSC_INTERN PetscErrorCode    MfadEnergyReset_Private(MfadEnergy E); /* src/energy.c: drops what MfadEnergySetUp() built */
 /* the built-in backends' create functions */
 #define MFAD_BACKEND(name, create) PETSC_INTERN PetscErrorCode create(MfadEnergy E);

@@ -186,38 +186,30 @@ START_TEST(registered_backend_is_chosen_and_its_entries_run)
 }
 END_TEST
 
-/* a least-squares energy: arap_tri_lsq on the 8 triangles of a 3 x 3 vertex grid, 2 dofs fixed */
+/* a least-squares energy: arap_tri_lsq on the two triangles of a unit square (rest in the plane
+   z = 0), vertex 0 fixed, at the square stretched in x and squeezed in y */
 static PetscErrorCode LeastSquaresEnergy(MfadEnergy *E, Vec *X)
 {
-  const PetscInt nx = 3, nv = 9, fix[2] = {0, 1};
-  PetscInt       conn[8 * 3], t = 0;
-  PetscReal      rest[8 * 9];
-  MfadKernel     k;
-  PetscScalar   *x;
+  const PetscInt  conn[6] = {0, 1, 3, 0, 3, 2}, fix[2] = {0, 1};
+  const PetscReal corner[4][2] = {
+      {0, 0},
+      {1, 0},
+      {0, 1},
+      {1, 1}
+  };
+  PetscReal    rest[18];
+  MfadKernel   k;
+  PetscScalar *x;
 
   PetscFunctionBeginUser;
-  for (PetscInt j = 0; j + 1 < nx; j++)
-    for (PetscInt i = 0; i + 1 < nx; i++) {
-      const PetscInt v00 = j * nx + i, v10 = v00 + 1, v01 = v00 + nx, v11 = v01 + 1;
-      const PetscInt tri[2][3] = {
-          {v00, v10, v11},
-          {v00, v11, v01}
-      };
-      for (int h = 0; h < 2; h++, t++)
-        for (int a = 0; a < 3; a++) {
-          conn[3 * t + a]         = tri[h][a];
-          rest[9 * t + 3 * a]     = 0.5 * (tri[h][a] % nx);
-          rest[9 * t + 3 * a + 1] = 0.5 * (tri[h][a] / nx);
-          rest[9 * t + 3 * a + 2] = 0.0;
-        }
-    }
+  for (int c = 0; c < 6; c++) rest[3 * c] = corner[conn[c]][0], rest[3 * c + 1] = corner[conn[c]][1], rest[3 * c + 2] = 0.0;
   PetscCall(MfadKernelFind("arap_tri_lsq", &k));
-  PetscCall(MfadEnergyCreate(PETSC_COMM_SELF, 2, nv, nv, E));
-  PetscCall(MfadEnergyAddTermFromRest(*E, k, t, conn, rest, NULL, 1.0, NULL));
+  PetscCall(MfadEnergyCreate(PETSC_COMM_SELF, 2, 4, 4, E));
+  PetscCall(MfadEnergyAddTermFromRest(*E, k, 2, conn, rest, NULL, 1.0, NULL));
   PetscCall(MfadEnergySetFixedDofs(*E, 2, fix, NULL));
   PetscCall(MfadEnergyCreateVecs(*E, X, NULL));
   PetscCall(VecGetArray(*X, &x));
-  for (PetscInt v = 0; v < nv; v++) x[2 * v] = 0.55 * (v % nx), x[2 * v + 1] = 0.45 * (v / nx); /* stretched in x, squeezed in y */
+  for (int v = 0; v < 4; v++) x[2 * v] = 1.1 * corner[v][0], x[2 * v + 1] = 0.9 * corner[v][1];
   PetscCall(VecRestoreArray(*X, &x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -141,8 +141,26 @@ PetscErrorCode MfadEnergySetFixedDofs(MfadEnergy E, PetscInt n, const PetscInt d
 /** @brief Sets where element loops run (-mfad_backend). CUDA is an error unless compiled and a
     device is present. */
 PetscErrorCode MfadEnergySetBackend(MfadEnergy E, MfadBackend backend);
-/** @brief The backend E computes on (-mfad_backend) */
+/** @brief The backend E computes on (-mfad_backend); an error for a registered backend that has no MfadBackend value (MfadEnergyGetType() names every
+ * one). */
 PetscErrorCode MfadEnergyGetBackend(MfadEnergy E, MfadBackend *backend);
+/** A backend by name (-mfad_backend): the built-in ones below, or one given to MfadEnergyRegister(). */
+typedef const char *MfadEnergyType;
+#define MFAD_ENERGY_CPU  "cpu"  /**< element loops on the host, OpenMP threads (the default) */
+#define MFAD_ENERGY_CUDA "cuda" /**< element loops on a CUDA device (an error where not compiled or no device) */
+/** @brief Sets where element loops run by name (-mfad_backend); the same as MfadEnergySetBackend()
+    for the built-in ones. An unknown name is an error that lists the registered ones.
+    @param[in] E     energy
+    @param[in] type  a registered backend, e.g. MFAD_ENERGY_CPU */
+PetscErrorCode MfadEnergySetType(MfadEnergy E, MfadEnergyType type);
+/** @brief The name of the backend E computes on. */
+PetscErrorCode MfadEnergyGetType(MfadEnergy E, MfadEnergyType *type);
+/** @brief Registers a backend (PETSc's MatRegister()): `create` fills the energy's operations
+    (src/mfadimpl.h's MfadBackendOps) and its state; MfadEnergySetType() and -mfad_backend then
+    take `name`. Use it to add a backend without changing mfad's files.
+    @param[in] name    the backend's name
+    @param[in] create  its create function */
+PetscErrorCode MfadEnergyRegister(const char name[], PetscErrorCode (*create)(MfadEnergy));
 /** @brief Sets the OpenMP threads of element loops of at least 16,384 elements (-mfad_num_threads; 0, the default: one thread or OpenMP's count, whichever is measured faster per operation, docs/threads.md). */
 PetscErrorCode MfadEnergySetNumThreads(MfadEnergy E, PetscInt nthreads);
 /** @brief The most OpenMP threads any element loop of E has been given so far (1 where none was

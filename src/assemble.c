@@ -14,7 +14,6 @@
    ranks), and each owned fixed dof gets one diagonal entry of value 1: fixed rows and columns
    are the identity, as in the fused product. */
 #include "mfadimpl.h"
-#include "cuda/mfadcuda.h"
 
 #define MFAD_MAX_ELEMENT_N 24 /* as mfad/ad.h */
 
@@ -70,30 +69,24 @@ static PetscErrorCode MfadMatCheckType_Private(MfadEnergy E, Mat A, PetscBool *u
   MatType   type;
 
   PetscFunctionBegin;
-  (void)E; /* read only with PETSc's CUDA */
   PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &sbaij, MATSEQSBAIJ, MATMPISBAIJ, ""));
   PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &ok, MATSEQAIJ, MATMPIAIJ, MATSEQBAIJ, MATMPIBAIJ, ""));
   PetscCall(MatGetType(A, &type));
-#if defined(PETSC_HAVE_CUDA)
-  /* cuSPARSE matrices take host values in MatSetValuesCOO() and copy them to the device; with host
-     vectors, Newton with them diverged on an H100 (PETSc 3.26.1, docs/gpu.md), so they need CUDA vectors */
+  /* cuSPARSE matrices (a type only where PETSc has CUDA) take host values in MatSetValuesCOO() and
+     copy them to the device; with host vectors, Newton with them diverged on an H100 (PETSc 3.26.1,
+     docs/gpu.md), so they need CUDA vectors */
   if (!ok) {
-    PetscBool cudavec;
-    PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &ok, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+    PetscBool cusparse, cudavec;
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
     PetscCall(PetscObjectTypeCompareAny((PetscObject)E->xglob, &cudavec, VECSEQCUDA, VECMPICUDA, ""));
     PetscCheck(
-        !ok || cudavec, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_INCOMP,
+        !cusparse || cudavec, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_INCOMP,
         "MfadEnergyCreateMatrix: -mat_type %s needs CUDA vectors (-vec_type cuda): with host vectors its Newton steps were wrong (docs/gpu.md)",
         type);
+    ok = cusparse;
   }
-#endif
   PetscCheck(ok || sbaij, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP,
-             "MfadEnergyCreateMatrix: -mat_type %s is not supported; use aij, baij or sbaij"
-#if defined(PETSC_HAVE_CUDA)
-             " (or aijcusparse)"
-#endif
-             ,
-             type);
+             "MfadEnergyCreateMatrix: -mat_type %s is not supported; use aij, baij or sbaij (or aijcusparse where PETSc has CUDA)", type);
   *upper = sbaij;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -358,10 +351,11 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
   PetscCall(MatSetFromOptions(*A));
   PetscCall(MfadMatCheckType_Private(E, *A, &upper));
   if (upper) PetscCall(MfadEnergyCheckSymmetric_Private(E, "MfadEnergyCreateMatrix with -mat_type sbaij (upper triangle only)"));
-  merge = E->ops->coo_merge;
+  merge = E->backend_defaults.coo_merge;
   PetscCall(PetscOptionsGetBool(NULL, ((PetscObject)E)->prefix, "-mfad_coo_merge", &merge, &set));
-  PetscCheck(!(set && merge && !E->ops->coo_merge), PetscObjectComm((PetscObject)E), PETSC_ERR_SUP,
-             "MfadEnergyCreateMatrix: -mfad_coo_merge needs the CPU backend (the CUDA backend's values stay on the device, in element order)");
+  PetscCheck(!(set && merge && !E->backend_defaults.coo_merge), PetscObjectComm((PetscObject)E), PETSC_ERR_SUP,
+             "MfadEnergyCreateMatrix: -mfad_coo_merge needs the CPU backend (backend '%s' keeps its values where it computes them, in element order)",
+             ((PetscObject)E)->type_name);
 
   PetscCall(PetscNew(&c));
   c->merge = merge;
@@ -467,7 +461,7 @@ PetscErrorCode MfadEnergyComputeHessian(MfadEnergy E, Vec X, Mat A)
     const char *cusparse;
     PetscCall(MatGetType(A, &type));
     PetscCall(PetscStrstr(type, "cusparse", (char **)&cusparse));
-    PetscCall(E->ops->hessianvalues(E, X, cusparse ? PETSC_TRUE : PETSC_FALSE, &vals));
+    MfadBackendCall(E, hessianvalues, "assembled Hessian values", (E, X, cusparse ? PETSC_TRUE : PETSC_FALSE, &vals));
   }
   PetscCall(PetscLogEventBegin(MFAD_AssembleEvent, 0, 0, 0, 0));
   if (c->merge) PetscCall(MfadPairPatternSum_Private(E, &c->pat, vals, c->vals));

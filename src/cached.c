@@ -106,7 +106,7 @@ PetscErrorCode MfadEnergyComputeHessianCache(MfadEnergy E, Vec X)
   PetscCall(MfadEnergyCheckVec_Private(E, X, 2, "MfadEnergyComputeHessianCache"));
   PetscCall(MfadEnergySetUp(E));
   PetscCall(MfadEnergyCheckSymmetric_Private(E, "the element-Hessian cache (-mfad_hessian cached: packed symmetric)"));
-  PetscCall(E->ops->cache(E, X)); /* the CPU's below; the device's in src/cuda/cached.cu */
+  MfadBackendCall(E, cache, "element-Hessian cache", (E, X)); /* the CPU's below; the device's in src/cuda/cached.cu */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -399,7 +399,7 @@ PetscErrorCode MfadEnergyCachedHessianProduct(MfadEnergy E, Vec X, Vec V, Vec Y)
   PetscCall(PetscLogEventBegin(MFAD_CachedMultEvent, 0, 0, 0, 0));
   PetscCall(VecScatterBegin(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(E->ops->cachedrun(E, MFAD_OP_HVP));
+  MfadBackendCall(E, cachedrun, "cached Hessian product", (E, MFAD_OP_HVP));
   PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_IDENTITY, V));
   PetscCall(PetscLogEventEnd(MFAD_CachedMultEvent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -410,7 +410,7 @@ PetscErrorCode MfadEnergyCachedHessianDiagonal(MfadEnergy E, Vec X, Vec D)
   PetscFunctionBegin;
   PetscCall(MfadEnergyComputeHessianCache(E, X));
   PetscCall(MfadEnergyCheckVec_Private(E, D, 3, "MfadEnergyCachedHessianDiagonal"));
-  PetscCall(E->ops->cachedrun(E, MFAD_OP_DIAGONAL));
+  MfadBackendCall(E, cachedrun, "cached Hessian diagonal", (E, MFAD_OP_DIAGONAL));
   PetscCall(MfadEnergyLocalToGlobal_Private(E, D, MFAD_FIXED_ONE, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -420,7 +420,7 @@ PetscErrorCode MfadEnergyCachedHessianBlockDiagonal(MfadEnergy E, Vec X, PetscSc
   PetscFunctionBegin;
   PetscCall(MfadEnergyComputeHessianCache(E, X));
   MfadValidPointer(blocks, 3);
-  PetscCall(E->ops->cachedrun(E, MFAD_OP_BLOCKDIAG));
+  MfadBackendCall(E, cachedrun, "cached Hessian block diagonal", (E, MFAD_OP_BLOCKDIAG));
   PetscCall(MfadEnergyBlocksLocalToGlobal_Private(E, blocks));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -10,7 +10,6 @@
    re-preallocated only when the pattern changed (src/assemble.c). Collective: every rank calls,
    possibly with 0 elements, because a ghost rebuild is. */
 #include "mfadimpl.h"
-#include "cuda/mfadcuda.h"
 
 /* The first problem with a new element set on this rank (msg empty if none) */
 static PetscErrorCode MfadTermCheckElements_Private(MfadEnergy E, const MfadTerm *t, PetscInt nelem, const PetscInt conn[], const PetscReal params[],
@@ -139,7 +138,7 @@ PetscErrorCode MfadEnergySetTermElements(MfadEnergy E, PetscInt term, PetscInt n
     PetscCall(MfadTermSetUpLocal_Private(E, t));
     /* element Hessians, the cache and their work space are sized by the element sets */
     PetscCall(MfadEnergyResetHessians_Private(E, PETSC_TRUE));
-    PetscCall(MfadEnergyReset_CUDA(E)); /* device copies of connectivity and parameters */
+    if (E->ops->termchanged) PetscCall(E->ops->termchanged(E, term)); /* the backend's copies of its connectivity and parameters */
   }
   PetscCall(PetscLogEventEnd(MFAD_ElementSetEvent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

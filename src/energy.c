@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* MfadEnergy: creation, terms, fixed dofs, options, destruction. */
 #include "mfadimpl.h"
-#include "cuda/mfadcuda.h"
 #include <stdlib.h>
 
 const char *const MfadBackends[] = {"cpu", "cuda", "MfadBackend", "MFAD_BACKEND_", NULL};
@@ -28,8 +27,7 @@ PetscErrorCode MfadEnergyCreate(MPI_Comm comm, PetscInt dof, PetscInt n, PetscIn
   e->N   = N;
   PetscCallMPI(MPI_Scan(&n, &rend, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)e)));
   e->rstart       = rend - n;
-  e->backend      = MFAD_BACKEND_CPU;
-  PetscCall(MfadEnergySetBackendOps_Private(e));
+  PetscCall(MfadEnergySetType(e, MFAD_ENERGY_CPU));
   {
     /* MPI ranks usually fill the cores already: one thread per rank unless OMP_NUM_THREADS says otherwise */
     PetscMPIInt size;
@@ -53,10 +51,10 @@ PetscErrorCode MfadEnergyCreate(MPI_Comm comm, PetscInt dof, PetscInt n, PetscIn
 }
 
 /* Drops everything MfadEnergySetUp() built, so that the next Compute rebuilds it. */
-static PetscErrorCode MfadEnergyReset_Private(MfadEnergy E)
+PetscErrorCode MfadEnergyReset_Private(MfadEnergy E)
 {
   PetscFunctionBegin;
-  PetscCall(MfadEnergyReset_CUDA(E));
+  if (E->ops->reset) PetscCall(E->ops->reset(E)); /* the backend's copies of the set-up */
   for (PetscInt t = 0; t < E->nterms; t++) PetscCall(MfadTermResetLocal_Private(&E->terms[t]));
   PetscCall(PetscFree(E->ghosts));
   PetscCall(ISLocalToGlobalMappingDestroy(&E->ltog));
@@ -99,6 +97,7 @@ PetscErrorCode MfadEnergyDestroy(MfadEnergy *E)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(MfadEnergyReset_Private(e));
+  if (e->ops->destroy) PetscCall(e->ops->destroy(e));
   PetscCall(MfadEnergyDestroyContact_Private(e));
   for (PetscInt t = 0; t < e->nterms; t++) {
     PetscCall(PetscFree(e->terms[t].conn_global));
@@ -363,28 +362,6 @@ PetscErrorCode MfadEnergySetFixedDofs(MfadEnergy E, PetscInt n, const PetscInt d
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MfadEnergySetBackend(MfadEnergy E, MfadBackend backend)
-{
-  PetscFunctionBegin;
-  MfadValidEnergy(E, 1);
-  PetscCheck(backend == MFAD_BACKEND_CPU || backend == MFAD_BACKEND_CUDA, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergySetBackend: unknown backend %d", (int)backend);
-  /* CUDA asked for but not compiled, or no device: an error naming the reason, never a CPU run */
-  if (backend == MFAD_BACKEND_CUDA) PetscCall(MfadCudaCheckDevice_Private(PetscObjectComm((PetscObject)E)));
-  if (backend != E->backend) PetscCall(MfadEnergyReset_Private(E)); /* local vectors and device copies differ */
-  E->backend = backend;
-  PetscCall(MfadEnergySetBackendOps_Private(E));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MfadEnergyGetBackend(MfadEnergy E, MfadBackend *backend)
-{
-  PetscFunctionBegin;
-  MfadValidEnergy(E, 1);
-  MfadValidPointer(backend, 2);
-  *backend = E->backend;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode MfadEnergySetNumThreads(MfadEnergy E, PetscInt nthreads)
 {
   PetscFunctionBegin;
@@ -496,7 +473,7 @@ static PetscErrorCode MfadEnergyOptionsRequireValues_Private(MfadEnergy E)
 
 PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
 {
-  MfadBackend backend = E ? E->backend : MFAD_BACKEND_CPU;
+  char              backend[64];
   PetscInt    nthreads, block_size;
   PetscBool         reorder, scatter_set, check_finite;
   const char *scatters[] = {"colour", "atomic", "gather"};
@@ -511,6 +488,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
 
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
+  PetscCall(PetscStrncpy(backend, ((PetscObject)E)->type_name, sizeof(backend)));
   damping    = E->damping;
   nthreads   = E->nthreads;
   block_size = E->block_size;
@@ -525,7 +503,13 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   direct_limit = E->direct_limit;
   PetscCall(MfadEnergyOptionsRequireValues_Private(E));
   PetscOptionsBegin(PetscObjectComm((PetscObject)E), ((PetscObject)E)->prefix, "mfad energy options", "MfadEnergy");
-  PetscCall(PetscOptionsEnum("-mfad_backend", "Where element loops run", "MfadEnergySetBackend", MfadBackends, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
+  { /* a registered backend (MfadEnergySetType() refuses others, naming them); not PetscOptionsFList(), whose -help PETSc 3.18 prints to stdout */
+    char        help[320];
+    const char *names;
+    PetscCall(MfadEnergyGetTypeNames_Private(&names));
+    PetscCall(PetscSNPrintf(help, sizeof(help), "Where element loops run: a registered backend (%s)", names));
+    PetscCall(PetscOptionsString("-mfad_backend", help, "MfadEnergySetType", ((PetscObject)E)->type_name, backend, sizeof(backend), NULL));
+  }
   PetscCall(PetscOptionsInt("-mfad_num_threads", "OpenMP threads of element loops (0: OpenMP's count where measured faster, docs/threads.md)", "MfadEnergySetNumThreads", nthreads, &nthreads, NULL));
   PetscCall(PetscOptionsInt("-mfad_block_size", "Consecutive elements per coloured block", "MfadEnergySetBlockSize", block_size, &block_size, NULL));
   PetscCall(PetscOptionsEList(
@@ -591,7 +575,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
   /* the count implies its switch (steps, or never for -1) unless -mfad_psd_switch is given too */
   if (steps_set) PetscCall(MfadEnergySetPSDProjectionSteps(E, psd_steps));
   if (switch_set) PetscCall(MfadEnergySetPSDSwitch(E, psd_switch));
-  PetscCall(MfadEnergySetBackend(E, backend));
+  PetscCall(MfadEnergySetType(E, backend));
   PetscCall(MfadEnergySetNumThreads(E, nthreads));
   PetscCall(MfadEnergySetDamping(E, damping));
   PetscCall(MfadEnergySetBlockSize(E, block_size));

@@ -4,23 +4,10 @@
    that says for which point and settings stored Hessians were computed. */
 #include "mfadimpl.h"
 #include <mfad/psd.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 _Static_assert(MFAD_PSD_MODE_NONE == (int)MFAD_PSD_NONE && MFAD_PSD_MODE_CLAMP == (int)MFAD_PSD_CLAMP && MFAD_PSD_MODE_ABS == (int)MFAD_PSD_ABS, "mfad/psd.h modes must equal MfadPSDProjection");
 
 PetscCount MfadPackedSize_Private(int N) { return (PetscCount)N * (N + 1) / 2; }
-
-int MfadEnergyThreads_Private(MfadEnergy E)
-{
-#ifdef _OPENMP
-  return E->nthreads > 0 ? (int)E->nthreads : omp_get_max_threads();
-#else
-  (void)E;
-  return 1;
-#endif
-}
 
 /* Block offsets and energies of one sub-range loop, sized for a whole term: allocated once. */
 PetscErrorCode MfadEnergyHessianWork_Private(MfadEnergy E)

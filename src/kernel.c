@@ -25,6 +25,7 @@ static PetscBool MfadPackageInitialized = PETSC_FALSE;
 static PetscErrorCode MfadFinalizePackage(void)
 {
   PetscFunctionBegin;
+  PetscCall(MfadEnergyRegisterDestroy_Private());
   MfadPackageInitialized = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -53,6 +54,7 @@ PetscErrorCode MfadInitializePackage(void)
   PetscCall(PetscLogEventRegister("MfadGhostExch", MFAD_CLASSID, &MFAD_GhostEvent));
   PetscCall(PetscLogEventRegister("MfadElements", MFAD_CLASSID, &MFAD_ElementsEvent));
   PetscCall(PetscRegisterFinalize(MfadFinalizePackage));
+  PetscCall(MfadEnergyRegisterAll_Private()); /* the built-in backends (src/backends.h) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

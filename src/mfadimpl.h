@@ -23,10 +23,20 @@ typedef enum { MFAD_OP_VALUE, MFAD_OP_GRADIENT, MFAD_OP_HVP, MFAD_OP_DIAGONAL, M
 /* Owned fixed rows of a global output (src/compute.c): what each operation puts there */
 typedef enum { MFAD_FIXED_RESIDUAL, MFAD_FIXED_IDENTITY, MFAD_FIXED_ONE, MFAD_FIXED_ZERO } MfadFixedRows;
 
-/* A backend's operations on the energy's local vectors, the table MfadEnergySetBackend() fills
-   (the CPU's in src/compute.c, CUDA's in src/cuda/backend.cu). The core does the ghost exchange and
-   calls these; the data stays where the backend keeps it. */
+/* A backend's operations, the table its create function fills (MfadEnergyRegister(), src/backend.c;
+   the CPU's in src/cpu.c, CUDA's in src/cuda/backend.cu). The core does the ghost exchange and
+   calls these; the data stays where the backend keeps it (E->data: the backend's own state). The
+   life-cycle entries may be NULL (nothing to do); a NULL compute entry is an error naming the
+   backend and the entry when a computation needs it (MfadBackendCall). */
 typedef struct {
+  /* life cycle: after MfadEnergySetUp() built the local numbering and vectors; when it is dropped
+     (MfadEnergyReset_Private: copies of the set-up kept by the backend go); when term `term`
+     gets a new element set (src/dynamic.c: copies of its connectivity and parameters go); when
+     the energy is destroyed or changes type (E->data goes) */
+  PetscErrorCode (*setup)(MfadEnergy E);
+  PetscErrorCode (*reset)(MfadEnergy E);
+  PetscErrorCode (*termchanged)(MfadEnergy E, PetscInt term);
+  PetscErrorCode (*destroy)(MfadEnergy E);
   /* xloc holds X (owned and ghost values): check it is finite (-mfad_check_finite), keep the owned
      fixed dofs' penalty 1/2 |x - value|^2 for the next value, put the fixed values in */
   PetscErrorCode (*localfix)(MfadEnergy E);
@@ -43,9 +53,31 @@ typedef struct {
   PetscErrorCode (*cachedrun)(MfadEnergy E, MfadOp op);
   /* the COO values of the assembled Hessian at X, where a `device` matrix (cuSPARSE) can take them */
   PetscErrorCode (*hessianvalues)(MfadEnergy E, Vec X, PetscBool device, const PetscScalar **values);
+  /* residual terms (src/residual.c): a system's transpose product yloc <- J^T vloc (zeroing vloc's
+     fixed entries); the stacked least-squares residual R <- r(xloc), its Jacobian's product
+     R <- J vloc (zeroing vloc's fixed entries) and transpose product yloc <- J^T R (yloc zeroed
+     first); the Jacobian's values, each least-squares term's sqrt(w) J_e (m x N row-major, loop order) */
+  PetscErrorCode (*transposeproduct)(MfadEnergy E);
+  PetscErrorCode (*residual)(MfadEnergy E, Vec R);
+  PetscErrorCode (*residualjvp)(MfadEnergy E, Vec R);
+  PetscErrorCode (*residualvjp)(MfadEnergy E, Vec R);
+  PetscErrorCode (*residualjacobian)(MfadEnergy E, PetscScalar values[]);
+} MfadBackendOps;
+
+/* What a backend's create function sets besides its operations: the defaults the options override */
+typedef struct {
   PetscBool coo_merge; /* -mfad_coo_merge's default: values on the host, merged per vertex pair */
   PetscBool atomic;    /* -mfad_scatter's default: atomics (else coloured blocks) */
-} MfadBackendOps;
+} MfadBackendDefaults;
+
+/* PetscCall((E)->ops->op args), or an error naming the backend and the entry where it has none
+   (`what`: the operation, for the message) */
+#define MfadBackendCall(E, op, what, args) \
+  do { \
+    PetscCheck((E)->ops->op, PetscObjectComm((PetscObject)(E)), PETSC_ERR_SUP, "backend '%s' has no %s (op %s): use -mfad_backend cpu", \
+               ((PetscObject)(E))->type_name, what, #op); \
+    PetscCall((E)->ops->op args); \
+  } while (0)
 
 /* Threaded element loops, by operation (src/compute.c, docs/threads.md): the MfadOp ones, then these */
 typedef enum { MFAD_SITE_HESSIANS = MFAD_OP_COUNT, MFAD_SITE_CACHED_HVP, MFAD_SITE_CACHED_DIAGONAL, MFAD_SITE_CACHED_BLOCKDIAG, MFAD_SITE_COUNT } MfadThreadSite;
@@ -92,7 +124,7 @@ typedef struct {
 } MfadTerm;
 
 /* A PetscObject (PetscHeaderCreate): reference counts, prefixes, names, -info and -log_view as for
-   any PETSc object; ops[0] is the backend's table (MfadEnergySetBackendOps_Private) */
+   any PETSc object; ops[0] is the backend's table and its type name the backend's (MfadEnergySetType()) */
 struct _p_MfadEnergy {
   PETSCHEADER(MfadBackendOps);
   PetscInt    dof, n, N, rstart; /* owned vertices [rstart, rstart + n) */
@@ -102,8 +134,9 @@ struct _p_MfadEnergy {
   PetscInt    nfix_given;
   PetscInt   *fix_given;
   PetscReal  *fix_given_val;
+  void               *data;             /* the backend's own state (the CUDA backend's device copies), or NULL */
+  MfadBackendDefaults backend_defaults; /* set by the backend's create */
   /* options */
-  MfadBackend backend;
   PetscInt    nthreads, block_size;
   PetscInt    threads_used; /* the most threads an element loop was given (MfadEnergyGetNumThreadsUsed()) */
   PetscBool   atomic, reorder, check_finite, from_options;
@@ -160,8 +193,7 @@ struct _p_MfadEnergy {
   int               chunk_threads; /* threads chunk has room for */
   int              *chunk_start;  /* block offsets of one chunk, rebased to its first element */
   double           *chunk_value;  /* block energies of one chunk (unused) */
-  PetscInt          nchunk_blocks;
-  void             *cuda;         /* the CUDA backend's device state (src/cuda/cudaimpl.h), or NULL */
+  PetscInt                    nchunk_blocks;
   MfadThreadChoice  threads[MFAD_SITE_COUNT]; /* default thread count: which loops threads pay for */
   /* dynamic element sets (src/dynamic.c) */
   PetscInt          elements_state;  /* element-set changes so far: explicit Hessians and matrix patterns belong to one */
@@ -221,19 +253,40 @@ PETSC_INTERN PetscErrorCode MfadTermSetUpLocal_Private(MfadEnergy E, MfadTerm *t
 PETSC_INTERN PetscErrorCode MfadTermResetLocal_Private(MfadTerm *term);
 PETSC_INTERN PetscErrorCode MfadEnergyCollectGhosts_Private(MfadEnergy E, PetscInt *nghost, PetscInt **ghosts);
 
-/* src/compute.c, shared with the explicit Hessians */
-PETSC_INTERN PetscErrorCode MfadEnergySetBackendOps_Private(MfadEnergy E);
+/* src/backend.c: the backend registry (MfadEnergyRegister(); src/backends.h lists the built-in
+   ones). A backend's create function may look up another's here to wrap it. */
+PETSC_EXTERN PetscFunctionList MfadEnergyList;
+PETSC_INTERN PetscErrorCode    MfadEnergyRegisterAll_Private(void);
+PETSC_INTERN PetscErrorCode    MfadEnergyRegisterDestroy_Private(void);
+PETSC_INTERN PetscErrorCode    MfadEnergyGetTypeNames_Private(const char **names); /* "cpu, cuda, ...": for messages and -help */
+PETSC_INTERN PetscErrorCode    MfadEnergyReset_Private(MfadEnergy E); /* src/energy.c: drops what MfadEnergySetUp() built */
+/* the built-in backends' create functions */
+#define MFAD_BACKEND(name, create) PETSC_INTERN PetscErrorCode create(MfadEnergy E);
+#include "backends.h"
+#undef MFAD_BACKEND
+
+/* src/cpu.c and the files named: the CPU backend's entries */
 PETSC_INTERN PetscErrorCode MfadEnergyLocalFix_CPU(MfadEnergy E);
 PETSC_INTERN PetscErrorCode MfadEnergyFixedRows_CPU(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X);
 PETSC_INTERN PetscErrorCode MfadEnergyHessianCache_CPU(MfadEnergy E, Vec X);          /* src/cached.c */
 PETSC_INTERN PetscErrorCode MfadEnergyCachedRun_CPU(MfadEnergy E, MfadOp op);         /* src/cached.c */
 PETSC_INTERN PetscErrorCode MfadEnergyHessianValues_CPU(MfadEnergy E, Vec X, PetscBool device, const PetscScalar **values); /* src/assemble.c */
+PETSC_INTERN PetscErrorCode MfadEnergyTransposeProduct_CPU(MfadEnergy E);                                                   /* src/residual.c */
+PETSC_INTERN PetscErrorCode MfadEnergyResidual_CPU(MfadEnergy E, Vec R);                                                    /* src/residual.c */
+PETSC_INTERN PetscErrorCode MfadEnergyResidualJVP_CPU(MfadEnergy E, Vec R);                                                 /* src/residual.c */
+PETSC_INTERN PetscErrorCode MfadEnergyResidualVJP_CPU(MfadEnergy E, Vec R);                                                 /* src/residual.c */
+PETSC_INTERN PetscErrorCode MfadEnergyResidualJacobian_CPU(MfadEnergy E, PetscScalar values[]);                             /* src/residual.c */
+
+/* src/compute.c, shared with the explicit Hessians */
 PETSC_INTERN PetscErrorCode MfadEnergyNotFinite_Private(MfadEnergy E, PetscInt i, PetscReal bad);
 PETSC_INTERN PetscErrorCode MfadEnergyCheckVec_Private(MfadEnergy E, Vec X, int arg, const char *what);
 PETSC_INTERN PetscErrorCode MfadEnergyGlobalToLocal_Private(MfadEnergy E, Vec X);
 PETSC_INTERN PetscErrorCode MfadEnergyLocalToGlobal_Private(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X);
 PETSC_INTERN PetscErrorCode MfadEnergyBlocksLocalToGlobal_Private(MfadEnergy E, PetscScalar blocks[]);
 PETSC_INTERN void           MfadTermLoop_Private(MfadEnergy E, const MfadTerm *term, const double *x, const double *v, double *y, MfadLoop *L);
+
+/* src/threads.c: how many threads an element loop gets (docs/threads.md) */
+PETSC_INTERN int            MfadEnergyThreads_Private(MfadEnergy E);
 PETSC_INTERN int            MfadThreadsBegin_Private(MfadEnergy E, int site, PetscCount nelem, double *t0);
 PETSC_INTERN void           MfadThreadsEnd_Private(MfadEnergy E, int site, int nt, PetscCount nelem, double t0);
 
@@ -252,7 +305,6 @@ PETSC_INTERN PetscErrorCode MfadTermElementHessians_Private(MfadEnergy E, const 
 PETSC_INTERN void           MfadTermElementHessiansRange_Private(MfadEnergy E, const MfadTerm *term, int b0, int b1, const double *x, double *H, int nt, int *start, double *value);
 PETSC_INTERN PetscErrorCode MfadEnergyResetHessians_Private(MfadEnergy E, PetscBool keep);
 PETSC_INTERN PetscCount     MfadPackedSize_Private(int N);
-PETSC_INTERN int            MfadEnergyThreads_Private(MfadEnergy E);
 PETSC_INTERN PetscErrorCode MfadEnergyHessianWork_Private(MfadEnergy E);
 PETSC_INTERN PetscErrorCode MfadEnergyUnpackCache_Private(MfadEnergy E, double *H); /* src/cached.c */
 
@@ -264,7 +316,7 @@ PETSC_INTERN PetscErrorCode MfadEnergyUnpackCache_Private(MfadEnergy E, double *
 /* The scatter in force: -mfad_scatter where given; else the backend's: coloured blocks on the CPU
    (locality, deterministic) and atomics on the GPU (the fused HVP 2.8x faster than 30 colour
    launches on an H100 at 1M tets, docs/gpu.md) */
-static inline PetscBool MfadEnergyAtomicScatter_Private(MfadEnergy E) { return E->scatter_set ? E->atomic : E->ops->atomic; }
+static inline PetscBool MfadEnergyAtomicScatter_Private(MfadEnergy E) { return E->scatter_set ? E->atomic : E->backend_defaults.atomic; }
 /* -mfad_scatter gather: on the GPU, the gradient, fused HVP and diagonal write each element's
    outputs and a second kernel sums each dof's in element order (libCEED's restriction transpose):
    deterministic without colours; the CPU, the block diagonal and the cache's products then use colours */

@@ -73,9 +73,6 @@ static void MfadResidualLoop_Private(MfadEnergy E, const MfadTerm *term, const d
 
 PetscErrorCode MfadEnergyComputeHessianTransposeProduct(MfadEnergy E, Vec X, Vec V, Vec Y)
 {
-  const PetscScalar *x;
-  PetscScalar       *y, *v;
-
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
   if (MfadEnergyFirstSystemTerm_Private(E) < 0) { /* symmetric */
@@ -85,12 +82,24 @@ PetscErrorCode MfadEnergyComputeHessianTransposeProduct(MfadEnergy E, Vec X, Vec
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeHessianTransposeProduct"));
   PetscCall(MfadEnergyCheckVec_Private(E, V, 3, "MfadEnergyComputeHessianTransposeProduct"));
   PetscCall(MfadEnergyCheckVec_Private(E, Y, 4, "MfadEnergyComputeHessianTransposeProduct"));
-  PetscCheck(V != Y, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_IDN, "MfadEnergyComputeHessianTransposeProduct: V and Y must be different vectors");
-  PetscCheck(E->backend == MFAD_BACKEND_CPU, PetscObjectComm((PetscObject)E), PETSC_ERR_SUP,
-             "MfadEnergyComputeHessianTransposeProduct: a system's transpose product runs on the CPU backend only (-mfad_backend cpu)");
+  PetscCheck(V != Y, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_IDN,
+             "MfadEnergyComputeHessianTransposeProduct: V and Y must be different vectors");
   PetscCall(PetscLogEventBegin(MFAD_TransposeEvent, 0, 0, 0, 0));
   PetscCall(VecScatterBegin(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
+  MfadBackendCall(E, transposeproduct, "transpose product of a system's Jacobian", (E));
+  PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_IDENTITY, V));
+  PetscCall(PetscLogEventEnd(MFAD_TransposeEvent, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The CPU's: yloc <- J^T vloc at xloc */
+PetscErrorCode MfadEnergyTransposeProduct_CPU(MfadEnergy E)
+{
+  const PetscScalar *x;
+  PetscScalar       *y, *v;
+
+  PetscFunctionBegin;
   PetscCall(VecGetArray(E->vloc, &v));
   for (PetscInt i = 0; i < E->nfixloc; i++)
     v[E->fixloc[i]] = 0.0; /* fixed rows of J are identity rows: their columns of J^T are zero outside the diagonal */
@@ -108,8 +117,6 @@ PetscErrorCode MfadEnergyComputeHessianTransposeProduct(MfadEnergy E, Vec X, Vec
   PetscCall(VecRestoreArray(E->yloc, &y));
   PetscCall(VecRestoreArrayRead(E->xloc, &x));
   PetscCall(VecRestoreArray(E->vloc, &v));
-  PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_IDENTITY, V));
-  PetscCall(PetscLogEventEnd(MFAD_TransposeEvent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -200,15 +207,13 @@ PetscErrorCode MfadEnergyCreateResidualVec(MfadEnergy E, Vec *R)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Runs loop `which` of every least-squares term: 0 residual, 1 JVP (v: local direction), 2 VJP
+/* The CPU's: runs loop `which` of every least-squares term: 0 residual, 1 JVP (v: local direction), 2 VJP
    (w: stacked rows in, y: local vertex array out) */
 static PetscErrorCode MfadEnergyRunResidual_Private(MfadEnergy E, int which, const double *x, const double *v, const double *w, double *y)
 {
   PetscInt m, *offset;
 
   PetscFunctionBegin;
-  PetscCheck(E->backend == MFAD_BACKEND_CPU, PetscObjectComm((PetscObject)E), PETSC_ERR_SUP,
-             "the stacked least-squares residual and its Jacobian run on the CPU backend only (-mfad_backend cpu)");
   PetscCall(PetscMalloc1(E->nterms, &offset));
   PetscCall(MfadEnergyResidualRows_Private(E, &m, offset));
   for (PetscInt t = 0; t < E->nterms; t++) {
@@ -227,27 +232,31 @@ static PetscErrorCode MfadEnergyRunResidual_Private(MfadEnergy E, int which, con
 
 PetscErrorCode MfadEnergyComputeResidual(MfadEnergy E, Vec X, Vec R)
 {
-  const PetscScalar *x;
-  PetscScalar       *r;
-
   PetscFunctionBegin;
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeResidual"));
   PetscCall(MfadEnergyCheckResidualVec_Private(E, R, 3, "MfadEnergyComputeResidual"));
   PetscCall(PetscLogEventBegin(MFAD_ResidualEvent, 0, 0, 0, 0));
+  MfadBackendCall(E, residual, "least-squares residual", (E, R));
+  PetscCall(PetscLogEventEnd(MFAD_ResidualEvent, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyResidual_CPU(MfadEnergy E, Vec R)
+{
+  const PetscScalar *x;
+  PetscScalar       *r;
+
+  PetscFunctionBegin;
   PetscCall(VecGetArrayRead(E->xloc, &x));
   PetscCall(VecGetArrayWrite(R, &r));
   PetscCall(MfadEnergyRunResidual_Private(E, 0, x, NULL, NULL, r));
   PetscCall(VecRestoreArrayWrite(R, &r));
   PetscCall(VecRestoreArrayRead(E->xloc, &x));
-  PetscCall(PetscLogEventEnd(MFAD_ResidualEvent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MfadEnergyComputeResidualJacobianProduct(MfadEnergy E, Vec X, Vec V, Vec Y)
 {
-  const PetscScalar *x;
-  PetscScalar       *v, *y;
-
   PetscFunctionBegin;
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeResidualJacobianProduct"));
   PetscCall(MfadEnergyCheckVec_Private(E, V, 3, "MfadEnergyComputeResidualJacobianProduct"));
@@ -255,6 +264,18 @@ PetscErrorCode MfadEnergyComputeResidualJacobianProduct(MfadEnergy E, Vec X, Vec
   PetscCall(PetscLogEventBegin(MFAD_ResidualEvent, 0, 0, 0, 0));
   PetscCall(VecScatterBegin(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
+  MfadBackendCall(E, residualjvp, "least-squares residual's Jacobian product", (E, Y));
+  PetscCall(PetscLogEventEnd(MFAD_ResidualEvent, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The CPU's: Y <- J vloc */
+PetscErrorCode MfadEnergyResidualJVP_CPU(MfadEnergy E, Vec Y)
+{
+  const PetscScalar *x;
+  PetscScalar       *v, *y;
+
+  PetscFunctionBegin;
   PetscCall(VecGetArray(E->vloc, &v));
   for (PetscInt i = 0; i < E->nfixloc; i++) v[E->fixloc[i]] = 0.0; /* fixed dofs are not unknowns: their columns of J are zero */
   PetscCall(VecGetArrayRead(E->xloc, &x));
@@ -263,20 +284,29 @@ PetscErrorCode MfadEnergyComputeResidualJacobianProduct(MfadEnergy E, Vec X, Vec
   PetscCall(VecRestoreArrayWrite(Y, &y));
   PetscCall(VecRestoreArrayRead(E->xloc, &x));
   PetscCall(VecRestoreArray(E->vloc, &v));
-  PetscCall(PetscLogEventEnd(MFAD_ResidualEvent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MfadEnergyComputeResidualJacobianTransposeProduct(MfadEnergy E, Vec X, Vec W, Vec Y)
 {
-  const PetscScalar *x, *w;
-  PetscScalar       *y;
-
   PetscFunctionBegin;
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeResidualJacobianTransposeProduct"));
   PetscCall(MfadEnergyCheckResidualVec_Private(E, W, 3, "MfadEnergyComputeResidualJacobianTransposeProduct"));
   PetscCall(MfadEnergyCheckVec_Private(E, Y, 4, "MfadEnergyComputeResidualJacobianTransposeProduct"));
   PetscCall(PetscLogEventBegin(MFAD_ResidualEvent, 0, 0, 0, 0));
+  MfadBackendCall(E, residualvjp, "least-squares residual's Jacobian transpose product", (E, W));
+  PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_ZERO, NULL));
+  PetscCall(PetscLogEventEnd(MFAD_ResidualEvent, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The CPU's: yloc <- J^T W */
+PetscErrorCode MfadEnergyResidualVJP_CPU(MfadEnergy E, Vec W)
+{
+  const PetscScalar *x, *w;
+  PetscScalar       *y;
+
+  PetscFunctionBegin;
   PetscCall(VecZeroEntries(E->yloc));
   PetscCall(VecGetArrayRead(E->xloc, &x));
   PetscCall(VecGetArrayRead(W, &w));
@@ -285,8 +315,6 @@ PetscErrorCode MfadEnergyComputeResidualJacobianTransposeProduct(MfadEnergy E, V
   PetscCall(VecRestoreArray(E->yloc, &y));
   PetscCall(VecRestoreArrayRead(W, &w));
   PetscCall(VecRestoreArrayRead(E->xloc, &x));
-  PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_ZERO, NULL));
-  PetscCall(PetscLogEventEnd(MFAD_ResidualEvent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -378,8 +406,6 @@ PetscErrorCode MfadEnergyComputeResidualJacobian(MfadEnergy E, Vec X, Mat J)
 {
   MfadResidualJacobian *c = NULL;
   PetscContainer        holder;
-  const PetscScalar    *x;
-  PetscCount            k = 0;
 
   PetscFunctionBegin;
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyComputeResidualJacobian"));
@@ -388,24 +414,34 @@ PetscErrorCode MfadEnergyComputeResidualJacobian(MfadEnergy E, Vec X, Mat J)
   if (holder) PetscCall(PetscContainerGetPointer(holder, (void **)&c));
   PetscCheck(c && c->E == E, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_WRONG,
              "MfadEnergyComputeResidualJacobian: the matrix was not made by MfadEnergyCreateResidualJacobian() for this energy");
-  PetscCheck(c->setup_count == E->setup_count && c->fixed_count == E->fixed_count && c->elements_state == E->elements_state, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_WRONGSTATE,
+  PetscCheck(c->setup_count == E->setup_count && c->fixed_count == E->fixed_count && c->elements_state == E->elements_state,
+             PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_WRONGSTATE,
              "MfadEnergyComputeResidualJacobian: the energy's terms, element sets or fixed dofs changed since the matrix was made; make it again");
-  PetscCheck(E->backend == MFAD_BACKEND_CPU, PetscObjectComm((PetscObject)E), PETSC_ERR_SUP,
-             "MfadEnergyComputeResidualJacobian: runs on the CPU backend only (-mfad_backend cpu)");
   PetscCall(PetscLogEventBegin(MFAD_ResidualJacobianEvent, 0, 0, 0, 0));
+  MfadBackendCall(E, residualjacobian, "least-squares residual's Jacobian", (E, c->values));
+  PetscCall(MatSetValuesCOO(J, c->values, INSERT_VALUES));
+  PetscCall(PetscLogEventEnd(MFAD_ResidualJacobianEvent, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The CPU's: each least-squares term's sqrt(w) J_e into values, in the matrix's COO order */
+PetscErrorCode MfadEnergyResidualJacobian_CPU(MfadEnergy E, PetscScalar values[])
+{
+  const PetscScalar *x;
+  PetscCount         k = 0;
+
+  PetscFunctionBegin;
   PetscCall(VecGetArrayRead(E->xloc, &x));
   for (PetscInt t = 0; t < E->nterms; t++) {
     MfadTerm *term = &E->terms[t];
     MfadLoop  L;
     if (!MfadTermIsLeastSquares_Private(term)) continue;
     if (term->nelem) {
-      MfadResidualLoop_Private(E, term, x, NULL, c->values + k, &L);
+      MfadResidualLoop_Private(E, term, x, NULL, values + k, &L);
       term->k->residual->cpu_jacobian(&L);
     }
     k += (PetscCount)term->nelem * term->k->nout * term->k->nvert * E->dof;
   }
   PetscCall(VecRestoreArrayRead(E->xloc, &x));
-  PetscCall(MatSetValuesCOO(J, c->values, INSERT_VALUES));
-  PetscCall(PetscLogEventEnd(MFAD_ResidualJacobianEvent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -139,7 +139,7 @@ PetscErrorCode MfadEnergySetUpGhosts_Private(MfadEnergy E, PetscInt nghost, Pets
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, E->nlocal * dof, &E->xloc));
   { /* the backend's: on the device, the ghost exchange stays on the GPU */
     VecType type;
-    PetscCall(E->ops->localvectype(E, &type));
+    MfadBackendCall(E, localvectype, "local vector type", (E, &type));
     PetscCall(VecSetType(E->xloc, type));
   }
   PetscCall(VecDuplicate(E->xloc, &E->vloc));
@@ -238,6 +238,7 @@ PetscErrorCode MfadEnergySetUp(MfadEnergy E)
   E->xvalid = PETSC_FALSE;
   E->setup_count++;
   PetscCall(MfadEnergySetUpFixed_Private(E));
+  if (E->ops->setup) PetscCall(E->ops->setup(E)); /* the backend's own set-up, after the core's */
   PetscCall(PetscLogEventEnd(MFAD_SetUpEvent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

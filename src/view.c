@@ -67,7 +67,11 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " vertices x %" PetscInt_FMT " dofs, %" PetscInt_FMT " fixed dofs, %" PetscInt_FMT " terms\n", E->N, E->dof, nfix, E->nterms));
   PetscCall(PetscViewerASCIIPrintf(
       viewer, "backend %s, threads %" PetscInt_FMT " (0: one or OpenMP's count, as measured faster), scatter %s, block size %" PetscInt_FMT "\n",
-      MfadBackends[E->backend], E->nthreads, MfadEnergyGatherScatter_Private(E) ? "gather (GPU; colours elsewhere)" : MfadEnergyAtomicScatter_Private(E) ? "atomic" : "coloured blocks", E->block_size));
+      ((PetscObject)E)->type_name, E->nthreads,
+      MfadEnergyGatherScatter_Private(E)   ? "gather (GPU; colours elsewhere)"
+      : MfadEnergyAtomicScatter_Private(E) ? "atomic"
+                                           : "coloured blocks",
+      E->block_size));
   for (PetscInt t = 0; t < E->nterms; t++) {
     MfadTerm *term = &E->terms[t];
     PetscInt  nglob;

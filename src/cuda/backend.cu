@@ -228,12 +228,12 @@ static PetscErrorCode MfadCudaTermSetUp_Private(MfadEnergy E, const MfadTerm *te
    under any stream type */
 PetscErrorCode MfadCudaGet_Private(MfadEnergy E, MfadCuda **cp)
 {
-  MfadCuda *c = (MfadCuda *)E->cuda;
+  MfadCuda *c = (MfadCuda *)E->data;
 
   PetscFunctionBegin;
   if (!c) {
     PetscCall(PetscNew(&c));
-    E->cuda = c;
+    E->data = c;
 #if defined(PETSC_HAVE_CUDA) && !defined(MFAD_CUDA_EMULATION) && PETSC_VERSION_GE(3, 20, 0)
     PetscCall(PetscGetCurrentCUDAStream(&c->stream));
 #else
@@ -278,7 +278,7 @@ static PetscErrorCode MfadCudaBufferFree_Private(MfadCudaBuffer *b)
 
 PetscErrorCode MfadEnergyReset_CUDA(MfadEnergy E)
 {
-  MfadCuda *c = (MfadCuda *)E->cuda;
+  MfadCuda *c = (MfadCuda *)E->data;
 
   PetscFunctionBegin;
   if (!c) PetscFunctionReturn(PETSC_SUCCESS);
@@ -318,7 +318,7 @@ PetscErrorCode MfadEnergyReset_CUDA(MfadEnergy E)
   PetscCall(PetscFree(c->hess_host));
   if (c->own_stream) MfadCallCUDA(cudaStreamDestroy(c->stream));
   PetscCall(PetscFree(c));
-  E->cuda = NULL;
+  E->data = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -723,5 +723,36 @@ PetscErrorCode MfadEnergyHessianValues_CUDA(MfadEnergy E, Vec X, PetscBool devic
     MfadCallCUDA(cudaStreamSynchronize(c->stream));
   }
   *values = device ? (const PetscScalar *)H : (const PetscScalar *)c->hess_host;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ the backend's table */
+static PetscErrorCode MfadEnergyTermChanged_CUDA(MfadEnergy E, PetscInt term)
+{
+  PetscFunctionBegin;
+  (void)term; /* every term's device copies go: they share buffers sized by all terms */
+  PetscCall(MfadEnergyReset_CUDA(E));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* CUDA's table (src/backends.h): asked for with no device, an error naming the reason, never a CPU
+   run. No residual-term entries yet: those computations are an error naming them. Atomics and
+   element-order COO values by default (docs/gpu.md). */
+PetscErrorCode MfadEnergyCreate_CUDA(MfadEnergy E)
+{
+  PetscFunctionBegin;
+  PetscCall(MfadCudaCheckDevice_Private(PetscObjectComm((PetscObject)E)));
+  E->ops->reset                 = MfadEnergyReset_CUDA;
+  E->ops->termchanged           = MfadEnergyTermChanged_CUDA;
+  E->ops->destroy               = MfadEnergyReset_CUDA; /* the state is the device copies */
+  E->ops->localfix              = MfadEnergyLocalFix_CUDA;
+  E->ops->runterms              = MfadEnergyRunTerms_CUDA;
+  E->ops->fixedrows             = MfadEnergyFixedRows_CUDA;
+  E->ops->localvectype          = MfadEnergyLocalVecType_CUDA;
+  E->ops->cache                 = MfadEnergyHessianCache_CUDA;
+  E->ops->cachedrun             = MfadEnergyCachedRun_CUDA;
+  E->ops->hessianvalues         = MfadEnergyHessianValues_CUDA;
+  E->backend_defaults.coo_merge = PETSC_FALSE;
+  E->backend_defaults.atomic    = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

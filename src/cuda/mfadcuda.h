@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* The CUDA backend as the core sees it (-mfad_backend cuda). Implemented by the .cu files of src/cuda/
-   (compiled by nvcc, or by the host C++ compiler with src/cuda/emulate.h for the tests);
-   src/cuda/none.c answers every call with an error where CUDA was not compiled. All Vecs are the
-   energy's local vectors (owned vertices, then ghosts); the core does the ghost exchange. */
+/* The CUDA backend's entries (-mfad_backend cuda), which its create function
+   (MfadEnergyCreate_CUDA, src/backends.h) puts in the energy's table: implemented by the .cu files
+   of src/cuda/ (compiled by nvcc, or by the host C++ compiler with src/cuda/emulate.h for the
+   tests); where CUDA was not compiled, src/cuda/none.c's create is an error that says so. All Vecs
+   are the energy's local vectors (owned vertices, then ghosts); the core does the ghost exchange.
+   The backend's state (MfadCuda, src/cuda/cudaimpl.h) is the energy's E->data. */
 #ifndef MFADCUDA_H
 #define MFADCUDA_H
 
@@ -14,7 +16,8 @@ PETSC_INTERN PetscErrorCode MfadCudaCheckDevice_Private(MPI_Comm comm);
 /* The type of the energy's local vectors: VECSEQCUDA where PETSc has CUDA (its ghost exchange then
    stays on the device), VECSEQ otherwise. */
 PETSC_INTERN PetscErrorCode MfadEnergyLocalVecType_CUDA(MfadEnergy E, VecType *type);
-/* Frees the device copies (connectivity, colours, buffers); called by the energy's reset. */
+/* Frees the device copies (connectivity, colours, buffers) and the state: the table's reset, term
+   changed and destroy (the state is made again on first use). */
 PETSC_INTERN PetscErrorCode MfadEnergyReset_CUDA(MfadEnergy E);
 /* The backend table's entries (MfadBackendOps, src/mfadimpl.h): on the device where PETSc holds the
    Vecs there (no copy to or from the host), through the host where it does not. */

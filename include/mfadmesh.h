@@ -107,9 +107,13 @@ PetscErrorCode MfadMeshCheckManifold(MfadMesh mesh, const char path[]);
     The temporary is removed on every error and on a signal that ends the process mid-write
     (SIGINT, SIGTERM and the signals PETSc's handler traps; src/vtu.c says how). Point data:
     "displacement" (X - X0, when X0 is given) and "gradient_norm" (the norm of each vertex's
-    gradient of E at X, fixed dofs excluded). dof 2 positions get z = 0. -mfad_vtu_binary (with
-    E's prefix) writes base64 binary arrays instead of ASCII. */
+    gradient of E at X, fixed dofs excluded). dof 2 positions get z = 0. -mfad_vtu_binary
+    (MfadEnergySetVTUBinary()) writes base64 binary arrays instead of ASCII. */
 PetscErrorCode MfadEnergyWriteVTU(MfadEnergy E, PetscInt term, Vec X, Vec X0, const char path[]);
+/** @brief The mesh readers' options (-mfad_mesh_max_line, -mfad_mesh_check_manifold,
+    -mfad_dmplex_max_degree; no prefix: no energy exists when a mesh is read), listed under -help by
+    MfadEnergySetFromOptions(); see MfadOptionTableGetEntry(). */
+PetscErrorCode MfadMeshGetOptionTable(MfadOptionTable *table);
 
 /* ---------------------------------------------------------------- a whole mesh on every rank (libigl's V, F) */
 

@@ -189,20 +189,57 @@ PetscErrorCode MfadEnergySetCheckFinite(MfadEnergy E, PetscBool flg);
 PetscErrorCode MfadEnergySetOptionsPrefix(MfadEnergy E, const char prefix[]);
 /** @brief Gets the options prefix (NULL if none; borrowed). */
 PetscErrorCode MfadEnergyGetOptionsPrefix(MfadEnergy E, const char *prefix[]);
-/** @brief Reads -mfad_backend, -mfad_num_threads, -mfad_block_size, -mfad_scatter, -mfad_reorder,
-    -mfad_check_finite, -mfad_psd_project, -mfad_psd_epsilon, -mfad_psd_project_steps (and lists
-    -mfad_view, -mfad_vtu_binary under -help). An option that takes a value but is given without
-    one is an error naming what it takes. */
+/** @brief Reads every option of the energy's table (src/options.c; MfadEnergyGetOptionTable()
+    lists them), each through its setter, and lists under -help the mesh readers' options too. An
+    option that takes a value but is given without one is an error naming what it takes. */
 PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E);
 /** @brief Builds ghosting, local connectivity and colouring; called by the Compute functions
-    when needed. */
+    when needed. At its end, -mfad_view (with E's prefix) views the energy: once per set-up. */
 PetscErrorCode MfadEnergySetUp(MfadEnergy E);
-/** @brief Prints terms, sizes, colouring, backend and flops per element. */
+/** @brief Prints terms, sizes, options, colouring, backend and flops per element: what exists (an
+    energy not set up says so; this call sets nothing up). Collective. */
 PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer);
-/** @brief Views the energy if the option `name` (NULL: -mfad_view; prefixed) is given. The first
-    evaluation calls it with -mfad_view, so every program honours -mfad_view, once per energy; a
-    later call with -mfad_view then prints nothing more. Another name prints at every call. */
+/** @brief Views the energy if the option `name` (prefixed) is given, at each call. With NULL or
+    "-mfad_view" it does nothing: MfadEnergySetUp() views -mfad_view, once per set-up, in every
+    program (a program's own call for it, as before, prints nothing more). */
 PetscErrorCode MfadEnergyViewFromOptions(MfadEnergy E, const char name[]);
+/** @brief Whether MfadEnergyCreateMatrix() gives PETSc one COO entry per nonzero, mfad summing
+    the element Hessians into it (-mfad_coo_merge; default the backend's: merged on the CPU, one
+    entry per element entry with CUDA, which refuses merged entries). */
+PetscErrorCode MfadEnergySetCOOMerge(MfadEnergy E, PetscBool flg);
+/** @brief Whether MfadEnergyCreateMatrix() preallocates and fills a host aij, baij or sbaij with
+    merged entries from mfad's vertex-pair CSR (-mfad_assemble_csr, default true), else through
+    PETSc's COO. */
+PetscErrorCode MfadEnergySetAssembleCSR(MfadEnergy E, PetscBool flg);
+/** @brief Whether MfadEnergyWriteVTU() writes base64 binary arrays instead of ASCII
+    (-mfad_vtu_binary, default false). */
+PetscErrorCode MfadEnergySetVTUBinary(MfadEnergy E, PetscBool flg);
+
+/* ---------------------------------------------------------------- the options tables */
+/** The class of MfadEnergy objects (PetscObjectGetClassId(), PetscValidHeaderSpecific()). */
+PETSC_EXTERN PetscClassId MFAD_CLASSID;
+/** What an option takes. */
+typedef enum {
+  MFAD_OPTION_BOOL,   /**< 0|1 (given alone: 1) */
+  MFAD_OPTION_INT,    /**< an integer: needs a value */
+  MFAD_OPTION_REAL,   /**< a real: needs a value */
+  MFAD_OPTION_CHOICE, /**< one of a list: needs a value */
+  MFAD_OPTION_NAME,   /**< no value, or an optional one (a viewer: -mfad_view [ascii[:file[:format]]]) */
+  MFAD_OPTION_TYPE    /**< a registered type's name (-mfad_backend: MfadEnergyRegister()): needs a value */
+} MfadOptionType;
+/** A table of options: the one place that lists them, drives their reading, -help and the check of
+    a missing value. */
+typedef const struct _n_MfadOptionTable *MfadOptionTable;
+/** @brief The energy's options (read by MfadEnergySetFromOptions()); for tools and tests that list
+    every option. */
+PetscErrorCode MfadEnergyGetOptionTable(MfadOptionTable *table);
+/** @brief The number of options in a table. */
+PetscErrorCode MfadOptionTableGetSize(MfadOptionTable table, PetscInt *n);
+/** @brief Option i of a table: its name ("-mfad_block_size"), what it takes, its choices (a
+    MFAD_OPTION_CHOICE's, else 0 and NULL) and the function that sets it or where it acts (the
+    manual page -help names). Any output may be NULL. */
+PetscErrorCode MfadOptionTableGetEntry(MfadOptionTable table, PetscInt i, const char **name, MfadOptionType *type, PetscInt *nchoice,
+                                       const char *const **choices, const char **setter);
 
 /** @brief Gets the communicator, dofs per vertex and vertex counts. */
 PetscErrorCode MfadEnergyGetComm(MfadEnergy E, MPI_Comm *comm);

@@ -25,8 +25,13 @@ extern "C" {
     (SIGINT, SIGTERM and the signals PETSc's handler traps), as MfadVTUWrite() does. Point data:
     "displacement" (X - X0, when X0 is given) and "gradient_norm" (the norm of each vertex's
     gradient of E at X, fixed dofs excluded). dof 2 positions get z = 0. -mfad_vtu_binary (with
-    E's prefix) writes base64 binary arrays instead of ASCII. */
+    E's prefix; MfadEnergySetVTUBinary()) writes base64 binary arrays instead of ASCII. */
 PetscErrorCode MfadEnergyWriteVTU(MfadEnergy E, PetscInt term, Vec X, Vec X0, const char path[]);
+/** @brief The mesh readers' options (-mfad_mesh_max_line, -mfad_mesh_check_manifold,
+    -mfad_dmplex_max_degree; no prefix: no energy exists when a mesh is read), listed under -help by
+    MfadEnergySetFromOptions(); see MfadOptionTableGetEntry(). libmfad's: its table sits with the
+    energy's, which reads them for -help and the check of a missing value. */
+PetscErrorCode MfadMeshGetOptionTable(MfadOptionTable *table);
 
 /* ---------------------------------------------------------------- a whole mesh on every rank (libigl's V, F) */
 

@@ -37,6 +37,10 @@ typedef enum {
   MFAD_HESSIAN_AUTO   = 3  /**< one of the three chosen per point (Newton step) from their measured costs */
 } MfadHessianType;
 extern const char *const MfadHessianTypes[];
+/** @brief The options the solver glue reads (-mfad_hessian, -mfad_pmat, -mfad_jacobian,
+    -mfad_monitor; shell/options.c), listed under -help by MfadEnergySetSNES(), MfadEnergySetTao()
+    and MfadEnergySetTaoResidual(); see MfadOptionTableGetEntry(). */
+PetscErrorCode MfadSolverGetOptionTable(MfadOptionTable *table);
 /** @brief Creates the automatic Hessian of E (-mfad_hessian auto) as a MATSHELL holding the
     fused, cached and assembled forms: at each point (MfadHessianSetPoint(), once per Newton step)
     it brings the one predicted cheapest for the step to the point, from each form's measured cost

@@ -54,7 +54,6 @@ PetscErrorCode MfadEnergyGetHessianType(MfadEnergy E, MfadHessianType *jac, Mfad
 PetscErrorCode MfadHessianSetPoint(Mat H, Vec X)
 {
   PetscBool      shell, isauto;
-  PetscContainer holder = NULL;
   MfadEnergy     E;
 
   PetscFunctionBegin;
@@ -70,9 +69,8 @@ PetscErrorCode MfadHessianSetPoint(Mat H, Vec X)
     PetscCall(MfadHessianShellSetPoint(H, X));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscObjectQuery((PetscObject)H, "MfadEnergy", (PetscObject *)&holder));
-  PetscCheck(holder, PetscObjectComm((PetscObject)H), PETSC_ERR_ARG_WRONG, "MfadHessianSetPoint: not a Hessian made by MfadEnergyCreateHessianMat()");
-  PetscCall(PetscContainerGetPointer(holder, (void **)&E));
+  PetscCall(MfadEnergyQueryAttached_Private((PetscObject)H, &E));
+  PetscCheck(E, PetscObjectComm((PetscObject)H), PETSC_ERR_ARG_WRONG, "MfadHessianSetPoint: not a Hessian made by MfadEnergyCreateHessianMat()");
   PetscCall(MfadEnergyComputeHessian(E, X, H));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -84,24 +82,22 @@ PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, MfadHessianType j
 {
   MfadHessianType   jtype = jdefault, ptype;
   MfadPSDProjection psd;
-  PetscBool         pset;
   MPI_Comm          comm;
-  const char       *prefix = NULL;
   PetscInt          jcode, pcode;
+  MfadOptionValue   v[MFAD_SOLVER_OPTIONS] = {{0}};
+  PetscBool         set[MFAD_SOLVER_OPTIONS];
 
   PetscFunctionBegin;
   PetscCall(MfadEnergyGetHessianTypes_Private(E, &jcode, &pcode));
   if (jcode >= 0) jtype = (MfadHessianType)jcode;
   PetscCall(MfadEnergyGetComm(E, &comm));
-  PetscCall(MfadEnergyGetOptionsPrefix(E, &prefix));
-  PetscCall(MfadOptionsRequireValue_Private(comm, prefix, "-mfad_hessian", "shell|cached|aij|auto"));
-  PetscCall(MfadOptionsRequireValue_Private(comm, prefix, "-mfad_pmat", "shell|cached|aij|auto"));
-  PetscOptionsBegin(comm, prefix, "mfad Hessian forms", "MfadEnergySetSNES");
-  PetscCall(PetscOptionsEnum("-mfad_hessian", "Form of the Hessian the solver applies", "MfadEnergyCreateHessianMat", MfadHessianTypes, (PetscEnum)jtype, (PetscEnum *)&jtype, NULL));
   /* one form set in code for both (pcode == jcode) follows -mfad_hessian; a different one stays */
-  ptype = (pcode >= 0 && pcode != jcode) ? (MfadHessianType)pcode : (pdefault >= 0 && jcode < 0) ? (MfadHessianType)pdefault : jtype;
-  PetscCall(PetscOptionsEnum("-mfad_pmat", "Form of the Hessian the preconditioner is built from", "MfadEnergyCreateHessianMat", MfadHessianTypes, (PetscEnum)ptype, (PetscEnum *)&ptype, &pset));
-  PetscOptionsEnd();
+  v[MFAD_SOLVER_OPTION_HESSIAN].i = (PetscInt)jtype;
+  v[MFAD_SOLVER_OPTION_PMAT].i    = (pcode >= 0 && pcode != jcode) ? pcode : (pdefault >= 0 && jcode < 0) ? pdefault : (PetscInt)jtype;
+  PetscCall(MfadSolverOptionsRead_Private(E, v, set));
+  jtype = (MfadHessianType)v[MFAD_SOLVER_OPTION_HESSIAN].i;
+  ptype = (MfadHessianType)v[MFAD_SOLVER_OPTION_PMAT].i;
+  if (!set[MFAD_SOLVER_OPTION_PMAT] && !(pcode >= 0 && pcode != jcode) && !(pdefault >= 0 && jcode < 0)) ptype = jtype; /* the operator's, as given */
   PetscCall(MfadEnergyGetPSDProjection(E, &psd, NULL));
   PetscCheck(psd == MFAD_PSD_NONE || jtype != MFAD_HESSIAN_SHELL || ptype != MFAD_HESSIAN_SHELL, comm, PETSC_ERR_ARG_INCOMP,
              "-mfad_psd_project %s with -mfad_hessian shell and -mfad_pmat shell: the shell applies the fused HVP and never forms element Hessians, so there is nothing to project; "

@@ -145,30 +145,18 @@ static PetscErrorCode MfadTaoResidualJacobian_Private(Tao tao, Vec X, Mat J, Mat
 
 PetscErrorCode MfadEnergySetTaoResidual(MfadEnergy E, Tao tao)
 {
-  Vec         R;
-  Mat         J;
-  PetscBool   set, shell = PETSC_TRUE, aij_default;
-  const char *prefix;
-  MPI_Comm    comm;
-  char        type[16] = "shell";
+  Vec             R;
+  Mat             J;
+  PetscBool       shell, aij_default, set[MFAD_SOLVER_OPTIONS];
+  MfadOptionValue v[MFAD_SOLVER_OPTIONS] = {{0}};
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(tao, TAO_CLASSID, 2);
   PetscCall(MfadEnergySetFromOptions(E));
   PetscCall(MfadTaoResidualSetDefaults_Private(E, tao, &aij_default));
-  if (aij_default) PetscCall(PetscStrncpy(type, "aij", sizeof(type)));
-  PetscCall(MfadEnergyGetComm(E, &comm));
-  PetscCall(MfadEnergyGetOptionsPrefix(E, &prefix));
-  PetscOptionsBegin(comm, prefix, "mfad least squares", "Tao");
-  PetscCall(PetscOptionsString("-mfad_jacobian", "The residual's Jacobian: shell (JVP and VJP products) or aij (assembled)",
-                               "MfadEnergySetTaoResidual", type, type, sizeof(type), &set));
-  PetscOptionsEnd();
-  PetscCall(PetscStrcmp(type, "shell", &shell));
-  if (!shell) {
-    PetscBool aij;
-    PetscCall(PetscStrcmp(type, "aij", &aij));
-    PetscCheck(aij, comm, PETSC_ERR_ARG_OUTOFRANGE, "-mfad_jacobian %s: use shell or aij", type);
-  }
+  v[MFAD_SOLVER_OPTION_JACOBIAN].i = aij_default ? 1 : 0; /* shell, aij */
+  PetscCall(MfadSolverOptionsRead_Private(E, v, set));
+  shell = (PetscBool)(v[MFAD_SOLVER_OPTION_JACOBIAN].i == 0);
   PetscCall(MfadEnergyCreateResidualVec(E, &R));
   if (shell) PetscCall(MfadEnergyCreateResidualJacobianShell(E, &J));
   else PetscCall(MfadEnergyCreateResidualJacobian(E, &J));

@@ -5,31 +5,10 @@
 #define MFAD_SHELLIMPL_H
 
 #include <mfadpetsc.h>
-#include "mfadcompat.h"
+#include "mfadshared.h" /* the core's private calls (src/) */
 
-/* src/energy.c: sets the projection of Newton step `it` (-mfad_psd_project_steps) */
-PETSC_INTERN PetscErrorCode MfadEnergyChooseProjection_Private(MfadEnergy E, PetscInt it, PetscBool failed);
-/* src/energy.c: the projection of this Newton step (none in an exact step of -mfad_psd_project_steps) */
-PETSC_INTERN PetscErrorCode MfadEnergyGetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection *type);
-/* src/energy.c: "-name" given without the value it needs is an error naming what it takes */
-PETSC_INTERN PetscErrorCode MfadOptionsRequireValue_Private(MPI_Comm comm, const char prefix[], const char name[], const char takes[]);
-/* src/energy.c: Newton-CG's counts of this solve (reset: from zero) */
-PETSC_INTERN PetscErrorCode MfadEnergyCountNewtonCG_Private(MfadEnergy E, PetscBool reset, PetscInt fallbacks, PetscInt escapes);
-/* src/stepbound.c: one more step cut by the pre-check */
-PETSC_INTERN PetscErrorCode MfadEnergyCountStepCut_Private(MfadEnergy E);
-/* src/energy.c: the Hessian forms set in code (-1: not set) */
-PETSC_INTERN PetscErrorCode MfadEnergySetHessianTypes_Private(MfadEnergy E, PetscInt jac, PetscInt pmat);
-PETSC_INTERN PetscErrorCode MfadEnergyGetHessianTypes_Private(MfadEnergy E, PetscInt *jac, PetscInt *pmat);
-/* src/contactterms.c: the contact's continuous-collision bound along D (1 without a contact) */
-PETSC_INTERN PetscErrorCode MfadEnergyComputeContactBound_Private(MfadEnergy E, Vec X, Vec D, PetscReal *alpha);
-/* src/energy.c: the first least-squares term's name, or NULL */
-PETSC_INTERN PetscErrorCode MfadEnergyGetLeastSquaresTerm_Private(MfadEnergy E, const char **name);
 /* shell/monitor.c: says, once per solver, that -snes_test_jacobian / -tao_test_hessian meet a Gauss-Newton Hessian */
 PETSC_INTERN PetscErrorCode MfadWarnGaussNewtonTest_Private(MfadEnergy E, PetscObject solver);
-/* src/setup.c: a free vertex in no element of any term is an error naming it; collective */
-PETSC_INTERN PetscErrorCode MfadEnergyCheckUntouched_Private(MfadEnergy E);
-/* src/compute.c: names the first invalid element at X (msg empty if none); collective */
-PETSC_INTERN PetscErrorCode MfadEnergyDescribeInvalid_Private(MfadEnergy E, Vec X, char msg[], size_t len);
 
 #define MFAD_SHELL_COOKIE 0x6d667368 /* "mfsh": the context is an MfadShell */
 
@@ -51,8 +30,19 @@ PETSC_INTERN PetscErrorCode MfadShellDestroy_Private(void *ctx);
 PETSC_INTERN PetscErrorCode MfadShellCheckElements_Private(MfadShell *s, const char *what);
 /* shell/snes.c: a dynamic energy's providers at a Newton step's point; G (may be NULL) is then the gradient there */
 PETSC_INTERN PetscErrorCode MfadEnergyUpdateElementsAtStep_Private(MfadEnergy E, Vec X, Vec G);
-/* shell/snes.c */
+/* shell/snes.c: E composed on obj (a SNES, Tao or assembled Hessian), and found again */
 PETSC_INTERN PetscErrorCode MfadEnergyAttach_Private(MfadEnergy E, PetscObject obj);
+PETSC_INTERN PetscErrorCode MfadEnergyQueryAttached_Private(PetscObject obj, MfadEnergy *E);
+/* shell/options.c: the solver options (-mfad_hessian, -mfad_pmat, -mfad_jacobian, -mfad_monitor) in
+   one block, -help from the table; v[] in: the defaults, out: the values read */
+typedef enum {
+  MFAD_SOLVER_OPTION_HESSIAN,
+  MFAD_SOLVER_OPTION_PMAT,
+  MFAD_SOLVER_OPTION_JACOBIAN,
+  MFAD_SOLVER_OPTION_MONITOR,
+  MFAD_SOLVER_OPTIONS
+} MfadSolverOption;
+PETSC_INTERN PetscErrorCode MfadSolverOptionsRead_Private(MfadEnergy E, MfadOptionValue v[], PetscBool set[]);
 PETSC_INTERN PetscErrorCode MfadReportInvalid_Private(PetscObject solver, MfadEnergy E, Vec X, PetscBool start);
 /* shell/auto.c */
 PETSC_INTERN PetscErrorCode MfadHessianIsAuto_Private(Mat H, PetscBool *isauto);
@@ -74,9 +64,6 @@ PETSC_INTERN PetscErrorCode MfadSNESRoundoffNoteStep_Private(SNES snes, PetscBoo
 /* shell/newtoncg.c: -mfad_newton_cg, from the SNES Jacobian callback (J, P: the step's matrices) */
 PETSC_INTERN PetscErrorCode MfadNewtonCGStep_Private(SNES snes, MfadEnergy E, Mat J, Mat P);
 PETSC_INTERN PetscErrorCode MfadNewtonCGSetDefaults_Private(MfadEnergy E, KSP ksp, PetscBool ksp_chosen, PetscBool pc_chosen);
-/* src/energy.c */
-PETSC_INTERN PetscErrorCode MfadEnergySetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection type);
-PETSC_INTERN PetscErrorCode MfadEnergyCountPSDSwitch_Private(MfadEnergy E, PetscBool reset, PetscInt exact, PetscInt fallbacks);
 /* shell/forms.c */
 PETSC_INTERN PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, MfadHessianType jdefault, PetscInt pdefault, Mat *J, Mat *P);
 PETSC_INTERN PetscErrorCode MfadJacobiansSetPoint_Private(Mat J, Mat P, Vec X);
@@ -89,7 +76,5 @@ PETSC_INTERN PetscErrorCode MfadPCSetCholesky_Private(PC pc, PC *fpc);
 PETSC_INTERN PetscErrorCode MfadSNESSetDefaults_Private(MfadEnergy E, SNES snes, MfadHessianType *form, PetscInt *pform);
 PETSC_INTERN PetscErrorCode MfadTaoSetDefaults_Private(MfadEnergy E, Tao tao, MfadHessianType *form);
 PETSC_INTERN PetscErrorCode MfadTaoResidualSetDefaults_Private(MfadEnergy E, Tao tao, PetscBool *aij);
-/* src/energy.c: a solver default's projection, unless the user chose one (*chosen) */
-PETSC_INTERN PetscErrorCode MfadEnergySetPSDProjectionDefault_Private(MfadEnergy E, MfadPSDProjection type, PetscBool *chosen);
 
 #endif

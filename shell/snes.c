@@ -216,27 +216,26 @@ static PetscErrorCode MfadSNESJacobian_Private(SNES snes, Vec X, Mat J, Mat P, v
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MfadEnergyContainerDestroy_Private(void *arg)
+/* Keeps a reference to E on `obj` (a SNES, Tao or assembled Hessian), dropped when obj is
+   destroyed: the energy is a PetscObject, composed as any other */
+PetscErrorCode MfadEnergyAttach_Private(MfadEnergy E, PetscObject obj)
 {
-  MfadEnergy E = (MfadEnergy)MfadCtxDestroyArg(arg);
-
   PetscFunctionBegin;
-  PetscCall(MfadEnergyDestroy(&E));
+  PetscCall(PetscObjectCompose(obj, "MfadEnergy", (PetscObject)E));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Keeps a reference to E on `obj` (a SNES or Tao), dropped when obj is destroyed. */
-PETSC_INTERN PetscErrorCode MfadEnergyAttach_Private(MfadEnergy E, PetscObject obj)
+/* The energy attached to obj, or NULL */
+PetscErrorCode MfadEnergyQueryAttached_Private(PetscObject obj, MfadEnergy *E)
 {
-  PetscContainer holder;
+  PetscObject  o;
+  PetscClassId id = MFAD_CLASSID;
 
   PetscFunctionBegin;
-  PetscCall(MfadEnergyReference(E));
-  PetscCall(PetscContainerCreate(PetscObjectComm(obj), &holder));
-  PetscCall(PetscContainerSetPointer(holder, E));
-  PetscCall(MfadContainerSetCtxDestroy(holder, MfadEnergyContainerDestroy_Private));
-  PetscCall(PetscObjectCompose(obj, "MfadEnergy", (PetscObject)holder));
-  PetscCall(PetscContainerDestroy(&holder));
+  PetscCall(PetscObjectQuery(obj, "MfadEnergy", &o));
+  if (o) PetscCall(PetscObjectGetClassId(o, &id));
+  PetscCheck(id == MFAD_CLASSID, PetscObjectComm(obj), PETSC_ERR_PLIB, "the object composed as \"MfadEnergy\" is not an MfadEnergy");
+  *E = (MfadEnergy)o;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -81,15 +81,13 @@ static PetscErrorCode MfadTaoStepBoundPostSolve_Private(KSP ksp, Vec b, Vec Y, v
 {
   Tao            tao = (Tao)ctx;
   MfadEnergy     E;
-  PetscContainer holder;
   TaoLineSearch  ls;
   Vec            X;
   PetscReal      cut;
 
   PetscFunctionBegin;
   (void)ksp, (void)b;
-  PetscCall(PetscObjectQuery((PetscObject)tao, "MfadEnergy", (PetscObject *)&holder));
-  PetscCall(PetscContainerGetPointer(holder, (void **)&E));
+  PetscCall(MfadEnergyQueryAttached_Private((PetscObject)tao, &E));
   PetscCall(TaoGetSolution(tao, &X));
   PetscCall(MfadEnergyComputeStepCut_Private(E, (PetscObject)tao, X, Y, &cut));
   PetscCall(TaoGetLineSearch(tao, &ls));

@@ -335,7 +335,7 @@ static PetscErrorCode MfadMatUpdatePattern_Private(MfadEnergy E, Mat A, MfadMatC
 
 PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
 {
-  PetscBool      upper = PETSC_FALSE, merge, set;
+  PetscBool      upper = PETSC_FALSE, merge;
   MfadMatCOO    *c;
   PetscContainer holder;
 
@@ -351,9 +351,8 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
   PetscCall(MatSetFromOptions(*A));
   PetscCall(MfadMatCheckType_Private(E, *A, &upper));
   if (upper) PetscCall(MfadEnergyCheckSymmetric_Private(E, "MfadEnergyCreateMatrix with -mat_type sbaij (upper triangle only)"));
-  merge = E->backend_defaults.coo_merge;
-  PetscCall(PetscOptionsGetBool(NULL, ((PetscObject)E)->prefix, "-mfad_coo_merge", &merge, &set));
-  PetscCheck(!(set && merge && !E->backend_defaults.coo_merge), PetscObjectComm((PetscObject)E), PETSC_ERR_SUP,
+  merge = MfadEnergyCOOMerge_Private(E);
+  PetscCheck(!(E->coo_merge_set && merge && !E->backend_defaults.coo_merge), PetscObjectComm((PetscObject)E), PETSC_ERR_SUP,
              "MfadEnergyCreateMatrix: -mfad_coo_merge needs the CPU backend (backend '%s' keeps its values where it computes them, in element order)",
              ((PetscObject)E)->type_name);
 
@@ -363,9 +362,7 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
   { /* a host matrix (not cuSPARSE) with merged entries: CSR preallocation, and a fill in place (aij) or by block rows */
     PetscBool aij;
     PetscCall(PetscObjectTypeCompareAny((PetscObject)*A, &aij, MATSEQAIJ, MATMPIAIJ, MATSEQBAIJ, MATMPIBAIJ, MATSEQSBAIJ, MATMPISBAIJ, ""));
-    c->csr = (PetscBool)(merge && aij);
-    PetscCall(PetscOptionsGetBool(NULL, ((PetscObject)E)->prefix, "-mfad_assemble_csr", &c->csr, NULL));
-    c->csr = (PetscBool)(c->csr && merge && aij);
+    c->csr = (PetscBool)(E->assemble_csr && merge && aij);
   }
   PetscCall(MfadMatPreallocate_Private(E, *A, c, NULL));
   PetscCall(MfadEnergyReference(E));

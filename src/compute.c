@@ -108,7 +108,6 @@ PetscErrorCode MfadEnergyPrepare_Private(MfadEnergy E, Vec X, const char *what)
   PetscCall(MfadEnergyCheckVec_Private(E, X, 2, what));
   PetscCall(MfadEnergySetUp(E));
   PetscCall(MfadEnergyGlobalToLocal_Private(E, X));
-  if (!E->viewed) PetscCall(MfadEnergyViewFromOptions(E, NULL)); /* -mfad_view in every program, once, at the first evaluation */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* MfadEnergy: creation, terms, fixed dofs, options, destruction. */
+/* MfadEnergy: creation, terms, fixed dofs, setters, destruction (the options table: src/options.c). */
 #include "mfadimpl.h"
 #include <stdlib.h>
 
@@ -45,6 +45,7 @@ PetscErrorCode MfadEnergyCreate(MPI_Comm comm, PetscInt dof, PetscInt n, PetscIn
   e->pmat_type       = -1;
   e->reorder      = PETSC_TRUE;
   e->check_finite = PETSC_TRUE;
+  e->assemble_csr    = PETSC_TRUE;
   e->elements_term = -1;
   *E              = e;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -320,17 +321,6 @@ PetscErrorCode MfadEnergyAddTermFromRest_Private(MfadEnergy E, MfadKernel k, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* shell/: the first least-squares term's name, or NULL (its Hessian forms are Gauss-Newton) */
-PetscErrorCode MfadEnergyGetLeastSquaresTerm_Private(MfadEnergy E, const char **name)
-{
-  PetscFunctionBegin;
-  MfadValidEnergy(E, 1);
-  *name = NULL;
-  for (PetscInt t = 0; t < E->nterms && !*name; t++)
-    if (E->terms[t].k->nout > 0 && E->terms[t].k->sum == MFAD_SUM_LEAST_SQUARES) *name = E->terms[t].name;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode MfadEnergySetTermName(MfadEnergy E, PetscInt term, const char name[])
 {
   PetscFunctionBegin;
@@ -437,152 +427,28 @@ PetscErrorCode MfadEnergyGetOptionsPrefix(MfadEnergy E, const char *prefix[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* PETSc's PetscOptionsEnum(), PetscOptionsInt() ... take "-name" with no value as "not given"
-   (or as the first choice): a silent default where the user asked for something. An option that
-   needs a value and has none is an error naming what it takes. */
-PetscErrorCode MfadOptionsRequireValue_Private(MPI_Comm comm, const char prefix[], const char name[], const char takes[])
+PetscErrorCode MfadEnergySetCOOMerge(MfadEnergy E, PetscBool flg)
 {
-  const char *value = NULL;
-  PetscBool   set;
-
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsFindPair(NULL, prefix, name, &value, &set));
-  PetscCheck(!set || (value && value[0]), comm, PETSC_ERR_ARG_WRONG, "-%s%s needs a value: %s", prefix ? prefix : "", name + 1, takes);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MfadEnergyOptionsRequireValues_Private(MfadEnergy E)
-{
-  static const char *const opts[][2] = {
-      {"-mfad_backend",            "cpu|cuda"                               },
-      {"-mfad_num_threads",        "an integer >= 0 (0: as measured faster)"},
-      {"-mfad_block_size",         "an integer >= 1"                        },
-      {"-mfad_scatter",            "colour|atomic|gather"                   },
-      {"-mfad_psd_project",        "none|clamp|abs"                         },
-      {"-mfad_psd_epsilon",        "a real >= 0"                            },
-      {"-mfad_psd_project_steps",  "an integer >= -1 (-1: always project)"  },
-      {"-mfad_psd_switch",         "auto|never|steps|inertia"               },
-      {"-mfad_damping",            "a real >= 0"                            },
-      {"-mfad_direct_solve_limit", "an integer >= 0"                        },
-  };
-
-  PetscFunctionBegin;
-  for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) PetscCall(MfadOptionsRequireValue_Private(PetscObjectComm((PetscObject)E), ((PetscObject)E)->prefix, opts[i][0], opts[i][1]));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
-{
-  char              backend[64];
-  PetscInt    nthreads, block_size;
-  PetscBool         reorder, scatter_set, check_finite;
-  const char *scatters[] = {"colour", "atomic", "gather"};
-  PetscInt    scatter;
-  MfadPSDProjection psd;
-  PetscReal         psd_eps;
-  PetscInt          psd_steps;
-  MfadPSDSwitch     psd_switch;
-  PetscBool         steps_set, switch_set, psd_set, eps_set, defaults;
-  PetscReal         damping;
-  PetscInt          direct_limit;
-
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  PetscCall(PetscStrncpy(backend, ((PetscObject)E)->type_name, sizeof(backend)));
-  damping    = E->damping;
-  nthreads   = E->nthreads;
-  block_size = E->block_size;
-  reorder    = E->reorder;
-  check_finite = E->check_finite;
-  scatter    = MfadEnergyGatherScatter_Private(E) ? 2 : MfadEnergyAtomicScatter_Private(E) ? 1 : 0;
-  psd        = E->psd_user;
-  psd_eps    = E->psd_eps;
-  psd_steps  = E->psd_steps;
-  psd_switch = E->psd_switch;
-  defaults     = E->solver_defaults;
-  direct_limit = E->direct_limit;
-  PetscCall(MfadEnergyOptionsRequireValues_Private(E));
-  PetscOptionsBegin(PetscObjectComm((PetscObject)E), ((PetscObject)E)->prefix, "mfad energy options", "MfadEnergy");
-  { /* a registered backend (MfadEnergySetType() refuses others, naming them); not PetscOptionsFList(), whose -help PETSc 3.18 prints to stdout */
-    char        help[320];
-    const char *names;
-    PetscCall(MfadEnergyGetTypeNames_Private(&names));
-    PetscCall(PetscSNPrintf(help, sizeof(help), "Where element loops run: a registered backend (%s)", names));
-    PetscCall(PetscOptionsString("-mfad_backend", help, "MfadEnergySetType", ((PetscObject)E)->type_name, backend, sizeof(backend), NULL));
-  }
-  PetscCall(PetscOptionsInt("-mfad_num_threads", "OpenMP threads of element loops (0: OpenMP's count where measured faster, docs/threads.md)", "MfadEnergySetNumThreads", nthreads, &nthreads, NULL));
-  PetscCall(PetscOptionsInt("-mfad_block_size", "Consecutive elements per coloured block", "MfadEnergySetBlockSize", block_size, &block_size, NULL));
-  PetscCall(PetscOptionsEList(
-      "-mfad_scatter",
-      "Scatter: coloured blocks (deterministic; the CPU's default), atomics (the GPU's default) or, on the GPU, a gather per dof (deterministic)",
-      "MfadEnergySetScatter", scatters, 3, scatters[scatter], &scatter, &scatter_set));
-  PetscCall(
-      PetscOptionsBool("-mfad_reorder", "Sort elements by their first local vertex for locality", "MfadEnergySetReorder", reorder, &reorder, NULL));
-  PetscCall(PetscOptionsBool("-mfad_check_finite", "Check the point for NaN/Inf before each evaluation", "MfadEnergySetCheckFinite", check_finite,
-                             &check_finite, NULL));
-  PetscCall(PetscOptionsEnum("-mfad_psd_project", "Project element Hessians to PSD before caching or assembly", "MfadEnergySetPSDProjection",
-                             MfadPSDProjections, (PetscEnum)psd, (PetscEnum *)&psd, &psd_set));
-  PetscCall(PetscOptionsReal("-mfad_psd_epsilon", "Smallest eigenvalue left by the PSD projection", "MfadEnergySetPSDProjection", psd_eps, &psd_eps,
-                             &eps_set));
-  PetscCall(PetscOptionsEnum("-mfad_psd_switch",
-                             "SNES, TAO: each Newton step's Hessian, projected or exact: auto (inertia where the solver factors with it, else "
-                             "never), never, steps (-mfad_psd_project_steps), inertia",
-                             "MfadEnergySetPSDSwitch", MfadPSDSwitches, (PetscEnum)psd_switch, (PetscEnum *)&psd_switch, &switch_set));
-  PetscCall(
-      PetscOptionsInt("-mfad_psd_project_steps",
-                      "SNES, TAO: project only in the first n Newton steps, then the exact Hessian (-1: always project); -mfad_psd_switch steps",
-                      "MfadEnergySetPSDProjectionSteps", psd_steps, &psd_steps, &steps_set));
-  PetscCall(PetscOptionsBool("-mfad_solver_defaults",
-                             "SNES, TAO: where the user chose no Hessian form or linear solver, mfad's (a factorisation with inertia up to "
-                             "-mfad_direct_solve_limit unknowns, else the automatic form with a Krylov cap)",
-                             "MfadEnergySetSolverDefaults", defaults, &defaults, NULL));
-  PetscCall(PetscOptionsBool(
-      "-mfad_step_bound",
-      "SNES, TAO nls: the line search starts at 0.8 of the step where the first element would leave its energy's domain (energies that declare it)",
-      "MfadEnergySetStepBound", E->step_bound, &E->step_bound, NULL));
-  PetscCall(PetscOptionsBool("-mfad_newton_cg",
-                             "SNES: Newton-CG on the exact Hessian preconditioned by the Cholesky factor of the projected one, the projected step "
-                             "where CG fails or meets negative curvature",
-                             "MfadEnergySetNewtonCG", E->newton_cg, &E->newton_cg, NULL));
-  PetscCall(PetscOptionsInt("-mfad_direct_solve_limit", "SNES, TAO: the most unknowns mfad's default solver factors directly",
-                            "MfadEnergySetDirectSolveLimit", direct_limit, &direct_limit, NULL));
-  PetscCall(PetscOptionsReal("-mfad_damping", "Levenberg-Marquardt: lambda I added to every Hessian (Jacobian) form; with least-squares terms J^T J + lambda I", "MfadEnergySetDamping", damping, &damping, NULL));
-  {
-    /* read elsewhere (the first evaluation, MfadEnergyWriteVTU(), the mesh readers); listed here for -help */
-    PetscBool view, binary = PETSC_FALSE, manifold = PETSC_FALSE, merge = PETSC_TRUE, csr = PETSC_TRUE;
-    PetscCall(PetscOptionsName("-mfad_view", "View the energy once, at its first evaluation (-mfad_view [ascii[:file[:format]]])", "MfadEnergyViewFromOptions", &view));
-    PetscCall(PetscOptionsName("-mfad_monitor",
-                               "SNES, TAO: a line per Newton step: energy, |g|, the Hessian form and projection used, linear iterations, time",
-                               "MfadEnergySetSNES", &view));
-    PetscCall(PetscOptionsBool("-mfad_coo_merge",
-                               "MfadEnergyCreateMatrix: one COO entry per nonzero, element Hessians summed by mfad (CPU); 0: one per element entry",
-                               "MfadEnergyCreateMatrix", merge, &merge, NULL));
-    PetscCall(PetscOptionsBool("-mfad_assemble_csr", "MfadEnergyCreateMatrix: merged entries preallocated from mfad's CSR, on any ranks (aij, baij, sbaij); 0: PETSc's COO",
-                               "MfadEnergyCreateMatrix", csr, &csr, NULL));
-    PetscCall(PetscOptionsBool("-mfad_vtu_binary", "MfadEnergyWriteVTU: base64 binary arrays instead of ASCII", "MfadEnergyWriteVTU", binary, &binary, NULL));
-    {
-      PetscInt max_line = 64 << 20;
-      PetscCall(PetscOptionsInt("-mfad_mesh_max_line", "Mesh readers: the longest line read (bytes); a longer one is an error", "MfadMeshRead",
-                                max_line, &max_line, NULL));
-    }
-    PetscCall(PetscOptionsBool("-mfad_mesh_check_manifold", "Mesh readers: refuse a surface with an edge in more than 2 triangles (tet meshes are always checked)", "MfadMeshCheckManifold", manifold, &manifold, NULL));
-  }
-  PetscOptionsEnd();
-  /* only an option given is a choice: a projection a solver default set stays a default */
-  if (psd_set || eps_set) PetscCall(MfadEnergySetPSDProjection(E, psd, psd_eps));
-  PetscCall(MfadEnergySetSolverDefaults(E, defaults));
-  PetscCall(MfadEnergySetDirectSolveLimit(E, direct_limit));
-  /* the count implies its switch (steps, or never for -1) unless -mfad_psd_switch is given too */
-  if (steps_set) PetscCall(MfadEnergySetPSDProjectionSteps(E, psd_steps));
-  if (switch_set) PetscCall(MfadEnergySetPSDSwitch(E, psd_switch));
-  PetscCall(MfadEnergySetType(E, backend));
-  PetscCall(MfadEnergySetNumThreads(E, nthreads));
-  PetscCall(MfadEnergySetDamping(E, damping));
-  PetscCall(MfadEnergySetBlockSize(E, block_size));
-  PetscCall(MfadEnergySetReorder(E, reorder));
-  PetscCall(MfadEnergySetCheckFinite(E, check_finite));
-  if (scatter_set) PetscCall(MfadEnergySetScatter(E, (MfadScatter)scatter));
-  E->from_options = PETSC_TRUE;
+  E->coo_merge_set = PETSC_TRUE; /* CUDA's refusal of merged entries is at MfadEnergyCreateMatrix(): the backend may change before */
+  E->coo_merge     = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetAssembleCSR(MfadEnergy E, PetscBool flg)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  E->assemble_csr = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetVTUBinary(MfadEnergy E, PetscBool flg)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  E->vtu_binary = flg;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -7,6 +7,7 @@
 #include <petscis.h>
 #include <petsc/private/petscimpl.h> /* PETSCHEADER: MfadEnergy is a PetscObject */
 #include "mfadcompat.h"
+#include "mfadshared.h" /* what shell/ calls too */
 
 #define MFAD_NAME_LEN      64
 #define MFAD_MATERIAL_MAX  16 /* material constants a kernel may take */
@@ -142,6 +143,8 @@ struct _p_MfadEnergy {
   PetscBool   atomic, reorder, check_finite, from_options;
   PetscBool   scatter_set; /* -mfad_scatter given: else colours on the CPU, atomics on the GPU */
   PetscBool   gather;      /* -mfad_scatter gather: the GPU's element outputs summed per dof (colours elsewhere) */
+  PetscBool   coo_merge_set, coo_merge; /* MfadEnergySetCOOMerge() (else the backend's default) */
+  PetscBool   assemble_csr, vtu_binary; /* MfadEnergySetAssembleCSR(), MfadEnergySetVTUBinary() */
   /* set up */
   PetscBool   setup, fixed_setup;
   PetscInt    nghost, nlocal; /* local vertices: owned first, then ghosts */
@@ -159,8 +162,7 @@ struct _p_MfadEnergy {
   PetscObjectState xstate;
   PetscBool        xvalid;
   PetscBool        domain_error;
-  PetscReal        fixpen;      /* the owned fixed dofs' penalty at that point, where the host holds it */
-  PetscInt         viewed;       /* -mfad_view: 0 not looked for yet, 1 looked for (not given), 2 printed (once per energy) */
+  PetscReal        fixpen; /* the owned fixed dofs' penalty at that point, where the host holds it */
   /* explicit Hessians (src/hessian.c, src/assemble.c, src/cached.c) */
   MfadPSDProjection psd;          /* the projection in use now */
   MfadPSDProjection psd_user;     /* the one set (psd, unless a SNES solve switched it off: psd_steps) */
@@ -220,16 +222,10 @@ PETSC_INTERN PetscErrorCode MfadMatCSRCreate_Private(MfadEnergy, Mat, PetscBool,
 PETSC_INTERN PetscErrorCode MfadMatCSRFill_Private(MfadMatCSR, Mat, const MfadPairPattern *, const double *);
 PETSC_INTERN PetscErrorCode MfadMatCSRDestroy_Private(MfadMatCSR *);
 
-PETSC_INTERN PetscClassId  MFAD_CLASSID;
 PETSC_INTERN PetscLogEvent MFAD_Events[MFAD_OP_COUNT], MFAD_SetUpEvent;
 PETSC_INTERN PetscLogEvent MFAD_GhostEvent, MFAD_ElementsEvent, MFAD_ElementSetEvent; /* ghost exchange, element loops, a new element set (src/dynamic.c) */
-PETSC_INTERN PetscErrorCode MfadEnergyChooseProjection_Private(MfadEnergy E, PetscInt it, PetscBool failed); /* shell/snes.c, shell/tao.c: -mfad_psd_project_steps */
-PETSC_INTERN PetscErrorCode MfadEnergyGetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection *type);  /* shell/auto.c */
-PETSC_INTERN PetscErrorCode MfadEnergySetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection type);   /* shell/psdswitch.c */
-PETSC_INTERN PetscErrorCode MfadEnergyCountPSDSwitch_Private(MfadEnergy E, PetscBool reset, PetscInt exact,
-                                                             PetscInt fallbacks); /* shell/psdswitch.c */
-PETSC_INTERN PetscErrorCode MfadEnergyCountNewtonCG_Private(MfadEnergy E, PetscBool reset, PetscInt fallbacks,
-                                                            PetscInt escapes); /* shell/newtoncg.c */
+/* src/options.c: the view's line of options */
+PETSC_INTERN PetscErrorCode MfadEnergyViewOptions_Private(MfadEnergy E, PetscViewer viewer);
 PETSC_INTERN PetscErrorCode MfadInitializePackage(void);
 /* MfadEnergyAddTerm() and MfadEnergyAddTermFromRest() for callers that know the global number of
    this rank's first element (`first`, -1: not known), which messages then name (energy.c) */
@@ -292,10 +288,12 @@ PETSC_INTERN void           MfadThreadsEnd_Private(MfadEnergy E, int site, int n
 
 /* src/residual.c: residual terms (least squares, systems) */
 PETSC_INTERN PetscLogEvent  MFAD_ResidualEvent, MFAD_ResidualJacobianEvent, MFAD_TransposeEvent;
-PETSC_INTERN PetscErrorCode MfadEnergyCheckObjective_Private(MfadEnergy E, const char *what);
-PETSC_INTERN PetscErrorCode MfadEnergyCheckSymmetric_Private(MfadEnergy E, const char *what);
 PETSC_INTERN PetscErrorCode MfadEnergyPrepare_Private(MfadEnergy E, Vec X, const char *what);
 PETSC_INTERN PetscErrorCode MfadEnergyDampMatrix_Private(MfadEnergy E, Mat A);
+/* src/energypred.c: an operation the energy does not have (no objective: a system term; not
+   symmetric) is an error naming the term */
+PETSC_INTERN PetscErrorCode MfadEnergyCheckObjective_Private(MfadEnergy E, const char *what);
+PETSC_INTERN PetscErrorCode MfadEnergyCheckSymmetric_Private(MfadEnergy E, const char *what);
 
 /* src/hessian.c: element Hessians for assembly and the cache */
 PETSC_INTERN PetscLogEvent  MFAD_ElementHessianEvent, MFAD_AssembleEvent, MFAD_CachedMultEvent, MFAD_PatternEvent;
@@ -321,5 +319,24 @@ static inline PetscBool MfadEnergyAtomicScatter_Private(MfadEnergy E) { return E
    outputs and a second kernel sums each dof's in element order (libCEED's restriction transpose):
    deterministic without colours; the CPU, the block diagonal and the cache's products then use colours */
 static inline PetscBool MfadEnergyGatherScatter_Private(MfadEnergy E) { return E->scatter_set && E->gather ? PETSC_TRUE : PETSC_FALSE; }
+
+/* What a term is: a least-squares residual (w/2 |r|^2), a nonlinear-system residual (F(x) = 0), else an energy */
+static inline PetscBool MfadTermIsLeastSquares_Private(const MfadTerm *t)
+{
+  return t->k->nout > 0 && t->k->sum == MFAD_SUM_LEAST_SQUARES ? PETSC_TRUE : PETSC_FALSE;
+}
+static inline PetscBool MfadTermIsSystem_Private(const MfadTerm *t)
+{
+  return t->k->nout > 0 && t->k->sum == MFAD_SUM_SYSTEM ? PETSC_TRUE : PETSC_FALSE;
+}
+/* the first system term, or -1 */
+static inline PetscInt MfadEnergyFirstSystemTerm_Private(MfadEnergy E)
+{
+  for (PetscInt t = 0; t < E->nterms; t++)
+    if (MfadTermIsSystem_Private(&E->terms[t])) return t;
+  return -1;
+}
+/* -mfad_coo_merge where set (MfadEnergySetCOOMerge()), else the backend's default */
+static inline PetscBool MfadEnergyCOOMerge_Private(MfadEnergy E) { return E->coo_merge_set ? E->coo_merge : E->backend_defaults.coo_merge; }
 
 #endif

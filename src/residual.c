@@ -9,59 +9,6 @@
 
 PetscLogEvent MFAD_ResidualEvent, MFAD_ResidualJacobianEvent, MFAD_TransposeEvent;
 
-static PetscBool MfadTermIsLeastSquares_Private(const MfadTerm *t)
-{
-  return t->k->nout > 0 && t->k->sum == MFAD_SUM_LEAST_SQUARES ? PETSC_TRUE : PETSC_FALSE;
-}
-static PetscBool MfadTermIsSystem_Private(const MfadTerm *t) { return t->k->nout > 0 && t->k->sum == MFAD_SUM_SYSTEM ? PETSC_TRUE : PETSC_FALSE; }
-
-/* the first system term, or -1 */
-static PetscInt MfadEnergyFirstSystemTerm_Private(MfadEnergy E)
-{
-  for (PetscInt t = 0; t < E->nterms; t++)
-    if (MfadTermIsSystem_Private(&E->terms[t])) return t;
-  return -1;
-}
-
-PetscErrorCode MfadEnergyCheckObjective_Private(MfadEnergy E, const char *what)
-{
-  const PetscInt t = MfadEnergyFirstSystemTerm_Private(E);
-
-  PetscFunctionBegin;
-  PetscCheck(t < 0, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_WRONGSTATE,
-             "%s: term '%s' is a nonlinear-system residual (F(x) = 0): the energy has no objective; solve it with SNES on the function and Jacobian "
-             "(MfadEnergySetSNES() sets no objective then)",
-             what, E->terms[t].name);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MfadEnergyCheckSymmetric_Private(MfadEnergy E, const char *what)
-{
-  const PetscInt t = MfadEnergyFirstSystemTerm_Private(E);
-
-  PetscFunctionBegin;
-  PetscCheck(t < 0, PetscObjectComm((PetscObject)E), PETSC_ERR_SUP,
-             "%s: term '%s' is a nonlinear-system residual: its Jacobian is not symmetric (use -mfad_hessian shell or aij/baij, no PSD projection)",
-             what, E->terms[t].name);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MfadEnergyHasObjective(MfadEnergy E, PetscBool *flg)
-{
-  PetscFunctionBegin;
-  MfadValidEnergy(E, 1);
-  MfadValidPointer(flg, 2);
-  *flg = MfadEnergyFirstSystemTerm_Private(E) < 0 ? PETSC_TRUE : PETSC_FALSE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MfadEnergyIsSymmetric(MfadEnergy E, PetscBool *flg)
-{
-  PetscFunctionBegin;
-  PetscCall(MfadEnergyHasObjective(E, flg)); /* only system terms are not symmetric */
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* A loop over a residual term, threaded as the term's colouring allows */
 static void MfadResidualLoop_Private(MfadEnergy E, const MfadTerm *term, const double *x, const double *v, double *y, MfadLoop *L)
 {

@@ -240,6 +240,9 @@ PetscErrorCode MfadEnergySetUp(MfadEnergy E)
   PetscCall(MfadEnergySetUpFixed_Private(E));
   if (E->ops->setup) PetscCall(E->ops->setup(E)); /* the backend's own set-up, after the core's */
   PetscCall(PetscLogEventEnd(MFAD_SetUpEvent, 0, 0, 0, 0));
+  /* -mfad_view in every program, once per set-up (PETSc's -xxx_view at set-up): ghosts, colouring
+     and the load balance exist now; the flops per element once an evaluation counted them */
+  PetscCall(PetscObjectViewFromOptions((PetscObject)E, NULL, "-mfad_view"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* MfadEnergyView: terms, sizes, load balance, colouring, backend, flops per element. */
+/* MfadEnergyView: terms, sizes, options, load balance, colouring, backend, flops per element: what
+   exists (a view sets nothing up). */
 #include <stdio.h>
 #include "mfadimpl.h"
 
@@ -57,14 +58,21 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)E), &viewer));
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MfadEnergySetUp(E));
   PetscCall(MfadEnergyViewCountFlops_Private(E));
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)E), &rank));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)E), &size));
   PetscCall(MPIU_Allreduce(&E->nfixown, &nfix, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)E)));
   PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)E, viewer)); /* "MfadEnergy Object: name (prefix) n MPI processes" */
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " vertices x %" PetscInt_FMT " dofs, %" PetscInt_FMT " fixed dofs, %" PetscInt_FMT " terms\n", E->N, E->dof, nfix, E->nterms));
+  if (E->setup)
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "%" PetscInt_FMT " vertices x %" PetscInt_FMT " dofs, %" PetscInt_FMT " fixed dofs, %" PetscInt_FMT " terms\n",
+                                     E->N, E->dof, nfix, E->nterms));
+  else /* the fixed dofs are counted (owners found) at set-up */
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "%" PetscInt_FMT " vertices x %" PetscInt_FMT " dofs, %" PetscInt_FMT
+                                     " terms; not set up (MfadEnergySetUp(): ghosts, colouring, fixed dofs)\n",
+                                     E->N, E->dof, E->nterms));
   PetscCall(PetscViewerASCIIPrintf(
       viewer, "backend %s, threads %" PetscInt_FMT " (0: one or OpenMP's count, as measured faster), scatter %s, block size %" PetscInt_FMT "\n",
       ((PetscObject)E)->type_name, E->nthreads,
@@ -72,6 +80,7 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
       : MfadEnergyAtomicScatter_Private(E) ? "atomic"
                                            : "coloured blocks",
       E->block_size));
+  PetscCall(MfadEnergyViewOptions_Private(E, viewer));
   for (PetscInt t = 0; t < E->nterms; t++) {
     MfadTerm *term = &E->terms[t];
     PetscInt  nglob;
@@ -138,6 +147,10 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
       PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
     }
   }
+  if (!E->setup) { /* no ghosts nor colours yet */
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MfadEnergyViewLoadBalance_Private(E, viewer));
   PetscCall(PetscViewerGetFormat(viewer, &format));
   if (size > 4 && format != PETSC_VIEWER_ASCII_INFO_DETAIL) { /* one line per rank: only when asked (-mfad_view ::ascii_info_detail) or few */
@@ -155,25 +168,15 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* -mfad_view prints once per energy: the first evaluation calls this (the point is then known and
-   the flops per element with it), so every program has it; a program's own call with the default
-   name then prints nothing more. Another name (a program's own -xxx_view) prints at every call. */
+/* -mfad_view is MfadEnergySetUp()'s (once per set-up, in every program): a program's own call for it
+   prints nothing more. Another name views at each call. */
 PetscErrorCode MfadEnergyViewFromOptions(MfadEnergy E, const char name[])
 {
-  PetscViewer       viewer;
-  PetscViewerFormat format;
-  PetscBool         flg, once = PETSC_TRUE;
+  PetscBool setup_view = PETSC_TRUE;
 
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  if (name) PetscCall(PetscStrcmp(name, "-mfad_view", &once));
-  if (once && E->viewed == 2) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscOptionsCreateViewer(PetscObjectComm((PetscObject)E), NULL, ((PetscObject)E)->prefix, name ? name : "-mfad_view", &viewer, &format, &flg));
-  if (once) E->viewed = flg ? 2 : 1; /* before MfadEnergyView(), which may evaluate */
-  if (!flg) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerPushFormat(viewer, format));
-  PetscCall(MfadEnergyView(E, viewer));
-  PetscCall(PetscViewerPopFormat(viewer));
-  PetscCall(PetscViewerDestroy(&viewer));
+  if (name) PetscCall(PetscStrcmp(name, "-mfad_view", &setup_view));
+  if (!setup_view) PetscCall(PetscObjectViewFromOptions((PetscObject)E, NULL, name));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -26,7 +26,8 @@ PetscErrorCode MfadEnergyWriteVTU(MfadEnergy E, PetscInt term, Vec X, Vec X0, co
   dof = E->dof;
   PetscCheck(nv >= 1 && nv <= 4, PetscObjectComm((PetscObject)E), PETSC_ERR_SUP, "MfadEnergyWriteVTU: term '%s' has %" PetscInt_FMT "-vertex elements; VTK cells are written for 1 to 4 vertices (points, lines, triangles, tets)", t->name, nv);
   PetscCheck(dof == 2 || dof == 3, PetscObjectComm((PetscObject)E), PETSC_ERR_SUP, "MfadEnergyWriteVTU: %" PetscInt_FMT " dofs per vertex are not positions (2 or 3 needed)", dof);
-  PetscCall(PetscOptionsGetBool(NULL, ((PetscObject)E)->prefix, "-mfad_vtu_binary", &binary, NULL));
+  PetscCall(MfadEnergySetUp(E)); /* the options read, -mfad_vtu_binary among them */
+  binary = E->vtu_binary;
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)E), &rank));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)E), &size));
 

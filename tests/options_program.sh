@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # What a user of any mfad program sees, checked on a real program (tests/options.cmake):
-#   help <program>   `program -help` lists every -mfad_ option a solver program reads
+#   help <program>   `program -help` lists every option of mfad's options tables ($MFAD_OPTION_NAMES -print_option_names)
 #   view <program>   `program -mfad_view` prints each energy once (the program also asks itself)
 set -u
 check=$1
@@ -12,8 +12,11 @@ trap 'rm -f "$out"' EXIT
 case $check in
   help)
     "$prog" -help "$@" </dev/null >"$out" 2>&1
-    for o in backend num_threads block_size scatter reorder check_finite psd_project psd_epsilon psd_project_steps view vtu_binary hessian pmat; do
-      grep -q -- "-mfad_$o[ :<]" "$out" || { echo "options_program.sh help: '$prog -help' does not list -mfad_$o" >&2; exit 1; }
+    # every option of mfad's options tables, as test_options lists them (MFAD_OPTION_NAMES: its path)
+    names=$("${MFAD_OPTION_NAMES:?the path of test_options}" -print_option_names </dev/null) || { echo "options_program.sh help: $MFAD_OPTION_NAMES -print_option_names failed" >&2; exit 1; }
+    [ -n "$names" ] || { echo "options_program.sh help: no option names" >&2; exit 1; }
+    for o in $names; do
+      grep -q -- "$o[ :<]" "$out" || { echo "options_program.sh help: '$prog -help' does not list $o" >&2; exit 1; }
     done
     ;;
   view)

@@ -397,9 +397,9 @@ static PetscErrorCode CheckStages(const HFix *f, PetscBool tail)
   PetscCall(PetscOptionsSetValue(NULL, "-mat_type", "sbaij"));
   PetscCall(MfadEnergyCreateMatrix(d.E, &d.Q));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_type", "aij"));
-  PetscCall(PetscOptionsSetValue(NULL, "-mfad_coo_merge", "0"));
+  PetscCall(MfadEnergySetCOOMerge(d.E, PETSC_FALSE)); /* -mfad_coo_merge 0 */
   PetscCall(MfadEnergyCreateMatrix(d.E, &d.Z));
-  PetscCall(PetscOptionsClearValue(NULL, "-mfad_coo_merge"));
+  PetscCall(MfadEnergySetCOOMerge(d.E, PETSC_TRUE));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_type"));
 
   SpringsRandom(1, 25, f->nvert, &a);

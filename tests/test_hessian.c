@@ -123,9 +123,9 @@ START_TEST(assembled_equals_dense_reference)
       static const char *const types[] = {"aij", "baij", "sbaij"};
       MatInfo                  info;
       TestCall(PetscOptionsSetValue(NULL, "-mat_type", types[t]));
-      TestCall(PetscOptionsSetValue(NULL, "-mfad_assemble_csr", csr ? "1" : "0"));
+      TestCall(MfadEnergySetAssembleCSR(E, csr ? PETSC_TRUE : PETSC_FALSE)); /* -mfad_assemble_csr */
       TestCall(MfadEnergyCreateMatrix(E, &A));
-      TestCall(PetscOptionsClearValue(NULL, "-mfad_assemble_csr"));
+      TestCall(MfadEnergySetAssembleCSR(E, PETSC_TRUE));
       TestCall(PetscOptionsClearValue(NULL, "-mat_type"));
       TestCall(MfadEnergyComputeHessian(E, X, A));
       TestCall(MfadEnergyComputeHessian(E, X, A)); /* a refill writes the same */

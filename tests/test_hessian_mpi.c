@@ -98,13 +98,12 @@ static PetscErrorCode CheckEnergy(const char *name)
       Vec       Yf0;
       PetscCall(VecDuplicate(Y, &Yf0));
       PetscCall(PetscOptionsSetValue(NULL, "-mat_type", types[t]));
-      PetscCall(PetscOptionsSetValue(NULL, "-mfad_coo_merge", "0"));
+      PetscCall(MfadEnergySetCOOMerge(E, PETSC_FALSE)); /* -mfad_coo_merge 0 */
       PetscCall(MfadEnergyCreateMatrix(E, &A0));
-      PetscCall(PetscOptionsSetValue(NULL, "-mfad_coo_merge", "1"));
-      PetscCall(PetscOptionsSetValue(NULL, "-mfad_assemble_csr", csr ? "1" : "0"));
+      PetscCall(MfadEnergySetCOOMerge(E, PETSC_TRUE));
+      PetscCall(MfadEnergySetAssembleCSR(E, csr ? PETSC_TRUE : PETSC_FALSE)); /* -mfad_assemble_csr */
       PetscCall(MfadEnergyCreateMatrix(E, &Am));
-      PetscCall(PetscOptionsClearValue(NULL, "-mfad_assemble_csr"));
-      PetscCall(PetscOptionsClearValue(NULL, "-mfad_coo_merge"));
+      PetscCall(MfadEnergySetAssembleCSR(E, PETSC_TRUE));
       PetscCall(PetscOptionsClearValue(NULL, "-mat_type"));
       PetscCall(MfadEnergyComputeHessian(E, X, A0));
       PetscCall(MfadEnergyComputeHessian(E, X, Am));

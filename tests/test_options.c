@@ -3,8 +3,12 @@
    that says why. The preconditioner the user chose survives MfadEnergySetSNES()/SetTao() in
    either order; -mfad_view prints, once, without the program asking; an option given without
    its value is an error; -help lists every -mfad_ option; an invalid start point names its
-   element. Runs on 1 or 2 ranks (every check is the same on each rank). */
+   element. The options checks go over the options tables (MfadEnergyGetOptionTable(),
+   MfadSolverGetOptionTable(), MfadMeshGetOptionTable()): an option added to a table is checked
+   with nothing added here. Runs on 1 or 2 ranks (every check is the same on each rank). */
 #include "testutil.h"
+#include <mfadmesh.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -179,18 +183,56 @@ START_TEST(tao_keeps_the_users_preconditioner)
 }
 END_TEST
 
-/* ------------------------------------------------------------------ options without a value */
-static const char *value_options[] = {"-mfad_psd_project",       "-mfad_hessian", "-mfad_pmat",        "-mfad_backend",           "-mfad_num_threads",
-                                      "-mfad_block_size",        "-mfad_scatter", "-mfad_psd_epsilon", "-mfad_psd_project_steps", "-mfad_psd_switch",
-                                      "-mfad_direct_solve_limit"};
+/* ------------------------------------------------------------------ the options tables */
+/* Every option of the three tables, by a flat index (the loop tests' _i) */
+static PetscErrorCode TableOption(PetscInt k, const char **name, MfadOptionType *type, PetscInt *nchoice, const char *const **choices,
+                                  const char **setter, PetscBool *energy)
+{
+  PetscErrorCode (*const get[3])(MfadOptionTable *) = {MfadEnergyGetOptionTable, MfadSolverGetOptionTable, MfadMeshGetOptionTable};
 
+  PetscFunctionBeginUser;
+  for (int g = 0; g < 3; g++) {
+    MfadOptionTable t;
+    PetscInt        n;
+    PetscCall(get[g](&t));
+    PetscCall(MfadOptionTableGetSize(t, &n));
+    if (k < n) {
+      PetscCall(MfadOptionTableGetEntry(t, k, name, type, nchoice, choices, setter));
+      if (energy) *energy = (PetscBool)(g == 0);
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    k -= n;
+  }
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "no option %" PetscInt_FMT " past the tables", k);
+}
+
+/* the number of options in the three tables (-1 on an error: called outside the tests too) */
+static PetscInt TableSize(void)
+{
+  PetscErrorCode (*const get[3])(MfadOptionTable *) = {MfadEnergyGetOptionTable, MfadSolverGetOptionTable, MfadMeshGetOptionTable};
+  PetscInt n                                        = 0;
+
+  for (int g = 0; g < 3; g++) {
+    MfadOptionTable t;
+    PetscInt        m;
+    if (get[g](&t) || MfadOptionTableGetSize(t, &m)) return -1;
+    n += m;
+  }
+  return n;
+}
+
+/* an option that takes a value (an integer, a real, a choice) given without one is an error naming
+   it; a Boolean given alone is true, no error */
 START_TEST(an_option_without_its_value_is_an_error)
 {
-  const char    *opt = value_options[_i];
+  const char    *opt;
+  MfadOptionType type;
   MfadEnergy     E;
   SNES           snes;
   PetscErrorCode ierr;
 
+  TestCall(TableOption(_i, &opt, &type, NULL, NULL, NULL, NULL));
+  if (type == MFAD_OPTION_NAME) return; /* -mfad_view, -mfad_monitor: an optional value (a viewer) */
   TestCall(PetscOptionsClear(NULL));
   TestCall(PetscOptionsSetValue(NULL, "-mfad_hessian", "cached")); /* a form -mfad_psd_project can act on */
   TestCall(PetscOptionsSetValue(NULL, opt, NULL));
@@ -200,11 +242,27 @@ START_TEST(an_option_without_its_value_is_an_error)
   TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = MfadEnergySetSNES(E, snes);
   TestCall(PetscPopErrorHandler());
-  TestExpectError(ierr, opt, opt, "needs a value");
+  if (type == MFAD_OPTION_BOOL) ck_assert_msg(ierr == 0, "%s given alone (true) is an error %d", opt, (int)ierr);
+  else TestExpectError(ierr, opt, opt, "needs a value");
   TestCall(SNESDestroy(&snes));
   TestCall(MfadEnergyDestroy(&E));
   TestCall(TestGridDestroy(&grid));
   TestCall(PetscOptionsClear(NULL));
+}
+END_TEST
+
+/* -help names for each option a function of the library (its setter, or where it acts) */
+START_TEST(every_option_names_a_function_that_exists)
+{
+  void *self = dlopen(NULL, RTLD_LAZY);
+
+  ck_assert(self != NULL);
+  for (PetscInt k = 0; k < TableSize(); k++) {
+    const char *opt, *setter;
+    TestCall(TableOption(k, &opt, NULL, NULL, NULL, &setter, NULL));
+    ck_assert_msg(setter && dlsym(self, setter), "%s names %s, which the library does not have", opt, setter ? setter : "(null)");
+  }
+  dlclose(self);
 }
 END_TEST
 
@@ -266,27 +324,9 @@ static PetscErrorCode RecordHelp(MPI_Comm comm, const char format[], ...)
   return PETSC_SUCCESS;
 }
 
-/* Every -mfad_ option a solver program reads is in -help (the core's, the Hessian forms') */
+/* Every option of the tables is in -help (the energy's, the mesh readers', the solvers') */
 START_TEST(help_lists_every_mfad_option)
 {
-  static const char *listed[]                          = {"-mfad_backend",
-                                                          "-mfad_num_threads",
-                                                          "-mfad_block_size",
-                                                          "-mfad_scatter",
-                                                          "-mfad_reorder",
-                                                          "-mfad_check_finite",
-                                                          "-mfad_psd_project",
-                                                          "-mfad_psd_epsilon",
-                                                          "-mfad_psd_project_steps",
-                                                          "-mfad_view",
-                                                          "-mfad_vtu_binary",
-                                                          "-mfad_hessian",
-                                                          "-mfad_pmat",
-                                                          "-mfad_psd_switch",
-                                                          "-mfad_monitor",
-                                                          "-mfad_solver_defaults",
-                                                          "-mfad_direct_solve_limit",
-                                                          "-mfad_step_bound"};
   PetscErrorCode (*saved)(MPI_Comm, const char[], ...) = PetscHelpPrintf;
   MfadEnergy E;
   SNES       snes;
@@ -317,12 +357,14 @@ START_TEST(help_lists_every_mfad_option)
   TestCall(MfadEnergyDestroy(&E));
   TestCall(TestGridDestroy(&grid));
   TestCall(PetscOptionsClear(NULL));
-  for (size_t i = 0; i < sizeof(listed) / sizeof(listed[0]); i++) {
-    char key[64];
-    snprintf(key, sizeof(key), "%s ", listed[i]); /* "-mfad_psd_project " is not "-mfad_psd_project_steps" */
-    ck_assert_msg(strstr(help, key) || (snprintf(key, sizeof(key), "%s:", listed[i]), strstr(help, key)) ||
-                      (snprintf(key, sizeof(key), "%s <", listed[i]), strstr(help, key)),
-                  "-help does not list %s:\n%s", listed[i], help);
+  for (PetscInt k = 0; k < TableSize(); k++) {
+    const char *opt;
+    char        key[64];
+    TestCall(TableOption(k, &opt, NULL, NULL, NULL, NULL, NULL));
+    snprintf(key, sizeof(key), "%s ", opt); /* "-mfad_psd_project " is not "-mfad_psd_project_steps" */
+    ck_assert_msg(strstr(help, key) || (snprintf(key, sizeof(key), "%s:", opt), strstr(help, key)) ||
+                      (snprintf(key, sizeof(key), "%s <", opt), strstr(help, key)),
+                  "-help does not list %s:\n%s", opt, help);
   }
 }
 END_TEST
@@ -449,6 +491,111 @@ START_TEST(setters_of_the_loop_options)
 }
 END_TEST
 
+/* option's value in the view's line of options ("options: -mfad_backend cpu ..."), into val */
+static void ViewedValue(const char *text, const char *opt, char *val, size_t len)
+{
+  const char *line = strstr(text, "options:"), *p;
+  char        key[64];
+  size_t      n = 0;
+  ck_assert_msg(line != NULL, "the view has no line of options:\n%s", text);
+  snprintf(key, sizeof(key), " %s ", opt);
+  p = strstr(line, key);
+  ck_assert_msg(p != NULL, "the view's options lack %s:\n%s", opt, text);
+  for (p += strlen(key); *p && *p != ' ' && *p != '\n' && n + 1 < len; p++) val[n++] = *p;
+  val[n] = 0;
+}
+
+/* Every option of the energy's table reaches the energy through its setter: given a value other
+   than the energy's, MfadEnergySetFromOptions() sets it, as the view (the table's reading of the
+   energy) shows. The value is derived from the view before: a Boolean flipped, a number + 1,
+   another choice (one the energy refuses, as cuda without a device, must be refused with an
+   error naming no unknown value: it reached its setter) */
+START_TEST(every_energy_option_reaches_its_setter)
+{
+  const char        *opt;
+  MfadOptionType     type;
+  PetscInt           nchoice;
+  const char *const *choices;
+  PetscBool          energy;
+  char               text[8192], before[64], after[64], value[64];
+  int                tried = 0, took = 0;
+
+  TestCall(TableOption(_i, &opt, &type, &nchoice, &choices, NULL, &energy));
+  if (!energy || type == MFAD_OPTION_NAME) return; /* the solvers' and readers' act where they are read; -mfad_view views */
+  /* a type: the two built-in backends (the registry's own test, test_backend, adds one) */
+  static const char *const types[] = {"cuda", "cpu"};
+  for (PetscInt c = 0; c < (type == MFAD_OPTION_CHOICE ? nchoice : type == MFAD_OPTION_TYPE ? 2 : 1); c++) {
+    MfadEnergy     E;
+    PetscErrorCode ierr;
+    TestCall(PetscOptionsClear(NULL));
+    TestCall(TestGridCreate(3, 2, 2, &grid));
+    TestCall(TestGridEnergy(PETSC_COMM_WORLD, &grid, &E));
+    ViewText(E, text, sizeof text);
+    ViewedValue(text, opt, before, sizeof before);
+    if (type == MFAD_OPTION_BOOL) snprintf(value, sizeof(value), "%d", !atoi(before));
+    else if (type == MFAD_OPTION_INT) snprintf(value, sizeof(value), "%d", atoi(before) + 1);
+    else if (type == MFAD_OPTION_REAL) snprintf(value, sizeof(value), "%g", atof(before) + 1);
+    else if (type == MFAD_OPTION_TYPE) snprintf(value, sizeof(value), "%s", types[c]);
+    else snprintf(value, sizeof(value), "%s", choices[c]);
+    if (!strcmp(value, before)) { /* a choice: not the energy's */
+      TestCall(MfadEnergyDestroy(&E));
+      TestCall(TestGridDestroy(&grid));
+      continue;
+    }
+    tried++;
+    TestCall(PetscOptionsSetValue(NULL, opt, value));
+    TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = MfadEnergySetFromOptions(E);
+    TestCall(PetscPopErrorHandler());
+    if (ierr) {
+      const char   *t;
+      TestErrorText msg = NULL;
+      PetscErrorMessage(ierr, &t, &msg);
+      ck_assert_msg((type == MFAD_OPTION_CHOICE || type == MFAD_OPTION_TYPE) && msg && !strstr(msg, "Unknown") && !strstr(msg, "unknown"),
+                    "%s %s: error '%s'", opt, value, msg ? msg : "");
+    } else {
+      ViewText(E, text, sizeof text);
+      ViewedValue(text, opt, after, sizeof after);
+      /* a real compared as a number: PETSc's %g writes 1 as "1." */
+      ck_assert_msg(type == MFAD_OPTION_REAL ? atof(after) == atof(value) : !strcmp(after, value), "%s %s: the energy's value is %s (was %s)", opt,
+                    value, after, before);
+      took++;
+    }
+    TestCall(MfadEnergyDestroy(&E));
+    TestCall(TestGridDestroy(&grid));
+    TestCall(PetscOptionsClear(NULL));
+  }
+  ck_assert_msg(tried > 0, "%s: no value other than the energy's to try", opt);
+  ck_assert_msg(took > 0 || !strcmp(opt, "-mfad_backend"), "%s: no other value was taken", opt);
+}
+END_TEST
+
+/* A view shows what exists and sets nothing up: a new energy is viewed "not set up", without
+   ghosts or load balance; MfadEnergySetUp() views -mfad_view at its end with them. The class id
+   is public: the energy is checked as any PetscObject. */
+START_TEST(a_view_sets_nothing_up)
+{
+  MfadEnergy   E;
+  char         text[8192];
+  PetscClassId id;
+
+  TestCall(PetscOptionsClear(NULL));
+  TestCall(TestGridCreate(3, 2, 2, &grid));
+  TestCall(TestGridEnergy(PETSC_COMM_WORLD, &grid, &E));
+  TestCall(PetscObjectGetClassId((PetscObject)E, &id));
+  ck_assert_msg(id == MFAD_CLASSID, "the energy's class id %d, MFAD_CLASSID %d", (int)id, (int)MFAD_CLASSID);
+  ViewText(E, text, sizeof text);
+  ck_assert_msg(strstr(text, "not set up") && !strstr(text, "load balance"), "a new energy's view:\n%s", text);
+  ViewText(E, text, sizeof text); /* still not: the first view set nothing up */
+  ck_assert_msg(strstr(text, "not set up"), "a second view of a new energy:\n%s", text);
+  TestCall(MfadEnergySetUp(E));
+  ViewText(E, text, sizeof text);
+  ck_assert_msg(!strstr(text, "not set up") && strstr(text, "load balance"), "the view after MfadEnergySetUp():\n%s", text);
+  TestCall(MfadEnergyDestroy(&E));
+  TestCall(TestGridDestroy(&grid));
+}
+END_TEST
+
 START_TEST(an_invalid_start_names_its_element)
 {
   for (int tao = 0; tao < 2; tao++) {
@@ -520,12 +667,25 @@ int main(int argc, char **argv)
   int      failed;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  if (TableSize() < 1) return 1;
+  if (argc > 1 && !strcmp(argv[1], "-print_option_names")) { /* for tests/options_program.sh: every option a program's -help must list */
+    for (PetscInt k = 0; k < TableSize(); k++) {
+      const char *opt;
+      PetscCall(TableOption(k, &opt, NULL, NULL, NULL, NULL, NULL));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n", opt));
+    }
+    PetscCall(PetscFinalize());
+    return 0;
+  }
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, help_lists_every_mfad_option); /* first: -help prints each options block once */
   tcase_add_loop_test(tc, snes_keeps_the_users_preconditioner, 0, (int)(sizeof(pc_cases) / sizeof(pc_cases[0])));
   tcase_add_test(tc, factorising_a_shell_is_an_error_that_says_so);
   tcase_add_test(tc, tao_keeps_the_users_preconditioner);
-  tcase_add_loop_test(tc, an_option_without_its_value_is_an_error, 0, (int)(sizeof(value_options) / sizeof(value_options[0])));
+  tcase_add_loop_test(tc, an_option_without_its_value_is_an_error, 0, (int)TableSize());
+  tcase_add_loop_test(tc, every_energy_option_reaches_its_setter, 0, (int)TableSize());
+  tcase_add_test(tc, every_option_names_a_function_that_exists);
+  tcase_add_test(tc, a_view_sets_nothing_up);
   tcase_add_test(tc, mfad_view_prints_once_without_being_asked);
   tcase_add_test(tc, setters_of_the_loop_options);
   tcase_add_test(tc, an_invalid_start_names_its_element);

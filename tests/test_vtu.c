@@ -267,9 +267,9 @@ int main(int argc, char **argv)
     if (v % (b.nx + 1) == 0) fixed[3 * v] = fixed[3 * v + 1] = fixed[3 * v + 2] = PETSC_TRUE;
 
   PetscCall(MfadEnergyWriteVTU(b.E, 0, b.X, b.X0, ascii));
-  PetscCall(PetscOptionsSetValue(NULL, "-mfad_vtu_binary", "1"));
+  PetscCall(MfadEnergySetVTUBinary(b.E, PETSC_TRUE)); /* -mfad_vtu_binary */
   PetscCall(MfadEnergyWriteVTU(b.E, 0, b.X, b.X0, binary));
-  PetscCall(PetscOptionsClearValue(NULL, "-mfad_vtu_binary"));
+  PetscCall(MfadEnergySetVTUBinary(b.E, PETSC_FALSE));
   if (rank == 0) {
     double *pa, *pb;
     char   *xb = Slurp(binary);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The CUDA backend as the core sees it (-mfad_backend cuda). Implemented by the .cu files of src/cuda/
-   (compiled by nvcc, or by the host C++ compiler with src/cuda/emulate.h for the tests);
+   (compiled by nvcc, or by the host C++ compiler with include/mfad/impl/cuda_emulate.h for the tests);
    src/cuda/none.c answers every call with an error where CUDA was not compiled. All Vecs are the
    energy's local vectors (owned vertices, then ghosts); the core does the ghost exchange. */
 #ifndef MFADCUDA_H

@@ -9,6 +9,8 @@
    the parameters (8 B each) and the colour's element list (4 B). Launch latency, one launch per
    element colour, comes on top: see bench/gpu_estimate.md. */
 #include <mfad.h>
+#define MFAD_IMPL_ALLOWED 1 /* counts a kernel's flops per element (its flops entry point): the complete kernel (machinery) */
+#include <mfad/impl/kernel.h>
 #include <stdio.h>
 
 #define H100_BW    3.35e12

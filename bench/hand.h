@@ -2,7 +2,8 @@
 /* The hand-written kernels (plain C derivatives, mfad's loops): see handkernel.h. */
 #ifndef BENCH_HAND_H
 #define BENCH_HAND_H
-#include <mfad/kernel.h>
+#define MFAD_IMPL_ALLOWED 1 /* hand-written kernels: the complete kernel struct */
+#include <mfad/impl/kernel.h>
 extern const struct _n_MfadKernel BenchKernel_neohookean_tet_hand;
 extern const struct _n_MfadKernel BenchKernel_mass_spring_hand;
 #endif

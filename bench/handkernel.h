@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The frame of a hand-written kernel: the bench's 'hand-written' bound runs plain-C derivative
-   code through mfad's own element loops (mfad/loop_cpu.h: coloured blocks, OpenMP, weighted
+   code through mfad's own element loops (mfad/impl/loop_cpu.h: coloured blocks, OpenMP, weighted
    scatter), so that a comparison with the AD kernel is of derivative code, not of loops.
    A file defines HAND_NAME (its kernel's name), HAND_AD (the AD kernel it reproduces), MFAD_N,
    MFAD_NV, MFAD_ND and the element functions hand_value, hand_gradient, hand_hvp on gathered
@@ -8,7 +8,8 @@
    Only value, gradient and HVP are hand-written: the Hessian modes (diagonal, blocks, element
    Hessians) call the AD kernel's element function, one element at a time. */
 #include <math.h>
-#include <mfad/kernel.h>
+#define MFAD_IMPL_ALLOWED 1 /* a hand-written kernel and its CPU loops: the machinery itself */
+#include <mfad/impl/kernel.h>
 
 #define MFAD_CAT_(a, b) a##b
 #define MFAD_CAT(a, b)  MFAD_CAT_(a, b)
@@ -78,7 +79,7 @@ static inline void mfad_elem_diagonal(const MfadLoop *L, int e, double *dg)
   for (int i = 0; i < MFAD_N; i++) dg[i] = H[i * MFAD_N + i];
 }
 
-#include <mfad/loop_cpu.h>
+#include <mfad/impl/loop_cpu.h>
 
 static void hand_element_host(MfadMode mode, const double *x, const double *v, const double *params, double *value, double *out)
 {

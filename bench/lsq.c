@@ -16,6 +16,8 @@ static const char help[] =
     "fail on round-off in the objective near the minimum (seen at 1e-10, n = 100).\n";
 
 #include <mfadpetsc.h>
+#define MFAD_IMPL_ALLOWED 1 /* element parameters by the kernel's rest set-up: the complete kernel (machinery) */
+#include <mfad/impl/kernel.h>
 #include <stdint.h>
 #include <stdio.h>
 

@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <mfad/kernel.h>
-#include <mfad/psd.h>
+#include <mfad.h>
+#define MFAD_IMPL_ALLOWED 1 /* runs kernels' loops and the PSD projection directly: the machinery itself */
+#include <mfad/impl/kernel.h>
+#include <mfad/impl/psd.h>
 
 #define MFAD_PORT(name) \
   MFAD_KERNEL_DECLARE(name##_new); \

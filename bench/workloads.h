@@ -12,6 +12,8 @@
 #define BENCH_WORKLOADS_H
 
 #include <mfad.h>
+#define MFAD_IMPL_ALLOWED 1 /* element parameters by the kernel's rest set-up: the complete kernel (machinery) */
+#include <mfad/impl/kernel.h>
 
 typedef enum { WL_NEOHOOKEAN = 0, WL_CLOTH = 1, WL_DIRICHLET = 2 } Workload;
 static const char *const WorkloadNames[] = {"neohookean", "cloth", "dirichlet", "Workload", "WL_", NULL};

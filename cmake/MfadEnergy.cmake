@@ -9,7 +9,7 @@
 #   header it includes changes. HEADER is an energy written against the AD API (T and OP()).
 #   Use it from a user project after find_package(mfad); then MfadKernelRegister(MFAD_KERNEL(name)).
 #   ROLL_HESSIAN_ROWS keeps Hessian mode's rows as loops on the host (energies of many unknowns:
-#   a fraction of the compile time, see include/mfad/ad.h).
+#   a fraction of the compile time, see include/mfad/impl/ad.h).
 #   CUDA_DIAGONAL_COLUMNS: the GPU's Hessian diagonal by N HVP columns instead of the diagonal
 #   mode, for an energy whose diagonal-mode body does not fit a thread (ptxas's stack over 1 KB
 #   where the columns' is under it: docs/gpu.md).
@@ -48,7 +48,7 @@ function(mfad_add_energy target name)
   cmake_parse_arguments(ARG "BUILTIN;NO_CUDA;ROLL_HESSIAN_ROWS;CUDA_DIAGONAL_COLUMNS" "HEADER;SOURCE" "COMPILE_OPTIONS" ${ARGN})
   if(NOT ARG_COMPILE_OPTIONS)
     # in mfad's own tree, its host tuning too (MFAD_NATIVE: the 4-wide derivative lanes of
-    # mfad/ad.h are two SSE halves without it: the advdiff Jacobian measured 2x slower)
+    # mfad/impl/ad.h are two SSE halves without it: the advdiff Jacobian measured 2x slower)
     set(ARG_COMPILE_OPTIONS -O3 -fno-math-errno ${MFAD_HOST_TUNING})
   endif()
   if(MFAD_SANITIZE)
@@ -89,7 +89,7 @@ function(mfad_add_energy target name)
     if(cwd)
       list(APPEND roll --line-directory ${cwd})
     endif()
-    # the translated unit compiles on its own (it includes mfad/instantiate.h)
+    # the translated unit compiles on its own (it includes mfad/impl/instantiate.h)
     add_custom_command(OUTPUT ${unit}
       COMMAND ${MFAD_TRANSLATOR_PYTHON} ${MFAD_ENERGY_TRANSLATOR} ${source} -o ${unit} --name ${name}
               --cpp "${CMAKE_C_COMPILER} -E" --depfile ${unit}.d ${roll}
@@ -115,7 +115,7 @@ function(mfad_add_energy target name)
       # in the source itself: source properties set here would not reach a target of another directory
       string(APPEND src "#define MFAD_ROLL_HESSIAN_ROWS 1\n")
     endif()
-    string(APPEND src "#include <mfad/instantiate.h>\n")
+    string(APPEND src "#define MFAD_IMPL_ALLOWED  1\n#include <mfad/impl/instantiate.h>\n")
     file(CONFIGURE OUTPUT ${unit} CONTENT "${src}")
   endif()
   target_sources(${target} PRIVATE ${unit})

@@ -14,7 +14,6 @@
 #define MFAD_H
 
 #include <petscmat.h>
-#include <mfad/kernel.h>
 
 /* PETSc 3.19 introduced PETSC_SUCCESS; code written for current PETSc also builds on 3.18 */
 #ifndef PETSC_SUCCESS
@@ -24,6 +23,14 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** A compiled element energy, opaque: read it with MfadKernelGetName() and the other getters.
+    (Its struct is machinery, mfad/impl/kernel.h: generated code defines one per energy.) */
+typedef const struct _n_MfadKernel *MfadKernel;
+/** Declares the kernel of an energy compiled elsewhere: MFAD_KERNEL_DECLARE(neohookean_tet); */
+#define MFAD_KERNEL_DECLARE(name) extern const struct _n_MfadKernel MfadKernel_##name
+/** The kernel of energy `name`, e.g. MFAD_KERNEL(mass_spring). */
+#define MFAD_KERNEL(name) (&MfadKernel_##name)
 
 /** An energy: a weighted sum of terms (kernel x element set) over distributed vertices. */
 typedef struct _p_MfadEnergy *MfadEnergy;
@@ -43,6 +50,24 @@ PetscErrorCode MfadKernelRegister(MfadKernel k);
     @param[in]  k          kernel
     @param[out] nmaterial  its count */
 PetscErrorCode MfadKernelGetMaterialCount(MfadKernel k, PetscInt *nmaterial);
+/** @brief The energy's name, e.g. "neohookean_tet" (the name MfadKernelFind() looks up).
+    @param[in]  k     kernel
+    @param[out] name  its name (the kernel's; do not free) */
+PetscErrorCode MfadKernelGetName(MfadKernel k, const char *name[]);
+/** @brief The sizes of kernel `k`'s elements, for laying out a term's arrays: connectivity is
+    nvert ids per element, parameters nparam values per element, unknowns dof per vertex.
+    Pass NULL for a size not wanted.
+    @param[in]  k       kernel
+    @param[out] nvert   vertices per element
+    @param[out] dof     unknowns per vertex
+    @param[out] nparam  parameters per element */
+PetscErrorCode MfadKernelGetSizes(MfadKernel k, PetscInt *nvert, PetscInt *dof, PetscInt *nparam);
+/** @brief The coordinates per vertex kernel `k`'s rest-shape set-up reads (0: it has none, and
+    MfadEnergyAddTermFromRest() refuses it): the `rest` array of MfadEnergyAddTermFromRest() has
+    nvert * rest_dim entries per element.
+    @param[in]  k         kernel
+    @param[out] rest_dim  its count */
+PetscErrorCode MfadKernelGetRestDimension(MfadKernel k, PetscInt *rest_dim);
 /** @brief Prints the names of all known kernels. */
 PetscErrorCode MfadKernelList(PetscViewer viewer);
 

@@ -68,7 +68,7 @@ static const char help[] =
     "Exits non-zero, the reason on stderr, when a solve did not converge.\n\n";
 
 #include <mfadpetsc.h>
-#include <mfad/psd.h>
+#include <petscblaslapack.h>
 #include "geommesh.h"
 
 MFAD_KERNEL_DECLARE(arap_surface);
@@ -238,21 +238,27 @@ static PetscErrorCode HandlesFix(MfadEnergy E, MfadMesh m, const HandleSet *h, P
 /* The rotation maximising sum w d . R e over a cell's edges (rest e, current d), from
    S_pq = sum w e_p d_q: the quaternion of the largest eigenvalue of Horn's symmetric 4 x 4 matrix
    (Horn 1987, "Closed-form solution of absolute orientation using unit quaternions", JOSA A 4(4));
-   always a rotation, never a reflection */
-static void BestRotation(const PetscReal T[9], PetscReal R[9])
+   always a rotation, never a reflection. LAPACK's dsyev: eigenvalues ascending, eigenvectors as
+   the columns of the column-major result (N is symmetric, so row or column order in is the same) */
+static PetscErrorCode BestRotation(const PetscReal T[9], PetscReal R[9])
 {
-  double N[16] = {T[0] + T[4] + T[8], T[5] - T[7], T[6] - T[2], T[1] - T[3],        T[5] - T[7],         T[0] - T[4] - T[8],
-                  T[1] + T[3],        T[6] + T[2], T[6] - T[2], T[1] + T[3],        -T[0] + T[4] - T[8], T[5] + T[7],
-                  T[1] - T[3],        T[6] + T[2], T[5] + T[7], -T[0] - T[4] + T[8]};
-  double V[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, w, a, b, c;
-  int    top   = 0;
-  (void)mfad_sym_eig_jacobi(4, N, V);
-  for (int k = 1; k < 4; k++)
-    if (N[5 * k] > N[5 * top]) top = k;
-  w = V[top], a = V[4 + top], b = V[8 + top], c = V[12 + top];
+  PetscScalar        N[16] = {T[0] + T[4] + T[8], T[5] - T[7], T[6] - T[2], T[1] - T[3],        T[5] - T[7],         T[0] - T[4] - T[8],
+                              T[1] + T[3],        T[6] + T[2], T[6] - T[2], T[1] + T[3],        -T[0] + T[4] - T[8], T[5] + T[7],
+                              T[1] - T[3],        T[6] + T[2], T[5] + T[7], -T[0] - T[4] + T[8]};
+  PetscScalar        work[64];
+  PetscReal          lambda[4], w, a, b, c;
+  const PetscBLASInt n = 4, lwork = 64;
+  PetscBLASInt       info;
+
+  PetscFunctionBegin;
+  PetscCallBLAS("LAPACKsyev", LAPACKsyev_("V", "U", &n, N, &n, lambda, work, &lwork, &info));
+  PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK dsyev on Horn's 4 x 4 matrix failed: info %d", (int)info);
+  /* the last column: the eigenvector of the largest eigenvalue */
+  w = N[12], a = N[13], b = N[14], c = N[15];
   R[0] = w * w + a * a - b * b - c * c, R[1] = 2 * (a * b - w * c), R[2] = 2 * (a * c + w * b);
   R[3] = 2 * (a * b + w * c), R[4] = w * w - a * a + b * b - c * c, R[5] = 2 * (b * c - w * a);
   R[6] = 2 * (a * c - w * b), R[7] = 2 * (b * c + w * a), R[8] = w * w - a * a - b * b + c * c;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* S (9 per vertex, vertices [vs, ve) only) += sum over the cells' edges of w e d^T, both directions
@@ -456,7 +462,7 @@ static PetscErrorCode LocalGlobal(MfadMesh m, const HandleSet *h, const PetscRea
     /* local step */
     PetscCall(PetscArrayzero(S, 9 * nv));
     CellCovariances(m, w, x, 3, 0, nv, S);
-    for (PetscInt v = 0; v < nv; v++) BestRotation(&S[9 * v], &R[9 * v]);
+    for (PetscInt v = 0; v < nv; v++) PetscCall(BestRotation(&S[9 * v], &R[9 * v]));
     /* global step, one solve per coordinate */
     change = 0;
     for (int d = 0; d < 3; d++) {

@@ -15,7 +15,7 @@
    are the identity, as in the fused product. */
 #include "mfadimpl.h"
 
-#define MFAD_MAX_ELEMENT_N 24 /* as mfad/ad.h */
+#define MFAD_MAX_ELEMENT_N 24 /* as mfad/impl/ad.h */
 
 /* What a matrix was preallocated for: the energy, its set-up and its fixed dofs. */
 typedef struct {

@@ -7,7 +7,7 @@
    the common element shapes get compile-time sizes so that the small loops unroll. */
 #include "mfadimpl.h"
 #include "cuda/mfadcuda.h"
-#include <mfad/psd.h>
+#include <mfad/impl/psd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif

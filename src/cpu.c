@@ -74,7 +74,7 @@ static PetscErrorCode MfadEnergyRunTerms_Private(MfadEnergy E, MfadOp op, const 
     if (value && (op == MFAD_OP_VALUE || op == MFAD_OP_GRADIENT))
       for (int b = 0; b < term->nblocks; b++) sum += term->block_value[b];
     if (!term->flops_known) { /* count once, on this term's first element at a real point */
-      double xe[24];          /* MFAD_N <= 24 (mfad/ad.h) */
+      double xe[24];          /* MFAD_N <= 24 (mfad/impl/ad.h) */
       for (int a = 0; a < k->nvert; a++)
         for (int d = 0; d < k->dof; d++) xe[a * k->dof + d] = x[(size_t)term->conn[a] * k->dof + d];
       k->flops(xe, L.params, term->flops);

@@ -3,9 +3,10 @@
    the kernels' Hessian loop over a range of blocks, the optional PSD projection, and the key
    that says for which point and settings stored Hessians were computed. */
 #include "mfadimpl.h"
-#include <mfad/psd.h>
+#include <mfad/impl/psd.h>
 
-_Static_assert(MFAD_PSD_MODE_NONE == (int)MFAD_PSD_NONE && MFAD_PSD_MODE_CLAMP == (int)MFAD_PSD_CLAMP && MFAD_PSD_MODE_ABS == (int)MFAD_PSD_ABS, "mfad/psd.h modes must equal MfadPSDProjection");
+_Static_assert(MFAD_PSD_MODE_NONE == (int)MFAD_PSD_NONE && MFAD_PSD_MODE_CLAMP == (int)MFAD_PSD_CLAMP && MFAD_PSD_MODE_ABS == (int)MFAD_PSD_ABS,
+               "mfad/impl/psd.h modes must equal MfadPSDProjection");
 
 PetscCount MfadPackedSize_Private(int N) { return (PetscCount)N * (N + 1) / 2; }
 

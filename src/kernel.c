@@ -103,6 +103,34 @@ PetscErrorCode MfadKernelGetMaterialCount(MfadKernel k, PetscInt *nmaterial)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MfadKernelGetName(MfadKernel k, const char *name[])
+{
+  PetscFunctionBegin;
+  PetscCheck(k && k->name, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "MfadKernelGetName: NULL kernel");
+  MfadValidPointer(name, 2);
+  *name = k->name;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadKernelGetSizes(MfadKernel k, PetscInt *nvert, PetscInt *dof, PetscInt *nparam)
+{
+  PetscFunctionBegin;
+  PetscCheck(k && k->name, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "MfadKernelGetSizes: NULL kernel");
+  if (nvert) *nvert = k->nvert;
+  if (dof) *dof = k->dof;
+  if (nparam) *nparam = k->nparam;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadKernelGetRestDimension(MfadKernel k, PetscInt *rest_dim)
+{
+  PetscFunctionBegin;
+  PetscCheck(k && k->name, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "MfadKernelGetRestDimension: NULL kernel");
+  MfadValidPointer(rest_dim, 2);
+  *rest_dim = k->rest_dim;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadKernelList(PetscViewer viewer)
 {
   PetscFunctionBegin;

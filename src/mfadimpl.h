@@ -4,6 +4,7 @@
 #define MFADIMPL_H
 
 #include <mfad.h>
+#include <mfad/impl/kernel.h> /* the complete kernel struct: the library is the machinery's other half */
 #include <petscis.h>
 #include <petsc/private/petscimpl.h> /* PETSCHEADER: MfadEnergy is a PetscObject */
 #include "mfadcompat.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Residual terms: kernels whose element function has m outputs (include/mfad/element_residual.h).
+/* Residual terms: kernels whose element function has m outputs (include/mfad/impl/element_residual.h).
    Their scalar entry points already serve the energy's operations (gradient = J^T r or r, product
    = J^T J v or J v, element matrices J^T J or J); here are what only residuals have: the stacked
    least-squares residual r and its Jacobian J (products both ways and assembled), and the

@@ -35,7 +35,7 @@ static PetscErrorCode MfadEnergyViewCountFlops_Private(MfadEnergy E)
   for (PetscInt t = 0; t < E->nterms; t++) {
     MfadTerm  *term = &E->terms[t];
     MfadKernel k    = term->k;
-    double     xe[24]; /* MFAD_N <= 24 (mfad/ad.h) */
+    double     xe[24]; /* MFAD_N <= 24 (mfad/impl/ad.h) */
     if (term->flops_known || !term->nelem) continue;
     for (int a = 0; a < k->nvert; a++)
       for (int d = 0; d < k->dof; d++) xe[a * k->dof + d] = PetscRealPart(x[(size_t)term->conn[a] * k->dof + d]);

@@ -3,8 +3,8 @@
 # - test_cuda: the real library, -mfad_backend cuda against cpu on every entry point; exits 77
 #   (ctest: Skipped) where CUDA was not compiled or no device answers.
 # - test_cuda_emu (1 and 2 ranks): the same test against mfad_cudaemu, a copy of the library whose
-#   src/cuda/*.cu and energy kernels (mfad/loop_cuda.h) are compiled by the host C++ compiler under
-#   src/cuda/emulate.h: the kernels, launchers, colour-batched launches, staging and COO layout
+#   src/cuda/*.cu and energy kernels (mfad/impl/loop_cuda.h) are compiled by the host C++ compiler under
+#   include/mfad/impl/cuda_emulate.h: the kernels, launchers, colour-batched launches, staging and COO layout
 #   run on the CPU in every CI stage, with or without nvcc.
 add_executable(test_cuda test_cuda.c)
 target_link_libraries(test_cuda PRIVATE mfad PkgConfig::CHECK m)
@@ -40,7 +40,7 @@ foreach(name IN LISTS MFAD_CUDA_EMU_ENERGIES)
     set(body "#include \"mfad_energy_${name}.c\"\n")
     list(APPEND emu_translated mfad_translate_${name})
   else()
-    set(body "#define MFAD_ENERGY_NAME   ${name}\n#define MFAD_ENERGY_HEADER \"${name}.h\"\n#include <mfad/instantiate.h>\n")
+    set(body "#define MFAD_ENERGY_NAME   ${name}\n#define MFAD_ENERGY_HEADER \"${name}.h\"\n#define MFAD_IMPL_ALLOWED  1\n#include <mfad/impl/instantiate.h>\n")
   endif()
   file(CONFIGURE OUTPUT ${emu}/energy_${name}.c CONTENT "${body}")
   set(cudadefs "")
@@ -50,13 +50,13 @@ foreach(name IN LISTS MFAD_CUDA_EMU_ENERGIES)
     # other emulated energy runs the diagonal mode
     set(cudadefs "#define MFAD_CUDA_DIAGONAL_COLUMNS 1\n")
   endif()
-  file(CONFIGURE OUTPUT ${emu}/energy_${name}_cuda.cc CONTENT "#include \"cuda/emulate.h\"\n${cudadefs}${body}")
+  file(CONFIGURE OUTPUT ${emu}/energy_${name}_cuda.cc CONTENT "#include <mfad/impl/cuda_emulate.h>\n${cudadefs}${body}")
   list(APPEND emu_sources ${emu}/energy_${name}.c ${emu}/energy_${name}_cuda.cc)
   string(APPEND builtin "MFAD_BUILTIN(${name})\n")
 endforeach()
 file(CONFIGURE OUTPUT ${emu}/include/mfadbuiltin.h CONTENT "${builtin}")
 foreach(f backend cached psd)
-  file(CONFIGURE OUTPUT ${emu}/${f}.cc CONTENT "#include \"cuda/emulate.h\"\n#include \"cuda/${f}.cu\"\n")
+  file(CONFIGURE OUTPUT ${emu}/${f}.cc CONTENT "#include <mfad/impl/cuda_emulate.h>\n#include \"cuda/${f}.cu\"\n")
   list(APPEND emu_sources ${emu}/${f}.cc)
 endforeach()
 # energies at -O1: correctness only, and neohookean's Hessian mode at -O3 costs a minute of g++
@@ -71,6 +71,8 @@ target_include_directories(mfad_cudaemu PUBLIC ${PROJECT_SOURCE_DIR}/include PRI
 target_link_libraries(mfad_cudaemu PUBLIC mfadmesh PkgConfig::PETSC MPI::MPI_C PRIVATE OpenMP::OpenMP_C m)
 # (energy headers' host-only rest set-up is unused in the kernels' translation units, as under nvcc)
 target_compile_options(mfad_cudaemu PRIVATE -Wall -Wextra -fno-math-errno $<$<COMPILE_LANGUAGE:CXX>:-Wno-unused-function>)
+# a copy of the library: the machinery's other half, as the library (CMakeLists.txt)
+target_compile_definitions(mfad_cudaemu PRIVATE MFAD_IMPL_ALLOWED=1)
 
 add_executable(test_cuda_emu test_cuda.c)
 target_link_libraries(test_cuda_emu PRIVATE mfad_cudaemu PkgConfig::CHECK m)

@@ -7,6 +7,8 @@
 #define MFAD_HESSIAN_FIXTURES_H
 
 #include "testutil.h"
+#define MFAD_IMPL_ALLOWED 1 /* element parameters by the kernel's own rest set-up: the complete kernel (machinery) */
+#include <mfad/impl/kernel.h>
 
 static const char *const HFixNames[] = {"mass_spring", "neohookean_tet", "symmetric_dirichlet", "gravity", "inertia"};
 #define HFIX_COUNT 5

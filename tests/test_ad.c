@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* The AD numbers (mfad/ad.h, mfad/ad_generic.h) in every mode: each elementary operation and
+/* The AD numbers (mfad/impl/ad.h, mfad/impl/ad_generic.h) in every mode: each elementary operation and
    matrix helper, alone and all composed, run through the test energy tests/energies/ad_ops.h at
    N = 1, 12 and 16 unknowns (one lane with three padded, three full lanes, four full lanes), and
    compared with plain-double references, analytic derivatives and central finite differences.
@@ -20,7 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <mfad/kernel.h>
+#include <mfad.h>
+#define MFAD_IMPL_ALLOWED 1 /* tests the machinery: kernels' element entry points in every mode */
+#include <mfad/impl/kernel.h>
 #include "energies/ad_ops_common.h"
 
 MFAD_KERNEL_DECLARE(ad_ops_n1);

@@ -6,6 +6,7 @@
    ones; a create that fails leaves the energy on its backend. Wrapping the CPU, its results are the
    CPU's bit for bit (the same loops in the same order). This test is the backend interface's user:
    it includes the private header a backend is written against, as a backend's files do. */
+#define MFAD_IMPL_ALLOWED 1 /* a backend is written against the private header and the complete kernel (machinery) */
 #include "testutil.h"
 #include "mfadimpl.h"
 

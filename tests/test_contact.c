@@ -17,6 +17,8 @@
      are PETSc errors with a message naming the item. */
 #include <mfadmesh.h>
 #include <mfad/contact.h>
+#define MFAD_IMPL_ALLOWED 1 /* tests the contact kernels element by element: the complete kernel (machinery) */
+#include <mfad/impl/kernel.h>
 #include <check.h>
 #include <omp.h>
 #include <math.h>

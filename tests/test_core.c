@@ -387,6 +387,45 @@ START_TEST(bad_input_gives_clear_errors)
 }
 END_TEST
 
+/* MfadKernel is opaque to users (mfad.h): its getters give what a program lays a term's arrays out
+   by, as each energy declares it (energies/<name>.c's MfadEnergyInfo); a NULL kernel is an error */
+START_TEST(kernel_getters_give_its_declaration)
+{
+  static const struct {
+    const char *name;
+    PetscInt    nvert, dof, nparam, rest_dim;
+  } Declared[] = {
+      {"neohookean_tet", 4, 3, 12, 3},
+      {"dirichlet_tri",  3, 3, 5,  3},
+      {"mass_spring",    2, 3, 2,  3},
+      {"gravity",        1, 3, 3,  0}
+  };
+  PetscErrorCode ierr;
+  const char    *name;
+
+  for (size_t i = 0; i < sizeof(Declared) / sizeof(Declared[0]); i++) {
+    MfadKernel k;
+    PetscInt   nvert = -1, dof = -1, nparam = -1, rest_dim = -1;
+
+    TestCall(MfadKernelFind(Declared[i].name, &k));
+    TestCall(MfadKernelGetName(k, &name));
+    ck_assert_msg(!strcmp(name, Declared[i].name), "MfadKernelFind(\"%s\") gave a kernel named '%s'", Declared[i].name, name);
+    TestCall(MfadKernelGetSizes(k, &nvert, &dof, &nparam));
+    TestCall(MfadKernelGetRestDimension(k, &rest_dim));
+    ck_assert_msg(nvert == Declared[i].nvert && dof == Declared[i].dof && nparam == Declared[i].nparam && rest_dim == Declared[i].rest_dim,
+                  "%s: %d vertices, %d dofs, %d parameters, rest dimension %d; its declaration says %d, %d, %d, %d", name, (int)nvert, (int)dof,
+                  (int)nparam, (int)rest_dim, (int)Declared[i].nvert, (int)Declared[i].dof, (int)Declared[i].nparam, (int)Declared[i].rest_dim);
+    nvert = -1;
+    TestCall(MfadKernelGetSizes(k, &nvert, NULL, NULL)); /* each size alone */
+    ck_assert_msg(nvert == Declared[i].nvert, "%s: MfadKernelGetSizes(k, &nvert, NULL, NULL) gave %d vertices", name, (int)nvert);
+  }
+  TestCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MfadKernelGetName(NULL, &name);
+  TestCall(PetscPopErrorHandler());
+  ExpectError(ierr, PETSC_ERR_ARG_NULL, "MfadKernelGetName(NULL)", "MfadKernelGetName: NULL kernel", NULL);
+}
+END_TEST
+
 /* MfadEnergy is a PetscObject: PETSc's references, prefixes, names, viewers and destroy act on it */
 START_TEST(energy_is_a_petsc_object)
 {
@@ -465,6 +504,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, blockings_and_atomic_scatter_agree_to_roundoff);
   tcase_add_test(tc, adding_a_term_after_setup_keeps_parameters);
   tcase_add_test(tc, bad_input_gives_clear_errors);
+  tcase_add_test(tc, kernel_getters_give_its_declaration);
   tcase_add_test(tc, energy_is_a_petsc_object);
   suite_add_tcase(s, tc);
   sr = srunner_create(s);

@@ -8,7 +8,7 @@
    Built twice (tests/cuda.cmake): test_cuda links the real library and runs on a GPU (exit 77,
    ctest's "Skipped", where CUDA was not compiled or no device answers); test_cuda_emu links
    mfad_cudaemu, whose the .cu files of src/cuda/ and energy kernels are compiled by the host C++ compiler under
-   src/cuda/emulate.h, and runs everywhere.
+   include/mfad/impl/cuda_emulate.h, and runs everywhere.
 
    Tolerance 1e-12 relative to the largest entry: both backends run the same element bodies; they
    differ only in FMA contraction and in the order in which an output entry receives its (at most

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <mfad.h>
+#define MFAD_IMPL_ALLOWED 1 /* tests energies element by element: the complete kernel (machinery) */
+#include <mfad/impl/kernel.h>
 
 #define TOL 1e-13
 

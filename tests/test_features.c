@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <mfad.h>
-#include <mfad/psd.h>
+#define MFAD_IMPL_ALLOWED 1 /* tests the machinery's PSD projection of feature Hessians */
+#include <mfad/impl/psd.h>
 #include "../energies/neohookean_tet.c"
 #include "../energies/mass_spring.c"
 

@@ -5,7 +5,8 @@
    assembly with the same stored entries and is symmetric; refilling allocates
    nothing; the PSD projection; the options that choose the forms. */
 #include "hessian_fixtures.h"
-#include <mfad/psd.h>
+#define MFAD_IMPL_ALLOWED 1 /* checks element Hessians against the machinery's PSD projection */
+#include <mfad/impl/psd.h>
 #include <string.h>
 #include <unistd.h>
 

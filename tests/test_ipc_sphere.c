@@ -5,6 +5,8 @@
 #include <check.h>
 #include <math.h>
 #include <mfad.h>
+#define MFAD_IMPL_ALLOWED 1 /* tests the contact kernel element by element: the complete kernel (machinery) */
+#include <mfad/impl/kernel.h>
 
 /* the barrier of energies/ipc_point_sphere.c, written out */
 static double ClosedForm(const double x[3], const double p[6])

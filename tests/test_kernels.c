@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <mfad.h>
+#define MFAD_IMPL_ALLOWED 1 /* tests every kernel element by element and its CPU loops: the complete kernel (machinery) */
+#include <mfad/impl/kernel.h>
 
 #define NMAX   18 /* unknowns per element */
 #define PMAX   32 /* parameters per element */
@@ -729,7 +731,7 @@ START_TEST(hvp_matches_hessian_times_v)
 }
 END_TEST
 
-/* The CPU diagonal loop, which runs its own AD mode (mfad/ad.h: second derivatives along the
+/* The CPU diagonal loop, which runs its own AD mode (mfad/impl/ad.h: second derivatives along the
    axes only, 2N + 1 doubles per number), against the diagonal of the element Hessian: both exact
    to round-off, TOL_HVP relative to max |H_ij| */
 START_TEST(diagonal_loop_matches_hessian_diagonal)

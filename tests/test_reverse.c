@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Forward-over-reverse at the features (mfad-energy's adjoint sweep, mfad/ad_reverse.h) against
+/* Forward-over-reverse at the features (mfad-energy's adjoint sweep, mfad/impl/ad_reverse.h) against
    forward-over-forward. Each built-in energy whose body mfad-energy reverses is compiled here a
    second time with -DMFAD_NO_REVERSE (the kernel <name>_fof); the library's kernel and it must
    give the same value, gradient and HVP on valid elements (rest shapes perturbed, the current
@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <mfad.h>
+#define MFAD_IMPL_ALLOWED 1 /* tests the reverse bodies element by element and in the CPU loops: the complete kernel (machinery) */
+#include <mfad/impl/kernel.h>
 
 #define MFAD_REVERSE_ENERGY(name) \
   MFAD_KERNEL_DECLARE(name); \

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <mfad.h>
+#define MFAD_IMPL_ALLOWED 1 /* tests energies element by element: the complete kernel (machinery) */
+#include <mfad/impl/kernel.h>
 
 #define NMAX 12
 #define PMAX 16

@@ -1,30 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/**
-  @file mfad/cuda_common.h
-  @brief What every CUDA launch shares (mfad/loop_cuda.h per energy, src/cuda/ for the rest): the
-         launch macro, the grid arithmetic and the element of a thread in a colour-batched launch.
-         Compiled by nvcc, or by the host C++ compiler under src/cuda/emulate.h (the tests).
-**/
-#ifndef MFAD_CUDA_COMMON_H
-#define MFAD_CUDA_COMMON_H
-
-#if !defined(MFAD_CUDA_EMULATION)
-#include <cuda_runtime.h>
-/* kern<<<grid, block, 0, stream>>>(args): a macro so that the emulation can run it as loops */
-#define MFAD_LAUNCH(kern, grid, block, stream, ...) kern<<<(grid), (block), 0, (cudaStream_t)(stream)>>>(__VA_ARGS__)
-#endif
-
-/* Threads per CUDA block: element kernels keep their numbers in registers (a fused HVP at N = 12
-   uses ~200), so small blocks leave the scheduler room; a first GPU run should sweep 64..256. */
-#define MFAD_CUDA_THREADS 128
-
-/* CUDA blocks covering n threads */
-static inline int mfad_cuda_grid(int n) { return (n + MFAD_CUDA_THREADS - 1) / MFAD_CUDA_THREADS; }
-
-/* The element thread `i` of a launch works on: elems[i] (one colour's element list) or i. */
-__host__ __device__ static inline int mfad_cuda_element(const int *elems, int i) { return elems ? elems[i] : i; }
-
-/* The thread index of the calling CUDA thread in a 1-D grid. */
-#define MFAD_CUDA_TID() ((int)(blockIdx.x * blockDim.x + threadIdx.x))
-
-#endif /* MFAD_CUDA_COMMON_H */
+/* Deprecated path, kept for one release after mfad 0.1: the generated-code machinery moved under
+   include/mfad/impl/, so that a file mfad-energy generated before keeps building (with a warning).
+   Regenerate such a file with mfad-energy (its output includes <mfad/impl/instantiate.h>); a program
+   includes <mfad.h>, an energy file <mfad/energy.h>. */
+#warning "<mfad/cuda_common.h> is deprecated: it moved to <mfad/impl/cuda_common.h> (regenerate with mfad-energy)"
+#define MFAD_IMPL_ALLOWED 1
+#include <mfad/impl/cuda_common.h>

@@ -37,7 +37,7 @@
   Where the body over the features is straight-line in its numbers (value branches and early
   returns allowed; loops of constant bounds are unrolled, helpers over numbers inlined, a helper
   returning only at its end), the translator also writes its adjoint sweep: the gradient and the
-  HVP then run forward-over-reverse (one tangent along B v, include/mfad/ad_reverse.h) instead of
+  HVP then run forward-over-reverse (one tangent along B v, include/mfad/impl/ad_reverse.h) instead of
   carrying a lane per feature; MfadKernel.reverse says which, and MFAD_ENERGY_VERBOSE=1 makes the
   translator say why not. An energy with no smaller linear features may declare its unknowns
   themselves (.features = N, f = x) to get that sweep: on a GPU thread its HVP then carries 2
@@ -52,7 +52,10 @@
 
 #include <math.h>
 
-#include <mfad/kernel.h> /* MfadSum */
+/* MfadSum, from the machinery the translator's output instantiates (an energy file is one step
+   from it: its translation defines a kernel) */
+#define MFAD_IMPL_ALLOWED 1
+#include <mfad/impl/kernel.h>
 
 /** @brief What the translator and mfad need to know about an energy besides its body. */
 typedef struct {

@@ -3,7 +3,7 @@
    colours and fixed dofs uploaded once), the staging of local Vecs (used in place when PETSc holds
    them on the device, copied through buffers allocated once otherwise), and the element loops of
    every operation, one launch per element colour (or one atomic launch, -mfad_scatter atomic).
-   The arithmetic is all in the energies' element bodies (mfad/element.h via mfad/loop_cuda.h);
+   The arithmetic is all in the energies' element bodies (mfad/impl/element.h via mfad/impl/loop_cuda.h);
    this file moves data and counts launches. */
 #include "cudaimpl.h"
 #include <limits.h>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The cached product's kernel: y += H_e v_e from packed element Hessians (upper triangle by rows).
    Shared by the backend (src/cuda/cached.cu) and its micro-benchmark against cuBLAS
-   (bench/cuda_cached_mult.cu); needs only mfad/cuda_common.h. */
+   (bench/cuda_cached_mult.cu); needs only mfad/impl/cuda_common.h. */
 #ifndef MFAD_CACHEDMULT_CUH
 #define MFAD_CACHEDMULT_CUH
 
-#include <mfad/cuda_common.h>
+#include <mfad/impl/cuda_common.h>
 
 /* y += H_e v_e for the elements of one launch; NV, ND compile-time where the shape is common (the
    loops unroll and v_e, y_e stay in registers), 0 for run-time sizes */
@@ -14,7 +14,7 @@ __global__ void MfadCudaCachedMult_Kernel(const int *elems, int n, int nv_, int 
 {
   const int nv = NV ? NV : nv_, dof = ND ? ND : dof_, N = nv * dof, PN = N * (N + 1) / 2;
   const int i  = MFAD_CUDA_TID();
-  double    xe[24], ye[24]; /* MFAD_N <= 24 (mfad/ad.h) */
+  double    xe[24], ye[24]; /* MFAD_N <= 24 (mfad/impl/ad.h) */
   if (i >= n) return;
   const int     e  = mfad_cuda_element(elems, i);
   const int    *c  = conn + (long)e * nv;

@@ -4,7 +4,7 @@
 #define MFAD_CUDAIMPL_H
 
 #include "mfadcuda.h"
-#include <mfad/cuda_common.h>
+#include <mfad/impl/cuda_common.h>
 #if !defined(MFAD_CUDA_EMULATION)
 #include <cusolverDn.h> /* the PSD projection's batched eigensolver (psd.cu) */
 #endif

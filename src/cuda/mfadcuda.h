@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The CUDA backend's entries (-mfad_backend cuda), which its create function
    (MfadEnergyCreate_CUDA, src/backends.h) puts in the energy's table: implemented by the .cu files
-   of src/cuda/ (compiled by nvcc, or by the host C++ compiler with src/cuda/emulate.h for the
+   of src/cuda/ (compiled by nvcc, or by the host C++ compiler with include/mfad/impl/cuda_emulate.h for the
    tests); where CUDA was not compiled, src/cuda/none.c's create is an error that says so. All Vecs
    are the energy's local vectors (owned vertices, then ghosts); the core does the ghost exchange.
    The backend's state (MfadCuda, src/cuda/cudaimpl.h) is the energy's E->data. */

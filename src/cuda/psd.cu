@@ -4,10 +4,10 @@
    (cusolverDnDsyevjBatched, matrices up to 32 x 32), then one thread per element rebuilds
    V diag(f(lambda)) V^T from the eigenvectors in device memory. A thread never holds a matrix (the
    per-thread eigensolver this replaces reserved up to 7.4 KB of stack for every resident thread).
-   Semantics as on the CPU (mfad/psd.h): clamp raises eigenvalues below eps to eps, abs takes
+   Semantics as on the CPU (mfad/impl/psd.h): clamp raises eigenvalues below eps to eps, abs takes
    max(|lambda|, eps); a matrix none of whose eigenvalues changes is left bitwise as it was. */
 #include "cudaimpl.h"
-#include <mfad/psd.h> /* the modes, MFAD_PSD_MODE_* */
+#include <mfad/impl/psd.h> /* the modes, MFAD_PSD_MODE_* */
 
 #define MFAD_CUSOLVER_MAX_N 32 /* cusolverDnDsyevjBatched's limit */
 
@@ -105,7 +105,7 @@ PetscErrorCode MfadCudaPSDPrepare_Private(MfadCuda *c, const MfadTerm *term, Mfa
 
   PetscFunctionBegin;
   if (P->psd == MFAD_PSD_MODE_NONE || n <= 0) PetscFunctionReturn(PETSC_SUCCESS);
-  /* an energy at features projects its feature Hessian when it clamps at 0 (mfad/loop_cuda.h) */
+  /* an energy at features projects its feature Hessian when it clamps at 0 (mfad/impl/loop_cuda.h) */
   PetscCheck(N <= MFAD_CUSOLVER_MAX_N || (dims[1] > 0 && dims[1] <= MFAD_CUSOLVER_MAX_N && P->psd == MFAD_PSD_MODE_CLAMP && P->psd_eps == 0.0), PETSC_COMM_SELF, PETSC_ERR_SUP,
              "PSD projection on the GPU: element Hessians up to %d x %d (cuSOLVER's batched Jacobi); term %s has %d x %d", MFAD_CUSOLVER_MAX_N, MFAD_CUSOLVER_MAX_N, term->k->name, N, N);
   if (!c->solver) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Test energy ad_ops: E = one operation of mfad/ad.h or mfad/ad_generic.h (or all of them, summed)
+/* Test energy ad_ops: E = one operation of mfad/impl/ad.h or mfad/impl/ad_generic.h (or all of them, summed)
    applied to nine inputs u_k = c_k + sum_i M_ki x_i (tests/energies/ad_ops_common.h), vector and
    matrix results reduced to a scalar with fixed weights. Included through ad_ops_n<N>.h, which
    sets the element size; tests/test_ad.c compares its every mode with plain-double references,

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Host emulation of the CUDA subset the backend uses, so that the .cu files themselves (element
    kernels, launchers, staging, COO layout, colour-batched launches) compile with the host C++
-   compiler and run on a machine without a GPU (tests/cuda.cmake force-includes this header).
+   compiler and run on a machine without a GPU (tests/cuda.cmake includes it first). Installed
+   beside mfad/impl/cuda_common.h, which it completes (MFAD_LAUNCH, cudaStream_t).
    Kernels run as nested loops over blocks and threads, one thread after another; device memory is
    host memory; streams are no-ops; atomicAdd is a plain add. What this cannot check: the real
    launch (limits, registers, occupancy), real device memory and real atomics.
    MFAD_CUDA_EMU_NO_DEVICE=1 in the environment makes cudaGetDeviceCount fail with error 35, as on
    a machine whose driver is missing, to test that path too. */
+#if !defined(MFAD_IMPL_ALLOWED)
+#error "<mfad/impl/cuda_emulate.h> is generated-code machinery: include <mfad.h> or <mfad/energy.h>; mfad-energy's output defines MFAD_IMPL_ALLOWED"
+#endif
 #ifndef MFAD_CUDA_EMULATE_H
 #define MFAD_CUDA_EMULATE_H
 
@@ -128,10 +132,10 @@ static inline cudaError_t cudaStreamSynchronize(cudaStream_t s)
   return cudaSuccess;
 }
 
-/* cuSOLVER's batched symmetric eigensolver (src/cuda/psd.cu) by mfad/psd.h's cyclic Jacobi, one
+/* cuSOLVER's batched symmetric eigensolver (src/cuda/psd.cu) by mfad/impl/psd.h's cyclic Jacobi, one
    matrix after another: the lower triangle of each column-major matrix is read, the eigenvectors
    are written over it as columns, the eigenvalues into W */
-#include <mfad/psd.h>
+#include <mfad/impl/psd.h>
 typedef struct MfadEmuSolver *cusolverDnHandle_t;
 typedef struct MfadEmuSyevj  *syevjInfo_t;
 typedef int                   cusolverStatus_t;

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/**
+  @file mfad/impl/instantiate.h
+  @brief Turns one energy header into a kernel: the energy body in every AD mode, the element
+         bodies, the CPU element loops and the MfadKernel object MfadKernel_<name>.
+
+  A translation unit (CMake's mfad_add_energy() writes it) contains only:
+      #define MFAD_ENERGY_NAME   my_energy
+      #define MFAD_ENERGY_HEADER "my_energy.h"
+      #include <mfad/impl/instantiate.h>
+
+  The energy header has two parts: under MFAD_ENERGY_META its sizes (MFAD_ENERGY_VERTICES,
+  MFAD_ENERGY_DOF, MFAD_ENERGY_PARAMS, optional MFAD_ENERGY_REST_DIM, MFAD_ENERGY_MATERIAL,
+  MFAD_ENERGY_DESCRIPTION, MFAD_ENERGY_CELL_VERTICES) and host-only helpers (mfad_energy_rest); otherwise its body,
+  MFAD_ENERGY_BODY(x, p, E) { ... }, written against T and OP(name).
+**/
+#if !defined(MFAD_IMPL_ALLOWED)
+#error "<mfad/impl/instantiate.h> is generated-code machinery: include <mfad.h> or <mfad/energy.h>; mfad-energy's output defines MFAD_IMPL_ALLOWED"
+#endif
+#ifndef MFAD_INSTANTIATE_H
+#define MFAD_INSTANTIATE_H
+
+#if !defined(MFAD_ENERGY_NAME) || !defined(MFAD_ENERGY_HEADER)
+#error "mfad/impl/instantiate.h: define MFAD_ENERGY_NAME and MFAD_ENERGY_HEADER first"
+#endif
+
+#include <math.h>
+#include <mfad/impl/kernel.h>
+
+#define MFAD_CAT_(a, b) a##b
+#define MFAD_CAT(a, b)  MFAD_CAT_(a, b)
+#define MFAD_STR_(a)    #a
+#define MFAD_STR(a)     MFAD_STR_(a)
+
+#define MFAD_ENERGY_META
+#include MFAD_ENERGY_HEADER
+#undef MFAD_ENERGY_META
+#if defined(MFAD_NO_REVERSE) /* forward-over-forward only: the reference of tests/test_reverse.c */
+#undef MFAD_ENERGY_REVERSE
+#endif
+
+#if !defined(MFAD_ENERGY_VERTICES) || !defined(MFAD_ENERGY_DOF) || !defined(MFAD_ENERGY_PARAMS)
+#error "energy header: define MFAD_ENERGY_VERTICES, MFAD_ENERGY_DOF and MFAD_ENERGY_PARAMS under MFAD_ENERGY_META"
+#endif
+#ifndef MFAD_ENERGY_REST_DIM
+#define MFAD_ENERGY_REST_DIM 0
+#endif
+#ifndef MFAD_ENERGY_MATERIAL
+#define MFAD_ENERGY_MATERIAL 0
+#endif
+#ifndef MFAD_ENERGY_DESCRIPTION
+#define MFAD_ENERGY_DESCRIPTION ""
+#endif
+#ifndef MFAD_ENERGY_OUTPUTS
+#define MFAD_ENERGY_OUTPUTS 0 /* a scalar energy; m > 0: a residual of m outputs (mfad/impl/element_residual.h) */
+#endif
+#ifndef MFAD_ENERGY_SUM
+#define MFAD_ENERGY_SUM (MFAD_ENERGY_OUTPUTS > 0 ? 1 : 0) /* MfadSum */
+#endif
+#ifndef MFAD_ENERGY_CELL_VERTICES
+#define MFAD_ENERGY_CELL_VERTICES MFAD_ENERGY_VERTICES
+#endif
+
+#ifndef MFAD_ENERGY_FEATURES
+#define MFAD_ENERGY_FEATURES 0
+#endif
+
+#define MFAD_N (MFAD_ENERGY_VERTICES * MFAD_ENERGY_DOF)
+#if MFAD_ENERGY_FEATURES > 0
+/* AD at the features: the energy body is psi(f, p) over the M features f = B(p) x, and its
+   derivatives are pulled back through B once per element (mfad/impl/element.h). The generated file
+   defines mfad_feature_map (f = B x) and mfad_feature_pull (g_x = B^T g) */
+#define MFAD_NA MFAD_ENERGY_FEATURES
+#endif
+#include <mfad/impl/ad.h>
+
+/* The energy's signature in every mode; helpers in an energy header use MFAD_ENERGY_HELPER. */
+#define MFAD_ENERGY_BODY(x, p, E) \
+  MFAD_GEN_MODIFIERS void MFAD_FN(mfad_energy)(const T *MFAD_RESTRICT x, const double *MFAD_RESTRICT p, T *MFAD_RESTRICT E)
+#define MFAD_ENERGY_HELPER MFAD_GEN_MODIFIERS
+
+#define MFAD_GEN_MODIFIERS MFAD_HD static MFAD_INLINE
+#define T                  double
+#define OP(f)              mfad_val_##f
+#define MFAD_FN(f)         f##_val
+#include <mfad/impl/ad_generic.h>
+#include MFAD_ENERGY_HEADER
+#undef T
+#undef OP
+#undef MFAD_FN
+
+#if MFAD_ENERGY_OUTPUTS > 0
+/* a residual: Jacobian-vector products (dual numbers) and element Jacobians (gradient numbers) */
+#define T          mfad_dual
+#define OP(f)      mfad_dual_##f
+#define MFAD_FN(f) f##_dual
+#include <mfad/impl/ad_generic.h>
+#include MFAD_ENERGY_HEADER
+#undef T
+#undef OP
+#undef MFAD_FN
+
+#define T          mfad_grad
+#define OP(f)      mfad_grad_##f
+#define MFAD_FN(f) f##_grad
+#include <mfad/impl/ad_generic.h>
+#include MFAD_ENERGY_HEADER
+#undef T
+#undef OP
+#undef MFAD_FN
+#else
+#define T          mfad_grad
+#define OP(f)      mfad_grad_##f
+#define MFAD_FN(f) f##_grad
+#include <mfad/impl/ad_generic.h>
+#include MFAD_ENERGY_HEADER
+#undef T
+#undef OP
+#undef MFAD_FN
+
+#define T          mfad_hvp
+#define OP(f)      mfad_hvp_##f
+#define MFAD_FN(f) f##_hvp
+#include <mfad/impl/ad_generic.h>
+#include MFAD_ENERGY_HEADER
+#undef T
+#undef OP
+#undef MFAD_FN
+
+#define T          mfad_hess
+#define OP(f)      mfad_hess_##f
+#define MFAD_FN(f) f##_hess
+#include <mfad/impl/ad_generic.h>
+#include MFAD_ENERGY_HEADER
+#undef T
+#undef OP
+#undef MFAD_FN
+
+#define T          mfad_diag
+#define OP(f)      mfad_diag_##f
+#define MFAD_FN(f) f##_diag
+#include <mfad/impl/ad_generic.h>
+#include MFAD_ENERGY_HEADER
+#undef T
+#undef OP
+#undef MFAD_FN
+
+#if defined(MFAD_ENERGY_REVERSE)
+/* forward-over-reverse at the features (mfad-energy writes the body where it covers the energy):
+   over double the gradient, over dual numbers the gradient and H_F w in one sweep */
+#define MFAD_ENERGY_REV_BODY(x, p, E, ax) \
+  MFAD_GEN_MODIFIERS void MFAD_FN(mfad_energy_rev)(const T *MFAD_RESTRICT x, const double *MFAD_RESTRICT p, T *MFAD_RESTRICT E, T *MFAD_RESTRICT ax)
+#define MFAD_ENERGY_REVERSE_PASS
+#define T          double
+#define OP(f)      mfad_val_##f
+#define ADJ(f)     mfad_adj_val_##f
+#define MFAD_FN(f) f##_val
+#include <mfad/impl/ad_reverse.h>
+#include MFAD_ENERGY_HEADER
+#undef T
+#undef OP
+#undef ADJ
+#undef MFAD_FN
+
+#define T          mfad_dual
+#define OP(f)      mfad_dual_##f
+#define ADJ(f)     mfad_adj_dual_##f
+#define MFAD_FN(f) f##_dual
+#include <mfad/impl/ad_generic.h>
+#include <mfad/impl/ad_reverse.h>
+#include MFAD_ENERGY_HEADER
+#undef T
+#undef OP
+#undef ADJ
+#undef MFAD_FN
+#undef MFAD_ENERGY_REVERSE_PASS
+#endif
+#endif
+#undef MFAD_GEN_MODIFIERS
+
+#include <mfad/impl/element.h>
+
+#if defined(__CUDACC__) || defined(MFAD_CUDA_EMULATION)
+#include <mfad/impl/loop_cuda.h>
+#endif
+
+#if !defined(__CUDACC__) && !defined(MFAD_CUDA_EMULATION)
+/* ---------------------------------------------------------------- host: counting mode, CPU loops */
+#define MFAD_GEN_MODIFIERS static inline
+#define T                  mfad_cnt
+#define OP(f)              mfad_cnt_##f
+#define MFAD_FN(f)         f##_cnt
+#include <mfad/impl/ad_generic.h>
+#include MFAD_ENERGY_HEADER
+#undef T
+#undef OP
+#undef MFAD_FN
+#undef MFAD_GEN_MODIFIERS
+
+#include <mfad/impl/loop_cpu.h>
+#if MFAD_ENERGY_OUTPUTS > 0
+#include <mfad/impl/loop_cpu_residual.h>
+#define MFAD_RESIDUAL_KERNEL (&mfad_residual_kernel)
+#define MFAD_NOUT            MFAD_ENERGY_OUTPUTS
+#else
+#define MFAD_RESIDUAL_KERNEL 0
+#define MFAD_NOUT            1
+#endif
+
+static void mfad_element_host(MfadMode mode, const double *x, const double *v, const double *params, double *value, double *out)
+{
+  int      conn[MFAD_NV];
+  double   H[MFAD_N * MFAD_N];
+  MfadLoop L;
+  mfad_elem_loop_one(&L, conn, x, v, params);
+  switch (mode) {
+  case MFAD_MODE_VALUE:
+    *value = mfad_elem_value(&L, 0);
+    break;
+  case MFAD_MODE_GRADIENT:
+    *value = mfad_elem_gradient(&L, 0, out);
+    break;
+  case MFAD_MODE_HVP:
+    mfad_elem_hvp(&L, 0, out);
+    *value = mfad_elem_value(&L, 0);
+    break;
+  case MFAD_MODE_HESSIAN:
+    *value = mfad_elem_hessian(&L, 0, H);
+    for (int i = 0; i < MFAD_N * MFAD_N; i++) out[i] = H[i];
+    break;
+  case MFAD_MODE_DIAGONAL:
+    mfad_elem_diagonal(&L, 0, out);
+    *value = mfad_elem_value(&L, 0);
+    break;
+  default:
+    break;
+  }
+}
+
+static void mfad_flops_host(const double *x, const double *params, double flops[MFAD_MODE_COUNT])
+{
+  mfad_cnt xs[MFAD_N], E[MFAD_NOUT];
+  for (int m = 0; m < MFAD_CNT_MODES; m++) mfad_cnt_flops[m] = 0.0;
+#if MFAD_ENERGY_FEATURES > 0
+  double f[MFAD_ENERGY_FEATURES];
+  mfad_feature_map(x, params, f);
+  for (int i = 0; i < MFAD_ENERGY_FEATURES; i++) mfad_cnt_seed(&xs[i], f[i], i);
+#else
+  for (int i = 0; i < MFAD_N; i++) mfad_cnt_seed(&xs[i], x[i], i);
+#endif
+  mfad_energy_cnt(xs, params, E);
+  (void)E;
+#if MFAD_ENERGY_OUTPUTS > 0
+  {
+    /* every operation's gradient-mode count is its value count plus a multiple of N: a dual number
+       (one lane) costs the value count plus that multiple once */
+    const double val = mfad_cnt_flops[MFAD_CNT_VAL], grad = mfad_cnt_flops[MFAD_CNT_GRAD], N = MFAD_N;
+#if MFAD_ENERGY_SUM == 2
+    const double dual = val + (grad - val) / MFAD_N;
+    flops[0] = 0;
+    flops[1] = val + 2 * N;
+    flops[2] = dual + 2 * N;
+    flops[3] = grad + N * N;
+    flops[4] = grad + N;
+#else
+    const double M = MFAD_ENERGY_OUTPUTS;
+    flops[0] = val + 2 * M;
+    flops[1] = grad + 2 * M * N + 2 * N;
+    flops[2] = grad + 4 * M * N + 2 * N;
+    flops[3] = grad + M * N * (N + 1) + N * N;
+    flops[4] = grad + 2 * M * N + 2 * N;
+#endif
+  }
+#else
+  /* gather/seed and the weighted scatter of each mode's outputs */
+  flops[0] = mfad_cnt_flops[MFAD_CNT_VAL] + 1;
+  flops[1] = mfad_cnt_flops[MFAD_CNT_GRAD] + 2 * MFAD_N;
+  flops[2] = mfad_cnt_flops[MFAD_CNT_HVP] + 2 * MFAD_N;
+  flops[3] = mfad_cnt_flops[MFAD_CNT_HESS] + MFAD_N * MFAD_N;
+  flops[4] = mfad_cnt_flops[MFAD_CNT_DIAG] + 2 * MFAD_N;
+#if MFAD_ENERGY_FEATURES > 0
+  {
+    /* the map and its pull-back, each at most 2 N M flops (fewer: B is sparse): value f = B x,
+       gradient + B^T g, HVP + B v + 2 B^T, Hessian B^T (H_F B): M + N pull-backs; the diagonal
+       seeds its features with the M rows of B: M pull-backs */
+    const double bm = 2.0 * MFAD_N * MFAD_ENERGY_FEATURES;
+    flops[0] += bm;
+    flops[1] += 2 * bm;
+    flops[2] += 4 * bm;
+    flops[3] += bm * (1 + MFAD_N + MFAD_ENERGY_FEATURES);
+    flops[4] += bm * (1 + MFAD_ENERGY_FEATURES);
+  }
+#endif
+#endif
+}
+
+#if MFAD_ENERGY_REST_DIM > 0
+#define MFAD_REST_FN mfad_energy_rest
+#else
+#define MFAD_REST_FN 0
+#endif
+
+#if defined(MFAD_ENERGY_STEP)
+#define MFAD_STEP_FN mfad_energy_step
+#else
+#define MFAD_STEP_FN 0
+#endif
+
+#define MFAD_KERNEL_SYMBOL MFAD_CAT(MfadKernel_, MFAD_ENERGY_NAME)
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* The CUDA half (mfad/impl/loop_cuda.h, compiled by nvcc from the same translation unit text) is
+   linked in only where CUDA was compiled: a weak reference reads as NULL when it is absent, so
+   this file compiles the same way with and without CUDA. */
+extern const struct _n_MfadCudaKernel MFAD_CAT(MfadCudaKernel_, MFAD_ENERGY_NAME) __attribute__((weak));
+extern const struct _n_MfadKernel MFAD_KERNEL_SYMBOL;
+const struct _n_MfadKernel        MFAD_KERNEL_SYMBOL = {
+  MFAD_STR(MFAD_ENERGY_NAME),
+  MFAD_ENERGY_DESCRIPTION,
+  MFAD_ENERGY_VERTICES,
+  MFAD_ENERGY_DOF,
+  MFAD_ENERGY_PARAMS,
+  MFAD_ENERGY_REST_DIM,
+  MFAD_ENERGY_MATERIAL,
+  MFAD_REST_FN,
+  mfad_element_host,
+  mfad_flops_host,
+  mfad_cpu_value,
+  mfad_cpu_gradient,
+  mfad_cpu_hvp,
+  mfad_cpu_diagonal,
+  mfad_cpu_blockdiag,
+  mfad_cpu_hessian,
+  &MFAD_CAT(MfadCudaKernel_, MFAD_ENERGY_NAME),
+  MFAD_ENERGY_CELL_VERTICES,
+  MFAD_ENERGY_OUTPUTS,
+  (MfadSum)MFAD_ENERGY_SUM,
+  MFAD_RESIDUAL_KERNEL,
+  MFAD_ENERGY_FEATURES,
+#if defined(MFAD_ENERGY_REVERSE)
+  1,
+#else
+  0,
+#endif
+  MFAD_STEP_FN,
+};
+#ifdef __cplusplus
+}
+#endif
+#endif /* !__CUDACC__ && !MFAD_CUDA_EMULATION */
+
+#endif /* MFAD_INSTANTIATE_H */

@@ -38,19 +38,6 @@ static PetscErrorCode MfadOptionGiven_Private(const char prefix[], const char na
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Preconditioners built from the matrix's entries (an mfad shell has only products, its diagonal
-   and vertex blocks) */
-PetscErrorCode MfadPCTypeNeedsEntries_Private(const char type[], PetscBool *needs)
-{
-  static const char *const types[] = {PCILU,       PCICC,  PCLU,    PCCHOLESKY, PCBJACOBI,   PCASM, PCGASM, PCSOR,
-                                      PCEISENSTAT, PCGAMG, PCHYPRE, PCSVD,      PCREDUNDANT, "ml",  "spai"};
-
-  PetscFunctionBegin;
-  *needs = PETSC_FALSE;
-  for (size_t i = 0; type && i < sizeof(types) / sizeof(types[0]) && !*needs; i++) PetscCall(PetscStrcmp(type, types[i], needs));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode MfadKSPChosenParts_Private(KSP, KSPType, PetscBool *, PetscBool *, char[], size_t);
 
 /* The user's choice of ksp's linear solver: -<prefix>ksp_type or -<prefix>pc_type given, or a type
@@ -96,36 +83,6 @@ static PetscErrorCode MfadKSPChosenParts_Private(KSP ksp, KSPType own, PetscBool
   }
   *ksp_chosen = ksp_set;
   *pc_chosen  = pc_set;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* A sparse Cholesky with inertia as pc (of a KSP on the solver's communicator), set in code (see
-   the header comment); *fpc: the PC that factors (pc, or the one inside PCREDUNDANT) */
-PetscErrorCode MfadPCSetCholesky_Private(PC pc, PC *fpc)
-{
-  PetscMPIInt size;
-
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-#if defined(PETSC_HAVE_MUMPS)
-  (void)size;
-  PetscCall(PCSetType(pc, PCCHOLESKY));
-  PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
-#else
-  /* no parallel Cholesky in this PETSc: every rank factors the whole matrix. CG + GAMG on the
-     projected Hessian did not finish tests/meshes/spot_jitter.obj, and projected Newton-CG was
-     linear on elastic's Spot (not finished in 200 s). */
-  if (size > 1) {
-    KSP inner;
-    PetscCall(PCSetType(pc, PCREDUNDANT));
-    PetscCall(PCRedundantGetKSP(pc, &inner));
-    PetscCall(KSPGetPC(inner, &pc));
-  }
-  PetscCall(PCSetType(pc, PCCHOLESKY));
-  PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERPETSC));
-  PetscCall(PCFactorSetMatOrderingType(pc, MATORDERINGND)); /* the natural order fills in */
-#endif
-  if (fpc) *fpc = pc;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

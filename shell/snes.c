@@ -216,29 +216,6 @@ static PetscErrorCode MfadSNESJacobian_Private(SNES snes, Vec X, Mat J, Mat P, v
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Keeps a reference to E on `obj` (a SNES, Tao or assembled Hessian), dropped when obj is
-   destroyed: the energy is a PetscObject, composed as any other */
-PetscErrorCode MfadEnergyAttach_Private(MfadEnergy E, PetscObject obj)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscObjectCompose(obj, "MfadEnergy", (PetscObject)E));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The energy attached to obj, or NULL */
-PetscErrorCode MfadEnergyQueryAttached_Private(PetscObject obj, MfadEnergy *E)
-{
-  PetscObject  o;
-  PetscClassId id = MFAD_CLASSID;
-
-  PetscFunctionBegin;
-  PetscCall(PetscObjectQuery(obj, "MfadEnergy", &o));
-  if (o) PetscCall(PetscObjectGetClassId(o, &id));
-  PetscCheck(id == MFAD_CLASSID, PetscObjectComm(obj), PETSC_ERR_PLIB, "the object composed as \"MfadEnergy\" is not an MfadEnergy");
-  *E = (MfadEnergy)o;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode MfadEnergySetSNES(MfadEnergy E, SNES snes)
 {
   Mat             J, P;

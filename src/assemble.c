@@ -53,7 +53,7 @@ static PetscErrorCode MfadMatCOODestroy_Private(void *ptr)
 
 static PetscCount MfadEnergyCOOSize_Private(MfadEnergy E)
 {
-  PetscCount n = E->nfixown;
+  PetscCount n = E->local.nfixown;
 
   for (PetscInt t = 0; t < E->nterms; t++) {
     const PetscCount N = E->terms[t].k->nvert * E->terms[t].k->dof;
@@ -78,7 +78,7 @@ static PetscErrorCode MfadMatCheckType_Private(MfadEnergy E, Mat A, PetscBool *u
   if (!ok) {
     PetscBool cusparse, cudavec;
     PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
-    PetscCall(PetscObjectTypeCompareAny((PetscObject)E->xglob, &cudavec, VECSEQCUDA, VECMPICUDA, ""));
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)E->local.xglob, &cudavec, VECSEQCUDA, VECMPICUDA, ""));
     PetscCheck(
         !cusparse || cudavec, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_INCOMP,
         "MfadEnergyCreateMatrix: -mat_type %s needs CUDA vectors (-vec_type cuda): with host vectors its Newton steps were wrong (docs/gpu.md)",
@@ -94,7 +94,7 @@ static PetscErrorCode MfadMatCheckType_Private(MfadEnergy E, Mat A, PetscBool *u
 /* the global index of local dof d of local vertex lv, or -1 when it is fixed */
 static inline PetscInt MfadGlobalDof(MfadEnergy E, const char *fixed, PetscInt lv, PetscInt d)
 {
-  const PetscInt gv = lv < E->n ? E->rstart + lv : E->ghosts[lv - E->n];
+  const PetscInt gv = lv < E->n ? E->rstart + lv : E->local.ghosts[lv - E->n];
   return fixed[lv * E->dof + d] ? -1 : gv * E->dof + d;
 }
 
@@ -123,7 +123,7 @@ static PetscErrorCode MfadMatCOOPairs_Private(MfadEnergy E, const MfadPairPatter
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* COO entries, one per element entry, in the order of E->hess: term by term, element by element
+/* COO entries, one per element entry, in the order of E->caches.hess: term by term, element by element
    (loop order), N x N row-major */
 static PetscErrorCode MfadMatCOOElements_Private(MfadEnergy E, const char *fixed, PetscBool upper, PetscInt *ci, PetscInt *cj)
 {
@@ -169,20 +169,20 @@ static PetscErrorCode MfadMatPreallocate_Private(MfadEnergy E, Mat A, MfadMatCOO
   PetscCall(PetscFree(c->fixloc));
   PetscCall(PetscFree(c->cover));
   PetscCall(PetscFree(c->term_updates));
-  PetscCall(PetscCalloc1(E->nlocal * dof, &fixed));
-  for (PetscInt i = 0; i < E->nfixloc; i++) fixed[E->fixloc[i]] = 1;
+  PetscCall(PetscCalloc1(E->local.nlocal * dof, &fixed));
+  for (PetscInt i = 0; i < E->local.nfixloc; i++) fixed[E->local.fixloc[i]] = 1;
   if (c->merge) {
     if (pat) c->pat = *pat;
     else PetscCall(MfadPairPatternCreate_Private(E, &c->pat));
     nfix0 = (PetscCount)c->pat.npair * dof * dof;
-  } else nfix0 = MfadEnergyCOOSize_Private(E) - E->nfixown;
-  ncoo = nfix0 + E->nfixown; /* then the owned fixed dofs' diagonal */
+  } else nfix0 = MfadEnergyCOOSize_Private(E) - E->local.nfixown;
+  ncoo = nfix0 + E->local.nfixown; /* then the owned fixed dofs' diagonal */
   if (c->csr) PetscCall(MfadMatCSRCreate_Private(E, A, c->upper, &c->pat, fixed, &c->csrmat));
   else {
     PetscCall(PetscMalloc2(ncoo, &ci, ncoo, &cj));
     if (c->merge) PetscCall(MfadMatCOOPairs_Private(E, &c->pat, fixed, c->upper, ci, cj));
     else PetscCall(MfadMatCOOElements_Private(E, fixed, c->upper, ci, cj));
-    for (PetscInt i = 0; i < E->nfixown; i++) ci[nfix0 + i] = cj[nfix0 + i] = E->rstart * dof + E->fixloc[i];
+    for (PetscInt i = 0; i < E->local.nfixown; i++) ci[nfix0 + i] = cj[nfix0 + i] = E->rstart * dof + E->local.fixloc[i];
     PetscCall(MatSetPreallocationCOO(A, ncoo, ci, cj));
     PetscCall(PetscFree2(ci, cj));
   }
@@ -213,10 +213,10 @@ static PetscErrorCode MfadMatPreallocate_Private(MfadEnergy E, Mat A, MfadMatCOO
     PetscCall(MatSetOption(A, MAT_SYMMETRIC, sym));
     PetscCall(MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE)); /* symmetric or not, for good */
   }
-  c->setup_count    = E->setup_count;
-  c->elements_state = E->elements_state;
-  c->ghost_rebuilds = E->nghost_rebuilds;
-  c->nfixloc        = E->nfixloc;
+  c->setup_count    = E->local.count;
+  c->elements_state = E->dyn.elements_state;
+  c->ghost_rebuilds = E->dyn.nghost_rebuilds;
+  c->nfixloc        = E->local.nfixloc;
   c->nelemcoo       = MfadEnergyCOOSize_Private(E);
   if (c->merge) {
     const PetscCount nvals = c->csr ? nfix0 : ncoo; /* the CSR fill writes the fixed diagonal itself */
@@ -227,8 +227,8 @@ static PetscErrorCode MfadMatPreallocate_Private(MfadEnergy E, Mat A, MfadMatCOO
   }
   PetscCall(PetscMalloc1(E->nterms, &c->term_updates));
   for (PetscInt t = 0; t < E->nterms; t++) c->term_updates[t] = E->terms[t].nupdates;
-  PetscCall(PetscMalloc1(E->nfixloc, &c->fixloc));
-  PetscCall(PetscArraycpy(c->fixloc, E->fixloc, E->nfixloc));
+  PetscCall(PetscMalloc1(E->local.nfixloc, &c->fixloc));
+  PetscCall(PetscArraycpy(c->fixloc, E->local.fixloc, E->local.nfixloc));
   PetscCall(PetscLogEventEnd(MFAD_PatternEvent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -313,7 +313,7 @@ static PetscErrorCode MfadMatUpdatePattern_Private(MfadEnergy E, Mat A, MfadMatC
   PetscBool same    = PETSC_FALSE;
 
   PetscFunctionBegin;
-  if (c->merge && c->ghost_rebuilds == E->nghost_rebuilds) {
+  if (c->merge && c->ghost_rebuilds == E->dyn.nghost_rebuilds) {
     PetscCall(PetscLogEventBegin(MFAD_PatternEvent, 0, 0, 0, 0));
     PetscCall(MfadMatSamePairs_Private(E, c, &same));
     changed = same ? 0 : 1;
@@ -323,12 +323,12 @@ static PetscErrorCode MfadMatUpdatePattern_Private(MfadEnergy E, Mat A, MfadMatC
   if (anychanged) {
     PetscCall(PetscInfo(A, "mfad: the element sets changed the vertex-pair pattern: re-preallocating\n"));
     PetscCall(MfadMatPreallocate_Private(E, A, c, NULL));
-    E->npattern_builds++;
+    E->dyn.npattern_builds++;
   } else { /* the same pairs, the new elements' slots */
     for (PetscInt t = 0; t < E->nterms; t++) c->term_updates[t] = E->terms[t].nupdates;
-    c->elements_state = E->elements_state;
+    c->elements_state = E->dyn.elements_state;
     c->nelemcoo       = MfadEnergyCOOSize_Private(E);
-    E->npattern_kept++;
+    E->dyn.npattern_kept++;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -352,7 +352,7 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
   PetscCall(MfadMatCheckType_Private(E, *A, &upper));
   if (upper) PetscCall(MfadEnergyCheckSymmetric_Private(E, "MfadEnergyCreateMatrix with -mat_type sbaij (upper triangle only)"));
   merge = MfadEnergyCOOMerge_Private(E);
-  PetscCheck(!(E->coo_merge_set && merge && !E->backend_defaults.coo_merge), PetscObjectComm((PetscObject)E), PETSC_ERR_SUP,
+  PetscCheck(!(E->opt.coo_merge_set && merge && !E->backend_defaults.coo_merge), PetscObjectComm((PetscObject)E), PETSC_ERR_SUP,
              "MfadEnergyCreateMatrix: -mfad_coo_merge needs the CPU backend (backend '%s' keeps its values where it computes them, in element order)",
              ((PetscObject)E)->type_name);
 
@@ -362,7 +362,7 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
   { /* a host matrix (not cuSPARSE) with merged entries: CSR preallocation, and a fill in place (aij) or by block rows */
     PetscBool aij;
     PetscCall(PetscObjectTypeCompareAny((PetscObject)*A, &aij, MATSEQAIJ, MATMPIAIJ, MATSEQBAIJ, MATMPIBAIJ, MATSEQSBAIJ, MATMPISBAIJ, ""));
-    c->csr = (PetscBool)(E->assemble_csr && merge && aij);
+    c->csr = (PetscBool)(E->opt.assemble_csr && merge && aij);
   }
   PetscCall(MfadMatPreallocate_Private(E, *A, c, NULL));
   PetscCall(MfadEnergyReference(E));
@@ -375,7 +375,7 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* E->hess <- element Hessians at X (from the cache when it holds them for X) */
+/* E->caches.hess <- element Hessians at X (from the cache when it holds them for X) */
 static PetscErrorCode MfadEnergyFillHessians_Private(MfadEnergy E, Vec X)
 {
   MfadHessianKey key;
@@ -383,48 +383,48 @@ static PetscErrorCode MfadEnergyFillHessians_Private(MfadEnergy E, Vec X)
 
   PetscFunctionBegin;
   PetscCall(MfadEnergyHessianKey_Private(E, X, &key));
-  if (MfadHessianKeyEqual_Private(&key, &E->hess_key)) PetscFunctionReturn(PETSC_SUCCESS);
-  E->hess_key.valid = PETSC_FALSE;
+  if (MfadHessianKeyEqual_Private(&key, &E->caches.hess_key)) PetscFunctionReturn(PETSC_SUCCESS);
+  E->caches.hess_key.valid = PETSC_FALSE;
   PetscCall(PetscLogEventBegin(MFAD_ElementHessianEvent, 0, 0, 0, 0));
-  if (MfadHessianKeyEqual_Private(&key, &E->cache_key)) PetscCall(MfadEnergyUnpackCache_Private(E, E->hess));
+  if (MfadHessianKeyEqual_Private(&key, &E->caches.cache_key)) PetscCall(MfadEnergyUnpackCache_Private(E, E->caches.hess));
   else {
     const PetscScalar *x;
     PetscCall(MfadEnergyGlobalToLocal_Private(E, X));
     PetscCall(MfadEnergyHessianWork_Private(E));
-    PetscCall(VecGetArrayRead(E->xloc, &x));
+    PetscCall(VecGetArrayRead(E->local.xloc, &x));
     for (PetscInt t = 0; t < E->nterms; t++) {
       const MfadTerm *term = &E->terms[t];
       const int       N    = term->k->nvert * term->k->dof;
-      if (term->nelem) PetscCall(MfadTermElementHessians_Private(E, term, 0, term->nblocks, x, E->hess + off));
+      if (term->nelem) PetscCall(MfadTermElementHessians_Private(E, term, 0, term->nblocks, x, E->caches.hess + off));
       if (term->flops_known) PetscCall(PetscLogFlops(term->flops[MFAD_MODE_HESSIAN] * term->nelem));
       off += term->nelem * N * N;
     }
-    PetscCall(VecRestoreArrayRead(E->xloc, &x));
+    PetscCall(VecRestoreArrayRead(E->local.xloc, &x));
   }
   PetscCall(PetscLogEventEnd(MFAD_ElementHessianEvent, 0, 0, 0, 0));
-  E->hess_key = key;
+  E->caches.hess_key = key;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The CPU's COO values at X (the layout of MfadEnergyCreateMatrix()), in E->hess */
+/* The CPU's COO values at X (the layout of MfadEnergyCreateMatrix()), in E->caches.hess */
 PetscErrorCode MfadEnergyHessianValues_CPU(MfadEnergy E, Vec X, PetscBool device, const PetscScalar **values)
 {
   const PetscCount ncoo = MfadEnergyCOOSize_Private(E);
 
   PetscFunctionBegin;
   (void)device; /* host values: PETSc copies them to a device matrix */
-  if (E->nhess != ncoo) { /* first fill (or new fixed values set on an identical pattern, or new elements) */
-    if (ncoo > E->hess_cap) {
-      PetscCall(PetscFree(E->hess));
-      PetscCall(PetscMalloc1(ncoo, &E->hess));
-      E->hess_cap = ncoo;
+  if (E->caches.nhess != ncoo) { /* first fill (or new fixed values set on an identical pattern, or new elements) */
+    if (ncoo > E->caches.hess_cap) {
+      PetscCall(PetscFree(E->caches.hess));
+      PetscCall(PetscMalloc1(ncoo, &E->caches.hess));
+      E->caches.hess_cap = ncoo;
     }
-    E->nhess          = ncoo;
-    E->hess_key.valid = PETSC_FALSE;
-    for (PetscCount i = ncoo - E->nfixown; i < ncoo; i++) E->hess[i] = 1.0;
+    E->caches.nhess          = ncoo;
+    E->caches.hess_key.valid = PETSC_FALSE;
+    for (PetscCount i = ncoo - E->local.nfixown; i < ncoo; i++) E->caches.hess[i] = 1.0;
   }
   PetscCall(MfadEnergyFillHessians_Private(E, X));
-  *values = E->hess;
+  *values = E->caches.hess;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -446,14 +446,14 @@ PetscErrorCode MfadEnergyComputeHessian(MfadEnergy E, Vec X, Mat A)
   PetscCall(PetscContainerGetPointer(holder, (void **)&c));
   PetscCheck(c->E == E, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MfadEnergyComputeHessian: the matrix was made for another energy");
   /* dynamic element sets: the same pairs keep the preallocation, others renew it */
-  if (c->setup_count == E->setup_count && c->elements_state != E->elements_state) PetscCall(MfadMatUpdatePattern_Private(E, A, c));
+  if (c->setup_count == E->local.count && c->elements_state != E->dyn.elements_state) PetscCall(MfadMatUpdatePattern_Private(E, A, c));
   ncoo = MfadEnergyCOOSize_Private(E);
-  PetscCheck(c->setup_count == E->setup_count && c->nelemcoo == ncoo && c->nfixloc == E->nfixloc, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+  PetscCheck(c->setup_count == E->local.count && c->nelemcoo == ncoo && c->nfixloc == E->local.nfixloc, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
              "MfadEnergyComputeHessian: the energy's terms, options or fixed dofs changed since MfadEnergyCreateMatrix(); create the matrix again");
-  for (PetscInt i = 0; i < E->nfixloc; i++)
-    PetscCheck(c->fixloc[i] == E->fixloc[i], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+  for (PetscInt i = 0; i < E->local.nfixloc; i++)
+    PetscCheck(c->fixloc[i] == E->local.fixloc[i], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
                "MfadEnergyComputeHessian: the set of fixed dofs changed since MfadEnergyCreateMatrix(); create the matrix again");
-  { /* the backend's values: the CPU's in E->hess, the device's on the device, which a cuSPARSE matrix takes there */
+  { /* the backend's values: the CPU's in E->caches.hess, the device's on the device, which a cuSPARSE matrix takes there */
     MatType     type;
     const char *cusparse;
     PetscCall(MatGetType(A, &type));

@@ -76,8 +76,8 @@ static PetscErrorCode MfadMatCSRGhostRows_Private(MfadEnergy E, const MfadPairPa
                                                   PetscInt **rfixed)
 {
   MPI_Comm     comm   = PetscObjectComm((PetscObject)E);
-  const PetscInt n    = E->n, nghost = E->nlocal - E->n;
-  const PetscInt nleaf = pat->row_start[E->nlocal] - pat->row_start[E->n];
+  const PetscInt n    = E->n, nghost = E->local.nlocal - E->n;
+  const PetscInt nleaf = pat->row_start[E->local.nlocal] - pat->row_start[E->n];
   PetscLayout    layout;
   PetscSF        vsf;
   PetscInt      *lcount, *loffset, *lstart, *rcount, *lcol, *lfix;
@@ -89,7 +89,7 @@ static PetscErrorCode MfadMatCSRGhostRows_Private(MfadEnergy E, const MfadPairPa
   PetscCall(PetscLayoutSetLocalSize(layout, n));
   PetscCall(PetscLayoutSetUp(layout));
   PetscCall(PetscSFCreate(comm, &vsf));
-  PetscCall(PetscSFSetGraphLayout(vsf, layout, nghost, NULL, PETSC_COPY_VALUES, E->ghosts));
+  PetscCall(PetscSFSetGraphLayout(vsf, layout, nghost, NULL, PETSC_COPY_VALUES, E->local.ghosts));
   PetscCall(PetscLayoutDestroy(&layout));
   PetscCall(PetscMalloc3(nghost, &lcount, nghost, &loffset, nghost, &lstart));
   PetscCall(PetscCalloc1(n, &rcount));
@@ -109,7 +109,7 @@ static PetscErrorCode MfadMatCSRGhostRows_Private(MfadEnergy E, const MfadPairPa
       const PetscInt lv = pat->col[p];
       remote[q].rank    = vremote[k].rank;
       remote[q].index   = lstart[k] + loffset[k] + (p - pat->row_start[n + k]);
-      lcol[q]           = lv < n ? E->rstart + lv : E->ghosts[lv - n];
+      lcol[q]           = lv < n ? E->rstart + lv : E->local.ghosts[lv - n];
       lfix[q]           = bits[lv];
     }
   PetscCall(PetscSFDestroy(&vsf));
@@ -232,20 +232,20 @@ PetscErrorCode MfadMatCSRCreate_Private(MfadEnergy E, Mat A, PetscBool upper, co
 {
   const PetscInt dof = E->dof, n = E->n;
   PetscMPIInt    size;
-  PetscInt       ghostrows = E->nlocal > E->n, anyghost, *bits, *rcol = NULL, *rfixed = NULL, *key, *from;
+  PetscInt       ghostrows = E->local.nlocal > E->n, anyghost, *bits, *rcol = NULL, *rfixed = NULL, *key, *from;
   MfadMatCSR     c;
 
   PetscFunctionBegin;
   PetscCheck(dof < 31, PETSC_COMM_SELF, PETSC_ERR_SUP, "CSR assembly: %" PetscInt_FMT " dofs per vertex (at most 30)", dof);
-  PetscCheck(pat->nrow == E->nlocal, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the pattern is not over the local vertices");
+  PetscCheck(pat->nrow == E->local.nlocal, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the pattern is not over the local vertices");
   PetscCall(MfadMatCSRDestroy_Private(csr));
   PetscCall(PetscNew(&c));
   c->n      = n;
   c->dof    = dof;
   c->rstart = E->rstart;
   c->block  = MPI_DATATYPE_NULL;
-  PetscCall(PetscMalloc1(E->nlocal, &bits));
-  for (PetscInt v = 0; v < E->nlocal; v++) bits[v] = FixedBits(fixed, dof, v);
+  PetscCall(PetscMalloc1(E->local.nlocal, &bits));
+  for (PetscInt v = 0; v < E->local.nlocal; v++) bits[v] = FixedBits(fixed, dof, v);
   PetscCall(PetscMalloc2(n, &c->rfix, n + 1, &c->rstart_recv));
   PetscCall(PetscArraycpy(c->rfix, bits, n));
   PetscCall(PetscArrayzero(c->rstart_recv, n + 1));
@@ -273,14 +273,14 @@ PetscErrorCode MfadMatCSRCreate_Private(MfadEnergy E, Mat A, PetscBool upper, co
       PetscInt len = 0;
       for (PetscInt p = pat->row_start[a]; p < pat->row_start[a + 1]; p++) {
         const PetscInt lv = pat->col[p];
-        key[len]          = lv < n ? E->rstart + lv : E->ghosts[lv - n];
+        key[len]          = lv < n ? E->rstart + lv : E->local.ghosts[lv - n];
         from[len++]       = p;
       }
       for (PetscInt r = c->rstart_recv[a]; r < c->rstart_recv[a + 1]; r++) {
         key[len]    = rcol[r];
         from[len++] = -1 - r;
       }
-      if (E->nlocal > n || c->rstart_recv[a + 1] > c->rstart_recv[a]) PetscCall(PetscSortIntWithArray(len, key, from));
+      if (E->local.nlocal > n || c->rstart_recv[a + 1] > c->rstart_recv[a]) PetscCall(PetscSortIntWithArray(len, key, from));
       for (PetscInt k = 0; k < len; k++) {
         if (k == 0 || key[k] != key[k - 1]) {
           c->mcol[m]   = key[k];

@@ -32,7 +32,7 @@ static PetscErrorCode MfadEnergyCacheAlloc_Private(MfadEnergy E)
   PetscCount n = 0, nchunk = 0;
 
   PetscFunctionBegin;
-  if (E->ncache >= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  if (E->caches.ncache >= 0) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt t = 0; t < E->nterms; t++) {
     const MfadTerm *term = &E->terms[t];
     const int       N    = term->k->nvert * term->k->dof;
@@ -43,13 +43,13 @@ static PetscErrorCode MfadEnergyCacheAlloc_Private(MfadEnergy E)
       nchunk = PetscMax(nchunk, (PetscCount)(term->block_start[b1] - term->block_start[b0]) * N * N);
     }
   }
-  if (n > E->cache_cap) {
-    PetscCall(PetscFree(E->cache));
-    PetscCall(PetscMalloc1(n, &E->cache));
-    E->cache_cap = n;
+  if (n > E->caches.cache_cap) {
+    PetscCall(PetscFree(E->caches.cache));
+    PetscCall(PetscMalloc1(n, &E->caches.cache));
+    E->caches.cache_cap = n;
   }
-  E->ncache = n;
-  E->nchunk = (PetscInt)nchunk;
+  E->caches.ncache = n;
+  E->caches.nchunk = (PetscInt)nchunk;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -57,10 +57,10 @@ static PetscErrorCode MfadEnergyCacheAlloc_Private(MfadEnergy E)
 static PetscErrorCode MfadEnergyChunkAlloc_Private(MfadEnergy E, int nt)
 {
   PetscFunctionBegin;
-  if (E->chunk && E->chunk_threads >= nt) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscFree(E->chunk));
-  PetscCall(PetscMalloc1((size_t)E->nchunk * nt, &E->chunk));
-  E->chunk_threads = nt;
+  if (E->caches.chunk && E->caches.chunk_threads >= nt) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree(E->caches.chunk));
+  PetscCall(PetscMalloc1((size_t)E->caches.nchunk * nt, &E->caches.chunk));
+  E->caches.chunk_threads = nt;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -83,7 +83,7 @@ static void MfadPack_Private(int N, PetscInt ne, const double *H, double *P)
 
 PetscErrorCode MfadEnergyUnpackCache_Private(MfadEnergy E, double *H)
 {
-  const double *P = E->cache;
+  const double *P = E->caches.cache;
 
   PetscFunctionBegin;
   for (PetscInt t = 0; t < E->nterms; t++) {
@@ -119,14 +119,14 @@ PetscErrorCode MfadEnergyHessianCache_CPU(MfadEnergy E, Vec X)
 
   PetscFunctionBegin;
   PetscCall(MfadEnergyHessianKey_Private(E, X, &key));
-  if (MfadHessianKeyEqual_Private(&key, &E->cache_key)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (MfadHessianKeyEqual_Private(&key, &E->caches.cache_key)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MfadEnergyCacheAlloc_Private(E));
-  E->cache_key.valid = PETSC_FALSE;
+  E->caches.cache_key.valid = PETSC_FALSE;
   PetscCall(PetscLogEventBegin(MFAD_ElementHessianEvent, 0, 0, 0, 0));
   for (PetscInt t = 0; t < E->nterms; t++) nelem += E->terms[t].nelem;
-  P = E->cache;
-  if (MfadHessianKeyEqual_Private(&key, &E->hess_key)) { /* assembled at this point already */
-    const double *H = E->hess;
+  P = E->caches.cache;
+  if (MfadHessianKeyEqual_Private(&key, &E->caches.hess_key)) { /* assembled at this point already */
+    const double *H = E->caches.hess;
     for (PetscInt t = 0; t < E->nterms; t++) { /* a copy, memory-bound: one thread */
       const int N = E->terms[t].k->nvert * E->terms[t].k->dof;
       MfadPack_Private(N, E->terms[t].nelem, H, P);
@@ -150,7 +150,7 @@ PetscErrorCode MfadEnergyHessianCache_CPU(MfadEnergy E, Vec X)
       }
     for (PetscInt t = 0; t < E->nterms; t++) {
       const int N = E->terms[t].k->nvert * E->terms[t].k->dof;
-      PetscCheck(E->psd == MFAD_PSD_NONE || N <= MFAD_PSD_MAX_N, PETSC_COMM_SELF, PETSC_ERR_SUP, "term '%s': PSD projection supports elements of at most %d unknowns, not %d", E->terms[t].name, MFAD_PSD_MAX_N, N);
+      PetscCheck(E->solve.psd == MFAD_PSD_NONE || N <= MFAD_PSD_MAX_N, PETSC_COMM_SELF, PETSC_ERR_SUP, "term '%s': PSD projection supports elements of at most %d unknowns, not %d", E->terms[t].name, MFAD_PSD_MAX_N, N);
     }
     nt = MfadThreadsBegin_Private(E, MFAD_SITE_HESSIANS, nelem, &t0);
     nt = (int)PetscMin((PetscInt)nt, PetscMax(nc, 1));
@@ -166,7 +166,7 @@ PetscErrorCode MfadEnergyHessianCache_CPU(MfadEnergy E, Vec X)
       }
     }
     PetscCall(MfadEnergyGlobalToLocal_Private(E, X));
-    PetscCall(VecGetArrayRead(E->xloc, &x));
+    PetscCall(VecGetArrayRead(E->local.xloc, &x));
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
     for (PetscInt i = 0; i < nc; i++) {
 #ifdef _OPENMP
@@ -178,20 +178,20 @@ PetscErrorCode MfadEnergyHessianCache_CPU(MfadEnergy E, Vec X)
       const int        N    = term->k->nvert * term->k->dof, b0 = cb[i];
       const int        b1   = i + 1 < nc && ct[i + 1] == ct[i] ? cb[i + 1] : term->nblocks;
       const PetscCount PN   = MfadPackedSize_Private(N);
-      double          *H    = E->chunk + (size_t)tid * E->nchunk;
+      double          *H    = E->caches.chunk + (size_t)tid * E->caches.nchunk;
 
       MfadTermElementHessiansRange_Private(E, term, b0, b1, x, H, 1, start + (size_t)tid * (maxb + 1), value + (size_t)tid * maxb);
       MfadPack_Private(N, term->block_start[b1] - term->block_start[b0], H, P + poff[ct[i]] + term->block_start[b0] * PN);
     }
     MfadThreadsEnd_Private(E, MFAD_SITE_HESSIANS, nt, nelem, t0);
-    PetscCall(VecRestoreArrayRead(E->xloc, &x));
+    PetscCall(VecRestoreArrayRead(E->local.xloc, &x));
     for (PetscInt t = 0; t < E->nterms; t++)
       if (E->terms[t].flops_known) PetscCall(PetscLogFlops(E->terms[t].flops[MFAD_MODE_HESSIAN] * E->terms[t].nelem));
     PetscCall(PetscFree2(start, value));
     PetscCall(PetscFree3(ct, cb, poff));
   }
   PetscCall(PetscLogEventEnd(MFAD_ElementHessianEvent, 0, 0, 0, 0));
-  E->cache_key = key;
+  E->caches.cache_key = key;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -290,11 +290,11 @@ static PetscErrorCode MfadEnergyCachedMult_CPU(MfadEnergy E)
   int           nt;
 
   PetscFunctionBegin;
-  PetscCall(VecGetArray(E->vloc, &v));
-  for (PetscInt i = 0; i < E->nfixloc; i++) v[E->fixloc[i]] = 0.0; /* fixed columns of H are zero */
-  PetscCall(VecZeroEntries(E->yloc));
-  PetscCall(VecGetArray(E->yloc, &y));
-  P = E->cache;
+  PetscCall(VecGetArray(E->local.vloc, &v));
+  for (PetscInt i = 0; i < E->local.nfixloc; i++) v[E->local.fixloc[i]] = 0.0; /* fixed columns of H are zero */
+  PetscCall(VecZeroEntries(E->local.yloc));
+  PetscCall(VecGetArray(E->local.yloc, &y));
+  P = E->caches.cache;
   for (PetscInt t = 0; t < E->nterms; t++) nelem += E->terms[t].nelem;
   nt = MfadThreadsBegin_Private(E, MFAD_SITE_CACHED_HVP, nelem, &t0);
   for (PetscInt t = 0; t < E->nterms; t++) {
@@ -305,8 +305,8 @@ static PetscErrorCode MfadEnergyCachedMult_CPU(MfadEnergy E)
     P += MfadTermCacheSize_Private(term);
   }
   MfadThreadsEnd_Private(E, MFAD_SITE_CACHED_HVP, nt, nelem, t0);
-  PetscCall(VecRestoreArray(E->yloc, &y));
-  PetscCall(VecRestoreArray(E->vloc, &v));
+  PetscCall(VecRestoreArray(E->local.yloc, &y));
+  PetscCall(VecRestoreArray(E->local.vloc, &v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -322,9 +322,9 @@ static PetscErrorCode MfadEnergyCachedDiagonal_CPU(MfadEnergy E)
   int           nt;
 
   PetscFunctionBegin;
-  PetscCall(VecZeroEntries(E->yloc));
-  PetscCall(VecGetArray(E->yloc, &y));
-  P = E->cache;
+  PetscCall(VecZeroEntries(E->local.yloc));
+  PetscCall(VecGetArray(E->local.yloc, &y));
+  P = E->caches.cache;
   for (PetscInt t = 0; t < E->nterms; t++) nelem += E->terms[t].nelem;
   nt = MfadThreadsBegin_Private(E, MFAD_SITE_CACHED_DIAGONAL, nelem, &t0);
   for (PetscInt t = 0; t < E->nterms; t++) {
@@ -336,7 +336,7 @@ static PetscErrorCode MfadEnergyCachedDiagonal_CPU(MfadEnergy E)
     P += MfadTermCacheSize_Private(term);
   }
   MfadThreadsEnd_Private(E, MFAD_SITE_CACHED_DIAGONAL, nt, nelem, t0);
-  PetscCall(VecRestoreArray(E->yloc, &y));
+  PetscCall(VecRestoreArray(E->local.yloc, &y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -349,9 +349,9 @@ static PetscErrorCode MfadEnergyCachedBlockDiagonal_CPU(MfadEnergy E)
   int           nt;
 
   PetscFunctionBegin;
-  B = E->blockloc;
-  PetscCall(PetscArrayzero(B, (size_t)E->nlocal * E->dof * E->dof));
-  P = E->cache;
+  B = E->local.blockloc;
+  PetscCall(PetscArrayzero(B, (size_t)E->local.nlocal * E->dof * E->dof));
+  P = E->caches.cache;
   for (PetscInt t = 0; t < E->nterms; t++) nelem += E->terms[t].nelem;
   nt = MfadThreadsBegin_Private(E, MFAD_SITE_CACHED_BLOCKDIAG, nelem, &t0);
   for (PetscInt t = 0; t < E->nterms; t++) {
@@ -397,8 +397,8 @@ PetscErrorCode MfadEnergyCachedHessianProduct(MfadEnergy E, Vec X, Vec V, Vec Y)
   PetscCall(MfadEnergyCheckVec_Private(E, Y, 4, "MfadEnergyCachedHessianProduct"));
   PetscCheck(V != Y, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_IDN, "MfadEnergyCachedHessianProduct: V and Y must be different vectors");
   PetscCall(PetscLogEventBegin(MFAD_CachedMultEvent, 0, 0, 0, 0));
-  PetscCall(VecScatterBegin(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterBegin(E->local.scatter, V, E->local.vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(E->local.scatter, V, E->local.vloc, INSERT_VALUES, SCATTER_FORWARD));
   MfadBackendCall(E, cachedrun, "cached Hessian product", (E, MFAD_OP_HVP));
   PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_IDENTITY, V));
   PetscCall(PetscLogEventEnd(MFAD_CachedMultEvent, 0, 0, 0, 0));

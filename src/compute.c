@@ -17,7 +17,7 @@ PetscErrorCode MfadEnergyCheckVec_Private(MfadEnergy E, Vec X, int arg, const ch
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscInt MfadEnergyLocalToGlobalVertex_Private(MfadEnergy E, PetscInt v) { return v < E->n ? E->rstart + v : E->ghosts[v - E->n]; }
+static PetscInt MfadEnergyLocalToGlobalVertex_Private(MfadEnergy E, PetscInt v) { return v < E->n ? E->rstart + v : E->local.ghosts[v - E->n]; }
 
 /* The error for entry i of xloc, which holds `bad` (NaN or Inf): names the vertex and dof */
 PetscErrorCode MfadEnergyNotFinite_Private(MfadEnergy E, PetscInt i, PetscReal bad)
@@ -36,16 +36,16 @@ PetscErrorCode MfadEnergyGlobalToLocal_Private(MfadEnergy E, Vec X)
   PetscFunctionBegin;
   PetscCall(PetscObjectGetId((PetscObject)X, &id));
   PetscCall(PetscObjectStateGet((PetscObject)X, &state));
-  if (E->xvalid && id == E->xid && state == E->xstate) PetscFunctionReturn(PETSC_SUCCESS);
-  E->xvalid = PETSC_FALSE;
+  if (E->local.xvalid && id == E->local.xid && state == E->local.xstate) PetscFunctionReturn(PETSC_SUCCESS);
+  E->local.xvalid = PETSC_FALSE;
   PetscCall(PetscLogEventBegin(MFAD_GhostEvent, 0, 0, 0, 0));
-  PetscCall(VecScatterBegin(E->scatter, X, E->xloc, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(E->scatter, X, E->xloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterBegin(E->local.scatter, X, E->local.xloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(E->local.scatter, X, E->local.xloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(PetscLogEventEnd(MFAD_GhostEvent, 0, 0, 0, 0));
   MfadBackendCall(E, localfix, "fixed values", (E));
-  E->xid    = id;
-  E->xstate = state;
-  E->xvalid = PETSC_TRUE;
+  E->local.xid    = id;
+  E->local.xstate = state;
+  E->local.xvalid = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -81,8 +81,8 @@ static PetscErrorCode MfadEnergyObjectiveFinish_Private(MfadEnergy E, PetscReal 
   PetscFunctionBegin;
   PetscCall(MPIU_Allreduce(&local, &sum, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)E)));
   /* an invalid element (inverted, NaN) reads as +inf: line searches back off from it */
-  E->domain_error = PetscIsInfOrNanReal(sum) ? PETSC_TRUE : PETSC_FALSE;
-  *f              = E->domain_error ? (PetscReal)INFINITY : sum; /* not PETSC_INFINITY, which is finite */
+  E->local.domain_error = PetscIsInfOrNanReal(sum) ? PETSC_TRUE : PETSC_FALSE;
+  *f              = E->local.domain_error ? (PetscReal)INFINITY : sum; /* not PETSC_INFINITY, which is finite */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -92,12 +92,12 @@ PetscErrorCode MfadEnergyLocalToGlobal_Private(MfadEnergy E, Vec Y, MfadFixedRow
   PetscFunctionBegin;
   PetscCall(VecZeroEntries(Y));
   PetscCall(PetscLogEventBegin(MFAD_GhostEvent, 0, 0, 0, 0));
-  PetscCall(VecScatterBegin(E->scatter, E->yloc, Y, ADD_VALUES, SCATTER_REVERSE));
-  PetscCall(VecScatterEnd(E->scatter, E->yloc, Y, ADD_VALUES, SCATTER_REVERSE));
+  PetscCall(VecScatterBegin(E->local.scatter, E->local.yloc, Y, ADD_VALUES, SCATTER_REVERSE));
+  PetscCall(VecScatterEnd(E->local.scatter, E->local.yloc, Y, ADD_VALUES, SCATTER_REVERSE));
   PetscCall(PetscLogEventEnd(MFAD_GhostEvent, 0, 0, 0, 0));
-  if (E->damping > 0 && rows == MFAD_FIXED_IDENTITY) PetscCall(VecAXPY(Y, E->damping, X)); /* (H + lambda I) v; fixed rows set below */
-  if (E->damping > 0 && rows == MFAD_FIXED_ONE) PetscCall(VecShift(Y, E->damping));
-  if (E->nfixown) MfadBackendCall(E, fixedrows, "fixed rows", (E, Y, rows, X));
+  if (E->opt.damping > 0 && rows == MFAD_FIXED_IDENTITY) PetscCall(VecAXPY(Y, E->opt.damping, X)); /* (H + lambda I) v; fixed rows set below */
+  if (E->opt.damping > 0 && rows == MFAD_FIXED_ONE) PetscCall(VecShift(Y, E->opt.damping));
+  if (E->local.nfixown) MfadBackendCall(E, fixedrows, "fixed rows", (E, Y, rows, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -160,8 +160,8 @@ PetscErrorCode MfadEnergyComputeHessianProduct(MfadEnergy E, Vec X, Vec V, Vec Y
   PetscCheck(V != Y, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_IDN, "MfadEnergyComputeHessianProduct: V and Y must be different vectors");
   PetscCall(PetscLogEventBegin(MFAD_Events[MFAD_OP_HVP], 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(MFAD_GhostEvent, 0, 0, 0, 0));
-  PetscCall(VecScatterBegin(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterBegin(E->local.scatter, V, E->local.vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(E->local.scatter, V, E->local.vloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(PetscLogEventEnd(MFAD_GhostEvent, 0, 0, 0, 0));
   MfadBackendCall(E, runterms, "Hessian product", (E, MFAD_OP_HVP, NULL));
   PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_IDENTITY, V));
@@ -193,7 +193,7 @@ PetscErrorCode MfadEnergyComputeHessianBlockDiagonal(MfadEnergy E, Vec X, PetscS
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* blocks (owned vertices) <- reverse add of E->blockloc (local vertices); fixed dofs get an
+/* blocks (owned vertices) <- reverse add of E->local.blockloc (local vertices); fixed dofs get an
    identity row and column */
 PetscErrorCode MfadEnergyBlocksLocalToGlobal_Private(MfadEnergy E, PetscScalar blocks[])
 {
@@ -205,16 +205,16 @@ PetscErrorCode MfadEnergyBlocksLocalToGlobal_Private(MfadEnergy E, PetscScalar b
   {
     Vec          col_loc, col_glob;
     PetscScalar *c;
-    PetscCall(VecDuplicate(E->yloc, &col_loc));
-    PetscCall(VecDuplicate(E->xglob, &col_glob));
+    PetscCall(VecDuplicate(E->local.yloc, &col_loc));
+    PetscCall(VecDuplicate(E->local.xglob, &col_glob));
     for (PetscInt f = 0; f < dof; f++) {
       const PetscScalar *g;
       PetscCall(VecGetArray(col_loc, &c));
-      for (PetscInt i = 0; i < E->nlocal * dof; i++) c[i] = E->blockloc[i * dof + f];
+      for (PetscInt i = 0; i < E->local.nlocal * dof; i++) c[i] = E->local.blockloc[i * dof + f];
       PetscCall(VecRestoreArray(col_loc, &c));
       PetscCall(VecZeroEntries(col_glob));
-      PetscCall(VecScatterBegin(E->scatter, col_loc, col_glob, ADD_VALUES, SCATTER_REVERSE));
-      PetscCall(VecScatterEnd(E->scatter, col_loc, col_glob, ADD_VALUES, SCATTER_REVERSE));
+      PetscCall(VecScatterBegin(E->local.scatter, col_loc, col_glob, ADD_VALUES, SCATTER_REVERSE));
+      PetscCall(VecScatterEnd(E->local.scatter, col_loc, col_glob, ADD_VALUES, SCATTER_REVERSE));
       PetscCall(VecGetArrayRead(col_glob, &g));
       for (PetscInt i = 0; i < E->n * dof; i++) blocks[i * dof + f] = g[i];
       PetscCall(VecRestoreArrayRead(col_glob, &g));
@@ -222,10 +222,10 @@ PetscErrorCode MfadEnergyBlocksLocalToGlobal_Private(MfadEnergy E, PetscScalar b
     PetscCall(VecDestroy(&col_loc));
     PetscCall(VecDestroy(&col_glob));
   }
-  if (E->damping > 0)
-    for (PetscInt i = 0; i < E->n * dof; i++) blocks[i * dof + i % dof] += E->damping;
-  for (PetscInt i = 0; i < E->nfixown; i++) { /* identity row and column of each fixed dof */
-    const PetscInt j = E->fixloc[i], vtx = j / dof, d = j % dof;
+  if (E->opt.damping > 0)
+    for (PetscInt i = 0; i < E->n * dof; i++) blocks[i * dof + i % dof] += E->opt.damping;
+  for (PetscInt i = 0; i < E->local.nfixown; i++) { /* identity row and column of each fixed dof */
+    const PetscInt j = E->local.fixloc[i], vtx = j / dof, d = j % dof;
     PetscScalar   *B = blocks + vtx * bs;
     for (PetscInt f = 0; f < dof; f++) B[d * dof + f] = B[f * dof + d] = 0.0;
     B[d * dof + d] = 1.0;
@@ -242,7 +242,7 @@ PetscErrorCode MfadEnergyApplyFixedValues(MfadEnergy E, Vec X)
   PetscCall(MfadEnergyCheckVec_Private(E, X, 2, "MfadEnergyApplyFixedValues"));
   PetscCall(MfadEnergySetUp(E));
   PetscCall(VecGetArray(X, &x));
-  for (PetscInt i = 0; i < E->nfixown; i++) x[E->fixloc[i]] = E->fixval[i];
+  for (PetscInt i = 0; i < E->local.nfixown; i++) x[E->local.fixloc[i]] = E->local.fixval[i];
   PetscCall(VecRestoreArray(X, &x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -251,7 +251,7 @@ PetscErrorCode MfadEnergyGetDomainError(MfadEnergy E, PetscBool *flg)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  *flg = E->domain_error;
+  *flg = E->local.domain_error;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -267,7 +267,7 @@ PetscErrorCode MfadEnergyDescribeInvalid_Private(MfadEnergy E, Vec X, char msg[]
   msg[0] = 0;
   PetscCall(MfadEnergyPrepare_Private(E, X, "MfadEnergyDescribeInvalid"));
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)E), &rank));
-  PetscCall(VecGetArrayRead(E->xloc, &x));
+  PetscCall(VecGetArrayRead(E->local.xloc, &x));
   for (PetscInt t = 0; t < E->nterms && !msg[0]; t++) {
     MfadTerm      *term = &E->terms[t];
     const PetscInt nv   = term->k->nvert;
@@ -310,6 +310,6 @@ PetscErrorCode MfadEnergyDescribeInvalid_Private(MfadEnergy E, Vec X, char msg[]
     PetscCall(MPIU_Allreduce(&mine, &owner, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)E)));
     PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)len, MPI_CHAR, (PetscMPIInt)owner, PetscObjectComm((PetscObject)E)));
   }
-  PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  PetscCall(VecRestoreArrayRead(E->local.xloc, &x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

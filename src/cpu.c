@@ -11,23 +11,23 @@ PetscErrorCode MfadEnergyLocalFix_CPU(MfadEnergy E)
   PetscReal    pen = 0.0;
 
   PetscFunctionBegin;
-  PetscCall(VecGetArray(E->xloc, &x));
-  if (E->check_finite) {
-    for (PetscInt i = 0; i < E->nlocal * E->dof; i++) {
+  PetscCall(VecGetArray(E->local.xloc, &x));
+  if (E->opt.check_finite) {
+    for (PetscInt i = 0; i < E->local.nlocal * E->dof; i++) {
       if (PetscUnlikely(PetscIsInfOrNanScalar(x[i]))) {
         const PetscReal bad = PetscRealPart(x[i]);
-        PetscCall(VecRestoreArray(E->xloc, &x));
+        PetscCall(VecRestoreArray(E->local.xloc, &x));
         PetscCall(MfadEnergyNotFinite_Private(E, i, bad));
       }
     }
   }
-  for (PetscInt i = 0; i < E->nfixown; i++) {
-    const PetscReal d = PetscRealPart(x[E->fixloc[i]]) - E->fixval[i];
+  for (PetscInt i = 0; i < E->local.nfixown; i++) {
+    const PetscReal d = PetscRealPart(x[E->local.fixloc[i]]) - E->local.fixval[i];
     pen += 0.5 * d * d;
   }
-  for (PetscInt i = 0; i < E->nfixloc; i++) x[E->fixloc[i]] = E->fixval[i];
-  PetscCall(VecRestoreArray(E->xloc, &x));
-  E->fixpen = pen;
+  for (PetscInt i = 0; i < E->local.nfixloc; i++) x[E->local.fixloc[i]] = E->local.fixval[i];
+  PetscCall(VecRestoreArray(E->local.xloc, &x));
+  E->local.fixpen = pen;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -96,23 +96,23 @@ static PetscErrorCode MfadEnergyRunTermsLocal_CPU(MfadEnergy E, MfadOp op, Petsc
 
   PetscFunctionBegin;
   if (op == MFAD_OP_HVP) {
-    PetscCall(VecGetArray(E->vloc, &v));
-    for (PetscInt i = 0; i < E->nfixloc; i++) v[E->fixloc[i]] = 0.0; /* fixed columns of H are zero */
+    PetscCall(VecGetArray(E->local.vloc, &v));
+    for (PetscInt i = 0; i < E->local.nfixloc; i++) v[E->local.fixloc[i]] = 0.0; /* fixed columns of H are zero */
   }
   if (op == MFAD_OP_GRADIENT || op == MFAD_OP_HVP || op == MFAD_OP_DIAGONAL) {
-    PetscCall(VecZeroEntries(E->yloc));
-    PetscCall(VecGetArray(E->yloc, &y));
+    PetscCall(VecZeroEntries(E->local.yloc));
+    PetscCall(VecGetArray(E->local.yloc, &y));
   }
   if (op == MFAD_OP_BLOCKDIAG) {
-    PetscCall(PetscArrayzero(E->blockloc, (size_t)E->nlocal * E->dof * E->dof));
-    y = E->blockloc;
+    PetscCall(PetscArrayzero(E->local.blockloc, (size_t)E->local.nlocal * E->dof * E->dof));
+    y = E->local.blockloc;
   }
-  PetscCall(VecGetArrayRead(E->xloc, &x));
+  PetscCall(VecGetArrayRead(E->local.xloc, &x));
   PetscCall(MfadEnergyRunTerms_Private(E, op, x, v, y, value));
-  PetscCall(VecRestoreArrayRead(E->xloc, &x));
-  if (y && y != E->blockloc) PetscCall(VecRestoreArray(E->yloc, &y));
-  if (v) PetscCall(VecRestoreArray(E->vloc, &v));
-  if (value) *value += E->fixpen;
+  PetscCall(VecRestoreArrayRead(E->local.xloc, &x));
+  if (y && y != E->local.blockloc) PetscCall(VecRestoreArray(E->local.yloc, &y));
+  if (v) PetscCall(VecRestoreArray(E->local.vloc, &v));
+  if (value) *value += E->local.fixpen;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -125,11 +125,11 @@ PetscErrorCode MfadEnergyFixedRows_CPU(MfadEnergy E, Vec Y, MfadFixedRows rows, 
   PetscFunctionBegin;
   PetscCall(VecGetArray(Y, &y));
   if (X) PetscCall(VecGetArrayRead(X, &x));
-  for (PetscInt i = 0; i < E->nfixown; i++) {
-    const PetscInt j = E->fixloc[i];
+  for (PetscInt i = 0; i < E->local.nfixown; i++) {
+    const PetscInt j = E->local.fixloc[i];
     switch (rows) {
     case MFAD_FIXED_RESIDUAL:
-      y[j] = x[j] - E->fixval[i];
+      y[j] = x[j] - E->local.fixval[i];
       break;
     case MFAD_FIXED_IDENTITY:
       y[j] = x[j];

@@ -64,16 +64,16 @@ static PetscErrorCode MfadTermCheckElements_Private(MfadEnergy E, const MfadTerm
    renumbered, fixed dofs made local again. `ghosts` is taken. */
 static PetscErrorCode MfadEnergyRebuildGhosts_Private(MfadEnergy E, PetscInt skip, PetscInt nghost, PetscInt *ghosts)
 {
-  PetscInt *old = E->ghosts, nold = E->nghost, nown = E->n;
+  PetscInt *old = E->local.ghosts, nold = E->local.nghost, nown = E->n;
   int      *map; /* old ghost g -> new local id */
 
   PetscFunctionBegin;
-  E->ghosts = NULL; /* kept as `old` for the renumbering */
+  E->local.ghosts = NULL; /* kept as `old` for the renumbering */
   PetscCall(MfadEnergySetUpGhosts_Private(E, nghost, ghosts));
   PetscCall(PetscMalloc1(nold, &map));
   for (PetscInt g = 0; g < nold; g++) {
     PetscInt pos;
-    PetscCall(PetscFindInt(old[g], E->nghost, E->ghosts, &pos));
+    PetscCall(PetscFindInt(old[g], E->local.nghost, E->local.ghosts, &pos));
     map[g] = pos >= 0 ? (int)(nown + pos) : -1; /* -1: no longer used by any element */
   }
   for (PetscInt t = 0; t < E->nterms; t++) {
@@ -88,7 +88,7 @@ static PetscErrorCode MfadEnergyRebuildGhosts_Private(MfadEnergy E, PetscInt ski
   PetscCall(PetscFree(map));
   PetscCall(PetscFree(old));
   PetscCall(MfadEnergySetUpFixed_Private(E)); /* fixed dofs' local ids follow the numbering */
-  E->nghost_rebuilds++;
+  E->dyn.nghost_rebuilds++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -113,7 +113,7 @@ PetscErrorCode MfadEnergySetTermElements(MfadEnergy E, PetscInt term, PetscInt n
              "term '%s': MfadEnergySetTermElements: another rank gave an invalid element set (its message names it)", t->name);
 
   PetscCall(PetscLogEventBegin(MFAD_ElementSetEvent, 0, 0, 0, 0));
-  if (E->setup) PetscCall(MfadTermResetLocal_Private(t));
+  if (E->local.done) PetscCall(MfadTermResetLocal_Private(t));
   PetscCall(PetscFree(t->conn_global));
   PetscCall(PetscFree(t->params));
   PetscCall(PetscMalloc1((size_t)nelem * t->k->nvert, &t->conn_global));
@@ -122,15 +122,15 @@ PetscErrorCode MfadEnergySetTermElements(MfadEnergy E, PetscInt term, PetscInt n
   if (nelem && t->k->nparam) PetscCall(PetscArraycpy(t->params, params, (size_t)nelem * t->k->nparam));
   t->nelem = nelem;
   t->nupdates++;
-  E->nelem_updates++;
-  E->elements_state++;
-  E->elements_term = term;
-  if (E->setup) {
+  E->dyn.nelem_updates++;
+  E->dyn.elements_state++;
+  E->dyn.elements_term = term;
+  if (E->local.done) {
     PetscInt  nghost, *ghosts, changed, anychanged;
     PetscBool same;
     PetscCall(MfadEnergyCollectGhosts_Private(E, &nghost, &ghosts));
-    same = (PetscBool)(nghost == E->nghost);
-    if (same && nghost) PetscCall(PetscArraycmp(ghosts, E->ghosts, nghost, &same));
+    same = (PetscBool)(nghost == E->local.nghost);
+    if (same && nghost) PetscCall(PetscArraycmp(ghosts, E->local.ghosts, nghost, &same));
     changed = same ? 0 : 1;
     PetscCall(MPIU_Allreduce(&changed, &anychanged, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)E))); /* the VecScatter is collective */
     if (anychanged) PetscCall(MfadEnergyRebuildGhosts_Private(E, term, nghost, ghosts));
@@ -160,17 +160,17 @@ PetscErrorCode MfadEnergyUpdateElements(MfadEnergy E, Vec X)
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
   PetscCall(MfadEnergyCheckVec_Private(E, X, 2, "MfadEnergyUpdateElements"));
-  PetscCheck(!E->updating, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
+  PetscCheck(!E->dyn.updating, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
              "MfadEnergyUpdateElements: called from inside a term's element provider (term '%s'): a provider gives its own term's elements with "
              "MfadEnergySetTermElements()",
-             E->elements_term >= 0 && E->elements_term < E->nterms ? E->terms[E->elements_term].name : "?");
+             E->dyn.elements_term >= 0 && E->dyn.elements_term < E->nterms ? E->terms[E->dyn.elements_term].name : "?");
   for (PetscInt t = 0; t < E->nterms; t++) {
     PetscErrorCode ierr;
     if (!E->terms[t].elements_fn) continue;
-    E->updating      = PETSC_TRUE;
-    E->elements_term = t;
+    E->dyn.updating      = PETSC_TRUE;
+    E->dyn.elements_term = t;
     ierr             = (*E->terms[t].elements_fn)(E, t, X, E->terms[t].elements_ctx);
-    E->updating      = PETSC_FALSE;
+    E->dyn.updating      = PETSC_FALSE;
     PetscCall(ierr);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -192,7 +192,7 @@ PetscErrorCode MfadEnergyGetElementsState(MfadEnergy E, PetscInt *state)
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
   MfadValidPointer(state, 2);
-  *state = E->elements_state;
+  *state = E->dyn.elements_state;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -211,9 +211,9 @@ PetscErrorCode MfadEnergyGetElementsCounts(MfadEnergy E, PetscInt *updates, Pets
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  if (updates) *updates = E->nelem_updates;
-  if (ghost_rebuilds) *ghost_rebuilds = E->nghost_rebuilds;
-  if (repreallocations) *repreallocations = E->npattern_builds;
-  if (kept) *kept = E->npattern_kept;
+  if (updates) *updates = E->dyn.nelem_updates;
+  if (ghost_rebuilds) *ghost_rebuilds = E->dyn.nghost_rebuilds;
+  if (repreallocations) *repreallocations = E->dyn.npattern_builds;
+  if (kept) *kept = E->dyn.npattern_kept;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

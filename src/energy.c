@@ -32,21 +32,21 @@ PetscErrorCode MfadEnergyCreate(MPI_Comm comm, PetscInt dof, PetscInt n, PetscIn
     /* MPI ranks usually fill the cores already: one thread per rank unless OMP_NUM_THREADS says otherwise */
     PetscMPIInt size;
     PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)e), &size));
-    if (size > 1 && !getenv("OMP_NUM_THREADS")) e->nthreads = 1;
+    if (size > 1 && !getenv("OMP_NUM_THREADS")) e->opt.nthreads = 1;
   }
-  e->block_size   = 1024;
-  e->ncache       = -1; /* the cache not laid out yet */
-  e->psd_steps    = -1;
-  e->psd_switch    = MFAD_PSD_SWITCH_AUTO;
-  e->solver_defaults = PETSC_TRUE;
-  e->direct_limit    = MFAD_DIRECT_SOLVE_LIMIT;
-  e->step_bound      = PETSC_TRUE;
-  e->hessian_type    = -1;
-  e->pmat_type       = -1;
-  e->reorder      = PETSC_TRUE;
-  e->check_finite = PETSC_TRUE;
-  e->assemble_csr    = PETSC_TRUE;
-  e->elements_term = -1;
+  e->opt.block_size      = 1024;
+  e->caches.ncache       = -1; /* the cache not laid out yet */
+  e->opt.psd_steps       = -1;
+  e->opt.psd_switch      = MFAD_PSD_SWITCH_AUTO;
+  e->opt.solver_defaults = PETSC_TRUE;
+  e->opt.direct_limit    = MFAD_DIRECT_SOLVE_LIMIT;
+  e->opt.step_bound      = PETSC_TRUE;
+  e->opt.hessian_type    = -1;
+  e->opt.pmat_type       = -1;
+  e->opt.reorder         = PETSC_TRUE;
+  e->opt.check_finite    = PETSC_TRUE;
+  e->opt.assemble_csr    = PETSC_TRUE;
+  e->dyn.elements_term   = -1;
   *E              = e;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -57,21 +57,21 @@ PetscErrorCode MfadEnergyReset_Private(MfadEnergy E)
   PetscFunctionBegin;
   if (E->ops->reset) PetscCall(E->ops->reset(E)); /* the backend's copies of the set-up */
   for (PetscInt t = 0; t < E->nterms; t++) PetscCall(MfadTermResetLocal_Private(&E->terms[t]));
-  PetscCall(PetscFree(E->ghosts));
-  PetscCall(ISLocalToGlobalMappingDestroy(&E->ltog));
-  PetscCall(VecDestroy(&E->xglob));
-  PetscCall(VecDestroy(&E->xloc));
-  PetscCall(VecDestroy(&E->vloc));
-  PetscCall(VecDestroy(&E->yloc));
-  PetscCall(VecScatterDestroy(&E->scatter));
-  PetscCall(PetscFree(E->blockloc));
-  PetscCall(PetscFree2(E->fixloc, E->fixval));
+  PetscCall(PetscFree(E->local.ghosts));
+  PetscCall(ISLocalToGlobalMappingDestroy(&E->local.ltog));
+  PetscCall(VecDestroy(&E->local.xglob));
+  PetscCall(VecDestroy(&E->local.xloc));
+  PetscCall(VecDestroy(&E->local.vloc));
+  PetscCall(VecDestroy(&E->local.yloc));
+  PetscCall(VecScatterDestroy(&E->local.scatter));
+  PetscCall(PetscFree(E->local.blockloc));
+  PetscCall(PetscFree2(E->local.fixloc, E->local.fixval));
   PetscCall(MfadEnergyResetHessians_Private(E, PETSC_FALSE));
-  E->nfixloc     = 0;
-  E->nfixown     = 0;
-  E->setup       = PETSC_FALSE;
-  E->fixed_setup = PETSC_FALSE;
-  E->xvalid      = PETSC_FALSE;
+  E->local.nfixloc    = 0;
+  E->local.nfixown    = 0;
+  E->local.done       = PETSC_FALSE;
+  E->local.fixed_done = PETSC_FALSE;
+  E->local.xvalid     = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -347,8 +347,8 @@ PetscErrorCode MfadEnergySetFixedDofs(MfadEnergy E, PetscInt n, const PetscInt d
     E->fix_given_val[i] = values ? values[i] : 0.0;
   }
   E->nfix_given  = n;
-  E->fixed_setup = PETSC_FALSE;
-  E->xvalid      = PETSC_FALSE;
+  E->local.fixed_done = PETSC_FALSE;
+  E->local.xvalid     = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -357,8 +357,8 @@ PetscErrorCode MfadEnergySetNumThreads(MfadEnergy E, PetscInt nthreads)
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
   PetscCheck(nthreads >= 0, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergySetNumThreads: %" PetscInt_FMT " threads", nthreads);
-  if (nthreads != E->nthreads) PetscCall(PetscArrayzero(E->threads, MFAD_SITE_COUNT)); /* measure the new count afresh */
-  E->nthreads = nthreads;
+  if (nthreads != E->opt.nthreads) PetscCall(PetscArrayzero(E->threads, MFAD_SITE_COUNT)); /* measure the new count afresh */
+  E->opt.nthreads = nthreads;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -376,8 +376,8 @@ PetscErrorCode MfadEnergySetBlockSize(MfadEnergy E, PetscInt bs)
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
   PetscCheck(bs >= 1, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE, "-mfad_block_size %" PetscInt_FMT " must be >= 1", bs);
-  if (bs != E->block_size) PetscCall(MfadEnergyReset_Private(E)); /* the colouring is by blocks */
-  E->block_size = bs;
+  if (bs != E->opt.block_size) PetscCall(MfadEnergyReset_Private(E)); /* the colouring is by blocks */
+  E->opt.block_size = bs;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -387,9 +387,9 @@ PetscErrorCode MfadEnergySetScatter(MfadEnergy E, MfadScatter scatter)
   MfadValidEnergy(E, 1);
   PetscCheck(scatter >= MFAD_SCATTER_DEFAULT && scatter <= MFAD_SCATTER_GATHER, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE,
              "MfadEnergySetScatter: no scatter %d", (int)scatter);
-  E->scatter_set = (PetscBool)(scatter != MFAD_SCATTER_DEFAULT);
-  E->atomic      = (PetscBool)(scatter == MFAD_SCATTER_ATOMIC);
-  E->gather      = (PetscBool)(scatter == MFAD_SCATTER_GATHER);
+  E->opt.scatter_set = (PetscBool)(scatter != MFAD_SCATTER_DEFAULT);
+  E->opt.atomic      = (PetscBool)(scatter == MFAD_SCATTER_ATOMIC);
+  E->opt.gather      = (PetscBool)(scatter == MFAD_SCATTER_GATHER);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -397,8 +397,8 @@ PetscErrorCode MfadEnergySetReorder(MfadEnergy E, PetscBool flg)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  if (flg != E->reorder) PetscCall(MfadEnergyReset_Private(E)); /* the element order is set up */
-  E->reorder = flg;
+  if (flg != E->opt.reorder) PetscCall(MfadEnergyReset_Private(E)); /* the element order is set up */
+  E->opt.reorder = flg;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -406,7 +406,7 @@ PetscErrorCode MfadEnergySetCheckFinite(MfadEnergy E, PetscBool flg)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  E->check_finite = flg;
+  E->opt.check_finite = flg;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -431,8 +431,8 @@ PetscErrorCode MfadEnergySetCOOMerge(MfadEnergy E, PetscBool flg)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  E->coo_merge_set = PETSC_TRUE; /* CUDA's refusal of merged entries is at MfadEnergyCreateMatrix(): the backend may change before */
-  E->coo_merge     = flg;
+  E->opt.coo_merge_set = PETSC_TRUE; /* CUDA's refusal of merged entries is at MfadEnergyCreateMatrix(): the backend may change before */
+  E->opt.coo_merge     = flg;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -440,7 +440,7 @@ PetscErrorCode MfadEnergySetAssembleCSR(MfadEnergy E, PetscBool flg)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  E->assemble_csr = flg;
+  E->opt.assemble_csr = flg;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -448,7 +448,7 @@ PetscErrorCode MfadEnergySetVTUBinary(MfadEnergy E, PetscBool flg)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  E->vtu_binary = flg;
+  E->opt.vtu_binary = flg;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -458,10 +458,10 @@ PetscErrorCode MfadEnergySetPSDProjection(MfadEnergy E, MfadPSDProjection type, 
   MfadValidEnergy(E, 1);
   PetscCheck(type >= MFAD_PSD_NONE && type <= MFAD_PSD_ABS, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE, "MfadEnergySetPSDProjection: unknown projection %d", (int)type);
   PetscCheck(epsilon >= 0 && !PetscIsInfOrNanReal(epsilon), PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE, "-mfad_psd_epsilon %g must be finite and >= 0", (double)epsilon);
-  E->psd        = type;
-  E->psd_user   = type;
-  E->psd_eps    = epsilon;
-  E->psd_chosen = PETSC_TRUE;
+  E->solve.psd      = type;
+  E->opt.psd_user   = type;
+  E->opt.psd_eps    = epsilon;
+  E->opt.psd_chosen = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -470,10 +470,10 @@ PetscErrorCode MfadEnergySetPSDProjectionDefault_Private(MfadEnergy E, MfadPSDPr
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  *chosen = E->psd_chosen;
-  if (E->psd_chosen) PetscFunctionReturn(PETSC_SUCCESS);
-  E->psd      = type;
-  E->psd_user = type;
+  *chosen = E->opt.psd_chosen;
+  if (E->opt.psd_chosen) PetscFunctionReturn(PETSC_SUCCESS);
+  E->solve.psd    = type;
+  E->opt.psd_user = type;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -482,8 +482,8 @@ PetscErrorCode MfadEnergySetHessianTypes_Private(MfadEnergy E, PetscInt jac, Pet
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  E->hessian_type = jac;
-  E->pmat_type    = pmat;
+  E->opt.hessian_type = jac;
+  E->opt.pmat_type    = pmat;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -491,8 +491,8 @@ PetscErrorCode MfadEnergyGetHessianTypes_Private(MfadEnergy E, PetscInt *jac, Pe
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  *jac  = E->hessian_type;
-  *pmat = E->pmat_type;
+  *jac  = E->opt.hessian_type;
+  *pmat = E->opt.pmat_type;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -500,7 +500,7 @@ PetscErrorCode MfadEnergySetStepBound(MfadEnergy E, PetscBool flg)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  E->step_bound = flg;
+  E->opt.step_bound = flg;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -508,7 +508,7 @@ PetscErrorCode MfadEnergyGetStepBound(MfadEnergy E, PetscBool *flg)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  *flg = E->step_bound;
+  *flg = E->opt.step_bound;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -516,7 +516,7 @@ PetscErrorCode MfadEnergySetNewtonCG(MfadEnergy E, PetscBool flg)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  E->newton_cg = flg;
+  E->opt.newton_cg = flg;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -524,7 +524,7 @@ PetscErrorCode MfadEnergyGetNewtonCG(MfadEnergy E, PetscBool *flg)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  *flg = E->newton_cg;
+  *flg = E->opt.newton_cg;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -533,9 +533,9 @@ PetscErrorCode MfadEnergyCountNewtonCG_Private(MfadEnergy E, PetscBool reset, Pe
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  if (reset) E->ncg_nfallback = 0, E->ncg_nescape = 0;
-  E->ncg_nfallback += fallbacks;
-  E->ncg_nescape += escapes;
+  if (reset) E->solve.ncg_nfallback = 0, E->solve.ncg_nescape = 0;
+  E->solve.ncg_nfallback += fallbacks;
+  E->solve.ncg_nescape += escapes;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -543,8 +543,8 @@ PetscErrorCode MfadEnergyGetNewtonCGCounts(MfadEnergy E, PetscInt *fallbacks, Pe
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  if (fallbacks) *fallbacks = E->ncg_nfallback;
-  if (escapes) *escapes = E->ncg_nescape;
+  if (fallbacks) *fallbacks = E->solve.ncg_nfallback;
+  if (escapes) *escapes = E->solve.ncg_nescape;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -552,7 +552,7 @@ PetscErrorCode MfadEnergySetSolverDefaults(MfadEnergy E, PetscBool flg)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  E->solver_defaults = flg;
+  E->opt.solver_defaults = flg;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -560,7 +560,7 @@ PetscErrorCode MfadEnergyGetSolverDefaults(MfadEnergy E, PetscBool *flg)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  *flg = E->solver_defaults;
+  *flg = E->opt.solver_defaults;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -569,7 +569,7 @@ PetscErrorCode MfadEnergySetDirectSolveLimit(MfadEnergy E, PetscInt n)
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
   PetscCheck(n >= 0, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE, "-mfad_direct_solve_limit %" PetscInt_FMT " must be >= 0", n);
-  E->direct_limit = n;
+  E->opt.direct_limit = n;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -577,7 +577,7 @@ PetscErrorCode MfadEnergyGetDirectSolveLimit(MfadEnergy E, PetscInt *n)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  *n = E->direct_limit;
+  *n = E->opt.direct_limit;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -586,7 +586,7 @@ PetscErrorCode MfadEnergySetDamping(MfadEnergy E, PetscReal lambda)
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
   PetscCheck(lambda >= 0 && !PetscIsInfOrNanReal(lambda), PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE, "-mfad_damping %g must be finite and >= 0", (double)lambda);
-  E->damping = lambda;
+  E->opt.damping = lambda;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -594,7 +594,7 @@ PetscErrorCode MfadEnergyGetDamping(MfadEnergy E, PetscReal *lambda)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  *lambda = E->damping;
+  *lambda = E->opt.damping;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -602,8 +602,8 @@ PetscErrorCode MfadEnergyGetPSDProjection(MfadEnergy E, MfadPSDProjection *type,
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  if (type) *type = E->psd_user;
-  if (epsilon) *epsilon = E->psd_eps;
+  if (type) *type = E->opt.psd_user;
+  if (epsilon) *epsilon = E->opt.psd_eps;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -612,7 +612,7 @@ PetscErrorCode MfadEnergyGetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProj
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  *type = E->psd;
+  *type = E->solve.psd;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -620,7 +620,7 @@ PetscErrorCode MfadEnergyGetPSDProjectionSteps(MfadEnergy E, PetscInt *steps)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  *steps = E->psd_steps;
+  *steps = E->opt.psd_steps;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -628,7 +628,7 @@ PetscErrorCode MfadEnergySetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProj
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  E->psd = type;
+  E->solve.psd = type;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -638,15 +638,15 @@ PetscErrorCode MfadEnergySetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProj
 PetscErrorCode MfadEnergyChooseProjection_Private(MfadEnergy E, PetscInt it, PetscBool failed)
 {
   PetscFunctionBegin;
-  if (E->psd_switch != MFAD_PSD_SWITCH_STEPS || E->psd_steps < 0 || E->psd_user == MFAD_PSD_NONE) PetscFunctionReturn(PETSC_SUCCESS);
-  if (it == 0) E->psd_left = E->psd_steps;
-  else if (E->psd_exact_last && failed) {
-    PetscCall(PetscInfo(E, "mfad: the exact Hessian's linear solve failed: %" PetscInt_FMT " projected steps\n", E->psd_steps));
-    E->psd_left = E->psd_steps;
+  if (E->opt.psd_switch != MFAD_PSD_SWITCH_STEPS || E->opt.psd_steps < 0 || E->opt.psd_user == MFAD_PSD_NONE) PetscFunctionReturn(PETSC_SUCCESS);
+  if (it == 0) E->solve.psd_left = E->opt.psd_steps;
+  else if (E->solve.psd_exact_last && failed) {
+    PetscCall(PetscInfo(E, "mfad: the exact Hessian's linear solve failed: %" PetscInt_FMT " projected steps\n", E->opt.psd_steps));
+    E->solve.psd_left = E->opt.psd_steps;
   }
-  E->psd_exact_last = E->psd_left > 0 ? PETSC_FALSE : PETSC_TRUE;
-  if (E->psd_left > 0) E->psd_left--;
-  E->psd = E->psd_exact_last ? MFAD_PSD_NONE : E->psd_user;
+  E->solve.psd_exact_last = E->solve.psd_left > 0 ? PETSC_FALSE : PETSC_TRUE;
+  if (E->solve.psd_left > 0) E->solve.psd_left--;
+  E->solve.psd = E->solve.psd_exact_last ? MFAD_PSD_NONE : E->opt.psd_user;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -655,9 +655,9 @@ PetscErrorCode MfadEnergySetPSDProjectionSteps(MfadEnergy E, PetscInt steps)
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
   PetscCheck(steps >= -1, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE, "-mfad_psd_project_steps %" PetscInt_FMT " must be >= -1 (-1: always project)", steps);
-  E->psd_steps  = steps;
-  E->psd_switch = steps >= 0 ? MFAD_PSD_SWITCH_STEPS : MFAD_PSD_SWITCH_NEVER;
-  E->psd        = E->psd_user;
+  E->opt.psd_steps  = steps;
+  E->opt.psd_switch = steps >= 0 ? MFAD_PSD_SWITCH_STEPS : MFAD_PSD_SWITCH_NEVER;
+  E->solve.psd      = E->opt.psd_user;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -666,9 +666,9 @@ PetscErrorCode MfadEnergyCountPSDSwitch_Private(MfadEnergy E, PetscBool reset, P
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  if (reset) E->psd_nexact = 0, E->psd_nfallback = 0;
-  E->psd_nexact += exact;
-  E->psd_nfallback += fallbacks;
+  if (reset) E->solve.psd_nexact = 0, E->solve.psd_nfallback = 0;
+  E->solve.psd_nexact += exact;
+  E->solve.psd_nfallback += fallbacks;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -676,8 +676,8 @@ PetscErrorCode MfadEnergyGetPSDSwitchCounts(MfadEnergy E, PetscInt *exact, Petsc
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  if (exact) *exact = E->psd_nexact;
-  if (fallbacks) *fallbacks = E->psd_nfallback;
+  if (exact) *exact = E->solve.psd_nexact;
+  if (fallbacks) *fallbacks = E->solve.psd_nfallback;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -687,10 +687,10 @@ PetscErrorCode MfadEnergySetPSDSwitch(MfadEnergy E, MfadPSDSwitch type)
   MfadValidEnergy(E, 1);
   PetscCheck(type >= MFAD_PSD_SWITCH_AUTO && type <= MFAD_PSD_SWITCH_INERTIA, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE,
              "MfadEnergySetPSDSwitch: unknown switch %d", (int)type);
-  PetscCheck(type != MFAD_PSD_SWITCH_STEPS || E->psd_steps >= 0, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_WRONG,
+  PetscCheck(type != MFAD_PSD_SWITCH_STEPS || E->opt.psd_steps >= 0, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_WRONG,
              "-mfad_psd_switch steps needs the count of projected steps: -mfad_psd_project_steps n (MfadEnergySetPSDProjectionSteps())");
-  E->psd_switch = type;
-  E->psd        = E->psd_user;
+  E->opt.psd_switch = type;
+  E->solve.psd      = E->opt.psd_user;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -698,7 +698,7 @@ PetscErrorCode MfadEnergyGetPSDSwitch(MfadEnergy E, MfadPSDSwitch *type)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  *type = E->psd_switch;
+  *type = E->opt.psd_switch;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -717,21 +717,5 @@ PetscErrorCode MfadEnergyGetSizes(MfadEnergy E, PetscInt *dof, PetscInt *n, Pets
   if (dof) *dof = E->dof;
   if (n) *n = E->n;
   if (N) *N = E->N;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MfadEnergyCreateVecs(MfadEnergy E, Vec *X, Vec *G)
-{
-  Vec v;
-
-  PetscFunctionBegin;
-  MfadValidEnergy(E, 1);
-  PetscCall(VecCreate(PetscObjectComm((PetscObject)E), &v));
-  PetscCall(VecSetSizes(v, E->n * E->dof, E->N * E->dof));
-  PetscCall(VecSetBlockSize(v, E->dof));
-  PetscCall(VecSetFromOptions(v));
-  if (X) PetscCall(VecDuplicate(v, X));
-  if (G) PetscCall(VecDuplicate(v, G));
-  PetscCall(VecDestroy(&v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -16,10 +16,10 @@ PetscErrorCode MfadEnergyHessianWork_Private(MfadEnergy E)
   PetscInt maxb = 1;
 
   PetscFunctionBegin;
-  if (E->chunk_start) PetscFunctionReturn(PETSC_SUCCESS);
+  if (E->caches.chunk_start) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt t = 0; t < E->nterms; t++) maxb = PetscMax(maxb, E->terms[t].nblocks);
-  PetscCall(PetscMalloc2(maxb + 1, &E->chunk_start, maxb, &E->chunk_value));
-  E->nchunk_blocks = maxb;
+  PetscCall(PetscMalloc2(maxb + 1, &E->caches.chunk_start, maxb, &E->caches.chunk_value));
+  E->caches.nchunk_blocks = maxb;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -28,12 +28,12 @@ PetscErrorCode MfadEnergyHessianKey_Private(MfadEnergy E, Vec X, MfadHessianKey 
   PetscFunctionBegin;
   PetscCall(PetscObjectGetId((PetscObject)X, &key->id));
   PetscCall(PetscObjectStateGet((PetscObject)X, &key->state));
-  key->fixed_count = E->fixed_count;
-  key->setup_count = E->setup_count;
-  key->elements_state = E->elements_state;
-  if (E->psd != MFAD_PSD_NONE) PetscCall(MfadEnergyCheckSymmetric_Private(E, "PSD projection (-mfad_psd_project)"));
-  key->psd         = E->psd;
-  key->psd_eps     = E->psd_eps;
+  key->fixed_count = E->local.fixed_count;
+  key->setup_count = E->local.count;
+  key->elements_state = E->dyn.elements_state;
+  if (E->solve.psd != MFAD_PSD_NONE) PetscCall(MfadEnergyCheckSymmetric_Private(E, "PSD projection (-mfad_psd_project)"));
+  key->psd         = E->solve.psd;
+  key->psd_eps     = E->opt.psd_eps;
   key->valid       = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -54,8 +54,8 @@ void MfadTermElementHessiansRange_Private(MfadEnergy E, const MfadTerm *term, in
 {
   MfadLoop     L;
   const int    N = term->k->nvert * term->k->dof, e0 = term->block_start[b0], ne = term->block_start[b1] - e0;
-  const int    psd = (int)E->psd;
-  const double eps = E->psd_eps;
+  const int    psd = (int)E->solve.psd;
+  const double eps = E->opt.psd_eps;
 
   MfadTermLoop_Private(E, term, x, NULL, H, &L);
   /* a loop over the blocks [b0, b1) alone: element arrays shifted to e0, block offsets rebased */
@@ -92,10 +92,10 @@ PetscErrorCode MfadTermElementHessians_Private(MfadEnergy E, const MfadTerm *ter
   int       nt;
 
   PetscFunctionBegin;
-  PetscCheck(b1 - b0 <= E->nchunk_blocks, PETSC_COMM_SELF, PETSC_ERR_PLIB, "chunk of %d blocks exceeds the %" PetscInt_FMT " prepared", b1 - b0, E->nchunk_blocks);
-  PetscCheck(E->psd == MFAD_PSD_NONE || N <= MFAD_PSD_MAX_N, PETSC_COMM_SELF, PETSC_ERR_SUP, "term '%s': PSD projection supports elements of at most %d unknowns, not %d", term->name, MFAD_PSD_MAX_N, N);
+  PetscCheck(b1 - b0 <= E->caches.nchunk_blocks, PETSC_COMM_SELF, PETSC_ERR_PLIB, "chunk of %d blocks exceeds the %" PetscInt_FMT " prepared", b1 - b0, E->caches.nchunk_blocks);
+  PetscCheck(E->solve.psd == MFAD_PSD_NONE || N <= MFAD_PSD_MAX_N, PETSC_COMM_SELF, PETSC_ERR_SUP, "term '%s': PSD projection supports elements of at most %d unknowns, not %d", term->name, MFAD_PSD_MAX_N, N);
   nt = MfadThreadsBegin_Private(E, MFAD_SITE_HESSIANS, ne, &t0);
-  MfadTermElementHessiansRange_Private(E, term, b0, b1, x, H, nt, E->chunk_start, E->chunk_value);
+  MfadTermElementHessiansRange_Private(E, term, b0, b1, x, H, nt, E->caches.chunk_start, E->caches.chunk_value);
   MfadThreadsEnd_Private(E, MFAD_SITE_HESSIANS, nt, ne, t0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -107,17 +107,17 @@ PetscErrorCode MfadEnergyResetHessians_Private(MfadEnergy E, PetscBool keep)
 {
   PetscFunctionBegin;
   if (!keep) {
-    PetscCall(PetscFree(E->hess));
-    PetscCall(PetscFree(E->cache));
-    E->hess_cap = E->cache_cap = 0;
+    PetscCall(PetscFree(E->caches.hess));
+    PetscCall(PetscFree(E->caches.cache));
+    E->caches.hess_cap = E->caches.cache_cap = 0;
   }
-  PetscCall(PetscFree(E->chunk));
-  PetscCall(PetscFree2(E->chunk_start, E->chunk_value));
-  E->nhess          = 0;
-  E->ncache         = -1;
-  E->nchunk         = 0;
-  E->nchunk_blocks  = 0;
-  E->hess_key.valid = PETSC_FALSE;
-  E->cache_key.valid = PETSC_FALSE;
+  PetscCall(PetscFree(E->caches.chunk));
+  PetscCall(PetscFree2(E->caches.chunk_start, E->caches.chunk_value));
+  E->caches.nhess          = 0;
+  E->caches.ncache         = -1;
+  E->caches.nchunk         = 0;
+  E->caches.nchunk_blocks  = 0;
+  E->caches.hess_key.valid = PETSC_FALSE;
+  E->caches.cache_key.valid = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -125,84 +125,113 @@ typedef struct {
   PetscInt    nupdates;    /* element sets given by MfadEnergySetTermElements() */
 } MfadTerm;
 
-/* A PetscObject (PetscHeaderCreate): reference counts, prefixes, names, -info and -log_view as for
-   any PETSc object; ops[0] is the backend's table and its type name the backend's (MfadEnergySetType()) */
-struct _p_MfadEnergy {
-  PETSCHEADER(MfadBackendOps);
-  PetscInt    dof, n, N, rstart; /* owned vertices [rstart, rstart + n) */
-  PetscInt    nterms, maxterms;
-  MfadTerm   *terms;
-  /* fixed dofs as given on this rank */
-  PetscInt    nfix_given;
-  PetscInt   *fix_given;
-  PetscReal  *fix_given_val;
-  void               *data;             /* the backend's own state (the CUDA backend's device copies), or NULL */
-  MfadBackendDefaults backend_defaults; /* set by the backend's create */
-  /* options */
-  PetscInt    nthreads, block_size;
-  PetscInt    threads_used; /* the most threads an element loop was given (MfadEnergyGetNumThreadsUsed()) */
-  PetscBool   atomic, reorder, check_finite, from_options;
-  PetscBool   scatter_set; /* -mfad_scatter given: else colours on the CPU, atomics on the GPU */
-  PetscBool   gather;      /* -mfad_scatter gather: the GPU's element outputs summed per dof (colours elsewhere) */
-  PetscBool   coo_merge_set, coo_merge; /* MfadEnergySetCOOMerge() (else the backend's default) */
-  PetscBool   assemble_csr, vtu_binary; /* MfadEnergySetAssembleCSR(), MfadEnergySetVTUBinary() */
-  /* set up */
-  PetscBool   setup, fixed_setup;
-  PetscInt    nghost, nlocal; /* local vertices: owned first, then ghosts */
-  PetscInt   *ghosts;         /* global ids of ghosts, sorted */
-  ISLocalToGlobalMapping ltog; /* vertex-blocked, bs = dof */
-  Vec         xglob;          /* layout template */
-  Vec         xloc, vloc, yloc;
-  VecScatter  scatter;        /* global -> local, blocked by dof */
-  double     *blockloc;       /* nlocal * dof * dof */
-  PetscInt    nfixloc, nfixown; /* fixed local dofs (owned ones first) */
-  PetscInt   *fixloc;
-  PetscReal  *fixval;
+/* The energy's parts, each with one owner and one lifetime, so that a change to one concern reads
+   one of them: what the user chose (setters, the options table: kept across set-ups), what
+   MfadEnergySetUp() builds from the terms and the layout (rebuilt by a new set-up), the explicit
+   Hessians and their caches (valid for one point and one set of settings: MfadHessianKey), the state
+   of the solve in progress (shell/: the projection switch, Newton-CG, step cuts) and the dynamic
+   element sets' counts. */
+
+/* What the user chose: MfadEnergySet...() and the options table (src/options.c) */
+typedef struct {
+  PetscInt          nthreads, block_size;
+  PetscBool         atomic, reorder, check_finite, from_options;
+  PetscBool         scatter_set;              /* -mfad_scatter given: else colours on the CPU, atomics on the GPU */
+  PetscBool         gather;                   /* -mfad_scatter gather: the GPU's element outputs summed per dof (colours elsewhere) */
+  PetscBool         coo_merge_set, coo_merge; /* MfadEnergySetCOOMerge() (else the backend's default) */
+  PetscBool         assemble_csr, vtu_binary; /* MfadEnergySetAssembleCSR(), MfadEnergySetVTUBinary() */
+  MfadPSDProjection psd_user;                 /* the projection set (the solve's psd, unless a SNES solve switched it off: psd_steps) */
+  PetscReal         psd_eps;
+  PetscInt          psd_steps;       /* -mfad_psd_switch steps: project in the first psd_steps Newton steps (-1: not set) */
+  MfadPSDSwitch     psd_switch;      /* how a Newton solve chooses between the projected and the exact Hessian (shell/psdswitch.c) */
+  PetscBool         psd_chosen;      /* the projection was set by MfadEnergySetPSDProjection() or -mfad_psd_project (not a solver default) */
+  PetscBool         solver_defaults; /* -mfad_solver_defaults: SNES/TAO get mfad's solver where the user chose none (shell/defaults.c) */
+  PetscInt          direct_limit;    /* -mfad_direct_solve_limit: the most unknowns that default factors */
+  PetscBool         step_bound;      /* -mfad_step_bound: SNES's line search starts short of the first wall */
+  PetscBool         newton_cg;       /* -mfad_newton_cg: SNES's Newton-CG preconditioned by the projected Hessian's factor (shell/newtoncg.c) */
+  PetscInt          hessian_type, pmat_type; /* MfadEnergySetHessianType() (shell/forms.c; -1: not set in code) */
+  PetscReal         damping;                 /* lambda I added to every Hessian (Jacobian) form: Levenberg-Marquardt */
+} MfadEnergyOptions;
+
+/* What MfadEnergySetUp() builds (src/setup.c): the local layout, and which point it holds */
+typedef struct {
+  PetscBool              done, fixed_done;
+  PetscInt               count;          /* set-ups so far: an assembled matrix's pattern belongs to one */
+  PetscInt               fixed_count;    /* fixed-dof set-ups so far: fixed values are part of the point */
+  PetscInt               nghost, nlocal; /* local vertices: owned first, then ghosts */
+  PetscInt              *ghosts;         /* global ids of ghosts, sorted */
+  ISLocalToGlobalMapping ltog;           /* vertex-blocked, bs = dof */
+  Vec                    xglob;          /* layout template */
+  Vec                    xloc, vloc, yloc;
+  VecScatter             scatter;          /* global -> local, blocked by dof */
+  double                *blockloc;         /* nlocal * dof * dof */
+  PetscInt               nfixloc, nfixown; /* fixed local dofs (owned ones first) */
+  PetscInt              *fixloc;
+  PetscReal             *fixval;
   /* which point xloc holds */
   PetscObjectId    xid;
   PetscObjectState xstate;
   PetscBool        xvalid;
   PetscBool        domain_error;
   PetscReal        fixpen; /* the owned fixed dofs' penalty at that point, where the host holds it */
-  /* explicit Hessians (src/hessian.c, src/assemble.c, src/cached.c) */
-  MfadPSDProjection psd;          /* the projection in use now */
-  MfadPSDProjection psd_user;     /* the one set (psd, unless a SNES solve switched it off: psd_steps) */
-  PetscReal         psd_eps;
-  PetscInt          psd_steps;      /* -mfad_psd_switch steps: project in the first psd_steps Newton steps (-1: not set) */
-  MfadPSDSwitch     psd_switch;     /* how a Newton solve chooses between the projected and the exact Hessian (shell/psdswitch.c) */
-  PetscBool         psd_chosen;     /* the projection was set by MfadEnergySetPSDProjection() or -mfad_psd_project (not a solver default) */
-  PetscBool         solver_defaults; /* -mfad_solver_defaults: SNES/TAO get mfad's solver where the user chose none (shell/defaults.c) */
-  PetscInt          direct_limit;    /* -mfad_direct_solve_limit: the most unknowns that default factors */
-  PetscBool         step_bound;      /* -mfad_step_bound: SNES's line search starts short of the first wall */
-  PetscBool         newton_cg;       /* -mfad_newton_cg: SNES's Newton-CG preconditioned by the projected Hessian's factor (shell/newtoncg.c) */
-  PetscInt ncg_nfallback, ncg_nescape; /* this solve's Newton-CG steps replaced by the projected one, and escapes (MfadEnergyGetNewtonCGCounts()) */
-  struct _n_MfadContactTerms *contact;         /* MfadEnergyAddContact() (src/contactterms.c), or NULL */
-  PetscInt                    step_cuts;       /* steps SNES's pre-check cut at a wall or the contact bound */
-  PetscInt                    hessian_type, pmat_type; /* MfadEnergySetHessianType() (shell/forms.c; -1: not set in code) */
-  PetscReal         damping;        /* lambda I added to every Hessian (Jacobian) form: Levenberg-Marquardt */
+} MfadEnergyLocal;
+
+/* Explicit Hessians (src/hessian.c, src/assemble.c, src/cached.c), each for the point its key names */
+typedef struct {
+  double        *hess;              /* COO values: each term's weighted N x N element Hessians, then 1 per owned fixed dof */
+  PetscCount     nhess, hess_cap;   /* hess's size (0: to be laid out) and room */
+  MfadHessianKey hess_key;          /* the point hess holds */
+  double        *cache;             /* packed element Hessians (upper triangle by rows) of every term */
+  PetscCount     ncache, cache_cap; /* cache's size (-1: to be laid out) and room */
+  MfadHessianKey cache_key;
+  double        *chunk;         /* full element Hessians of a few blocks, while the cache is built */
+  PetscInt       nchunk;        /* doubles of one thread's chunk (the largest chunk's full Hessians) */
+  int            chunk_threads; /* threads chunk has room for */
+  int           *chunk_start;   /* block offsets of one chunk, rebased to its first element */
+  double        *chunk_value;   /* block energies of one chunk (unused) */
+  PetscInt       nchunk_blocks;
+} MfadEnergyCaches;
+
+/* The Newton solve in progress (shell/psdswitch.c, shell/newtoncg.c, SNES's pre-check) */
+typedef struct {
+  MfadPSDProjection psd;            /* the projection in use now */
   PetscInt          psd_left;       /* -mfad_psd_switch steps: projected steps left in this solve */
   PetscBool         psd_exact_last; /* the last Newton step used the exact Hessian */
   PetscInt          psd_nexact, psd_nfallback; /* this solve's exact steps and exact tries that fell back (MfadEnergyGetPSDSwitchCounts()) */
-  PetscInt          setup_count;  /* SetUps so far: an assembled matrix's pattern belongs to one */
-  PetscInt          fixed_count;  /* fixed-dof set-ups so far: fixed values are part of the point */
-  double           *hess;         /* COO values: each term's weighted N x N element Hessians, then 1 per owned fixed dof */
-  PetscCount        nhess, hess_cap; /* hess's size (0: to be laid out) and room */
-  MfadHessianKey    hess_key;     /* the point E->hess holds */
-  double           *cache;        /* packed element Hessians (upper triangle by rows) of every term */
-  PetscCount        ncache, cache_cap; /* cache's size (-1: to be laid out) and room */
-  MfadHessianKey    cache_key;
-  double           *chunk;        /* full element Hessians of a few blocks, while the cache is built */
-  PetscInt          nchunk;       /* doubles of one thread's chunk (the largest chunk's full Hessians) */
-  int               chunk_threads; /* threads chunk has room for */
-  int              *chunk_start;  /* block offsets of one chunk, rebased to its first element */
-  double           *chunk_value;  /* block energies of one chunk (unused) */
-  PetscInt                    nchunk_blocks;
-  MfadThreadChoice  threads[MFAD_SITE_COUNT]; /* default thread count: which loops threads pay for */
-  /* dynamic element sets (src/dynamic.c) */
-  PetscInt          elements_state;  /* element-set changes so far: explicit Hessians and matrix patterns belong to one */
-  PetscInt          elements_term;   /* the term changed last (-1: none), for messages */
-  PetscInt          nelem_updates, nghost_rebuilds, npattern_builds, npattern_kept; /* counts for -mfad_view */
-  PetscBool         updating;        /* inside MfadEnergyUpdateElements(): a provider is running */
+  PetscInt ncg_nfallback, ncg_nescape; /* this solve's Newton-CG steps replaced by the projected one, and escapes (MfadEnergyGetNewtonCGCounts()) */
+  PetscInt step_cuts;                  /* steps SNES's pre-check cut at a wall or the contact bound */
+} MfadEnergySolve;
+
+/* Dynamic element sets (src/dynamic.c) */
+typedef struct {
+  PetscInt  elements_state; /* element-set changes so far: explicit Hessians and matrix patterns belong to one */
+  PetscInt  elements_term;  /* the term changed last (-1: none), for messages */
+  PetscInt  nelem_updates, nghost_rebuilds, npattern_builds, npattern_kept; /* counts for -mfad_view */
+  PetscBool updating;                                                       /* inside MfadEnergyUpdateElements(): a provider is running */
+} MfadEnergyDynamic;
+
+/* A PetscObject (PetscHeaderCreate): reference counts, prefixes, names, -info and -log_view as for
+   any PETSc object; ops[0] is the backend's table (MfadEnergySetType(), src/backend.c) */
+struct _p_MfadEnergy {
+  PETSCHEADER(MfadBackendOps);
+  PetscInt  dof, n, N, rstart; /* owned vertices [rstart, rstart + n) */
+  PetscInt  nterms, maxterms;
+  MfadTerm *terms;
+  /* fixed dofs as given on this rank */
+  PetscInt                    nfix_given;
+  PetscInt                   *fix_given;
+  PetscReal                  *fix_given_val;
+  struct _n_MfadContactTerms *contact;          /* MfadEnergyAddContact() (src/contactterms.c), or NULL */
+  void                       *data;             /* the backend's own state (the CUDA backend's device copies), or NULL */
+  MfadBackendDefaults         backend_defaults; /* set by the backend's create */
+  MfadEnergyOptions           opt;
+  MfadEnergyLocal             local;
+  MfadEnergyCaches            caches;
+  MfadEnergySolve             solve;
+  MfadEnergyDynamic           dyn;
+  /* the thread policy (src/threads.c) */
+  PetscInt         threads_used;             /* the most threads an element loop was given (MfadEnergyGetNumThreadsUsed()) */
+  MfadThreadChoice threads[MFAD_SITE_COUNT]; /* default thread count: which loops threads pay for */
 };
 
 /* The vertex-pair pattern of the assembled Hessian (src/pattern.c): CSR over local vertices, and
@@ -315,11 +344,11 @@ PETSC_INTERN PetscErrorCode MfadEnergyUnpackCache_Private(MfadEnergy E, double *
 /* The scatter in force: -mfad_scatter where given; else the backend's: coloured blocks on the CPU
    (locality, deterministic) and atomics on the GPU (the fused HVP 2.8x faster than 30 colour
    launches on an H100 at 1M tets, docs/gpu.md) */
-static inline PetscBool MfadEnergyAtomicScatter_Private(MfadEnergy E) { return E->scatter_set ? E->atomic : E->backend_defaults.atomic; }
+static inline PetscBool MfadEnergyAtomicScatter_Private(MfadEnergy E) { return E->opt.scatter_set ? E->opt.atomic : E->backend_defaults.atomic; }
 /* -mfad_scatter gather: on the GPU, the gradient, fused HVP and diagonal write each element's
    outputs and a second kernel sums each dof's in element order (libCEED's restriction transpose):
    deterministic without colours; the CPU, the block diagonal and the cache's products then use colours */
-static inline PetscBool MfadEnergyGatherScatter_Private(MfadEnergy E) { return E->scatter_set && E->gather ? PETSC_TRUE : PETSC_FALSE; }
+static inline PetscBool MfadEnergyGatherScatter_Private(MfadEnergy E) { return E->opt.scatter_set && E->opt.gather ? PETSC_TRUE : PETSC_FALSE; }
 
 /* What a term is: a least-squares residual (w/2 |r|^2), a nonlinear-system residual (F(x) = 0), else an energy */
 static inline PetscBool MfadTermIsLeastSquares_Private(const MfadTerm *t)
@@ -338,6 +367,6 @@ static inline PetscInt MfadEnergyFirstSystemTerm_Private(MfadEnergy E)
   return -1;
 }
 /* -mfad_coo_merge where set (MfadEnergySetCOOMerge()), else the backend's default */
-static inline PetscBool MfadEnergyCOOMerge_Private(MfadEnergy E) { return E->coo_merge_set ? E->coo_merge : E->backend_defaults.coo_merge; }
+static inline PetscBool MfadEnergyCOOMerge_Private(MfadEnergy E) { return E->opt.coo_merge_set ? E->opt.coo_merge : E->backend_defaults.coo_merge; }
 
 #endif

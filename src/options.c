@@ -123,35 +123,35 @@ PetscErrorCode MfadOptionTableGetEntry(MfadOptionTable t, PetscInt i, const char
   }
 
 MFAD_OPTION_ACCESS(MfadOptBackend, PetscCall(PetscStrncpy(v->s, ((PetscObject)E)->type_name, sizeof(v->s))), MfadEnergySetType(E, v->s))
-MFAD_OPTION_ACCESS(MfadOptNumThreads, v->i = E->nthreads, MfadEnergySetNumThreads(E, v->i))
-MFAD_OPTION_ACCESS(MfadOptBlockSize, v->i = E->block_size, MfadEnergySetBlockSize(E, v->i))
+MFAD_OPTION_ACCESS(MfadOptNumThreads, v->i = E->opt.nthreads, MfadEnergySetNumThreads(E, v->i))
+MFAD_OPTION_ACCESS(MfadOptBlockSize, v->i = E->opt.block_size, MfadEnergySetBlockSize(E, v->i))
 MFAD_OPTION_ACCESS(MfadOptScatter,
                    v->i = MfadEnergyGatherScatter_Private(E)   ? MFAD_SCATTER_GATHER
                           : MfadEnergyAtomicScatter_Private(E) ? MFAD_SCATTER_ATOMIC
                                                                : MFAD_SCATTER_COLOUR,
                    MfadEnergySetScatter(E, (MfadScatter)v->i))
-MFAD_OPTION_ACCESS(MfadOptReorder, v->b = E->reorder, MfadEnergySetReorder(E, v->b))
-MFAD_OPTION_ACCESS(MfadOptCheckFinite, v->b = E->check_finite, MfadEnergySetCheckFinite(E, v->b))
+MFAD_OPTION_ACCESS(MfadOptReorder, v->b = E->opt.reorder, MfadEnergySetReorder(E, v->b))
+MFAD_OPTION_ACCESS(MfadOptCheckFinite, v->b = E->opt.check_finite, MfadEnergySetCheckFinite(E, v->b))
 /* the projection and its epsilon: one setter, each option keeping the other's value */
-MFAD_OPTION_ACCESS(MfadOptPSDProject, v->i = E->psd_user, MfadEnergySetPSDProjection(E, (MfadPSDProjection)v->i, E->psd_eps))
-MFAD_OPTION_ACCESS(MfadOptPSDEpsilon, v->r = E->psd_eps, MfadEnergySetPSDProjection(E, E->psd_user, v->r))
-MFAD_OPTION_ACCESS(MfadOptPSDSteps, v->i = E->psd_steps, MfadEnergySetPSDProjectionSteps(E, v->i))
-MFAD_OPTION_ACCESS(MfadOptPSDSwitch, v->i = E->psd_switch, MfadEnergySetPSDSwitch(E, (MfadPSDSwitch)v->i))
-MFAD_OPTION_ACCESS(MfadOptSolverDefaults, v->b = E->solver_defaults, MfadEnergySetSolverDefaults(E, v->b))
-MFAD_OPTION_ACCESS(MfadOptStepBound, v->b = E->step_bound, MfadEnergySetStepBound(E, v->b))
-MFAD_OPTION_ACCESS(MfadOptNewtonCG, v->b = E->newton_cg, MfadEnergySetNewtonCG(E, v->b))
-MFAD_OPTION_ACCESS(MfadOptDirectLimit, v->i = E->direct_limit, MfadEnergySetDirectSolveLimit(E, v->i))
-MFAD_OPTION_ACCESS(MfadOptDamping, v->r = E->damping, MfadEnergySetDamping(E, v->r))
+MFAD_OPTION_ACCESS(MfadOptPSDProject, v->i = E->opt.psd_user, MfadEnergySetPSDProjection(E, (MfadPSDProjection)v->i, E->opt.psd_eps))
+MFAD_OPTION_ACCESS(MfadOptPSDEpsilon, v->r = E->opt.psd_eps, MfadEnergySetPSDProjection(E, E->opt.psd_user, v->r))
+MFAD_OPTION_ACCESS(MfadOptPSDSteps, v->i = E->opt.psd_steps, MfadEnergySetPSDProjectionSteps(E, v->i))
+MFAD_OPTION_ACCESS(MfadOptPSDSwitch, v->i = E->opt.psd_switch, MfadEnergySetPSDSwitch(E, (MfadPSDSwitch)v->i))
+MFAD_OPTION_ACCESS(MfadOptSolverDefaults, v->b = E->opt.solver_defaults, MfadEnergySetSolverDefaults(E, v->b))
+MFAD_OPTION_ACCESS(MfadOptStepBound, v->b = E->opt.step_bound, MfadEnergySetStepBound(E, v->b))
+MFAD_OPTION_ACCESS(MfadOptNewtonCG, v->b = E->opt.newton_cg, MfadEnergySetNewtonCG(E, v->b))
+MFAD_OPTION_ACCESS(MfadOptDirectLimit, v->i = E->opt.direct_limit, MfadEnergySetDirectSolveLimit(E, v->i))
+MFAD_OPTION_ACCESS(MfadOptDamping, v->r = E->opt.damping, MfadEnergySetDamping(E, v->r))
 MFAD_OPTION_ACCESS(MfadOptCOOMerge, v->b = MfadEnergyCOOMerge_Private(E), MfadEnergySetCOOMerge(E, v->b))
-MFAD_OPTION_ACCESS(MfadOptAssembleCSR, v->b = E->assemble_csr, MfadEnergySetAssembleCSR(E, v->b))
-MFAD_OPTION_ACCESS(MfadOptVTUBinary, v->b = E->vtu_binary, MfadEnergySetVTUBinary(E, v->b))
+MFAD_OPTION_ACCESS(MfadOptAssembleCSR, v->b = E->opt.assemble_csr, MfadEnergySetAssembleCSR(E, v->b))
+MFAD_OPTION_ACCESS(MfadOptVTUBinary, v->b = E->opt.vtu_binary, MfadEnergySetVTUBinary(E, v->b))
 
 static const char *const MfadScatters[] = {"colour", "atomic", "gather"}; /* MFAD_SCATTER_COLOUR, ... */
 
 /* In the order the setters run: the projection before its steps, the steps before the switch
    (-mfad_psd_switch steps needs the count) */
 /* clang-format off */
-static const MfadOption MfadEnergyOptions[] = {
+static const MfadOption MfadEnergyOptionList[] = {
     {"-mfad_backend", MFAD_OPTION_TYPE, "Where element loops run: a registered backend", "MfadEnergySetType", "a registered backend (MfadEnergyRegister())", 0, NULL, {0}, MfadOptBackend},
     {"-mfad_num_threads", MFAD_OPTION_INT, "OpenMP threads of element loops (0: OpenMP's count where measured faster, docs/threads.md)",
      "MfadEnergySetNumThreads", "an integer >= 0 (0: as measured faster)", 0, NULL, {0}, MfadOptNumThreads},
@@ -202,13 +202,13 @@ static const MfadOption MfadEnergyOptions[] = {
 };
 /* clang-format on */
 static const struct _n_MfadOptionTable MfadEnergyOptionTable = {
-    "mfad energy options", (PetscInt)(sizeof(MfadEnergyOptions) / sizeof(MfadEnergyOptions[0])), MfadEnergyOptions};
+    "mfad energy options", (PetscInt)(sizeof(MfadEnergyOptionList) / sizeof(MfadEnergyOptionList[0])), MfadEnergyOptionList};
 
 /* ------------------------------------------------------------------ the mesh readers' options */
 /* read where a mesh is read (src/readfile.c, src/dmplex.c: no energy exists then, so no prefix);
    listed here for -help and the check of a missing value */
 /* clang-format off */
-static const MfadOption MfadMeshOptions[] = {
+static const MfadOption MfadMeshOptionList[] = {
     {"-mfad_mesh_max_line", MFAD_OPTION_INT, "Mesh readers: the longest line read (bytes); a longer one is an error", "MfadMeshRead", "an integer >= 1 (bytes)",
      0, NULL, {.i = 64 << 20}, NULL},
     {"-mfad_mesh_check_manifold", MFAD_OPTION_BOOL, "Mesh readers: refuse a surface with an edge in more than 2 triangles (tet meshes are always checked)",
@@ -217,8 +217,8 @@ static const MfadOption MfadMeshOptions[] = {
      "MfadEnergyCreateFromDMPlex", "an integer >= 1", 0, NULL, {.i = PETSC_MAX_INT}, NULL},
 };
 /* clang-format on */
-static const struct _n_MfadOptionTable MfadMeshOptionTable = {"mfad mesh readers", (PetscInt)(sizeof(MfadMeshOptions) / sizeof(MfadMeshOptions[0])),
-                                                              MfadMeshOptions};
+static const struct _n_MfadOptionTable MfadMeshOptionTable = {"mfad mesh readers", (PetscInt)(sizeof(MfadMeshOptionList) / sizeof(MfadMeshOptionList[0])),
+                                                              MfadMeshOptionList};
 
 PetscErrorCode MfadEnergyGetOptionTable(MfadOptionTable *table)
 {
@@ -259,7 +259,7 @@ PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
     if (set[i] && t->entries[i].access) PetscCall(t->entries[i].access(E, PETSC_TRUE, &v[i]));
   for (PetscInt i = 0; i < m->n; i++) v[i] = m->entries[i].dflt;
   PetscCall(MfadOptionsRead_Private(PetscObjectComm((PetscObject)E), NULL, m, v, set));
-  E->from_options = PETSC_TRUE;
+  E->opt.from_options = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -14,8 +14,8 @@ PetscErrorCode MfadPairPatternCreate_Private(MfadEnergy E, MfadPairPattern *pat)
   PetscCount *dest, npair_dup;
 
   PetscFunctionBegin;
-  pat->nrow = E->nlocal;
-  PetscCall(PetscCalloc1(E->nlocal + 1, &count));
+  pat->nrow = E->local.nlocal;
+  PetscCall(PetscCalloc1(E->local.nlocal + 1, &count));
   PetscCall(PetscMalloc1(E->nterms + 1, &pat->slot_start)); /* PetscCount: nelem N^2 over all terms may pass 2^31 */
   pat->slot_start[0] = 0;
   for (PetscInt t = 0; t < E->nterms; t++) {
@@ -25,14 +25,14 @@ PetscErrorCode MfadPairPatternCreate_Private(MfadEnergy E, MfadPairPattern *pat)
       for (int a = 0; a < nv; a++) count[term->conn[e * nv + a] + 1] += nv;
     pat->slot_start[t + 1] = pat->slot_start[t] + term->nelem * nv * nv;
   }
-  for (PetscInt v = 0; v < E->nlocal; v++) maxrow = PetscMax(maxrow, count[v + 1]), count[v + 1] += count[v];
-  npair_dup = count[E->nlocal];
+  for (PetscInt v = 0; v < E->local.nlocal; v++) maxrow = PetscMax(maxrow, count[v + 1]), count[v + 1] += count[v];
+  npair_dup = count[E->local.nlocal];
   /* every (row vertex, column vertex) occurrence, by row, with the slot it is for */
   PetscCall(PetscMalloc2(npair_dup, &dup, npair_dup, &dest));
   {
     PetscInt *fill;
-    PetscCall(PetscMalloc1(E->nlocal, &fill));
-    PetscCall(PetscArraycpy(fill, count, E->nlocal));
+    PetscCall(PetscMalloc1(E->local.nlocal, &fill));
+    PetscCall(PetscArraycpy(fill, count, E->local.nlocal));
     for (PetscInt t = 0; t < E->nterms; t++) {
       const MfadTerm *term = &E->terms[t];
       const int       nv   = term->k->nvert;
@@ -48,14 +48,14 @@ PetscErrorCode MfadPairPatternCreate_Private(MfadEnergy E, MfadPairPattern *pat)
   }
   /* each row's distinct columns by a mark per vertex (no sort of the duplicates), sorted; then each
      occurrence's slot from the column's place in its row (no search) */
-  PetscCall(PetscMalloc1(E->nlocal + 1, &pat->row_start));
+  PetscCall(PetscMalloc1(E->local.nlocal + 1, &pat->row_start));
   PetscCall(PetscMalloc1(npair_dup, &pat->col)); /* at most; shrunk below */
   PetscCall(PetscMalloc1(pat->slot_start[E->nterms], &pat->slot));
   pat->slot_cap = pat->slot_start[E->nterms];
-  PetscCall(PetscMalloc3(E->nlocal, &mark, E->nlocal, &where, maxrow, &uniq));
-  for (PetscInt v = 0; v < E->nlocal; v++) mark[v] = -1;
+  PetscCall(PetscMalloc3(E->local.nlocal, &mark, E->local.nlocal, &where, maxrow, &uniq));
+  for (PetscInt v = 0; v < E->local.nlocal; v++) mark[v] = -1;
   pat->row_start[0] = 0;
-  for (PetscInt v = 0; v < E->nlocal; v++) {
+  for (PetscInt v = 0; v < E->local.nlocal; v++) {
     const PetscInt r0 = pat->row_start[v];
     PetscInt       nu = 0;
     for (PetscInt k = count[v]; k < count[v + 1]; k++)
@@ -65,7 +65,7 @@ PetscErrorCode MfadPairPatternCreate_Private(MfadEnergy E, MfadPairPattern *pat)
     for (PetscInt k = count[v]; k < count[v + 1]; k++) pat->slot[dest[k]] = r0 + where[dup[k]];
     pat->row_start[v + 1] = r0 + nu;
   }
-  pat->npair = pat->row_start[E->nlocal];
+  pat->npair = pat->row_start[E->local.nlocal];
   PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)PetscMax(pat->npair, 1), &pat->col));
   PetscCall(PetscFree3(mark, where, uniq));
   PetscCall(PetscFree2(dup, dest));
@@ -87,7 +87,7 @@ PetscErrorCode MfadPairPatternDestroy_Private(MfadPairPattern *pat)
 
 /* vals[pair * dof^2 + i * dof + j] = the sum of the element Hessians' entries (a dof + i, b dof + j)
    over the elements whose block (a, b) falls in that pair; H holds the element Hessians term by
-   term as E->hess does. vals has npair * dof^2 entries. */
+   term as E->caches.hess does. vals has npair * dof^2 entries. */
 PetscErrorCode MfadPairPatternSum_Private(MfadEnergy E, const MfadPairPattern *pat, const double *H, double *vals)
 {
   const PetscInt dof = E->dof, bb = dof * dof;

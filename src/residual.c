@@ -32,8 +32,8 @@ PetscErrorCode MfadEnergyComputeHessianTransposeProduct(MfadEnergy E, Vec X, Vec
   PetscCheck(V != Y, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_IDN,
              "MfadEnergyComputeHessianTransposeProduct: V and Y must be different vectors");
   PetscCall(PetscLogEventBegin(MFAD_TransposeEvent, 0, 0, 0, 0));
-  PetscCall(VecScatterBegin(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterBegin(E->local.scatter, V, E->local.vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(E->local.scatter, V, E->local.vloc, INSERT_VALUES, SCATTER_FORWARD));
   MfadBackendCall(E, transposeproduct, "transpose product of a system's Jacobian", (E));
   PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_IDENTITY, V));
   PetscCall(PetscLogEventEnd(MFAD_TransposeEvent, 0, 0, 0, 0));
@@ -47,12 +47,12 @@ PetscErrorCode MfadEnergyTransposeProduct_CPU(MfadEnergy E)
   PetscScalar       *y, *v;
 
   PetscFunctionBegin;
-  PetscCall(VecGetArray(E->vloc, &v));
-  for (PetscInt i = 0; i < E->nfixloc; i++)
-    v[E->fixloc[i]] = 0.0; /* fixed rows of J are identity rows: their columns of J^T are zero outside the diagonal */
-  PetscCall(VecZeroEntries(E->yloc));
-  PetscCall(VecGetArrayRead(E->xloc, &x));
-  PetscCall(VecGetArray(E->yloc, &y));
+  PetscCall(VecGetArray(E->local.vloc, &v));
+  for (PetscInt i = 0; i < E->local.nfixloc; i++)
+    v[E->local.fixloc[i]] = 0.0; /* fixed rows of J are identity rows: their columns of J^T are zero outside the diagonal */
+  PetscCall(VecZeroEntries(E->local.yloc));
+  PetscCall(VecGetArrayRead(E->local.xloc, &x));
+  PetscCall(VecGetArray(E->local.yloc, &y));
   for (PetscInt t = 0; t < E->nterms; t++) {
     MfadTerm *term = &E->terms[t];
     MfadLoop  L;
@@ -61,9 +61,9 @@ PetscErrorCode MfadEnergyTransposeProduct_CPU(MfadEnergy E)
     if (MfadTermIsSystem_Private(term)) term->k->residual->cpu_jtv(&L);
     else term->k->cpu_hvp(&L); /* symmetric terms */
   }
-  PetscCall(VecRestoreArray(E->yloc, &y));
-  PetscCall(VecRestoreArrayRead(E->xloc, &x));
-  PetscCall(VecRestoreArray(E->vloc, &v));
+  PetscCall(VecRestoreArray(E->local.yloc, &y));
+  PetscCall(VecRestoreArrayRead(E->local.xloc, &x));
+  PetscCall(VecRestoreArray(E->local.vloc, &v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -74,11 +74,11 @@ PetscErrorCode MfadEnergyDampMatrix_Private(MfadEnergy E, Mat A)
   PetscScalar *a;
 
   PetscFunctionBegin;
-  if (!(E->damping > 0)) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(VecDuplicate(E->xglob, &d));
-  PetscCall(VecSet(d, E->damping));
+  if (!(E->opt.damping > 0)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecDuplicate(E->local.xglob, &d));
+  PetscCall(VecSet(d, E->opt.damping));
   PetscCall(VecGetArray(d, &a));
-  for (PetscInt i = 0; i < E->nfixown; i++) a[E->fixloc[i]] = 0.0;
+  for (PetscInt i = 0; i < E->local.nfixown; i++) a[E->local.fixloc[i]] = 0.0;
   PetscCall(VecRestoreArray(d, &a));
   PetscCall(MatDiagonalSet(A, d, ADD_VALUES));
   PetscCall(VecDestroy(&d));
@@ -100,7 +100,7 @@ static PetscErrorCode MfadEnergyResidualRows_Private(MfadEnergy E, PetscInt *nro
     PetscCheck((PetscInt64)m + (PetscInt64)term->nelem * term->k->nout < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
                "term '%s': residual rows overflow PetscInt", term->name);
     m += term->nelem * term->k->nout;
-    if (!term->row && term->nelem && E->setup) { /* the caller's element order, as int for the loops */
+    if (!term->row && term->nelem && E->local.done) { /* the caller's element order, as int for the loops */
       PetscCall(PetscMalloc1(term->nelem, &term->row));
       for (PetscInt e = 0; e < term->nelem; e++) term->row[e] = (int)term->order[e];
     }
@@ -194,11 +194,11 @@ PetscErrorCode MfadEnergyResidual_CPU(MfadEnergy E, Vec R)
   PetscScalar       *r;
 
   PetscFunctionBegin;
-  PetscCall(VecGetArrayRead(E->xloc, &x));
+  PetscCall(VecGetArrayRead(E->local.xloc, &x));
   PetscCall(VecGetArrayWrite(R, &r));
   PetscCall(MfadEnergyRunResidual_Private(E, 0, x, NULL, NULL, r));
   PetscCall(VecRestoreArrayWrite(R, &r));
-  PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  PetscCall(VecRestoreArrayRead(E->local.xloc, &x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -209,8 +209,8 @@ PetscErrorCode MfadEnergyComputeResidualJacobianProduct(MfadEnergy E, Vec X, Vec
   PetscCall(MfadEnergyCheckVec_Private(E, V, 3, "MfadEnergyComputeResidualJacobianProduct"));
   PetscCall(MfadEnergyCheckResidualVec_Private(E, Y, 4, "MfadEnergyComputeResidualJacobianProduct"));
   PetscCall(PetscLogEventBegin(MFAD_ResidualEvent, 0, 0, 0, 0));
-  PetscCall(VecScatterBegin(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(E->scatter, V, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterBegin(E->local.scatter, V, E->local.vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(E->local.scatter, V, E->local.vloc, INSERT_VALUES, SCATTER_FORWARD));
   MfadBackendCall(E, residualjvp, "least-squares residual's Jacobian product", (E, Y));
   PetscCall(PetscLogEventEnd(MFAD_ResidualEvent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -223,14 +223,14 @@ PetscErrorCode MfadEnergyResidualJVP_CPU(MfadEnergy E, Vec Y)
   PetscScalar       *v, *y;
 
   PetscFunctionBegin;
-  PetscCall(VecGetArray(E->vloc, &v));
-  for (PetscInt i = 0; i < E->nfixloc; i++) v[E->fixloc[i]] = 0.0; /* fixed dofs are not unknowns: their columns of J are zero */
-  PetscCall(VecGetArrayRead(E->xloc, &x));
+  PetscCall(VecGetArray(E->local.vloc, &v));
+  for (PetscInt i = 0; i < E->local.nfixloc; i++) v[E->local.fixloc[i]] = 0.0; /* fixed dofs are not unknowns: their columns of J are zero */
+  PetscCall(VecGetArrayRead(E->local.xloc, &x));
   PetscCall(VecGetArrayWrite(Y, &y));
   PetscCall(MfadEnergyRunResidual_Private(E, 1, x, v, NULL, y));
   PetscCall(VecRestoreArrayWrite(Y, &y));
-  PetscCall(VecRestoreArrayRead(E->xloc, &x));
-  PetscCall(VecRestoreArray(E->vloc, &v));
+  PetscCall(VecRestoreArrayRead(E->local.xloc, &x));
+  PetscCall(VecRestoreArray(E->local.vloc, &v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -254,14 +254,14 @@ PetscErrorCode MfadEnergyResidualVJP_CPU(MfadEnergy E, Vec W)
   PetscScalar       *y;
 
   PetscFunctionBegin;
-  PetscCall(VecZeroEntries(E->yloc));
-  PetscCall(VecGetArrayRead(E->xloc, &x));
+  PetscCall(VecZeroEntries(E->local.yloc));
+  PetscCall(VecGetArrayRead(E->local.xloc, &x));
   PetscCall(VecGetArrayRead(W, &w));
-  PetscCall(VecGetArray(E->yloc, &y));
+  PetscCall(VecGetArray(E->local.yloc, &y));
   PetscCall(MfadEnergyRunResidual_Private(E, 2, x, NULL, w, y));
-  PetscCall(VecRestoreArray(E->yloc, &y));
+  PetscCall(VecRestoreArray(E->local.yloc, &y));
   PetscCall(VecRestoreArrayRead(W, &w));
-  PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  PetscCall(VecRestoreArrayRead(E->local.xloc, &x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -306,8 +306,8 @@ PetscErrorCode MfadEnergyCreateResidualJacobian(MfadEnergy E, Mat *J)
   for (PetscInt t = 0; t < E->nterms; t++)
     if (MfadTermIsLeastSquares_Private(&E->terms[t])) ncoo += (PetscCount)E->terms[t].nelem * E->terms[t].k->nout * E->terms[t].k->nvert * dof;
   PetscCall(PetscMalloc2(ncoo, &ci, ncoo, &cj));
-  PetscCall(PetscCalloc1(E->nlocal * dof, &fixed));
-  for (PetscInt i = 0; i < E->nfixloc; i++) fixed[E->fixloc[i]] = 1;
+  PetscCall(PetscCalloc1(E->local.nlocal * dof, &fixed));
+  for (PetscInt i = 0; i < E->local.nfixloc; i++) fixed[E->local.fixloc[i]] = 1;
   for (PetscInt t = 0; t < E->nterms; t++) {
     const MfadTerm *term = &E->terms[t];
     const int       nv = term->k->nvert, N = nv * (int)dof, mo = term->k->nout;
@@ -316,7 +316,7 @@ PetscErrorCode MfadEnergyCreateResidualJacobian(MfadEnergy E, Mat *J)
       const int *conn = term->conn + e * nv;
       PetscInt   g[24];
       for (int a = 0; a < nv; a++) {
-        const PetscInt lv = conn[a], gv = lv < E->n ? E->rstart + lv : E->ghosts[lv - E->n];
+        const PetscInt lv = conn[a], gv = lv < E->n ? E->rstart + lv : E->local.ghosts[lv - E->n];
         for (int d = 0; d < dof; d++) g[a * dof + d] = fixed[lv * dof + d] ? -1 : gv * dof + d;
       }
       for (int i = 0; i < mo; i++)
@@ -336,9 +336,9 @@ PetscErrorCode MfadEnergyCreateResidualJacobian(MfadEnergy E, Mat *J)
   PetscCall(PetscNew(&c));
   PetscCall(MfadEnergyReference(E));
   c->E           = E;
-  c->setup_count = E->setup_count;
-  c->elements_state = E->elements_state;
-  c->fixed_count = E->fixed_count;
+  c->setup_count = E->local.count;
+  c->elements_state = E->dyn.elements_state;
+  c->fixed_count = E->local.fixed_count;
   c->nvalues     = ncoo;
   PetscCall(PetscMalloc1(ncoo, &c->values));
   PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)E), &holder));
@@ -361,7 +361,7 @@ PetscErrorCode MfadEnergyComputeResidualJacobian(MfadEnergy E, Vec X, Mat J)
   if (holder) PetscCall(PetscContainerGetPointer(holder, (void **)&c));
   PetscCheck(c && c->E == E, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_WRONG,
              "MfadEnergyComputeResidualJacobian: the matrix was not made by MfadEnergyCreateResidualJacobian() for this energy");
-  PetscCheck(c->setup_count == E->setup_count && c->fixed_count == E->fixed_count && c->elements_state == E->elements_state,
+  PetscCheck(c->setup_count == E->local.count && c->fixed_count == E->local.fixed_count && c->elements_state == E->dyn.elements_state,
              PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_WRONGSTATE,
              "MfadEnergyComputeResidualJacobian: the energy's terms, element sets or fixed dofs changed since the matrix was made; make it again");
   PetscCall(PetscLogEventBegin(MFAD_ResidualJacobianEvent, 0, 0, 0, 0));
@@ -378,7 +378,7 @@ PetscErrorCode MfadEnergyResidualJacobian_CPU(MfadEnergy E, PetscScalar values[]
   PetscCount         k = 0;
 
   PetscFunctionBegin;
-  PetscCall(VecGetArrayRead(E->xloc, &x));
+  PetscCall(VecGetArrayRead(E->local.xloc, &x));
   for (PetscInt t = 0; t < E->nterms; t++) {
     MfadTerm *term = &E->terms[t];
     MfadLoop  L;
@@ -389,6 +389,6 @@ PetscErrorCode MfadEnergyResidualJacobian_CPU(MfadEnergy E, PetscScalar values[]
     }
     k += (PetscCount)term->nelem * term->k->nout * term->k->nvert * E->dof;
   }
-  PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  PetscCall(VecRestoreArrayRead(E->local.xloc, &x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

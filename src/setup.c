@@ -26,7 +26,7 @@ static PetscErrorCode MfadTermOrder_Private(MfadEnergy E, MfadTerm *t, const int
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(t->nelem, &t->order));
   for (PetscInt e = 0; e < t->nelem; e++) t->order[e] = e;
-  if (E->reorder && t->nelem > 1) {
+  if (E->opt.reorder && t->nelem > 1) {
     PetscCall(PetscMalloc1(t->nelem, &key));
     for (PetscInt e = 0; e < t->nelem; e++) {
       int m = conn_caller[e * nv];
@@ -118,35 +118,36 @@ PetscErrorCode MfadEnergySetUpGhosts_Private(MfadEnergy E, PetscInt nghost, Pets
   IS        is;
 
   PetscFunctionBegin;
-  PetscCall(PetscFree(E->ghosts));
-  PetscCall(ISLocalToGlobalMappingDestroy(&E->ltog));
-  PetscCall(VecDestroy(&E->xloc));
-  PetscCall(VecDestroy(&E->vloc));
-  PetscCall(VecDestroy(&E->yloc));
-  PetscCall(VecScatterDestroy(&E->scatter));
-  PetscCall(PetscFree(E->blockloc));
-  E->nghost = nghost;
-  E->ghosts = ghosts;
-  E->nlocal = E->n + E->nghost;
-  E->xvalid = PETSC_FALSE;
-  PetscCheck((PetscInt64)E->nlocal * dof * dof < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_SUP, "%" PetscInt_FMT " local vertices overflow 32-bit local indices", E->nlocal);
-  PetscCall(PetscMalloc1(E->nlocal, &gids));
+  PetscCall(PetscFree(E->local.ghosts));
+  PetscCall(ISLocalToGlobalMappingDestroy(&E->local.ltog));
+  PetscCall(VecDestroy(&E->local.xloc));
+  PetscCall(VecDestroy(&E->local.vloc));
+  PetscCall(VecDestroy(&E->local.yloc));
+  PetscCall(VecScatterDestroy(&E->local.scatter));
+  PetscCall(PetscFree(E->local.blockloc));
+  E->local.nghost = nghost;
+  E->local.ghosts = ghosts;
+  E->local.nlocal = E->n + E->local.nghost;
+  E->local.xvalid = PETSC_FALSE;
+  PetscCheck((PetscInt64)E->local.nlocal * dof * dof < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "%" PetscInt_FMT " local vertices overflow 32-bit local indices", E->local.nlocal);
+  PetscCall(PetscMalloc1(E->local.nlocal, &gids));
   for (PetscInt i = 0; i < E->n; i++) gids[i] = E->rstart + i;
-  for (PetscInt i = 0; i < E->nghost; i++) gids[E->n + i] = E->ghosts[i];
-  PetscCall(ISLocalToGlobalMappingCreate(PETSC_COMM_SELF, dof, E->nlocal, gids, PETSC_COPY_VALUES, &E->ltog));
-  PetscCall(ISCreateBlock(PETSC_COMM_SELF, dof, E->nlocal, gids, PETSC_OWN_POINTER, &is));
-  if (!E->xglob) PetscCall(MfadEnergyCreateVecs(E, &E->xglob, NULL));
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, E->nlocal * dof, &E->xloc));
+  for (PetscInt i = 0; i < E->local.nghost; i++) gids[E->n + i] = E->local.ghosts[i];
+  PetscCall(ISLocalToGlobalMappingCreate(PETSC_COMM_SELF, dof, E->local.nlocal, gids, PETSC_COPY_VALUES, &E->local.ltog));
+  PetscCall(ISCreateBlock(PETSC_COMM_SELF, dof, E->local.nlocal, gids, PETSC_OWN_POINTER, &is));
+  if (!E->local.xglob) PetscCall(MfadEnergyCreateVecs(E, &E->local.xglob, NULL));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, E->local.nlocal * dof, &E->local.xloc));
   { /* the backend's: on the device, the ghost exchange stays on the GPU */
     VecType type;
     MfadBackendCall(E, localvectype, "local vector type", (E, &type));
-    PetscCall(VecSetType(E->xloc, type));
+    PetscCall(VecSetType(E->local.xloc, type));
   }
-  PetscCall(VecDuplicate(E->xloc, &E->vloc));
-  PetscCall(VecDuplicate(E->xloc, &E->yloc));
-  PetscCall(VecScatterCreate(E->xglob, is, E->xloc, NULL, &E->scatter));
+  PetscCall(VecDuplicate(E->local.xloc, &E->local.vloc));
+  PetscCall(VecDuplicate(E->local.xloc, &E->local.yloc));
+  PetscCall(VecScatterCreate(E->local.xglob, is, E->local.xloc, NULL, &E->local.scatter));
   PetscCall(ISDestroy(&is));
-  PetscCall(PetscMalloc1((size_t)E->nlocal * dof * dof, &E->blockloc));
+  PetscCall(PetscMalloc1((size_t)E->local.nlocal * dof * dof, &E->local.blockloc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -192,7 +193,7 @@ PetscErrorCode MfadTermSetUpLocal_Private(MfadEnergy E, MfadTerm *term)
     PetscInt       g;
     if (v >= E->rstart && v < rend) lconn[i] = (int)(v - E->rstart);
     else {
-      PetscCall(PetscFindInt(v, E->nghost, E->ghosts, &g));
+      PetscCall(PetscFindInt(v, E->local.nghost, E->local.ghosts, &g));
       PetscCheck(g >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "term '%s': vertex %" PetscInt_FMT " is not a ghost", term->name, v);
       lconn[i] = (int)(E->n + g);
     }
@@ -209,7 +210,8 @@ PetscErrorCode MfadTermSetUpLocal_Private(MfadEnergy E, MfadTerm *term)
   PetscCall(PetscFree(term->params));
   term->params = params;
   PetscCall(PetscFree(lconn));
-  PetscCall(MfadColourBlocks_Private(term->nelem, nv, term->conn, E->nlocal, E->block_size, &term->nblocks, &term->block_start, &term->ncolors, &term->color_start, &term->color_blocks));
+  PetscCall(MfadColourBlocks_Private(term->nelem, nv, term->conn, E->local.nlocal, E->opt.block_size, &term->nblocks, &term->block_start,
+                                     &term->ncolors, &term->color_start, &term->color_blocks));
   PetscCall(PetscMalloc1(term->nblocks, &term->block_value));
   term->parallel = 0; /* threads only pay off where a colour gives them separate blocks */
   for (int c = 0; c < term->ncolors; c++) term->parallel |= term->color_start[c + 1] - term->color_start[c] > 1;
@@ -222,21 +224,21 @@ PetscErrorCode MfadEnergySetUp(MfadEnergy E)
 
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  if (E->setup) {
-    if (!E->fixed_setup) PetscCall(MfadEnergySetUpFixed_Private(E));
+  if (E->local.done) {
+    if (!E->local.fixed_done) PetscCall(MfadEnergySetUpFixed_Private(E));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(MFAD_SetUpEvent, 0, 0, 0, 0));
-  if (!E->from_options) PetscCall(MfadEnergySetFromOptions(E));
+  if (!E->opt.from_options) PetscCall(MfadEnergySetFromOptions(E));
   /* validate vertex ids and collect ghosts; then the ghost exchange */
   for (PetscInt t = 0; t < E->nterms; t++) PetscCall(MfadTermCheckRange_Private(E, &E->terms[t]));
   PetscCall(MfadEnergyCollectGhosts_Private(E, &nghost, &ghosts));
   PetscCall(MfadEnergySetUpGhosts_Private(E, nghost, ghosts));
   /* per term: local connectivity, element order, colouring */
   for (PetscInt t = 0; t < E->nterms; t++) PetscCall(MfadTermSetUpLocal_Private(E, &E->terms[t]));
-  E->setup  = PETSC_TRUE;
-  E->xvalid = PETSC_FALSE;
-  E->setup_count++;
+  E->local.done   = PETSC_TRUE;
+  E->local.xvalid = PETSC_FALSE;
+  E->local.count++;
   PetscCall(MfadEnergySetUpFixed_Private(E));
   if (E->ops->setup) PetscCall(E->ops->setup(E)); /* the backend's own set-up, after the core's */
   PetscCall(PetscLogEventEnd(MFAD_SetUpEvent, 0, 0, 0, 0));
@@ -252,13 +254,13 @@ PetscErrorCode MfadEnergySetUpFixed_Private(MfadEnergy E)
 {
   Vec                mask, val, maskloc, valloc;
   const PetscScalar *m, *v;
-  PetscInt           nloc = E->nlocal * E->dof, nown = E->n * E->dof, cnt = 0;
+  PetscInt           nloc = E->local.nlocal * E->dof, nown = E->n * E->dof, cnt = 0;
   PetscScalar       *ones;
 
   PetscFunctionBegin;
-  PetscCall(PetscFree2(E->fixloc, E->fixval));
-  PetscCall(VecDuplicate(E->xglob, &mask));
-  PetscCall(VecDuplicate(E->xglob, &val));
+  PetscCall(PetscFree2(E->local.fixloc, E->local.fixval));
+  PetscCall(VecDuplicate(E->local.xglob, &mask));
+  PetscCall(VecDuplicate(E->local.xglob, &val));
   PetscCall(VecZeroEntries(mask));
   PetscCall(VecZeroEntries(val));
   PetscCall(PetscMalloc1(E->nfix_given, &ones));
@@ -270,24 +272,24 @@ PetscErrorCode MfadEnergySetUpFixed_Private(MfadEnergy E)
   PetscCall(VecAssemblyEnd(mask));
   PetscCall(VecAssemblyBegin(val));
   PetscCall(VecAssemblyEnd(val));
-  PetscCall(VecDuplicate(E->xloc, &maskloc));
-  PetscCall(VecDuplicate(E->xloc, &valloc));
-  PetscCall(VecScatterBegin(E->scatter, mask, maskloc, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(E->scatter, mask, maskloc, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterBegin(E->scatter, val, valloc, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(E->scatter, val, valloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecDuplicate(E->local.xloc, &maskloc));
+  PetscCall(VecDuplicate(E->local.xloc, &valloc));
+  PetscCall(VecScatterBegin(E->local.scatter, mask, maskloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(E->local.scatter, mask, maskloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterBegin(E->local.scatter, val, valloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(E->local.scatter, val, valloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecGetArrayRead(maskloc, &m));
   PetscCall(VecGetArrayRead(valloc, &v));
   for (PetscInt i = 0; i < nloc; i++) cnt += m[i] != 0.0;
-  PetscCall(PetscMalloc2(cnt, &E->fixloc, cnt, &E->fixval));
-  E->nfixloc = cnt;
+  PetscCall(PetscMalloc2(cnt, &E->local.fixloc, cnt, &E->local.fixval));
+  E->local.nfixloc = cnt;
   cnt        = 0;
-  E->nfixown = 0;
+  E->local.nfixown = 0;
   for (PetscInt i = 0; i < nloc; i++)
     if (m[i] != 0.0) {
-      E->fixloc[cnt]   = i;
-      E->fixval[cnt++] = v[i];
-      if (i < nown) E->nfixown = cnt;
+      E->local.fixloc[cnt]   = i;
+      E->local.fixval[cnt++] = v[i];
+      if (i < nown) E->local.nfixown = cnt;
     }
   PetscCall(VecRestoreArrayRead(maskloc, &m));
   PetscCall(VecRestoreArrayRead(valloc, &v));
@@ -295,9 +297,9 @@ PetscErrorCode MfadEnergySetUpFixed_Private(MfadEnergy E)
   PetscCall(VecDestroy(&val));
   PetscCall(VecDestroy(&maskloc));
   PetscCall(VecDestroy(&valloc));
-  E->fixed_setup = PETSC_TRUE;
-  E->xvalid      = PETSC_FALSE;
-  E->fixed_count++;
+  E->local.fixed_done = PETSC_TRUE;
+  E->local.xvalid     = PETSC_FALSE;
+  E->local.fixed_count++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -334,24 +336,24 @@ PetscErrorCode MfadEnergyCheckUntouched_Private(MfadEnergy E)
                         E->terms[unknown].elements_fn ? "has an element provider" : "has no elements yet"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(VecDuplicate(E->xglob, &used));
+  PetscCall(VecDuplicate(E->local.xglob, &used));
   PetscCall(VecZeroEntries(used));
   for (PetscInt i = 0; i < nsurf; i++)
     for (PetscInt d = 0; d < dof; d++) PetscCall(VecSetValue(used, gid[i] * dof + d, 1.0, ADD_VALUES));
   PetscCall(VecAssemblyBegin(used));
   PetscCall(VecAssemblyEnd(used));
-  PetscCall(VecDuplicate(E->xloc, &usedloc));
+  PetscCall(VecDuplicate(E->local.xloc, &usedloc));
   PetscCall(VecZeroEntries(usedloc));
   PetscCall(VecGetArray(usedloc, &ul));
   for (PetscInt t = 0; t < E->nterms; t++)
     for (PetscInt i = 0; i < E->terms[t].nelem * E->terms[t].k->nvert; i++)
       for (PetscInt d = 0; d < dof; d++) ul[E->terms[t].conn[i] * dof + d] = 1.0;
   PetscCall(VecRestoreArray(usedloc, &ul));
-  PetscCall(VecScatterBegin(E->scatter, usedloc, used, ADD_VALUES, SCATTER_REVERSE));
-  PetscCall(VecScatterEnd(E->scatter, usedloc, used, ADD_VALUES, SCATTER_REVERSE));
+  PetscCall(VecScatterBegin(E->local.scatter, usedloc, used, ADD_VALUES, SCATTER_REVERSE));
+  PetscCall(VecScatterEnd(E->local.scatter, usedloc, used, ADD_VALUES, SCATTER_REVERSE));
   /* the owned fixed dofs: the first nfixown local fixed dofs, owned local dof i is global rstart dof + i */
   PetscCall(PetscCalloc1(E->n * dof, &fixed));
-  for (PetscInt i = 0; i < E->nfixown; i++) fixed[E->fixloc[i]] = PETSC_TRUE;
+  for (PetscInt i = 0; i < E->local.nfixown; i++) fixed[E->local.fixloc[i]] = PETSC_TRUE;
   PetscCall(VecGetArrayRead(used, &u));
   for (PetscInt v = 0; v < E->n; v++) {
     PetscBool bad = PETSC_FALSE;
@@ -372,5 +374,21 @@ PetscErrorCode MfadEnergyCheckUntouched_Private(MfadEnergy E)
              " such vertices in all) is in no element of any term and not fixed: no energy touches it, so every Hessian has an empty row "
              "there and Newton's linear solve fails. Remove it from the mesh, fix its dofs (MfadEnergySetFixedDofs()) or add a term on it",
              gfirst, gcount);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyCreateVecs(MfadEnergy E, Vec *X, Vec *G)
+{
+  Vec v;
+
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCall(VecCreate(PetscObjectComm((PetscObject)E), &v));
+  PetscCall(VecSetSizes(v, E->n * E->dof, E->N * E->dof));
+  PetscCall(VecSetBlockSize(v, E->dof));
+  PetscCall(VecSetFromOptions(v));
+  if (X) PetscCall(VecDuplicate(v, X));
+  if (G) PetscCall(VecDuplicate(v, G));
+  PetscCall(VecDestroy(&v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

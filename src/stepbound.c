@@ -20,13 +20,13 @@ PetscErrorCode MfadEnergyComputeStepBound(MfadEnergy E, Vec X, Vec D, PetscReal 
     *t = PETSC_INFINITY;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(VecScatterBegin(E->scatter, D, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(E->scatter, D, E->vloc, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecGetArray(E->vloc, &dl));
-  for (PetscInt i = 0; i < E->nfixloc; i++) dl[E->fixloc[i]] = 0; /* fixed dofs do not move */
-  PetscCall(VecRestoreArray(E->vloc, &dl));
-  PetscCall(VecGetArrayRead(E->xloc, &x));
-  PetscCall(VecGetArrayRead(E->vloc, &d));
+  PetscCall(VecScatterBegin(E->local.scatter, D, E->local.vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(E->local.scatter, D, E->local.vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGetArray(E->local.vloc, &dl));
+  for (PetscInt i = 0; i < E->local.nfixloc; i++) dl[E->local.fixloc[i]] = 0; /* fixed dofs do not move */
+  PetscCall(VecRestoreArray(E->local.vloc, &dl));
+  PetscCall(VecGetArrayRead(E->local.xloc, &x));
+  PetscCall(VecGetArrayRead(E->local.vloc, &d));
   for (PetscInt k = 0; k < E->nterms; k++) {
     const MfadTerm *term = &E->terms[k];
     const int       nv = term->k->nvert, dof = (int)E->dof, np = term->k->nparam;
@@ -45,8 +45,8 @@ PetscErrorCode MfadEnergyComputeStepBound(MfadEnergy E, Vec X, Vec D, PetscReal 
       if (s < tmin) tmin = s; /* a NaN bounds nothing */
     }
   }
-  PetscCall(VecRestoreArrayRead(E->vloc, &d));
-  PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  PetscCall(VecRestoreArrayRead(E->local.vloc, &d));
+  PetscCall(VecRestoreArrayRead(E->local.xloc, &x));
   PetscCall(MPIU_Allreduce(&tmin, t, 1, MPIU_REAL, MPIU_MIN, PetscObjectComm((PetscObject)E)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -55,7 +55,7 @@ PetscErrorCode MfadEnergyCountStepCut_Private(MfadEnergy E)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  E->step_cuts++;
+  E->solve.step_cuts++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -63,6 +63,6 @@ PetscErrorCode MfadEnergyGetStepCuts(MfadEnergy E, PetscInt *n)
 {
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
-  *n = E->step_cuts;
+  *n = E->solve.step_cuts;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -21,11 +21,11 @@ PetscErrorCode MfadEnergySetTermParams(MfadEnergy E, PetscInt term, const PetscR
                (double)params[i]);
   /* after set-up the parameters are kept in the loop's element order */
   for (PetscInt e = 0; e < t->nelem; e++) {
-    const PetscInt o = E->setup && t->order ? t->order[e] : e;
+    const PetscInt o = E->local.done && t->order ? t->order[e] : e;
     for (PetscInt p = 0; p < np; p++) t->params[e * np + p] = params[o * np + p];
   }
   /* explicit element Hessians depend on the parameters: recompute them at the next request */
-  E->hess_key.valid  = PETSC_FALSE;
-  E->cache_key.valid = PETSC_FALSE;
+  E->caches.hess_key.valid  = PETSC_FALSE;
+  E->caches.cache_key.valid = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -10,7 +10,7 @@
 int MfadEnergyThreads_Private(MfadEnergy E)
 {
 #ifdef _OPENMP
-  return E->nthreads > 0 ? (int)E->nthreads : omp_get_max_threads();
+  return E->opt.nthreads > 0 ? (int)E->opt.nthreads : omp_get_max_threads();
 #else
   (void)E;
   return 1;
@@ -50,7 +50,7 @@ int MfadThreadsBegin_Private(MfadEnergy E, int site, PetscCount nelem, double *t
 
   *t0 = -1.0;
   if (nt <= 1 || nelem < MFAD_THREADS_MIN_ELEMENTS) return 1;
-  if (E->nthreads > 0) {
+  if (E->opt.nthreads > 0) {
     E->threads_used = PetscMax(E->threads_used, nt);
     return nt;
   }

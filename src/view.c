@@ -9,7 +9,7 @@
 static PetscErrorCode MfadEnergyViewLoadBalance_Private(MfadEnergy E, PetscViewer viewer)
 {
   PetscMPIInt size;
-  PetscReal   mine[3] = {0, (PetscReal)E->n, (PetscReal)E->nghost}, lo[3], hi[3], sum[3];
+  PetscReal   mine[3] = {0, (PetscReal)E->n, (PetscReal)E->local.nghost}, lo[3], hi[3], sum[3];
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)E), &size));
@@ -30,8 +30,8 @@ static PetscErrorCode MfadEnergyViewCountFlops_Private(MfadEnergy E)
   const PetscScalar *x;
 
   PetscFunctionBegin;
-  if (!E->xvalid) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(VecGetArrayRead(E->xloc, &x));
+  if (!E->local.xvalid) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecGetArrayRead(E->local.xloc, &x));
   for (PetscInt t = 0; t < E->nterms; t++) {
     MfadTerm  *term = &E->terms[t];
     MfadKernel k    = term->k;
@@ -42,7 +42,7 @@ static PetscErrorCode MfadEnergyViewCountFlops_Private(MfadEnergy E)
     k->flops(xe, k->nparam ? term->params : NULL, term->flops);
     term->flops_known = PETSC_TRUE;
   }
-  PetscCall(VecRestoreArrayRead(E->xloc, &x));
+  PetscCall(VecRestoreArrayRead(E->local.xloc, &x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -61,10 +61,10 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
   PetscCall(MfadEnergyViewCountFlops_Private(E));
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)E), &rank));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)E), &size));
-  PetscCall(MPIU_Allreduce(&E->nfixown, &nfix, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)E)));
+  PetscCall(MPIU_Allreduce(&E->local.nfixown, &nfix, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)E)));
   PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)E, viewer)); /* "MfadEnergy Object: name (prefix) n MPI processes" */
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  if (E->setup)
+  if (E->local.done)
     PetscCall(PetscViewerASCIIPrintf(viewer,
                                      "%" PetscInt_FMT " vertices x %" PetscInt_FMT " dofs, %" PetscInt_FMT " fixed dofs, %" PetscInt_FMT " terms\n",
                                      E->N, E->dof, nfix, E->nterms));
@@ -75,11 +75,11 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
                                      E->N, E->dof, E->nterms));
   PetscCall(PetscViewerASCIIPrintf(
       viewer, "backend %s, threads %" PetscInt_FMT " (0: one or OpenMP's count, as measured faster), scatter %s, block size %" PetscInt_FMT "\n",
-      ((PetscObject)E)->type_name, E->nthreads,
+      ((PetscObject)E)->type_name, E->opt.nthreads,
       MfadEnergyGatherScatter_Private(E)   ? "gather (GPU; colours elsewhere)"
       : MfadEnergyAtomicScatter_Private(E) ? "atomic"
                                            : "coloured blocks",
-      E->block_size));
+      E->opt.block_size));
   PetscCall(MfadEnergyViewOptions_Private(E, viewer));
   for (PetscInt t = 0; t < E->nterms; t++) {
     MfadTerm *term = &E->terms[t];
@@ -122,32 +122,32 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
       bytes_cache += 8.0 * E->terms[t].nelem * N * (N + 1) / 2;
       bytes_full += 8.0 * E->terms[t].nelem * N * N;
     }
-    PetscCall(PetscViewerASCIIPrintf(viewer, "explicit Hessians: PSD projection %s (epsilon %g)\n", MfadPSDProjections[E->psd], (double)E->psd_eps));
-    if (E->damping > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "damping (Levenberg-Marquardt): %g I added to every Hessian form\n", (double)E->damping));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "explicit Hessians: PSD projection %s (epsilon %g)\n", MfadPSDProjections[E->solve.psd], (double)E->opt.psd_eps));
+    if (E->opt.damping > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "damping (Levenberg-Marquardt): %g I added to every Hessian form\n", (double)E->opt.damping));
     PetscCall(PetscViewerASCIIPrintf(viewer, "element-Hessian cache (packed symmetric, N(N+1)/2 doubles) per element:"));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
     for (PetscInt t = 0; t < E->nterms; t++) {
       const int N = E->terms[t].k->nvert * E->terms[t].k->dof;
       PetscCall(PetscViewerASCIIPrintf(viewer, "%s %s %d B", t ? "," : "", E->terms[t].name, 8 * N * (N + 1) / 2));
     }
-    PetscCall(PetscViewerASCIIPrintf(viewer, "; rank 0: %.3g MB (%s); assembly values (N x N per element) %.3g MB (%s)\n", bytes_cache / 1048576, E->cache ? "allocated" : "not allocated", bytes_full / 1048576,
-                                     E->hess ? "allocated" : "not allocated"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "; rank 0: %.3g MB (%s); assembly values (N x N per element) %.3g MB (%s)\n", bytes_cache / 1048576, E->caches.cache ? "allocated" : "not allocated", bytes_full / 1048576,
+                                     E->caches.hess ? "allocated" : "not allocated"));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   }
   {
     PetscBool dynamic;
     PetscCall(MfadEnergyHasElementsFunction(E, &dynamic));
-    if (dynamic || E->nelem_updates) {
+    if (dynamic || E->dyn.nelem_updates) {
       PetscCall(PetscViewerASCIIPrintf(viewer, "dynamic element sets:"));
       PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
       for (PetscInt t = 0; t < E->nterms; t++)
         if (E->terms[t].elements_fn || E->terms[t].nupdates) PetscCall(PetscViewerASCIIPrintf(viewer, " '%s' %" PetscInt_FMT " updates%s,", E->terms[t].name, E->terms[t].nupdates, E->terms[t].elements_fn ? " (provider)" : ""));
-      PetscCall(PetscViewerASCIIPrintf(viewer, " ghost exchange rebuilt %" PetscInt_FMT " times, assembled pattern re-preallocated %" PetscInt_FMT " times and kept %" PetscInt_FMT " times\n", E->nghost_rebuilds, E->npattern_builds,
-                                       E->npattern_kept));
+      PetscCall(PetscViewerASCIIPrintf(viewer, " ghost exchange rebuilt %" PetscInt_FMT " times, assembled pattern re-preallocated %" PetscInt_FMT " times and kept %" PetscInt_FMT " times\n", E->dyn.nghost_rebuilds, E->dyn.npattern_builds,
+                                       E->dyn.npattern_kept));
       PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
     }
   }
-  if (!E->setup) { /* no ghosts nor colours yet */
+  if (!E->local.done) { /* no ghosts nor colours yet */
     PetscCall(PetscViewerASCIIPopTab(viewer));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -159,7 +159,7 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "per rank: owned vertices, ghost vertices, elements, blocks/colours of each term\n"));
   PetscCall(PetscViewerASCIIPushSynchronized(viewer));
-  PetscCall(PetscViewerASCIISynchronizedPrintf(viewer, "  [%d] %" PetscInt_FMT " owned, %" PetscInt_FMT " ghosts,", rank, E->n, E->nghost));
+  PetscCall(PetscViewerASCIISynchronizedPrintf(viewer, "  [%d] %" PetscInt_FMT " owned, %" PetscInt_FMT " ghosts,", rank, E->n, E->local.nghost));
   for (PetscInt t = 0; t < E->nterms; t++) PetscCall(PetscViewerASCIISynchronizedPrintf(viewer, " %" PetscInt_FMT " (%d/%d)", E->terms[t].nelem, E->terms[t].nblocks, E->terms[t].ncolors));
   PetscCall(PetscViewerASCIISynchronizedPrintf(viewer, "\n"));
   PetscCall(PetscViewerFlush(viewer));

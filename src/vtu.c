@@ -27,7 +27,7 @@ PetscErrorCode MfadEnergyWriteVTU(MfadEnergy E, PetscInt term, Vec X, Vec X0, co
   PetscCheck(nv >= 1 && nv <= 4, PetscObjectComm((PetscObject)E), PETSC_ERR_SUP, "MfadEnergyWriteVTU: term '%s' has %" PetscInt_FMT "-vertex elements; VTK cells are written for 1 to 4 vertices (points, lines, triangles, tets)", t->name, nv);
   PetscCheck(dof == 2 || dof == 3, PetscObjectComm((PetscObject)E), PETSC_ERR_SUP, "MfadEnergyWriteVTU: %" PetscInt_FMT " dofs per vertex are not positions (2 or 3 needed)", dof);
   PetscCall(MfadEnergySetUp(E)); /* the options read, -mfad_vtu_binary among them */
-  binary = E->vtu_binary;
+  binary = E->opt.vtu_binary;
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)E), &rank));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)E), &size));
 
@@ -35,10 +35,10 @@ PetscErrorCode MfadEnergyWriteVTU(MfadEnergy E, PetscInt term, Vec X, Vec X0, co
      "gradient" is the constraint residual, not a force) */
   PetscCall(MfadEnergyCreateVecs(E, NULL, &G));
   PetscCall(MfadEnergyComputeGradient(E, X, G));
-  if (E->nfixown) {
+  if (E->local.nfixown) {
     PetscScalar *g;
     PetscCall(VecGetArray(G, &g));
-    for (PetscInt i = 0; i < E->nfixown; i++) g[E->fixloc[i]] = 0;
+    for (PetscInt i = 0; i < E->local.nfixown; i++) g[E->local.fixloc[i]] = 0;
     PetscCall(VecRestoreArray(G, &g));
   }
   PetscCall(VecScatterCreateToZero(X, &toz, &Xz));

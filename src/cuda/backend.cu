@@ -181,13 +181,13 @@ static PetscErrorCode MfadCudaTermSetUp_Private(MfadEnergy E, const MfadTerm *te
 
   PetscFunctionBegin;
   PetscCheck(term->k->cuda, PetscObjectComm((PetscObject)E), PETSC_ERR_SUP, "-mfad_backend cuda: term '%s': kernel '%s' has no CUDA entry points (registered with NO_CUDA, or built without nvcc)", term->name, term->k->name);
-  PetscCall(MfadColourBlocks_Private(term->nelem, nv, term->conn, E->nlocal, 1, &nb, &bs, &dt->ncolours, &dt->colour_start, &elems));
+  PetscCall(MfadColourBlocks_Private(term->nelem, nv, term->conn, E->local.nlocal, 1, &nb, &bs, &dt->ncolours, &dt->colour_start, &elems));
   PetscCall(PetscFree(bs));
 #if defined(MFAD_CUDA_EMULATION)
   { /* the emulation runs threads one after another, so it cannot see a race: check there is none */
     int *owner;
-    PetscCall(PetscMalloc1(E->nlocal, &owner));
-    for (PetscInt i = 0; i < E->nlocal; i++) owner[i] = -1;
+    PetscCall(PetscMalloc1(E->local.nlocal, &owner));
+    for (PetscInt i = 0; i < E->local.nlocal; i++) owner[i] = -1;
     for (int col = 0; col < dt->ncolours; col++)
       for (int i = dt->colour_start[col]; i < dt->colour_start[col + 1]; i++)
         for (int a = 0; a < nv; a++) {
@@ -200,15 +200,15 @@ static PetscErrorCode MfadCudaTermSetUp_Private(MfadEnergy E, const MfadTerm *te
 #endif
   { /* the gather's lists: each local vertex's (element, corner) pairs in element order */
     int *gstart, *gidx, *fill;
-    PetscCall(PetscCalloc1(E->nlocal + 1, &gstart));
-    PetscCall(PetscMalloc2((size_t)term->nelem * nv + 1, &gidx, E->nlocal, &fill));
+    PetscCall(PetscCalloc1(E->local.nlocal + 1, &gstart));
+    PetscCall(PetscMalloc2((size_t)term->nelem * nv + 1, &gidx, E->local.nlocal, &fill));
     for (PetscInt i = 0; i < term->nelem * nv; i++) gstart[term->conn[i] + 1]++;
-    for (PetscInt v = 0; v < E->nlocal; v++) {
+    for (PetscInt v = 0; v < E->local.nlocal; v++) {
       gstart[v + 1] += gstart[v];
       fill[v] = gstart[v];
     }
     for (PetscInt i = 0; i < term->nelem * nv; i++) gidx[fill[term->conn[i]]++] = (int)i;
-    PetscCall(MfadCudaUpload_Private(s, (const int *)gstart, (size_t)E->nlocal + 1, &dt->gstart));
+    PetscCall(MfadCudaUpload_Private(s, (const int *)gstart, (size_t)E->local.nlocal + 1, &dt->gstart));
     PetscCall(MfadCudaUpload_Private(s, (const int *)gidx, (size_t)term->nelem * nv, &dt->gidx));
     MfadCallCUDA(cudaStreamSynchronize(s));
     PetscCall(PetscFree(gstart));
@@ -249,20 +249,20 @@ PetscErrorCode MfadCudaGet_Private(MfadEnergy E, MfadCuda **cp)
 #if defined(PETSC_HAVE_CUDA) && !defined(MFAD_CUDA_EMULATION) && PETSC_VERSION_GE(3, 20, 0)
   PetscCall(PetscGetCurrentCUDAStream(&c->stream));
 #endif
-  if (c->fixed_count != E->fixed_count) { /* fixed dofs: uploaded once per set of them */
+  if (c->fixed_count != E->local.fixed_count) { /* fixed dofs: uploaded once per set of them */
     int *fix;
-    PetscCall(PetscMalloc1(E->nfixloc, &fix));
-    for (PetscInt i = 0; i < E->nfixloc; i++) fix[i] = (int)E->fixloc[i];
+    PetscCall(PetscMalloc1(E->local.nfixloc, &fix));
+    for (PetscInt i = 0; i < E->local.nfixloc; i++) fix[i] = (int)E->local.fixloc[i];
     MfadCallCUDA(cudaFree(c->fixloc));
     MfadCallCUDA(cudaFree(c->fixval));
-    PetscCall(MfadCudaUpload_Private(c->stream, (const int *)fix, (size_t)E->nfixloc, &c->fixloc));
-    PetscCall(MfadCudaUpload_Private(c->stream, (const double *)E->fixval, (size_t)E->nfixloc, &c->fixval));
+    PetscCall(MfadCudaUpload_Private(c->stream, (const int *)fix, (size_t)E->local.nfixloc, &c->fixloc));
+    PetscCall(MfadCudaUpload_Private(c->stream, (const double *)E->local.fixval, (size_t)E->local.nfixloc, &c->fixval));
     MfadCallCUDA(cudaStreamSynchronize(c->stream));
     PetscCall(PetscFree(fix));
     c->hess_key.valid  = PETSC_FALSE;
     c->cache_key.valid = PETSC_FALSE;
   }
-  c->fixed_count = E->fixed_count;
+  c->fixed_count = E->local.fixed_count;
   *cp = c;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -431,8 +431,8 @@ PetscErrorCode MfadCudaVecRestoreWrite_Private(MfadCuda *c, Vec Y, PetscScalar *
 PetscErrorCode MfadCudaZeroFixed_Private(MfadEnergy E, MfadCuda *c, double *v)
 {
   PetscFunctionBegin;
-  if (E->nfixloc) {
-    MFAD_LAUNCH(MfadCudaZeroEntries_Kernel, mfad_cuda_grid((int)E->nfixloc), MFAD_CUDA_THREADS, c->stream, v, c->fixloc, (int)E->nfixloc);
+  if (E->local.nfixloc) {
+    MFAD_LAUNCH(MfadCudaZeroEntries_Kernel, mfad_cuda_grid((int)E->local.nfixloc), MFAD_CUDA_THREADS, c->stream, v, c->fixloc, (int)E->local.nfixloc);
     MfadCallCUDA(cudaGetLastError());
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -446,8 +446,8 @@ void MfadCudaLaunchInit_Private(MfadEnergy E, const MfadTerm *term, const MfadCu
   P->L.params = term->k->nparam ? dt->params : NULL;
   P->L.weight = term->weight;
   P->atomic   = MfadEnergyAtomicScatter_Private(E) ? 1 : 0;
-  P->psd      = term->k->nout ? (int)MFAD_PSD_NONE : (int)E->psd; /* J^T J is PSD already (src/hessian.c) */
-  P->psd_eps  = E->psd_eps;
+  P->psd      = term->k->nout ? (int)MFAD_PSD_NONE : (int)E->solve.psd; /* J^T J is PSD already (src/hessian.c) */
+  P->psd_eps  = E->opt.psd_eps;
   P->stream   = (void *)c->stream;
 }
 
@@ -481,7 +481,7 @@ PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, PetscReal *value
   PetscMemType       ymt = PETSC_MEMTYPE_HOST, vmt = PETSC_MEMTYPE_HOST;
   PetscInt           maxe = 1, maxb = 1;
   PetscCount         maxo   = 1;
-  Vec                Y      = op == MFAD_OP_GRADIENT || op == MFAD_OP_HVP || op == MFAD_OP_DIAGONAL ? E->yloc : NULL;
+  Vec                Y      = op == MFAD_OP_GRADIENT || op == MFAD_OP_HVP || op == MFAD_OP_DIAGONAL ? E->local.yloc : NULL;
   const PetscBool    gather = Y && MfadEnergyGatherScatter_Private(E) ? PETSC_TRUE : PETSC_FALSE;
   const PetscBool    coloured = MfadEnergyAtomicScatter_Private(E) || gather ? PETSC_FALSE : PETSC_TRUE;
 
@@ -493,14 +493,14 @@ PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, PetscReal *value
     maxo = PetscMax(maxo, E->terms[t].nelem * (PetscCount)E->terms[t].k->nvert * E->terms[t].k->dof);
   }
   if (gather) PetscCall(MfadCudaBufferGet_Private(&c->elem_out, (size_t)maxo * sizeof(double), (void **)&eo));
-  PetscCall(MfadCudaVecGetRead_Private(c, E->xloc, &c->x, &xh, &x));
+  PetscCall(MfadCudaVecGetRead_Private(c, E->local.xloc, &c->x, &xh, &x));
   if (op == MFAD_OP_HVP) { /* fixed columns of H are zero: vloc's fixed entries cleared in place */
-    PetscCall(MfadCudaVecGetReadWrite_Private(c, E->vloc, &c->v, &vh, &v, &vmt));
+    PetscCall(MfadCudaVecGetReadWrite_Private(c, E->local.vloc, &c->v, &vh, &v, &vmt));
     PetscCall(MfadCudaZeroFixed_Private(E, c, v));
   }
   if (Y) PetscCall(MfadCudaVecGetWrite_Private(c, Y, &c->y, &yh, &y, &ymt));
   if (op == MFAD_OP_BLOCKDIAG) {
-    const size_t bytes = (size_t)E->nlocal * E->dof * E->dof * sizeof(double);
+    const size_t bytes = (size_t)E->local.nlocal * E->dof * E->dof * sizeof(double);
     PetscCall(MfadCudaBufferGet_Private(&c->blocks, bytes, (void **)&y));
     MfadCallCUDA(cudaMemsetAsync(y, 0, bytes, c->stream));
   }
@@ -543,7 +543,7 @@ PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, PetscReal *value
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "unknown operation %d", (int)op);
     }
     if (gather) { /* each dof sums its elements' outputs, in element order */
-      MFAD_LAUNCH(MfadCudaGather_Kernel, mfad_cuda_grid((int)(E->nlocal * term->k->dof)), MFAD_CUDA_THREADS, c->stream, (const double *)eo, (const int *)dt->gstart, (const int *)dt->gidx, (int)E->nlocal, term->k->dof, y);
+      MFAD_LAUNCH(MfadCudaGather_Kernel, mfad_cuda_grid((int)(E->local.nlocal * term->k->dof)), MFAD_CUDA_THREADS, c->stream, (const double *)eo, (const int *)dt->gstart, (const int *)dt->gidx, (int)E->local.nlocal, term->k->dof, y);
       MfadCallCUDA(cudaGetLastError());
     }
     if (value) { /* the term's energy on the device: its elements summed by the core's blocks, then the blocks */
@@ -554,7 +554,7 @@ PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, PetscReal *value
     if (term->flops_known) PetscCall(PetscLogGpuFlops(term->flops[op == MFAD_OP_VALUE ? MFAD_MODE_VALUE : op == MFAD_OP_GRADIENT ? MFAD_MODE_GRADIENT : op == MFAD_OP_HVP ? MFAD_MODE_HVP : op == MFAD_OP_DIAGONAL ? MFAD_MODE_DIAGONAL : MFAD_MODE_HESSIAN] * term->nelem));
   }
   if (op == MFAD_OP_BLOCKDIAG) { /* the block diagonal's API is a host array */
-    PetscCall(MfadCudaCopy_Private(c, E->blockloc, y, (size_t)E->nlocal * E->dof * E->dof * sizeof(double), cudaMemcpyDeviceToHost));
+    PetscCall(MfadCudaCopy_Private(c, E->local.blockloc, y, (size_t)E->local.nlocal * E->dof * E->dof * sizeof(double), cudaMemcpyDeviceToHost));
     MfadCallCUDA(cudaStreamSynchronize(c->stream));
   }
   if (value) { /* the one copy of a value: each term's energy and the penalty, summed in order */
@@ -563,11 +563,11 @@ PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, PetscReal *value
     PetscCall(MfadCudaCopy_Private(c, c->sums_host, sums, (size_t)(E->nterms + 1) * sizeof(double), cudaMemcpyDeviceToHost));
     MfadCallCUDA(cudaStreamSynchronize(c->stream));
     for (PetscInt t = 0; t <= E->nterms; t++) sum += c->sums_host[t];
-    *value = sum + (c->pen_device ? 0.0 : E->fixpen);
+    *value = sum + (c->pen_device ? 0.0 : E->local.fixpen);
   }
   if (Y) PetscCall(MfadCudaVecRestoreWrite_Private(c, Y, &yh, y, ymt));
-  if (v) PetscCall(MfadCudaVecRestoreReadWrite_Private(c, E->vloc, &vh, v, vmt));
-  PetscCall(MfadCudaVecRestoreRead_Private(E->xloc, &xh));
+  if (v) PetscCall(MfadCudaVecRestoreReadWrite_Private(c, E->local.vloc, &vh, v, vmt));
+  PetscCall(MfadCudaVecRestoreRead_Private(E->local.xloc, &xh));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -598,19 +598,19 @@ PetscErrorCode MfadEnergyLocalFix_CUDA(MfadEnergy E)
   PetscScalar *xh;
   double      *x;
   PetscMemType mt;
-  const int    n = (int)(E->nlocal * E->dof);
+  const int    n = (int)(E->local.nlocal * E->dof);
 
   PetscFunctionBegin;
   PetscCall(MfadCudaGet_Private(E, &c));
-  PetscCall(VecGetArrayAndMemType(E->xloc, &xh, &mt));
+  PetscCall(VecGetArrayAndMemType(E->local.xloc, &xh, &mt));
   if (!MfadCudaOnDevice(mt)) { /* PETSc keeps local Vecs on the host: so do we */
-    PetscCall(VecRestoreArrayAndMemType(E->xloc, &xh));
+    PetscCall(VecRestoreArrayAndMemType(E->local.xloc, &xh));
     PetscCall(MfadEnergyLocalFix_CPU(E));
     c->pen_device = PETSC_FALSE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   x = (double *)xh;
-  if (E->check_finite && n) {
+  if (E->opt.check_finite && n) {
     int *first, h;
     PetscCall(MfadCudaBufferGet_Private(&c->flag, sizeof(int), (void **)&first));
     MFAD_LAUNCH(MfadCudaSetInt_Kernel, 1, 1, c->stream, first, INT_MAX);
@@ -622,26 +622,26 @@ PetscErrorCode MfadEnergyLocalFix_CUDA(MfadEnergy E)
       double bad;
       PetscCall(MfadCudaCopy_Private(c, &bad, x + h, sizeof(double), cudaMemcpyDeviceToHost));
       MfadCallCUDA(cudaStreamSynchronize(c->stream));
-      PetscCall(VecRestoreArrayAndMemType(E->xloc, &xh));
+      PetscCall(VecRestoreArrayAndMemType(E->local.xloc, &xh));
       PetscCall(MfadEnergyNotFinite_Private(E, h, bad));
     }
   }
   {
     double *pen, *terms;
     PetscCall(MfadCudaBufferGet_Private(&c->pen, sizeof(double), (void **)&pen));
-    PetscCall(MfadCudaBufferGet_Private(&c->penterms, (size_t)PetscMax(E->nfixown, 1) * sizeof(double), (void **)&terms));
-    if (E->nfixown) {
-      MFAD_LAUNCH(MfadCudaFixedPenalty_Kernel, mfad_cuda_grid((int)E->nfixown), MFAD_CUDA_THREADS, c->stream, (const double *)x, (const int *)c->fixloc, (const double *)c->fixval, (int)E->nfixown, terms);
+    PetscCall(MfadCudaBufferGet_Private(&c->penterms, (size_t)PetscMax(E->local.nfixown, 1) * sizeof(double), (void **)&terms));
+    if (E->local.nfixown) {
+      MFAD_LAUNCH(MfadCudaFixedPenalty_Kernel, mfad_cuda_grid((int)E->local.nfixown), MFAD_CUDA_THREADS, c->stream, (const double *)x, (const int *)c->fixloc, (const double *)c->fixval, (int)E->local.nfixown, terms);
       MfadCallCUDA(cudaGetLastError());
     }
-    PetscCall(MfadCudaSum_Private(c, terms, (int)E->nfixown, pen));
+    PetscCall(MfadCudaSum_Private(c, terms, (int)E->local.nfixown, pen));
   }
-  if (E->nfixloc) {
-    MFAD_LAUNCH(MfadCudaFixedValues_Kernel, mfad_cuda_grid((int)E->nfixloc), MFAD_CUDA_THREADS, c->stream, x, (const int *)c->fixloc, (const double *)c->fixval, (int)E->nfixloc);
+  if (E->local.nfixloc) {
+    MFAD_LAUNCH(MfadCudaFixedValues_Kernel, mfad_cuda_grid((int)E->local.nfixloc), MFAD_CUDA_THREADS, c->stream, x, (const int *)c->fixloc, (const double *)c->fixval, (int)E->local.nfixloc);
     MfadCallCUDA(cudaGetLastError());
   }
-  PetscCall(VecRestoreArrayAndMemType(E->xloc, &xh));
-  E->fixpen     = 0.0;
+  PetscCall(VecRestoreArrayAndMemType(E->local.xloc, &xh));
+  E->local.fixpen     = 0.0;
   c->pen_device = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -659,7 +659,7 @@ PetscErrorCode MfadEnergyFixedRows_CUDA(MfadEnergy E, Vec Y, MfadFixedRows rows,
   PetscCall(VecGetArrayAndMemType(Y, &yh, &ymt));
   if (X) PetscCall(VecGetArrayReadAndMemType(X, &xh, &xmt));
   if (MfadCudaOnDevice(ymt) && MfadCudaOnDevice(xmt)) {
-    MFAD_LAUNCH(MfadCudaFixedRows_Kernel, mfad_cuda_grid((int)E->nfixown), MFAD_CUDA_THREADS, c->stream, (double *)yh, (const double *)xh, (const int *)c->fixloc, (const double *)c->fixval, (int)E->nfixown, (int)rows);
+    MFAD_LAUNCH(MfadCudaFixedRows_Kernel, mfad_cuda_grid((int)E->local.nfixown), MFAD_CUDA_THREADS, c->stream, (double *)yh, (const double *)xh, (const int *)c->fixloc, (const double *)c->fixval, (int)E->local.nfixown, (int)rows);
     MfadCallCUDA(cudaGetLastError());
   }
   if (X) PetscCall(VecRestoreArrayReadAndMemType(X, &xh));
@@ -675,7 +675,7 @@ PetscErrorCode MfadEnergyHessianValues_CUDA(MfadEnergy E, Vec X, PetscBool devic
 {
   MfadCuda         *c;
   MfadHessianKey    key;
-  PetscCount        ncoo = E->nfixown, off = 0;
+  PetscCount        ncoo = E->local.nfixown, off = 0;
   double           *H;
   const PetscScalar *xh;
   const double     *x;
@@ -689,7 +689,7 @@ PetscErrorCode MfadEnergyHessianValues_CUDA(MfadEnergy E, Vec X, PetscBool devic
     c->hess_key.valid = PETSC_FALSE;
     PetscCall(PetscLogEventBegin(MFAD_ElementHessianEvent, 0, 0, 0, 0));
     PetscCall(MfadEnergyGlobalToLocal_Private(E, X));
-    PetscCall(MfadCudaVecGetRead_Private(c, E->xloc, &c->x, &xh, &x));
+    PetscCall(MfadCudaVecGetRead_Private(c, E->local.xloc, &c->x, &xh, &x));
     for (PetscInt t = 0; t < E->nterms; t++) {
       const MfadTerm *term = &E->terms[t];
       const int       N    = term->k->nvert * term->k->dof;
@@ -704,11 +704,11 @@ PetscErrorCode MfadEnergyHessianValues_CUDA(MfadEnergy E, Vec X, PetscBool devic
       }
       off += term->nelem * (PetscCount)N * N;
     }
-    if (E->nfixown) { /* the fixed dofs' unit diagonal */
-      MFAD_LAUNCH(MfadCudaFill_Kernel, mfad_cuda_grid((int)E->nfixown), MFAD_CUDA_THREADS, c->stream, H + off, (int)E->nfixown, 1.0);
+    if (E->local.nfixown) { /* the fixed dofs' unit diagonal */
+      MFAD_LAUNCH(MfadCudaFill_Kernel, mfad_cuda_grid((int)E->local.nfixown), MFAD_CUDA_THREADS, c->stream, H + off, (int)E->local.nfixown, 1.0);
       MfadCallCUDA(cudaGetLastError());
     }
-    PetscCall(MfadCudaVecRestoreRead_Private(E->xloc, &xh));
+    PetscCall(MfadCudaVecRestoreRead_Private(E->local.xloc, &xh));
     MfadCallCUDA(cudaStreamSynchronize(c->stream)); /* MatSetValuesCOO() reads them next, on PETSc's stream */
     PetscCall(PetscLogEventEnd(MFAD_ElementHessianEvent, 0, 0, 0, 0));
     c->hess_key = key;

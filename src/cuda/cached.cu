@@ -52,7 +52,7 @@ PetscErrorCode MfadEnergyHessianCache_CUDA(MfadEnergy E, Vec X)
   PetscCall(MfadCudaBufferGet_Private(&c->cache, (size_t)n * sizeof(double), (void **)&P));
   PetscCall(PetscLogEventBegin(MFAD_ElementHessianEvent, 0, 0, 0, 0));
   PetscCall(MfadEnergyGlobalToLocal_Private(E, X));
-  PetscCall(MfadCudaVecGetRead_Private(c, E->xloc, &c->x, &xh, &x));
+  PetscCall(MfadCudaVecGetRead_Private(c, E->local.xloc, &c->x, &xh, &x));
   for (PetscInt t = 0; t < E->nterms; t++) {
     const MfadTerm *term = &E->terms[t];
     MfadCudaLaunch  L;
@@ -68,7 +68,7 @@ PetscErrorCode MfadEnergyHessianCache_CUDA(MfadEnergy E, Vec X)
     }
     off += term->nelem * MfadPackedSize_Private(term->k->nvert * term->k->dof);
   }
-  PetscCall(MfadCudaVecRestoreRead_Private(E->xloc, &xh)); /* staging of x is done once the copy is queued */
+  PetscCall(MfadCudaVecRestoreRead_Private(E->local.xloc, &xh)); /* staging of x is done once the copy is queued */
   PetscCall(PetscLogEventEnd(MFAD_ElementHessianEvent, 0, 0, 0, 0));
   c->cache_key = key;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -93,8 +93,8 @@ static PetscErrorCode MfadCudaCachedMultLaunch_Private(cudaStream_t s, const int
 
 PetscErrorCode MfadEnergyCachedRun_CUDA(MfadEnergy E, MfadOp op)
 {
-  Vec           V      = op == MFAD_OP_HVP ? E->vloc : NULL, Y = op == MFAD_OP_BLOCKDIAG ? NULL : E->yloc;
-  double       *blocks = op == MFAD_OP_BLOCKDIAG ? E->blockloc : NULL;
+  Vec           V      = op == MFAD_OP_HVP ? E->local.vloc : NULL, Y = op == MFAD_OP_BLOCKDIAG ? NULL : E->local.yloc;
+  double       *blocks = op == MFAD_OP_BLOCKDIAG ? E->local.blockloc : NULL;
   MfadCuda     *c;
   PetscScalar  *vh = NULL, *yh = NULL;
   double       *v = NULL, *y = NULL;
@@ -110,7 +110,7 @@ PetscErrorCode MfadEnergyCachedRun_CUDA(MfadEnergy E, MfadOp op)
   }
   if (Y) PetscCall(MfadCudaVecGetWrite_Private(c, Y, &c->y, &yh, &y, &ymt));
   if (op == MFAD_OP_BLOCKDIAG) {
-    const size_t bytes = (size_t)E->nlocal * E->dof * E->dof * sizeof(double);
+    const size_t bytes = (size_t)E->local.nlocal * E->dof * E->dof * sizeof(double);
     PetscCall(MfadCudaBufferGet_Private(&c->blocks, bytes, (void **)&y));
     MfadCallCUDA(cudaMemsetAsync(y, 0, bytes, c->stream));
   }
@@ -134,7 +134,7 @@ PetscErrorCode MfadEnergyCachedRun_CUDA(MfadEnergy E, MfadOp op)
     P += term->nelem * MfadPackedSize_Private(nv * dof);
   }
   if (op == MFAD_OP_BLOCKDIAG) {
-    PetscCall(MfadCudaCopy_Private(c, blocks, y, (size_t)E->nlocal * E->dof * E->dof * sizeof(double), cudaMemcpyDeviceToHost));
+    PetscCall(MfadCudaCopy_Private(c, blocks, y, (size_t)E->local.nlocal * E->dof * E->dof * sizeof(double), cudaMemcpyDeviceToHost));
     MfadCallCUDA(cudaStreamSynchronize(c->stream));
   }
   if (Y) PetscCall(MfadCudaVecRestoreWrite_Private(c, Y, &yh, y, ymt));

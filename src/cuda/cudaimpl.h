@@ -41,7 +41,7 @@ typedef struct {
   int           *fixloc;     /* fixed local dofs (owned ones first) */
   double        *fixval;     /* their values */
   PetscInt       fixed_count; /* the energy's fixed-dof set-up that fixloc holds */
-  PetscBool      pen_device; /* the penalty of the point in xloc is in pen (else in E->fixpen) */
+  PetscBool      pen_device; /* the penalty of the point in xloc is in pen (else in E->local.fixpen) */
   double        *sums_host;  /* nterms + 1: each term's energy, then the penalty */
   MfadCudaBuffer x, v, y, blocks, elem_value, block_value, elem_out, hess, cache, partial, sums, pen, penterms, flag;
   double        *hess_host; /* COO values for a host matrix */

@@ -89,11 +89,14 @@ function(mfad_add_energy target name)
     if(cwd)
       list(APPEND roll --line-directory ${cwd})
     endif()
+    # the translator is a launcher and the package mfad_energy (tools/, or share/mfad/python of an install):
+    # a change to either translates again
+    file(GLOB translator_py ${tooldir}/mfad_energy/*.py ${tooldir}/../share/mfad/python/mfad_energy/*.py)
     # the translated unit compiles on its own (it includes mfad/impl/instantiate.h)
     add_custom_command(OUTPUT ${unit}
       COMMAND ${MFAD_TRANSLATOR_PYTHON} ${MFAD_ENERGY_TRANSLATOR} ${source} -o ${unit} --name ${name}
               --cpp "${CMAKE_C_COMPILER} -E" --depfile ${unit}.d ${roll}
-      DEPENDS ${source} ${MFAD_ENERGY_TRANSLATOR}
+      DEPENDS ${source} ${MFAD_ENERGY_TRANSLATOR} ${translator_py}
       DEPFILE ${unit}.d
       COMMENT "mfad-energy: ${name} from ${source}"
       VERBATIM)

@@ -11,6 +11,7 @@ packages=(
   check                               # unit tests
   tetgen                              # the tests' curved tet mesh (tests/make_spot_tets.sh)
   python3-pycparser                   # tools/mfad-energy: the C front end of the plain-C energy translator
+  python3-pytest                      # tests/translator_py: the translator's pass tests
   ccache                              # compiled objects cached across builds and clones (scripts/ccache.sh)
 )
 # shellcheck disable=SC2206

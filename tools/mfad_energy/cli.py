@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""mfad-energy: turns a plain-C element energy into mfad's AD modes by source transformation.
+
+    mfad-energy [-o OUT.c] [--name NAME] [--info VAR] [-I DIR] [-D MACRO] [--depfile F] ENERGY.c
+
+ENERGY.c is ordinary C over doubles (it compiles as it is): an energy function
+`double f(const double x[N], const double p[P])`, optional helpers and rest set-up, and one
+`const MfadEnergyInfo <name>_info = {...}` (include <mfad/energy.h>). The output is one C file
+that compiles with a C compiler (CPU) and, included from a .cu file, with nvcc (CUDA): the
+energy in every mode of include/mfad/impl/instantiate.h (value, gradient, fused HVP, Hessian, ...)
+as the kernel MfadKernel_<NAME>. Activity analysis keeps everything that depends only on p and
+constants in double; `#line` directives point compiler messages at ENERGY.c. Constructs that
+cannot be differentiated are errors at file:line:column. The C front end is pycparser, fed by
+the C preprocessor (`cc -E`) with a math.h that declares only what an energy may use.
+"""
+import argparse
+import os
+import sys
+
+from .common import TranslateError
+from .features import feature_code
+from .frontend import parse
+from .output import unit_text
+from .reverse import NoReverse, Reverser
+from .translator import Translator
+
+
+def main(argv=None, tool_dir=None):
+    """The mfad-energy command; tool_dir is the directory of the command (tools/ of the tree, bin/ of an
+    install), where fakeinc/ and ../include are found."""
+    if tool_dir is None:
+        tool_dir = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    ap = argparse.ArgumentParser(prog="mfad-energy", description=__doc__.split("\n\n")[0])
+    ap.add_argument("source")
+    ap.add_argument("-o", "--output", help="output C file (default: NAME_mfad.c beside the source)")
+    ap.add_argument("--name", help="kernel name: MfadKernel_NAME (default: the source's base name)")
+    ap.add_argument("--info", help="the MfadEnergyInfo variable, if the file has several")
+    ap.add_argument("-I", dest="incs", action="append", default=[], help="include directory")
+    ap.add_argument("-D", dest="defs", action="append", default=[], help="macro definition")
+    ap.add_argument("--cpp", default=os.environ.get("MFAD_CPP", "cc -E"), help="C preprocessor command (default: cc -E)")
+    ap.add_argument("--depfile", help="write the source's included files as a Makefile rule")
+    ap.add_argument("--roll-hessian-rows", action="store_true", help="Hessian mode's rows as loops (energies of many unknowns: a fraction of the compile time)")
+    ap.add_argument("--line-directory", metavar="DIR", help="output that names no absolute path: #line file names relative to DIR "
+                    "(the directory the compiler runs in) and the unit's self-include by its base name (the build puts the output's "
+                    "directory on the include path), so that a compiler cache hits whichever folder the tree is in")
+    args = ap.parse_args(argv)
+
+    source = os.path.abspath(args.source)
+    name = args.name or os.path.splitext(os.path.basename(source))[0]
+    out = os.path.abspath(args.output or os.path.join(os.path.dirname(source), name + "_mfad.c"))
+    ast, rc = parse(args, source, out, tool_dir)
+    if ast is None:
+        return rc
+    try:
+        tr = Translator(ast, source, name, args.info)
+        meta = tr.info()
+        energy = tr.energy_spec()
+        body = tr.emit(energy)
+        feature = []
+        if "features" in meta:
+            rows, code = tr.feature_rows()
+            feature = feature_code(rows, code, meta["vertices"] * meta["dof"], meta["features"], meta["feature"])
+        rest, rest_name = [], None
+        if "rest" in meta:
+            rest = tr.emit(tr.rest_spec())
+            rest_name = tr.specs[(meta["rest"], (False, False, False), "host", False)].cname
+        step, step_name = [], None
+        if "step" in meta:
+            step = tr.emit(tr.step_spec())
+            step_name = tr.specs[(meta["step"], (False, False, False), "host", False)].cname
+        reverse = []
+        if "features" in meta:
+            try:
+                reverse = Reverser([t for _, t in body]).function()
+            except NoReverse as e:
+                if os.environ.get("MFAD_ENERGY_VERBOSE"):
+                    sys.stderr.write("mfad-energy: %s: no reverse body (%s)\n" % (name, e))
+    except TranslateError as e:
+        sys.stderr.write(str(e) + "\n")
+        return 1
+
+    text = unit_text(source, out, name, meta, tr.residual, body, feature, rest, rest_name, step, step_name, reverse,
+                     args.line_directory, args.roll_hessian_rows)
+    old = None
+    if os.path.exists(out):
+        with open(out) as f:
+            old = f.read()
+    if old != text:  # unchanged output keeps its time stamp: no rebuild
+        with open(out, "w") as f:
+            f.write(text)
+    return 0
+

@@ -1,0 +1,313 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""The fused univariate chain rule: a one-variable subtree u -> g(u) as its jet (g, g', g'') in C text
+(jmul/jadd/... fold the literal 0 and 1), emitted as one OP(chain1) call."""
+from pycparser import c_ast
+
+from .common import ARITH, MATH1, fail, src
+
+
+ZERO, ONE = "0.0", "1.0"
+
+
+def jmul(*xs):
+    """Product of jet entries, exact for the zero and one of derivatives."""
+    if ZERO in xs:
+        return ZERO
+    xs = [x for x in xs if x != ONE]
+    return " * ".join(xs) if xs else ONE
+
+
+def jmulp(a, b):
+    """(a) * b, a possibly a sum."""
+    if ZERO in (a, b):
+        return ZERO
+    if a == ONE:
+        return b
+    if b == ONE:
+        return a
+    return "(%s) * %s" % (a, b)
+
+
+def jadd(a, b):
+    if a == ZERO:
+        return b
+    if b == ZERO:
+        return a
+    return "%s + %s" % (a, b)
+
+
+def jneg(a):
+    return ZERO if a == ZERO else "-(%s)" % a
+
+
+def jsub(a, b):
+    if b == ZERO:
+        return a
+    if a == ZERO:
+        return jneg(b)
+    return "%s - (%s)" % (a, b)
+
+
+class Jets:
+    """Emitter methods for one-variable subtrees (see emit_forward.Emitter)."""
+
+    # ------------------------------------------------------------ one-variable subtrees
+    def univariate(self, e):
+        """The lvalue text of the one differentiated scalar e depends on, if e is built from it with
+        + - * / math.h functions and passive values; else None."""
+        leaves = set()
+
+        def walk(n):
+            if not self.s.expr_active(n):
+                return True
+            if isinstance(n, (c_ast.ID, c_ast.ArrayRef)):
+                leaves.add(self.lvalue(n)[1])
+                return True
+            if isinstance(n, c_ast.BinaryOp) and n.op in ARITH:
+                return walk(n.left) and walk(n.right)
+            if isinstance(n, c_ast.UnaryOp) and n.op in ("-", "+"):
+                return walk(n.expr)
+            if isinstance(n, c_ast.Cast):
+                return walk(n.expr)
+            if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID):
+                args = n.args.exprs if n.args else []
+                if n.name.name in MATH1 and len(args) == 1:
+                    return walk(args[0])
+                if n.name.name == "pow" and len(args) == 2 and not self.s.expr_active(args[1]):
+                    return walk(args[0])
+            return False
+
+        if walk(e) and len(leaves) == 1:
+            return leaves.pop()
+        return None
+
+    def nonlinear(self, e):
+        if isinstance(e, c_ast.FuncCall):
+            return True
+        if isinstance(e, c_ast.BinaryOp):
+            if e.op == "*" and self.s.expr_active(e.left) and self.s.expr_active(e.right):
+                return True
+            if e.op == "/" and self.s.expr_active(e.right):
+                return True
+            return self.nonlinear(e.left) or self.nonlinear(e.right)
+        if isinstance(e, (c_ast.UnaryOp, c_ast.Cast)):
+            return self.nonlinear(e.expr)
+        return False
+
+    def fused(self, e, u, dest, scale):
+        """scale * f(u) as one OP(chain1): f, f' and f'' evaluated in double."""
+        uv = self.dtemp("OP(val)(&%s)" % u)
+        v, d, dd = self.jet(e, uv, self.dtemp(scale) if scale is not None else None)
+        r = self.target(dest)
+        self.pre.append("OP(chain1)(&%s, &%s, %s, %s, %s);" % (r, u, v, d, dd))
+        return r
+
+    def D(self, x):
+        """A double temporary for a jet entry (ZERO and ONE stay literal)."""
+        return x if x in (ZERO, ONE) else self.dtemp(x)
+
+    def compose(self, g0, g1, g2, ad, add):
+        """The jet of g(a) from g, g', g'' at a and a's derivatives ad, add."""
+        if ad == ONE and add == ZERO:
+            return g0, g1, g2
+        D = self.D
+        return g0, D(jmul(g1, ad)), D(jadd(jmul(g2, D(jmul(ad, ad))), jmul(g1, add)))
+
+    def monomial(self, e):
+        """(q, n) if e is q u^n, u the differentiated scalar and q a passive C expression (products
+        of u and passive values, quotients by passive values); else None."""
+        if not self.s.expr_active(e):
+            return None
+        if isinstance(e, (c_ast.ID, c_ast.ArrayRef)):
+            return "1.0", 1
+        if isinstance(e, c_ast.Cast) or (isinstance(e, c_ast.UnaryOp) and e.op == "+"):
+            return self.monomial(e.expr)
+        if isinstance(e, c_ast.UnaryOp) and e.op == "-":
+            m = self.monomial(e.expr)
+            return None if m is None else ("-(%s)" % m[0], m[1])
+        if isinstance(e, c_ast.BinaryOp) and e.op in ("*", "/"):
+            la, ra = self.s.expr_active(e.left), self.s.expr_active(e.right)
+            if la and ra:
+                a, b = (self.monomial(e.left), self.monomial(e.right)) if e.op == "*" else (None, None)
+                return None if a is None or b is None else ("(%s) * (%s)" % (a[0], b[0]), a[1] + b[1])
+            if la:
+                a = self.monomial(e.left)
+                return None if a is None else ("(%s) %s (%s)" % (a[0], e.op, self.pexpr(e.right)), a[1])
+            if e.op == "*":
+                b = self.monomial(e.right)
+                return None if b is None else ("(%s) * (%s)" % (self.pexpr(e.left), b[0]), b[1])
+        return None
+
+    def active_core(self, e):
+        """The text of e without its passive factors and divisors (k a, a / k -> a)."""
+        while True:
+            if isinstance(e, c_ast.Cast) or (isinstance(e, c_ast.UnaryOp) and e.op == "+"):
+                e = e.expr
+            elif isinstance(e, c_ast.BinaryOp) and e.op in ("*", "/") and not self.s.expr_active(e.right):
+                e = e.left
+            elif isinstance(e, c_ast.BinaryOp) and e.op == "*" and not self.s.expr_active(e.left):
+                e = e.right
+            else:
+                return src(e)
+
+    def scaled_leaf(self, e):
+        """Is e the differentiated scalar times passive factors (u, k * u, u / k, -u)?"""
+        if isinstance(e, (c_ast.ID, c_ast.ArrayRef)):
+            return self.s.expr_active(e)
+        if isinstance(e, c_ast.Cast) or (isinstance(e, c_ast.UnaryOp) and e.op in ("+", "-")):
+            return self.scaled_leaf(e.expr)
+        if isinstance(e, c_ast.BinaryOp) and e.op in ("*", "/"):
+            la, ra = self.s.expr_active(e.left), self.s.expr_active(e.right)
+            if la and not ra:
+                return self.scaled_leaf(e.left)
+            if ra and not la and e.op == "*":
+                return self.scaled_leaf(e.right)
+        return False
+
+    def jet(self, e, uv, c=None):
+        """c * (value, first, second derivative) of e with respect to u, as double C expressions;
+        c is a passive double (a temporary's name) or None for 1. ZERO and ONE are exact (no
+        0 * inf). The factor c is pushed down to where it is free (a passive operand, a numerator,
+        the constants of a rule), and the arithmetic kept shallow (independent divisions, one
+        reciprocal then products): in the smallest energies the latency of this chain shows next
+        to the derivative lanes."""
+        D = self.D
+        if c == ONE:
+            c = None
+        if not self.s.expr_active(e):
+            return D(jmul(c or ONE, self.dtemp(self.pexpr(e)))), ZERO, ZERO
+        if isinstance(e, (c_ast.ID, c_ast.ArrayRef)):
+            return (uv, ONE, ZERO) if c is None else (D(jmul(c, uv)), c, ZERO)
+        if isinstance(e, c_ast.Cast) or (isinstance(e, c_ast.UnaryOp) and e.op == "+"):
+            return self.jet(e.expr, uv, c)
+        if isinstance(e, c_ast.UnaryOp):  # '-'
+            return self.jet(e.expr, uv, D("-(%s)" % c) if c is not None else D("-1.0"))
+        if isinstance(e, c_ast.BinaryOp):
+            la, ra = self.s.expr_active(e.left), self.s.expr_active(e.right)
+            if e.op in ("+", "-"):
+                f = jadd if e.op == "+" else jsub
+                if c is None or all(self.s.expr_active(t) for _, t in self.terms(e)):
+                    a, b = self.jet(e.left, uv, c), self.jet(e.right, uv, c)
+                    return tuple(D(f(x, y)) for x, y in zip(a, b))
+                # a sum with a constant term k: the factor after the sum, not c u - c k, which
+                # loses the digits that u - k keeps where they nearly cancel (an energy near its
+                # rest state: (l - L)^2, J - 1 - log J)
+                a, b = self.jet(e.left, uv), self.jet(e.right, uv)
+                return tuple(D(jmul(c or ONE, D(f(x, y)))) for x, y in zip(a, b))
+            if e.op == "*" and not (la and ra):
+                act, pas = (e.left, e.right) if la else (e.right, e.left)
+                return self.jet(act, uv, D(jmul(c or ONE, "(%s)" % self.pexpr(pas))))
+            if e.op == "/" and not ra:
+                return self.jet(e.left, uv, D("%s / (%s)" % (c or "1.0", self.pexpr(e.right))))
+            if e.op == "/" and not la:  # k / b, k = c * (numerator): a function of b
+                k = D(jmul(c or ONE, "(%s)" % self.pexpr(e.left)))
+                r = e.right
+                if isinstance(r, c_ast.FuncCall) and isinstance(r.name, c_ast.ID) and r.name.name == "sqrt" and r.args and len(r.args.exprs) == 1:
+                    # k / sqrt(a) = k a^{-1/2}: three independent divisions
+                    a, ad, add = self.jet(r.args.exprs[0], uv)
+                    f = D("sqrt(%s)" % a)
+                    af = D("%s * %s" % (a, f))
+                    g0 = D("%s / %s" % (k, f))
+                    g1 = D("%s / %s" % (D("-0.5 * %s" % k), af))
+                    g2 = D("%s / (%s * %s)" % (D("0.75 * %s" % k), a, af))
+                    return self.compose(g0, g1, g2, ad, add)
+                m = self.monomial(r)
+                if m is not None and m[1] <= 8:
+                    # k / (q u^n) = K u^-n: the reciprocals of u^n and u (independent divisions),
+                    # then one product to each derivative
+                    n, K = m[1], D("%s / (%s)" % (k, m[0]))
+                    un = uv
+                    for _ in range(n - 1):
+                        un = D("%s * %s" % (un, uv))
+                    ipn, iu = D("1.0 / %s" % un), D("1.0 / %s" % uv)
+                    return (D(jmul(K, ipn)), D(jmul(D(jmul(D("%d.0 * %s" % (-n, K)), iu)), ipn)),
+                            D(jmul(D(jmul(D("%d.0 * %s" % (n * (n + 1), K)), ipn)), D(jmul(iu, iu)))))
+                b, bd, bdd = self.jet(r, uv)
+                ib = D("1.0 / %s" % b)
+                ib2 = D("%s * %s" % (ib, ib))
+                g0 = D(jmul(k, ib))
+                g1 = D(jmul(D("-%s" % k), ib2))
+                g2 = D(jmul(D(jmul(D("2.0 * %s" % k), ib)), ib2))
+                return self.compose(g0, g1, g2, bd, bdd)
+            av, ad, add = self.jet(e.left, uv, c)
+            bv, bd, bdd = self.jet(e.right, uv)
+            if e.op == "*" and self.active_core(e.left) == self.active_core(e.right):
+                # (k a) a: the two product-rule terms are one, taken twice (d: 2 k a a', dd: 2 k (a a'' + a'^2))
+                return (D(jmul(av, bv)), D("2.0 * %s" % D(jmul(ad, bv))),
+                        D("2.0 * (%s)" % jadd(jmul(add, bv), jmul(ad, bd))))
+            if e.op == "*":
+                return (D(jmul(av, bv)), D(jadd(jmul(ad, bv), jmul(av, bd))),
+                        D(jadd(jadd(jmul(add, bv), jmul("2.0", ad, bd)), jmul(av, bdd))))
+            # a / b, both functions of u: one reciprocal of b, then products
+            ib = D("1.0 / %s" % bv)
+            v = D(jmul(av, ib))
+            d = D(jmulp(jsub(ad, jmul(v, bd)), ib))
+            return v, d, D(jmulp(jsub(jsub(add, jmul("2.0", d, bd)), jmul(v, bdd)), ib))
+        name = e.name.name
+        args = e.args.exprs
+        a, ad, add = self.jet(args[0], uv)
+        # g(a), g'(a), g''(a), times c where the rule has a constant to fold it into. A math.h call
+        # comes after the arithmetic that does not need it: every xmm register is caller-saved, and
+        # divisions issued before the call overlap with it (flip_barrier_tri's Hessian: 4%)
+        if name == "log":
+            b = a
+            if self.scaled_leaf(args[0]):  # log(k u) = log k + log u: the derivatives of log u
+                b, ad, add = uv, ONE, ZERO
+            if c is None:
+                g1 = D("1.0 / %s" % b)
+                g2 = D("-%s * %s" % (g1, g1))
+                g0 = D("log(%s)" % a)
+            else:
+                g1, g2 = D("%s / %s" % (c, b)), D("-(%s) / (%s * %s)" % (c, b, b))
+                g0 = D(jmul(c, D("log(%s)" % a)))
+            return self.compose(g0, g1, g2, ad, add)
+        if name == "sqrt":
+            f = D("sqrt(%s)" % a)
+            k1, k2 = (D("0.5 * %s" % c), D("-0.25 * %s" % c)) if c is not None else ("0.5", "-0.25")
+            g0, g1, g2 = D(jmul(c or ONE, f)), D("%s / %s" % (k1, f)), D("%s / (%s * %s)" % (k2, a, f))
+            return self.compose(g0, g1, g2, ad, add)
+        if name == "exp":
+            g0 = D(jmul(c or ONE, D("exp(%s)" % a)))
+            return self.compose(g0, g0, g0, ad, add)
+        if name in ("sin", "cos"):
+            s, co = D("sin(%s)" % a), D("cos(%s)" % a)
+            if name == "sin":
+                g0, g1 = D(jmul(c or ONE, s)), D(jmul(c or ONE, co))
+            else:
+                g0, g1 = D(jmul(c or ONE, co)), D(jneg(jmul(c or ONE, s)))
+            return self.compose(g0, g1, D(jneg(g0)), ad, add)
+        if name == "pow":
+            k = D(self.pexpr(args[1]))
+            f, f1, f2 = D("pow(%s, %s)" % (a, k)), D("%s * pow(%s, %s - 1.0)" % (k, a, k)), D("%s * (%s - 1.0) * pow(%s, %s - 2.0)" % (k, k, a, k))
+        elif name == "cbrt":
+            f = D("cbrt(%s)" % a)
+            i3 = D("1.0 / (3.0 * %s)" % a)
+            f1 = D("%s * %s" % (f, i3))
+            f2 = D("-2.0 * %s * %s" % (f1, i3))
+        elif name == "tan":
+            f = D("tan(%s)" % a)
+            f1 = D("1.0 + %s * %s" % (f, f))
+            f2 = D("2.0 * %s * %s" % (f, f1))
+        elif name == "tanh":
+            f = D("tanh(%s)" % a)
+            f1 = D("1.0 - %s * %s" % (f, f))
+            f2 = D("-2.0 * %s * %s" % (f, f1))
+        elif name in ("asin", "acos"):
+            q = D("1.0 / (1.0 - %s * %s)" % (a, a))
+            g1 = D("sqrt(%s)" % q)
+            g2 = D("%s * %s * %s" % (a, g1, q))
+            f1, f2 = (g1, g2) if name == "asin" else (D("-" + g1), D("-" + g2))
+            f = D("%s(%s)" % (name, a))
+        elif name == "atan":
+            f1 = D("1.0 / (1.0 + %s * %s)" % (a, a))
+            f2 = D("-2.0 * %s * %s * %s" % (a, f1, f1))
+            f = D("atan(%s)" % a)
+        elif name == "fabs":
+            f = D("fabs(%s)" % a)
+            f1 = D("(double)((%s > 0.0) - (%s < 0.0))" % (a, a))
+            f2 = ZERO
+        else:  # pragma: no cover
+            fail(e, "internal: no jet rule for %s" % name)
+        if c is not None:
+            f, f1, f2 = D(jmul(c, f)), D(jmul(c, f1)), D(jmul(c, f2))
+        return self.compose(f, f1, f2, ad, add)

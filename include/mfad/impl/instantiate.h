@@ -197,8 +197,14 @@
 #undef MFAD_FN
 #undef MFAD_GEN_MODIFIERS
 
+/* one out-of-line element Hessian for the Hessian loop, the block-diagonal loop and the host element */
+static __attribute__((noinline, unused)) double mfad_cpu_elem_hessian(const MfadLoop *L, int e, double *MFAD_RESTRICT H)
+{
+  return mfad_elem_hessian(L, e, H);
+}
+#define MFAD_CPU_ELEM_HESSIAN mfad_cpu_elem_hessian
 #include <mfad/impl/loop_cpu.h>
-#if MFAD_ENERGY_OUTPUTS > 0
+#if MFAD_ENERGY_OUTPUTS > 0 && (!defined(MFAD_INSTANTIATE_MODES) || ((MFAD_INSTANTIATE_MODES)&1))
 #include <mfad/impl/loop_cpu_residual.h>
 #define MFAD_RESIDUAL_KERNEL (&mfad_residual_kernel)
 #define MFAD_NOUT            MFAD_ENERGY_OUTPUTS
@@ -207,30 +213,112 @@
 #define MFAD_NOUT            1
 #endif
 
+/* The modes in translation units of their own (MFAD_INSTANTIATE_MODES): at 12 unknowns with no
+   features, one unit of every mode took 20-22 s at -O3, most of it the Hessian mode's N^2 lanes;
+   mfad_add_energy compiles the energy's unit several times, each instantiating a part of the modes,
+   so that the parts build in parallel (tests/buildtime.cmake's yardstick). Each mode's CPU loop and
+   host element function are compiled in the unit of its part, with its element bodies inlined as
+   before (the loops' speed does not change), and reached from the kernel's part by a hidden
+   extern name carrying the energy's. A residual compiles whole in the kernel's part. */
+#define MFAD_PART_KERNEL   1  /* the MfadKernel, its counting mode (flops) and rest set-up */
+#define MFAD_PART_VALUE    2  /* cpu_value */
+#define MFAD_PART_GRADIENT 4  /* cpu_gradient */
+#define MFAD_PART_HVP      8  /* cpu_hvp */
+#define MFAD_PART_DIAGONAL 16 /* cpu_diagonal */
+#define MFAD_PART_HESSIAN  32 /* cpu_hessian, cpu_blockdiag (both of the element Hessian) */
+#define MFAD_PART_ALL      63
+#ifndef MFAD_INSTANTIATE_MODES
+#define MFAD_INSTANTIATE_MODES MFAD_PART_ALL
+#endif
+#if MFAD_ENERGY_OUTPUTS > 0
+#define MFAD_PART(m) ((MFAD_INSTANTIATE_MODES)&MFAD_PART_KERNEL)
+#else
+#define MFAD_PART(m) ((MFAD_INSTANTIATE_MODES) & (m))
+#endif
+/* a mode's functions: static in a unit of every mode, hidden externs between parts */
+#if (MFAD_INSTANTIATE_MODES) == MFAD_PART_ALL || MFAD_ENERGY_OUTPUTS > 0
+#define MFAD_PART_LINKAGE static
+#else
+#define MFAD_PART_LINKAGE __attribute__((visibility("hidden")))
+#endif
+#define MFAD_PART_FN(f) MFAD_CAT(MFAD_CAT(mfad_part_, f), MFAD_CAT(_, MFAD_ENERGY_NAME))
+#define MFAD_PART_DECLARE(mode) \
+  MFAD_PART_LINKAGE void MFAD_PART_FN(MFAD_CAT(cpu_, mode))(const MfadLoop *L); \
+  MFAD_PART_LINKAGE void MFAD_PART_FN(MFAD_CAT(element_, mode))(const double *x, const double *v, const double *params, double *value, double *out)
+/* one element of a mode on the host (MfadKernel.element): value receives E, out the mode's output */
+#define MFAD_PART_DEFINE(mode, STMT) \
+  MFAD_PART_LINKAGE void MFAD_PART_FN(MFAD_CAT(cpu_, mode))(const MfadLoop *L) { MFAD_CAT(mfad_cpu_, mode)(L); } \
+  MFAD_PART_LINKAGE void MFAD_PART_FN(MFAD_CAT(element_, mode))(const double *x, const double *v, const double *params, double *value, double *out) \
+  { \
+    int      conn[MFAD_NV]; \
+    MfadLoop L; \
+    mfad_elem_loop_one(&L, conn, x, v, params); \
+    STMT; \
+  }
+#if MFAD_PART(MFAD_PART_VALUE) || MFAD_PART(MFAD_PART_KERNEL)
+MFAD_PART_DECLARE(value);
+#endif
+#if MFAD_PART(MFAD_PART_VALUE)
+MFAD_PART_DEFINE(value, (void)out; *value = mfad_elem_value(&L, 0))
+#endif
+#if MFAD_PART(MFAD_PART_GRADIENT) || MFAD_PART(MFAD_PART_KERNEL)
+MFAD_PART_DECLARE(gradient);
+#endif
+#if MFAD_PART(MFAD_PART_GRADIENT)
+MFAD_PART_DEFINE(gradient, *value = mfad_elem_gradient(&L, 0, out))
+#endif
+#if MFAD_PART(MFAD_PART_HVP) || MFAD_PART(MFAD_PART_KERNEL)
+MFAD_PART_DECLARE(hvp);
+#endif
+#if MFAD_PART(MFAD_PART_HVP)
+MFAD_PART_DEFINE(hvp, mfad_elem_hvp(&L, 0, out); *value = mfad_elem_value(&L, 0))
+#endif
+#if MFAD_PART(MFAD_PART_DIAGONAL) || MFAD_PART(MFAD_PART_KERNEL)
+MFAD_PART_DECLARE(diagonal);
+#endif
+#if MFAD_PART(MFAD_PART_DIAGONAL)
+MFAD_PART_DEFINE(diagonal, mfad_elem_diagonal(&L, 0, out); *value = mfad_elem_value(&L, 0))
+#endif
+#if MFAD_PART(MFAD_PART_HESSIAN) || MFAD_PART(MFAD_PART_KERNEL)
+MFAD_PART_DECLARE(hessian);
+MFAD_PART_LINKAGE void MFAD_PART_FN(cpu_blockdiag)(const MfadLoop *L);
+#endif
+#if MFAD_PART(MFAD_PART_HESSIAN)
+MFAD_PART_DEFINE(hessian, double H[MFAD_N * MFAD_N]; *value = mfad_cpu_elem_hessian(&L, 0, H);
+                 for (int i = 0; i < MFAD_N * MFAD_N; i++) out[i] = H[i])
+MFAD_PART_LINKAGE void MFAD_PART_FN(cpu_blockdiag)(const MfadLoop *L) { mfad_cpu_blockdiag(L); }
+#endif
+
+#if MFAD_ENERGY_REST_DIM > 0
+#define MFAD_REST_FN mfad_energy_rest
+#else
+#define MFAD_REST_FN 0
+#endif
+
+#if defined(MFAD_ENERGY_STEP)
+#define MFAD_STEP_FN mfad_energy_step
+#else
+#define MFAD_STEP_FN 0
+#endif
+
+#if MFAD_PART(MFAD_PART_KERNEL)
 static void mfad_element_host(MfadMode mode, const double *x, const double *v, const double *params, double *value, double *out)
 {
-  int      conn[MFAD_NV];
-  double   H[MFAD_N * MFAD_N];
-  MfadLoop L;
-  mfad_elem_loop_one(&L, conn, x, v, params);
   switch (mode) {
   case MFAD_MODE_VALUE:
-    *value = mfad_elem_value(&L, 0);
+    MFAD_PART_FN(element_value)(x, v, params, value, out);
     break;
   case MFAD_MODE_GRADIENT:
-    *value = mfad_elem_gradient(&L, 0, out);
+    MFAD_PART_FN(element_gradient)(x, v, params, value, out);
     break;
   case MFAD_MODE_HVP:
-    mfad_elem_hvp(&L, 0, out);
-    *value = mfad_elem_value(&L, 0);
+    MFAD_PART_FN(element_hvp)(x, v, params, value, out);
     break;
   case MFAD_MODE_HESSIAN:
-    *value = mfad_elem_hessian(&L, 0, H);
-    for (int i = 0; i < MFAD_N * MFAD_N; i++) out[i] = H[i];
+    MFAD_PART_FN(element_hessian)(x, v, params, value, out);
     break;
   case MFAD_MODE_DIAGONAL:
-    mfad_elem_diagonal(&L, 0, out);
-    *value = mfad_elem_value(&L, 0);
+    MFAD_PART_FN(element_diagonal)(x, v, params, value, out);
     break;
   default:
     break;
@@ -294,18 +382,6 @@ static void mfad_flops_host(const double *x, const double *params, double flops[
 #endif
 }
 
-#if MFAD_ENERGY_REST_DIM > 0
-#define MFAD_REST_FN mfad_energy_rest
-#else
-#define MFAD_REST_FN 0
-#endif
-
-#if defined(MFAD_ENERGY_STEP)
-#define MFAD_STEP_FN mfad_energy_step
-#else
-#define MFAD_STEP_FN 0
-#endif
-
 #define MFAD_KERNEL_SYMBOL MFAD_CAT(MfadKernel_, MFAD_ENERGY_NAME)
 #ifdef __cplusplus
 extern "C" {
@@ -315,39 +391,26 @@ extern "C" {
    this file compiles the same way with and without CUDA. */
 extern const struct _n_MfadCudaKernel MFAD_CAT(MfadCudaKernel_, MFAD_ENERGY_NAME) __attribute__((weak));
 extern const struct _n_MfadKernel MFAD_KERNEL_SYMBOL;
-const struct _n_MfadKernel        MFAD_KERNEL_SYMBOL = {
-  MFAD_STR(MFAD_ENERGY_NAME),
-  MFAD_ENERGY_DESCRIPTION,
-  MFAD_ENERGY_VERTICES,
-  MFAD_ENERGY_DOF,
-  MFAD_ENERGY_PARAMS,
-  MFAD_ENERGY_REST_DIM,
-  MFAD_ENERGY_MATERIAL,
-  MFAD_REST_FN,
-  mfad_element_host,
-  mfad_flops_host,
-  mfad_cpu_value,
-  mfad_cpu_gradient,
-  mfad_cpu_hvp,
-  mfad_cpu_diagonal,
-  mfad_cpu_blockdiag,
-  mfad_cpu_hessian,
-  &MFAD_CAT(MfadCudaKernel_, MFAD_ENERGY_NAME),
-  MFAD_ENERGY_CELL_VERTICES,
-  MFAD_ENERGY_OUTPUTS,
-  (MfadSum)MFAD_ENERGY_SUM,
-  MFAD_RESIDUAL_KERNEL,
-  MFAD_ENERGY_FEATURES,
+const struct _n_MfadKernel            MFAD_KERNEL_SYMBOL = {
+               MFAD_STR(MFAD_ENERGY_NAME), MFAD_ENERGY_DESCRIPTION, MFAD_ENERGY_VERTICES, MFAD_ENERGY_DOF, MFAD_ENERGY_PARAMS, MFAD_ENERGY_REST_DIM,
+                        MFAD_ENERGY_MATERIAL, MFAD_REST_FN, mfad_element_host, mfad_flops_host, MFAD_PART_FN(cpu_value), MFAD_PART_FN(cpu_gradient),
+                        MFAD_PART_FN(cpu_hvp), MFAD_PART_FN(cpu_diagonal), MFAD_PART_FN(cpu_blockdiag), MFAD_PART_FN(cpu_hessian),
+                        &MFAD_CAT(MfadCudaKernel_, MFAD_ENERGY_NAME), MFAD_ENERGY_CELL_VERTICES, MFAD_ENERGY_OUTPUTS, (MfadSum)MFAD_ENERGY_SUM,
+                        MFAD_RESIDUAL_KERNEL, MFAD_ENERGY_FEATURES,
 #if defined(MFAD_ENERGY_REVERSE)
-  1,
+             1,
 #else
-  0,
+             0,
 #endif
-  MFAD_STEP_FN,
+             MFAD_STEP_FN,
 };
 #ifdef __cplusplus
 }
 #endif
+#else
+/* a part without the kernel: the energy's host helpers are the kernel part's (no unused warnings) */
+static void (*const mfad_part_host_[])(void) __attribute__((unused)) = {(void (*)(void))MFAD_REST_FN, (void (*)(void))MFAD_STEP_FN};
+#endif /* MFAD_PART_KERNEL */
 #endif /* !__CUDACC__ && !MFAD_CUDA_EMULATION */
 
 #endif /* MFAD_INSTANTIATE_H */

@@ -24,6 +24,16 @@ static inline int mfad_cpu_threads(const MfadLoop *L) { return L->nthreads > 0 ?
 static inline int mfad_cpu_threads(const MfadLoop *L) { (void)L; return 1; }
 #endif
 
+/* the loops: static, each compiled only in the translation unit of its mode (MFAD_INSTANTIATE_MODES,
+   mfad/impl/instantiate.h), the others unused there */
+#define MFAD_CPU_LOOP static __attribute__((unused))
+/* the element Hessian of the Hessian and block-diagonal loops: instantiate.h compiles it once, out
+   of line, for both (and for the host element): each inlined copy of a 12-unknown Hessian body
+   cost gcc -O3 ~7 s, and a call per element costs nothing against its N^2 lanes */
+#ifndef MFAD_CPU_ELEM_HESSIAN
+#define MFAD_CPU_ELEM_HESSIAN mfad_elem_hessian
+#endif
+
 /* Runs STMT (which sees the element index `e`) over every element, colour by colour. */
 #define MFAD_CPU_COLOURED(L, STMT) \
   do { \
@@ -71,9 +81,9 @@ static inline int mfad_cpu_threads(const MfadLoop *L) { (void)L; return 1; }
     } \
   } while (0)
 
-static void mfad_cpu_value(const MfadLoop *L) { MFAD_CPU_BLOCKS(L, sum_ += L->weight * mfad_elem_value(L, e)); }
+MFAD_CPU_LOOP void mfad_cpu_value(const MfadLoop *L) { MFAD_CPU_BLOCKS(L, sum_ += L->weight * mfad_elem_value(L, e)); }
 
-static void mfad_cpu_gradient(const MfadLoop *L)
+MFAD_CPU_LOOP void mfad_cpu_gradient(const MfadLoop *L)
 {
   /* energies per block, then the gradient coloured; the value pass costs a fraction of it */
   mfad_cpu_value(L);
@@ -84,7 +94,7 @@ static void mfad_cpu_gradient(const MfadLoop *L)
   MFAD_CPU_COLOURED(L, double g[MFAD_N]; (void)mfad_elem_gradient(L, e, g); mfad_elem_scatter(L->y, L->conn + (long)e * MFAD_NV, g, L->weight));
 }
 
-static void mfad_cpu_hvp(const MfadLoop *L)
+MFAD_CPU_LOOP void mfad_cpu_hvp(const MfadLoop *L)
 {
   if (L->atomic) {
     MFAD_CPU_ATOMIC(L, hv, mfad_elem_hvp(L, e, hv));
@@ -94,20 +104,20 @@ static void mfad_cpu_hvp(const MfadLoop *L)
 }
 
 /* the diagonal mode: one pass of 2N + 1 doubles per number (mfad/impl/ad.h) */
-static void mfad_cpu_diagonal(const MfadLoop *L)
+MFAD_CPU_LOOP void mfad_cpu_diagonal(const MfadLoop *L)
 {
   MFAD_CPU_COLOURED(L, double dg[MFAD_N]; mfad_elem_diagonal(L, e, dg); mfad_elem_scatter(L->y, L->conn + (long)e * MFAD_NV, dg, L->weight));
 }
 
-static void mfad_cpu_blockdiag(const MfadLoop *L)
+MFAD_CPU_LOOP void mfad_cpu_blockdiag(const MfadLoop *L)
 {
-  MFAD_CPU_COLOURED(L, double H[MFAD_N * MFAD_N]; (void)mfad_elem_hessian(L, e, H);
+  MFAD_CPU_COLOURED(L, double H[MFAD_N * MFAD_N]; (void)MFAD_CPU_ELEM_HESSIAN(L, e, H);
                     mfad_elem_scatter_blocks(L->y, L->conn + (long)e * MFAD_NV, H, L->weight));
 }
 
-static void mfad_cpu_hessian(const MfadLoop *L)
+MFAD_CPU_LOOP void mfad_cpu_hessian(const MfadLoop *L)
 {
-  MFAD_CPU_BLOCKS(L, double *H = L->y + (long)e * MFAD_N * MFAD_N; sum_ += L->weight * mfad_elem_hessian(L, e, H);
+  MFAD_CPU_BLOCKS(L, double *H = L->y + (long)e * MFAD_N * MFAD_N; sum_ += L->weight * MFAD_CPU_ELEM_HESSIAN(L, e, H);
                   for (int i = 0; i < MFAD_N * MFAD_N; i++) H[i] *= L->weight);
 }
 

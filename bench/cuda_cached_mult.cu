@@ -5,6 +5,7 @@
    scatter with atomicAdd in one launch, so that only the mat-vec layout differs. Prints the median
    time of each, the ratio and which to use (docs/gpu.md); checks that both give the same y.
    Usage: bench_cuda_cached_mult [nelem (default 1000000)] [reps (default 20)]. Needs a GPU. */
+#define MFAD_IMPL_ALLOWED 1 /* times the backend's own kernel (src/cuda/cachedmult.cuh: machinery) */
 #include <cublas_v2.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -17,7 +17,7 @@ import argparse
 import os
 import sys
 
-from .common import TranslateError
+from .common import TranslateError, fail
 from .features import feature_code
 from .frontend import parse
 from .output import unit_text
@@ -71,10 +71,17 @@ def main(argv=None, tool_dir=None):
         reverse = []
         if "features" in meta:
             try:
-                reverse = Reverser([t for _, t in body]).function()
+                reverse = Reverser([t for _, t in body], [c for c, _ in body]).function()
             except NoReverse as e:
-                if os.environ.get("MFAD_ENERGY_VERBOSE"):
-                    sys.stderr.write("mfad-energy: %s: no reverse body (%s)\n" % (name, e))
+                # never silent: forward over forward is slower on the CPU and, on the GPU, over the resource gate
+                c = e.coord or tr.infos[0].coord
+                kind = "error" if meta.get("reverse") else "warning"
+                sys.stderr.write("%s:%s: mfad-energy: %s: no reverse mode for energy '%s' (%s): its Hessian modes use forward over "
+                                 "forward (slower on the CPU; on the GPU over the resource gate)\n" % (c.file, c.line, kind, name, e))
+                if meta.get("reverse"):
+                    return 1
+        elif meta.get("reverse"):
+            fail(tr.infos[0], "'%s': .reverse = MFAD_REVERSE_REQUIRED needs .features (reverse mode runs at the features)" % tr.infos[0].name)
     except TranslateError as e:
         sys.stderr.write(str(e) + "\n")
         return 1

@@ -26,15 +26,26 @@ REV_LEN = {"det2": lambda n: 4, "det3": lambda n: 9, "dot3": lambda n: 3, "cross
 
 
 class NoReverse(Exception):
-    pass
+    """Why the body has no adjoint sweep; coord: the user's construct that prevents it (None: unknown)."""
+
+    def __init__(self, msg, coord=None):
+        super().__init__(msg)
+        self.coord = coord
 
 
 class Reverser:
-    def __init__(self, lines):
-        text = "\n".join(t for t in lines if not t.lstrip().startswith("#"))
+    def __init__(self, lines, coords=None):
+        """lines: the forward body's C lines; coords: the user's position of each (for messages)."""
+        kept = [(c, t) for c, t in zip(coords or [None] * len(lines), lines) if not t.lstrip().startswith("#")]
+        self.line_coord = [None, None]  # the parsed line (after the one-line typedef of T) -> the user's position
+        for c, t in kept:
+            self.line_coord += [c] * (t.count("\n") + 1)
+        self.where = None  # the statement being reversed
+        text = "\n".join(t for _, t in kept)
         text = re.sub(r"\bMFAD_(NO_)?UNROLL(_HESS)?\b", "", text)
-        # helpers over numbers (MFAD_ENERGY_HELPER functions before the body) are inlined at their calls
-        text = re.sub(r"\bMFAD_ENERGY_HELPER\s+", "", re.sub(r"\bMFAD_FN\((\w+)\)", r"\1", text))
+        # helpers over numbers (MFAD_ENERGY_HELPER functions before the body) are inlined at their
+        # calls; the newlines stay, so that a parsed line is the same line of the emitted text
+        text = re.sub(r"\bMFAD_ENERGY_HELPER\s+", lambda h: "\n" * h.group(0).count("\n"), re.sub(r"\bMFAD_FN\((\w+)\)", r"\1", text))
         m = re.search(r"\bMFAD_ENERGY_BODY\((\w+), (\w+), (\w+)\)", text)
         if not m or text.count("MFAD_ENERGY_BODY") != 1:
             raise NoReverse("not one body")
@@ -197,6 +208,8 @@ class Reverser:
         raise NoReverse("declaration of %s" % s.name)
 
     def stmt(self, s, fwd, rev, last):
+        if s.coord is not None and 0 <= s.coord.line < len(self.line_coord):
+            self.where = self.line_coord[s.coord.line] or self.where
         if isinstance(s, c_ast.Compound):
             items = s.block_items or []
             if last and items and isinstance(items[-1], c_ast.Return):
@@ -444,7 +457,11 @@ class Reverser:
     def function(self):
         fwd, rev = [], []
         body = self.ast.body.block_items or []
-        self.block(body, fwd, rev, top=True)
+        try:
+            self.block(body, fwd, rev, top=True)
+        except NoReverse as e:  # at the innermost statement being reversed
+            e.coord = e.coord or self.where
+            raise
         out = ["MFAD_ENERGY_REV_BODY(%s, %s, %s, _mfad_ax)" % (self.x, self.p, self.E), "{"]
         out += ["  " + d for d in self.decls]
         out.append("  T _mfad_aE;")

@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""No silent fallback (issue 48 item 3): an energy with features whose body has no adjoint sweep
+gets a warning at the construct that prevents it and keeps forward over forward; with
+.reverse = MFAD_REVERSE_REQUIRED the same is an error and nothing is written."""
+from conftest import CPP, TOOLS
+
+from mfad_energy import cli
+
+ENERGY = """#include <math.h>
+#include <mfad/energy.h>
+static void feat(const double x[3], const double p[1], double f[3]) { for (int i = 0; i < 3; i++) f[i] = x[i]; }
+static double en(const double f[3], const double p[1])
+{
+  double s = 0;
+  (void)p;
+  for (int i = 0; i < 3; i++) s += f[i] * f[i];
+  return s;
+}
+const MfadEnergyInfo e_info = {.vertices = 1, .dof = 3, .params = 1, .features = 3, .feature = feat, .energy = en%s};
+"""
+CAST_LINE = 7  # the (void)p; statement: not an OP() the adjoint sweep knows
+
+
+def run(tmp_path, capsys, extra):
+    src, out = tmp_path / "e.c", tmp_path / "e_mfad.c"
+    src.write_text(ENERGY % extra)
+    rc = cli.main([str(src), "-o", str(out), "--cpp", CPP], tool_dir=TOOLS)
+    return rc, capsys.readouterr().err, out
+
+
+def test_no_reverse_warns_at_the_construct(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("MFAD_ENERGY_VERBOSE", raising=False)
+    rc, err, out = run(tmp_path, capsys, "")
+    assert rc == 0 and out.exists()
+    assert err.startswith("%s:%d: mfad-energy: warning: no reverse mode for energy 'e' (" % (tmp_path / "e.c", CAST_LINE)), err
+    assert "forward over forward" in err and err.count("\n") == 1
+    assert "MFAD_ENERGY_REV_BODY" not in out.read_text()
+
+
+def test_reverse_required_is_an_error(tmp_path, capsys):
+    rc, err, out = run(tmp_path, capsys, ", .reverse = MFAD_REVERSE_REQUIRED")
+    assert rc != 0 and not out.exists()
+    assert err.startswith("%s:%d: mfad-energy: error: no reverse mode for energy 'e' (" % (tmp_path / "e.c", CAST_LINE)), err
+
+
+def test_reverse_required_met_is_quiet(tmp_path, capsys):
+    # without the cast the body reverses: no message, and the unit has its adjoint sweep
+    src_extra = ", .reverse = MFAD_REVERSE_REQUIRED"
+    global ENERGY
+    body = "  double s = 0;\n  (void)p;\n  for (int i = 0; i < 3; i++) s += f[i] * f[i];\n  return s;\n"
+    assert body in ENERGY
+    saved, ENERGY = ENERGY, ENERGY.replace(body, "  return p[0] * (f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);\n")
+    try:
+        rc, err, out = run(tmp_path, capsys, src_extra)
+    finally:
+        ENERGY = saved
+    assert rc == 0 and err == "" and "MFAD_ENERGY_REV_BODY" in out.read_text()

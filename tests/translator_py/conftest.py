@@ -10,7 +10,7 @@ TOOLS = os.path.join(ROOT, "tools")
 sys.path.insert(0, TOOLS)
 sys.dont_write_bytecode = True
 
-from mfad_energy import frontend  # noqa: E402
+from mfad_energy import frontend, ir  # noqa: E402
 from mfad_energy.translator import Translator  # noqa: E402
 
 CPP = os.environ.get("MFAD_CPP", "cc -E")
@@ -28,6 +28,11 @@ def translate(tmp_path, code, name="e"):
     return tr
 
 
+def body_ir(tr):
+    """The energy's forward body and the helpers it calls, as IR (ir.Function, the body last)."""
+    return tr.emit(tr.energy_spec())
+
+
 def body_text(tr):
     """The energy's forward body, as C lines (no #line directives)."""
-    return [t for _, t in tr.emit(tr.energy_spec())]
+    return [t for _, t in ir.lines(body_ir(tr))]

@@ -17,6 +17,7 @@ import argparse
 import os
 import sys
 
+from . import ir
 from .common import TranslateError, fail
 from .features import feature_code
 from .frontend import parse
@@ -55,18 +56,19 @@ def main(argv=None, tool_dir=None):
         tr = Translator(ast, source, name, args.info)
         meta = tr.info()
         energy = tr.energy_spec()
-        body = tr.emit(energy)
+        body_ir = tr.emit(energy)
+        body = ir.lines(body_ir)
         feature = []
         if "features" in meta:
             rows, code = tr.feature_rows()
             feature = feature_code(rows, code, meta["vertices"] * meta["dof"], meta["features"], meta["feature"])
         rest, rest_name = [], None
         if "rest" in meta:
-            rest = tr.emit(tr.rest_spec())
+            rest = ir.lines(tr.emit(tr.rest_spec()))
             rest_name = tr.specs[(meta["rest"], (False, False, False), "host", False)].cname
         step, step_name = [], None
         if "step" in meta:
-            step = tr.emit(tr.step_spec())
+            step = ir.lines(tr.emit(tr.step_spec()))
             step_name = tr.specs[(meta["step"], (False, False, False), "host", False)].cname
         reverse = []
         if "features" in meta:

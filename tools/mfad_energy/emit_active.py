@@ -1,10 +1,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Forward emission, part 2: expressions that carry derivatives, reduced to OP() calls (sums, products,
 in-place updates, the numerical-stability rewrites)."""
-import re
-
 from pycparser import c_ast
 
+from . import ir
 from .common import MATH1, MATH2, PASSIVE_MATH, fail, src
 
 
@@ -12,8 +11,8 @@ class ActiveExpressions:
     """Emitter methods for active expressions (see emit_forward.Emitter)."""
 
     # ------------------------------------------------------------ active expressions
-    # aexpr(e, dest, scale) emits scale * e (scale a passive C expression or None for 1) into dest
-    # or a temporary and returns its lvalue text. Passive factors are pushed down to where they cost
+    # aexpr(e, dest, scale) emits scale * e (scale a passive ir.Expr or None for 1) into dest
+    # or a temporary and returns its lvalue (ir.Name, ir.Index or ir.Deref). Passive factors are pushed down to where they cost
     # nothing (the constants of a chain rule, the coefficient of a sum's term), and every subtree
     # that depends on one differentiated scalar u is evaluated in double with its first and second
     # derivatives and applied as one chain rule OP(chain1): f(u) for any f built from + - * / and
@@ -37,12 +36,12 @@ class ActiveExpressions:
         """scale * a into dest (or in place when a is a temporary)."""
         if scale is None:
             if dest is not None and dest != a:
-                self.pre.append("OP(copy)(&%s, &%s);" % (dest, a))
+                self.pre.append(ir.Op("copy", [ir.Addr(dest), ir.Addr(a)]))
                 self.release(a)
                 return dest
             return a
         r = self.target(dest, a)
-        self.pre.append("OP(muls)(&%s, &%s, %s);" % (r, a, scale))
+        self.pre.append(ir.Op("muls", [ir.Addr(r), ir.Addr(a), scale]))
         if r != a:
             self.release(a)
         return r
@@ -51,17 +50,20 @@ class ActiveExpressions:
     def mulscale(scale, s):
         if scale is None:
             return s
-        return "(%s) * (%s)" % (scale, s)
+        return ir.Bin("*", ir.Paren(scale), ir.Paren(s))
 
     def reads(self, e, text):
-        """Does e read the variable whose lvalue text is `text` (so it must not be written early)?"""
-        base = text.split("[")[0].strip("(*) ")
+        """Does e read the variable that the lvalue `text` writes (so it must not be written early)?"""
+        while isinstance(text, (ir.Index, ir.Deref)):
+            text = text.base if isinstance(text, ir.Index) else text.e
+        base = text
         found = [False]
 
         def walk(n):
             if isinstance(n, c_ast.ID):
                 v = self.var(n)
-                if v is not None and (v.name == base or self.vname(v).strip("(*) ") == base):
+                vn = self.vname(v) if v is not None else None
+                if v is not None and (v.name == base or (vn.e if isinstance(vn, ir.Deref) else vn) == base):
                     found[0] = True
             for _, ch in n.children():
                 walk(ch)
@@ -75,24 +77,23 @@ class ActiveExpressions:
     def aexpr(self, e, dest=None, scale=None):
         if dest is not None and self.reads(e, dest):
             r = self.aexpr(e, None, scale)
-            last = self.pre[-1] if self.pre else ""
-            head = "(&%s, " % r
-            if r in self.temps and last.startswith("OP(") and last.split(")", 1)[0][3:] in self.IN_PLACE and last.split(")", 1)[1].startswith(head):
+            last = self.pre[-1] if self.pre else None
+            if r in self.temps and isinstance(last, ir.Op) and last.name in self.IN_PLACE and len(last.args) > 1 and last.args[0] == "&" + r:
                 # the last operation wrote r: let it write dest instead (every AD operation may
                 # write an input, include/mfad/impl/ad.h), a += b as one operation, not one and a copy
-                self.pre[-1] = last.replace(head, "(&%s, " % dest, 1)
-                if r == self.temps[-1] and not any(re.search(r"\b%s\b" % r, t) for t in self.pre):
+                last.args[0] = ir.Addr(dest)
+                if r == self.temps[-1] and not any(r in t.names() for t in self.pre):
                     self.temps.pop()
                 else:
                     self.release(r)
                 return dest
-            self.pre.append("OP(copy)(&%s, &%s);" % (dest, r))
+            self.pre.append(ir.Op("copy", [ir.Addr(dest), ir.Addr(r)]))
             self.release(r)
             return dest
         if not self.s.expr_active(e):
             r = self.target(dest)
             val = self.pexpr(e)
-            self.pre.append("OP(set)(&%s, %s);" % (r, val if scale is None else self.mulscale(scale, val)))
+            self.pre.append(ir.Op("set", [ir.Addr(r), val if scale is None else self.mulscale(scale, val)]))
             return r
         if isinstance(e, (c_ast.ID, c_ast.ArrayRef)):
             v, text = self.lvalue(e)
@@ -103,7 +104,7 @@ class ActiveExpressions:
             if e.op == "+":
                 return self.aexpr(e.expr, dest, scale)
             if e.op == "-":  # a factor -1 like any other: free in a sum's terms or a chain rule
-                return self.aexpr(e.expr, dest, "-1.0" if scale is None else "-(%s)" % scale)
+                return self.aexpr(e.expr, dest, ir.num("-1.0") if scale is None else ir.Un("-", ir.Paren(scale)))
             fail(e, "operator '%s' on a differentiated value" % e.op)
         u = self.univariate(e)
         if u is not None and not isinstance(e, (c_ast.ID, c_ast.ArrayRef)) and self.nonlinear(e):
@@ -116,7 +117,7 @@ class ActiveExpressions:
                 act, pas = (e.left, e.right) if la else (e.right, e.left)
                 return self.aexpr(act, dest, self.mulscale(scale, self.pexpr(pas)))
             if e.op == "/" and la and not ra:
-                return self.aexpr(e.left, dest, self.mulscale(scale, "1.0 / (%s)" % self.pexpr(e.right)))
+                return self.aexpr(e.left, dest, self.mulscale(scale, ir.Bin("/", ir.Lit("1.0"), ir.Paren(self.pexpr(e.right)))))
             if la and ra:
                 a = self.aexpr(e.left)
                 b = self.aexpr(e.right)
@@ -124,17 +125,18 @@ class ActiveExpressions:
                     pass
                 r = self.target(dest if scale is None else None, a, b)
                 if e.op == "*" and a == b:
-                    self.pre.append("OP(sqr)(&%s, &%s);" % (r, a))
+                    self.pre.append(ir.Op("sqr", [ir.Addr(r), ir.Addr(a)]))
                 else:
-                    self.pre.append("OP(%s)(&%s, &%s, &%s);" % ({"*": "mul", "/": "div"}[e.op], r, a, b))
+                    self.pre.append(ir.Op({"*": "mul", "/": "div"}[e.op], [ir.Addr(r), ir.Addr(a), ir.Addr(b)]))
                 self.release(*[t for t in (a, b) if t != r])
                 return self.scaled(r, scale, dest)
             # s / b through the chain rule: f = s/b, f' = -s/b^2, f'' = 2s/b^3
             s = self.pexpr(e.left) if scale is None else self.mulscale(scale, self.pexpr(e.left))
             b = self.aexpr(e.right)
-            sv, ib = self.dtemp(s), self.dtemp("1.0 / OP(val)(&%s)" % b)
+            sv, ib = self.dtemp(s), self.dtemp(ir.Bin("/", ir.Lit("1.0"), ir.Val(b)))
             r = self.target(dest, b)
-            self.pre.append("OP(chain1)(&%s, &%s, %s * %s, -%s * %s * %s, 2.0 * %s * %s * %s * %s);" % (r, b, sv, ib, sv, ib, ib, sv, ib, ib, ib))
+            prod = lambda *xs: xs[0] if len(xs) == 1 else ir.Bin("*", prod(*xs[:-1]), xs[-1])  # noqa: E731
+            self.pre.append(ir.Op("chain1", [ir.Addr(r), ir.Addr(b), prod(sv, ib), prod(ir.Un("-", sv), ib, ib), prod(ir.Lit("2.0"), sv, ib, ib, ib)]))
             if r != b:
                 self.release(b)
             return r
@@ -144,12 +146,12 @@ class ActiveExpressions:
             saved = self.pre
             self.pre = []
             self.aexpr(e.iftrue, r, scale)
-            t_code = " ".join(self.pre)
+            t_code = self.pre
             self.pre = []
             self.aexpr(e.iffalse, r, scale)
-            f_code = " ".join(self.pre)
+            f_code = self.pre
             self.pre = saved
-            self.pre.append("if (%s) { %s } else { %s }" % (c, t_code, f_code))
+            self.pre.append(ir.IfS(c, t_code, f_code))
             return r
         if isinstance(e, c_ast.FuncCall):
             name = self.call_name(e)
@@ -160,7 +162,7 @@ class ActiveExpressions:
                     fail(e, "%s() takes one argument" % name)
                 a = self.aexpr(args[0])
                 r = self.target(dest if scale is None else None, a)
-                self.pre.append("OP(%s)(&%s, &%s);" % (MATH1[name], r, a))
+                self.pre.append(ir.Op(MATH1[name], [ir.Addr(r), ir.Addr(a)]))
                 if r != a:
                     self.release(a)
                 return self.scaled(r, scale, dest)
@@ -170,19 +172,19 @@ class ActiveExpressions:
                 if act[0] and not act[1]:
                     a = self.aexpr(args[0])
                     r = self.target(dest if scale is None else None, a)
-                    self.pre.append("OP(pow)(&%s, &%s, %s);" % (r, a, self.pexpr(args[1])))
+                    self.pre.append(ir.Op("pow", [ir.Addr(r), ir.Addr(a), self.pexpr(args[1])]))
                     if r != a:
                         self.release(a)
                 elif act[1] and not act[0]:
                     b = self.aexpr(args[1])
                     r = self.target(dest if scale is None else None, b)
-                    self.pre.append("OP(powd)(&%s, %s, &%s);" % (r, self.pexpr(args[0]), b))
+                    self.pre.append(ir.Op("powd", [ir.Addr(r), self.pexpr(args[0]), ir.Addr(b)]))
                     if r != b:
                         self.release(b)
                 else:
                     a, b = self.aexpr(args[0]), self.aexpr(args[1])
                     r = self.target(dest if scale is None else None, a, b)
-                    self.pre.append("OP(pow2)(&%s, &%s, &%s);" % (r, a, b))
+                    self.pre.append(ir.Op("pow2", [ir.Addr(r), ir.Addr(a), ir.Addr(b)]))
                     self.release(*[t for t in (a, b) if t != r])
                 return self.scaled(r, scale, dest)
             if name in MATH2:
@@ -190,7 +192,7 @@ class ActiveExpressions:
                     fail(e, "%s() takes two arguments" % name)
                 a, b = self.aexpr(args[0]), self.aexpr(args[1])  # a constant operand becomes a number without derivatives
                 r = self.target(dest if scale is None else None, a, b)
-                self.pre.append("OP(%s)(&%s, &%s, &%s);" % (MATH2[name], r, a, b))
+                self.pre.append(ir.Op(MATH2[name], [ir.Addr(r), ir.Addr(a), ir.Addr(b)]))
                 self.release(*[t for t in (a, b) if t != r])
                 return self.scaled(r, scale, dest)
             if name in PASSIVE_MATH:
@@ -199,7 +201,7 @@ class ActiveExpressions:
             if callee.fn.ret == "void":
                 fail(e, "'%s' returns nothing: its value cannot be used" % callee.fn.name)
             r = self.target(dest if scale is None else None)
-            self.emit_call(e, callee, "&" + r)
+            self.emit_call(e, callee, ir.Addr(r))
             return self.scaled(r, scale, dest)
         if isinstance(e, c_ast.Assignment):
             fail(e, "assignment inside an expression: write it as its own statement")
@@ -241,7 +243,7 @@ class ActiveExpressions:
             parts.append((1, self.fused(node, u, None, scale)))
         for sg, t in rest:
             if scale is not None:
-                parts.append((1, self.aexpr(t, None, scale if sg > 0 else "-(%s)" % scale)))
+                parts.append((1, self.aexpr(t, None, scale if sg > 0 else ir.Un("-", ir.Paren(scale)))))
             else:
                 parts.append((sg, self.aexpr(t)))
         parts.sort(key=lambda p: -p[0])  # a positive term first: no negation needed
@@ -249,7 +251,7 @@ class ActiveExpressions:
         if parts[0][0] < 0:  # every term negative
             a = parts[0][1]
             r = self.target(dest, a)
-            self.pre.append("OP(neg)(&%s, &%s);" % (r, a))
+            self.pre.append(ir.Op("neg", [ir.Addr(r), ir.Addr(a)]))
             if r != a:
                 self.release(a)
             parts = [(1, r)] + parts[1:]
@@ -259,16 +261,19 @@ class ActiveExpressions:
             a = parts[0][1]
             for sg, b in parts[1:]:
                 r = self.target(dest, a, b)
-                self.pre.append("OP(%s)(&%s, &%s, &%s);" % ("add" if sg > 0 else "sub", r, a, b))
+                self.pre.append(ir.Op("add" if sg > 0 else "sub", [ir.Addr(r), ir.Addr(a), ir.Addr(b)]))
                 self.release(*[t for t in (a, b) if t != r])
                 a = r
             acc = a
         if passive:
             # -(c), not 0.0 - (c): the compiler may fold a negation but not a subtraction from +0
-            c = "(%s)" % " ".join(("" if k == 0 else "+ " if sg > 0 else "- ") + ("-" if k == 0 and sg < 0 else "") + "(%s)" % self.pexpr(t)
-                                  for k, (sg, t) in enumerate(passive))
+            c = None
+            for sg, t in passive:
+                pt = ir.Paren(self.pexpr(t))
+                c = (ir.Un("-", pt) if sg < 0 else pt) if c is None else ir.Bin("+" if sg > 0 else "-", c, pt)
+            c = ir.Paren(c)
             r = self.target(dest, acc)
-            self.pre.append("OP(adds)(&%s, &%s, %s);" % (r, acc, c if scale is None else self.mulscale(scale, c)))
+            self.pre.append(ir.Op("adds", [ir.Addr(r), ir.Addr(acc), c if scale is None else self.mulscale(scale, c)]))
             if r != acc:
                 self.release(acc)
             acc = r

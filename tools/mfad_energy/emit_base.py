@@ -1,9 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Forward emission, part 1: the statement context (temporaries), variables and passive expressions."""
-import re
-
 from pycparser import c_ast
 
+from . import ir
 from .common import ARITH, COMPARE, MATH1, MATH2, PASSIVE_MATH, SPECIAL_IDS, VALUE_TESTS, fail, src
 from .symbols import const_int
 
@@ -13,7 +12,7 @@ class EmitterBase:
 
     def __init__(self, spec):
         self.s, self.fn, self.tr = spec, spec.fn, spec.tr
-        self.lines = []
+        self.out = []  # the function's statements (ir.Line, ir.Block, ...), innermost block last
         self.loops = []  # (var name, For node) of the enclosing constant-bound loops
         self.consts = {}  # const int locals with constant values
         self.lv_override = {}  # Var -> text (active scalar parameters passed by pointer)
@@ -26,34 +25,33 @@ class EmitterBase:
     def temp(self):
         if self.free:
             return self.free.pop()
-        name = "_t%d" % len(self.temps)
+        name = ir.Name("_t%d" % len(self.temps))
         self.temps.append(name)
         return name
 
     def dtemp(self, expr):
-        name = "_s%d" % self.ntmp
+        name = ir.Name("_s%d" % self.ntmp)
         self.ntmp += 1
-        self.pre.append("const double %s = %s;" % (name, expr))
+        self.pre.append(ir.PDecl("double", name, init=expr, const=True))
         return name
 
-    def end(self, coord, text, depth):
+    def end(self, coord, item=None):
+        """The statement's line: its operations (self.pre), then item (an ir.Stmt or None)."""
         # a jet entry that no rule took (the product of a term with itself needs no a''): dropped,
         # in one backward pass (a temporary is read only by the statements after it)
-        used, kept = set(re.findall(r"\b_s\d+\b", text)), []
+        used, kept = item.names() if item is not None else set(), []
         for t in reversed(self.pre):
-            if t.startswith("const double _s") and t.split()[2] not in used:
+            if isinstance(t, ir.PDecl) and t.name[:2] == "_s" and t.name[2:].isdigit() and t.name not in used:
                 continue
-            used.update(re.findall(r"\b_s\d+\b", t))
+            used |= t.names()
             kept.append(t)
         self.pre = kept[::-1]
-        body = " ".join(self.pre) + (" " if self.pre and text else "") + text
-        if self.temps or (self.pre and self.ntmp):
-            body = "{ %s%s }" % ("T %s; " % ", ".join(self.temps) if self.temps else "", body)
-        if body:
-            self.put(coord, depth, body)
+        items = self.pre + ([item] if item is not None else [])
+        if items:
+            self.put(ir.Line(coord, items, self.temps, bool(self.temps or (self.pre and self.ntmp))))
 
-    def put(self, coord, depth, text):
-        self.lines.append((coord, "  " * depth + text))
+    def put(self, stmt):
+        self.out.append(stmt)
 
     # ------------------------------------------------------------ variables
     def var(self, node):
@@ -63,7 +61,7 @@ class EmitterBase:
         return self.s.is_active(v)
 
     def vname(self, v):
-        return self.lv_override.get(v, v.name)
+        return self.lv_override.get(v) or ir.Name(v.name)
 
     def check_index(self, ref, v, depth_i, idx, extent=1):
         """Constant indices (including those of constant-bound loops) must lie within the array
@@ -150,7 +148,7 @@ class EmitterBase:
         return None
 
     def lvalue(self, e):
-        """(Var, C text) of an ID or array element; indices are passive integers, checked."""
+        """(Var, ir expression) of an ID or array element; indices are passive integers, checked."""
         chain = []
         node = e
         while isinstance(node, c_ast.ArrayRef):
@@ -159,7 +157,7 @@ class EmitterBase:
         if not isinstance(node, c_ast.ID):
             fail(e, "'%s': only variables and array elements can be read or written" % src(e))
         if node.name in SPECIAL_IDS:
-            return None, SPECIAL_IDS[node.name]
+            return None, ir.Lit(SPECIAL_IDS[node.name])
         v = self.var(node)
         if v is None:
             if node.name in self.tr.funcs or node.name in MATH1:
@@ -176,40 +174,40 @@ class EmitterBase:
             if self.uses_active(ref.subscript):
                 fail(ref.subscript, "array index '%s' depends on the element's unknowns: indices must be known without them" % src(ref.subscript))
             self.check_index(ref, v, i, ref.subscript)
-            text += "[%s]" % self.pexpr(ref.subscript)
+            text = ir.Index(text, self.pexpr(ref.subscript))
         return v, text
 
     # ------------------------------------------------------------ passive expressions
     def pexpr(self, e, value=False):
-        """C text of a double/int expression without derivatives; `value` lets differentiated values be read."""
+        """A double/int expression without derivatives (ir.Expr); `value` lets differentiated values be read."""
         if isinstance(e, c_ast.Constant):
             if e.type == "string" or e.type == "char":
                 fail(e, "strings and characters are not supported in an energy")
-            return e.value
+            return ir.num(e.value)
         if isinstance(e, (c_ast.ID, c_ast.ArrayRef)):
             v, text = self.lvalue(e)
             if v is not None and self.active(v):
                 if not value:
                     fail(e, "'%s' carries a derivative here (internal: not a value context)" % src(e))
-                return "OP(val)(&%s)" % text
+                return ir.Val(text)
             return text
         if isinstance(e, c_ast.BinaryOp):
             if e.op in COMPARE:
-                return "(%s %s %s)" % (self.pexpr(e.left, True), e.op, self.pexpr(e.right, True))
+                return ir.Paren(ir.Bin(e.op, self.pexpr(e.left, True), self.pexpr(e.right, True)))
             if e.op in ARITH:
-                return "(%s %s %s)" % (self.pexpr(e.left, value), e.op, self.pexpr(e.right, value))
+                return ir.Paren(ir.Bin(e.op, self.pexpr(e.left, value), self.pexpr(e.right, value)))
             if self.s.expr_active(e.left) or self.s.expr_active(e.right):
                 fail(e, "operator '%s' on a differentiated value" % e.op)
-            return "(%s %s %s)" % (self.pexpr(e.left), e.op, self.pexpr(e.right))
+            return ir.Paren(ir.Bin(e.op, self.pexpr(e.left), self.pexpr(e.right)))
         if isinstance(e, c_ast.UnaryOp):
             if e.op in ("-", "+"):
-                return "(%s%s)" % (e.op, self.pexpr(e.expr, value))
+                return ir.Paren(ir.Un(e.op, self.pexpr(e.expr, value)))
             if e.op == "!":
-                return "(!%s)" % self.pexpr(e.expr, True)
+                return ir.Paren(ir.Un("!", self.pexpr(e.expr, True)))
             if e.op == "~":
-                return "(~%s)" % self.pexpr(e.expr)
+                return ir.Paren(ir.Un("~", self.pexpr(e.expr)))
             if e.op == "sizeof":
-                return src(e)
+                return ir.Lit(src(e), simple=False)
             if e.op in ("&", "*"):
                 fail(e, "pointer arithmetic ('%s') is not supported in an energy: index arrays and pass them by name" % src(e))
             if e.op in ("p++", "p--", "++", "--"):
@@ -217,17 +215,19 @@ class EmitterBase:
                 self.check_write(e, v)
                 if v is not None and v.is_double:
                     fail(e, "'%s': increment integer counters only" % src(e))
-                return src(e).replace(v.name, self.vname(v), 1) if v else src(e)
+                if v is None:
+                    return ir.Lit(src(e), simple=False)
+                return ir.Post(e.op[1:], text) if e.op[0] == "p" else ir.Un(e.op, text)
             fail(e, "operator '%s' is not supported in an energy" % e.op)
         if isinstance(e, c_ast.TernaryOp):
-            return "(%s ? %s : %s)" % (self.pexpr(e.cond, True), self.pexpr(e.iftrue, value), self.pexpr(e.iffalse, value))
+            return ir.Paren(ir.Tern(self.pexpr(e.cond, True), self.pexpr(e.iftrue, value), self.pexpr(e.iffalse, value)))
         if isinstance(e, c_ast.Cast):
             ty = src(e.to_type)
             if ty not in ("double", "const double") and self.s.expr_active(e.expr) and not value:
                 fail(e, "'%s' converts a differentiated value to %s: its derivative would be lost" % (src(e), ty))
             if "*" in ty:
                 fail(e, "pointer casts are not supported in an energy")
-            return "((%s)%s)" % (ty, self.pexpr(e.expr, value or ty in ("double", "const double")))
+            return ir.Paren(ir.Cast(ty, self.pexpr(e.expr, value or ty in ("double", "const double"))))
         if isinstance(e, c_ast.FuncCall):
             name = self.call_name(e)
             args = e.args.exprs if e.args else []
@@ -236,20 +236,20 @@ class EmitterBase:
                     fail(e, "'%s' of a differentiated value: mfad has no derivative rule for %s()" % (src(e), name))
                 if any(self.s.expr_active(a) for a in args) and not value:
                     fail(e, "internal: active math call in a passive context")
-                return "%s(%s)" % (name, ", ".join(self.pexpr(a, value) for a in args))
+                return ir.Call(ir.Fn(name), [self.pexpr(a, value) for a in args])
             if name == "mfad_value":  # include/mfad/energy.h: the value, a constant for derivatives
                 if len(args) != 1:
                     fail(e, "mfad_value() takes one argument")
-                return "(%s)" % self.pexpr(args[0], True)
+                return ir.Paren(self.pexpr(args[0], True))
             if name in VALUE_TESTS:
-                return "%s(%s)" % (name, ", ".join(self.pexpr(a, True) for a in args))
+                return ir.Call(ir.Fn(name), [self.pexpr(a, True) for a in args])
             callee = self.tr.callee_spec(self.s, e)
             if callee.ret_active:
                 if not value:
                     fail(e, "internal: active call in a passive context")
                 t = self.temp()
-                self.emit_call(e, callee, "&" + t)
-                return "OP(val)(&%s)" % t
+                self.emit_call(e, callee, ir.Addr(t))
+                return ir.Val(t)
             if callee.fn.ret == "void":
                 fail(e, "'%s' returns nothing: its value cannot be used" % callee.fn.name)
             return self.call_text(e, callee)

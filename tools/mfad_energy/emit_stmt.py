@@ -1,9 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Forward emission, part 3: calls (helpers, the mfad_* intrinsics), statements and the function."""
-import copy
-
 from pycparser import c_ast
 
+from . import ir
 from .common import ARITH, MATH1, MATH2, PASSIVE_MATH, VALUE_TESTS, fail, src
 from .symbols import array_arg, const_int
 
@@ -13,18 +12,18 @@ class Statements:
 
     # ------------------------------------------------------------ calls
     INTRINSICS = {
-        # helper: (pattern of active array/scalar args, emission); r is the return slot
-        "mfad_dot3": [((True, True), "OP(dot3)({r}, {0}, {1});")],
-        "mfad_sub3": [((True, True, True), "OP(sub3)({0}, {1}, {2});")],
-        "mfad_cross3": [((True, True, True), "OP(cross3)({0}, {1}, {2});")],
-        "mfad_norm3": [((True,), "OP(norm3)({r}, {0});")],
-        "mfad_frob2": [((True, False), "OP(frob2)({r}, {0}, {1});")],
-        "mfad_det2": [((True,), "OP(det2)({r}, {0});")],
-        "mfad_det3": [((True,), "OP(det3)({r}, {0});")],
-        "mfad_inv2": [((True, True), "OP(inv2)({0}, {r}, {1});")],
-        "mfad_inv3": [((True, True), "OP(inv3)({0}, {r}, {1});")],
-        "mfad_matmul": [((True, True, False, False), "OP(matmuld)({0}, {1}, {2}, {3});"), ((True, True, True, False), "OP(matmul)({0}, {1}, {2}, {3});")],
-        "mfad_tmatmul": [((True, True, True, False), "OP(tmatmul)({0}, {1}, {2}, {3});")],
+        # helper: (pattern of active array/scalar args, (OP, its arguments: the call's by position, r the return slot))
+        "mfad_dot3": [((True, True), ("dot3", ("r", 0, 1)))],
+        "mfad_sub3": [((True, True, True), ("sub3", (0, 1, 2)))],
+        "mfad_cross3": [((True, True, True), ("cross3", (0, 1, 2)))],
+        "mfad_norm3": [((True,), ("norm3", ("r", 0)))],
+        "mfad_frob2": [((True, False), ("frob2", ("r", 0, 1)))],
+        "mfad_det2": [((True,), ("det2", ("r", 0)))],
+        "mfad_det3": [((True,), ("det3", ("r", 0)))],
+        "mfad_inv2": [((True, True), ("inv2", (0, "r", 1)))],
+        "mfad_inv3": [((True, True), ("inv3", (0, "r", 1)))],
+        "mfad_matmul": [((True, True, False, False), ("matmuld", (0, 1, 2, 3))), ((True, True, True, False), ("matmul", (0, 1, 2, 3)))],
+        "mfad_tmatmul": [((True, True, True, False), ("tmatmul", (0, 1, 2, 3)))],
     }
 
     def call_args(self, e, callee):
@@ -37,94 +36,105 @@ class Statements:
                 text = self.vname(v)
                 if k is not None:  # &v[k]: entries k .. k + size - 1 must lie within v
                     self.check_index(k, v, 0, k, prm.size or 1)
-                    text = "&%s[%s]" % (text, self.pexpr(k))
+                    text = ir.Addr(ir.Index(text, self.pexpr(k)))
                 out.append(text)
             elif prm.is_double and callee.sig[prm.index]:
-                out.append("&" + self.aexpr(a))
+                out.append(ir.Addr(self.aexpr(a)))
             else:
                 out.append(self.pexpr(a))
         return out
 
     def call_text(self, e, callee):
-        return "%s(%s)" % (callee.cname, ", ".join(self.call_args(e, callee)))
+        return ir.Call(callee.fn_ref, self.call_args(e, callee))
+
+    @staticmethod
+    def array_name(arg):
+        """The array an argument (a, &a[k]) passes."""
+        while isinstance(arg, (ir.Addr, ir.Index)):
+            arg = arg.e if isinstance(arg, ir.Addr) else arg.base
+        return arg
 
     def emit_call(self, e, callee, ret):
-        """A call as a statement; ret is '&slot' for a differentiated return value, or None."""
+        """A call as a statement; ret is the slot (ir.Addr) of a differentiated return value, or None."""
         if not self.host and callee.fn.fdef.coord.file == self.tr.energy_h and callee.fn.name in self.INTRINSICS:
-            for pattern, text in self.INTRINSICS[callee.fn.name]:
-                if tuple(pattern) == tuple(callee.sig) and (ret is not None or "{r}" not in text or callee.fn.name in ("mfad_inv2", "mfad_inv3")):
+            for pattern, (op, order) in self.INTRINSICS[callee.fn.name]:
+                if tuple(pattern) == tuple(callee.sig) and (ret is not None or "r" not in order or callee.fn.name in ("mfad_inv2", "mfad_inv3")):
                     args = self.call_args(e, callee)
                     outs = [a for a, prm in zip(args, callee.fn.params) if prm.is_ptr and not prm.const]
                     ins = [a for a, prm in zip(args, callee.fn.params) if prm.is_ptr and prm.const]
-                    if {t.lstrip("&").split("[")[0] for t in outs} & {t.lstrip("&").split("[")[0] for t in ins}:
+                    if {self.array_name(t) for t in outs} & {self.array_name(t) for t in ins}:
                         fail(e, "'%s': the output array is also an input (mfad's helpers need separate arrays)" % src(e))
-                    self.pre.append(text.format(*args, r=(ret if ret is not None else "0")))
+                    self.pre.append(ir.Op(op, [(ret if ret is not None else ir.Lit("0")) if i == "r" else args[i] for i in order]))
                     return
         args = self.call_args(e, callee)
         if callee.ret_active:
             if ret is None:
-                ret = "&" + self.temp()
+                ret = ir.Addr(self.temp())
             args.append(ret)
-            self.pre.append("%s(%s);" % (callee.cname, ", ".join(args)))
+            self.pre.append(ir.CallS(ir.Call(callee.fn_ref, args)))
         elif ret is not None:
-            self.pre.append("OP(set)(%s, %s(%s));" % (ret, callee.cname, ", ".join(args)))
+            self.pre.append(ir.Op("set", [ret, ir.Call(callee.fn_ref, args)]))
         else:
-            self.pre.append("(void)%s(%s);" % (callee.cname, ", ".join(args)) if callee.fn.ret != "void" else "%s(%s);" % (callee.cname, ", ".join(args)))
+            self.pre.append(ir.CallS(ir.Call(callee.fn_ref, args), void_cast=callee.fn.ret != "void"))
 
     # ------------------------------------------------------------ statements
+    def block(self, items, coord, depth):
+        """The statements `items` (at nesting depth `depth`) as an ir.Block (their own list of lines)."""
+        saved, self.out = self.out, []
+        for item in items:
+            self.stmt(item, depth)
+        out, self.out = self.out, saved
+        return ir.Block(coord, out)
+
     def stmt(self, s, depth):
         if isinstance(s, c_ast.Compound):
-            self.put(s.coord, depth, "{")
             saved = dict(self.consts)
-            for item in s.block_items or []:
-                self.stmt(item, depth + 1)
+            self.put(self.block(s.block_items or [], s.coord, depth + 1))
             self.consts = saved
-            self.put(None, depth, "}")
             return
         self.begin()
         if isinstance(s, c_ast.Decl):
-            self.decl(s, depth)
+            self.decl(s)
         elif isinstance(s, c_ast.Assignment):
             self.assign(s)
-            self.end(s.coord, "", depth)
+            self.end(s.coord)
         elif isinstance(s, c_ast.FuncCall):
             name = self.call_name(s)
             if name in MATH1 or name in MATH2 or name in PASSIVE_MATH or name == "pow" or name in VALUE_TESTS:
                 fail(s, "the value of %s() is not used" % name)
             callee = self.tr.callee_spec(self.s, s)
             self.emit_call(s, callee, None)
-            self.end(s.coord, "", depth)
+            self.end(s.coord)
         elif isinstance(s, c_ast.UnaryOp) and s.op in ("p++", "p--", "++", "--"):
-            self.end(s.coord, self.pexpr(s) + ";", depth)
+            self.end(s.coord, ir.ExprS(self.pexpr(s), "UnaryOp"))
         elif isinstance(s, c_ast.If):
             c = self.pexpr(s.cond, True)
-            wrap = bool(self.temps or self.pre)
-            if wrap:  # the condition reads differentiated helpers' values: compute them in a block around the if
-                decl = "T %s; " % ", ".join(self.temps) if self.temps else ""
-                self.put(s.coord, depth, "{ %s%s const int _mfad_c%d = %s;" % (decl, " ".join(self.pre), depth, c))
-                c = "_mfad_c%d" % depth
-            self.put(s.coord, depth, "if (%s)" % c)
-            self.branch(s.iftrue, depth)
+            scope = None
+            if self.temps or self.pre:  # the condition reads differentiated helpers' values: compute them in a block around the if
+                scope = ir.Scope(s.coord, self.temps, self.pre + [ir.PDecl("int", "_mfad_c%d" % depth, init=c, const=True)], [])
+                c = ir.Name("_mfad_c%d" % depth)
+            node = ir.If(s.coord, c, self.branch(s.iftrue, depth))
             if s.iffalse is not None:
-                self.put(s.iffalse.coord, depth, "else")
-                self.branch(s.iffalse, depth)
-            if wrap:
-                self.put(None, depth, "}")
+                node.else_, node.else_coord = self.branch(s.iffalse, depth), s.iffalse.coord
+            if scope is not None:
+                scope.stmts.append(node)
+                node = scope
+            self.put(node)
         elif isinstance(s, c_ast.For):
             self.for_(s, depth)
         elif isinstance(s, c_ast.Return):
-            self.ret(s, depth)
+            self.ret(s)
         elif isinstance(s, (c_ast.Break, c_ast.Continue)):
             if not self.loops:
                 fail(s, "break/continue outside a for loop")
-            self.put(s.coord, depth, src(s).strip().rstrip(";") + ";")
+            self.put(ir.Line(s.coord, [ir.Jump("break" if isinstance(s, c_ast.Break) else "continue")]))
         elif isinstance(s, c_ast.EmptyStatement):
             pass
         elif isinstance(s, c_ast.Cast) and src(s.to_type).strip() == "void":
             v = self.var(s.expr) if isinstance(s.expr, c_ast.ID) else None
             if v is None:
                 fail(s, "'%s': a (void) cast in an energy marks an unused variable or parameter only" % src(s))
-            self.end(s.coord, "(void)%s;" % self.vname(v), depth)
+            self.end(s.coord, ir.ExprS(ir.Cast("void", self.vname(v)), "Cast"))
         elif isinstance(s, (c_ast.While, c_ast.DoWhile)):
             fail(s, "while loops are not supported in an energy: use a for loop with constant bounds")
         elif isinstance(s, (c_ast.Goto, c_ast.Label)):
@@ -137,43 +147,41 @@ class Statements:
             fail(s, "'%s' is not supported as a statement in an energy" % src(s).strip())
 
     def branch(self, s, depth):
+        """A branch or loop body as an ir.Block (a statement that is not a block gets one)."""
         if isinstance(s, c_ast.Compound):
-            self.stmt(s, depth)
-        else:
-            self.put(None, depth, "{")
-            self.stmt(s, depth + 1)
-            self.put(None, depth, "}")
+            saved = dict(self.consts)
+            b = self.block(s.block_items or [], s.coord, depth + 1)
+            self.consts = saved
+            return b
+        return self.block([s], None, depth + 1)
 
-    def decl(self, d, depth):
+    def decl(self, d):
         v = self.var(d)
-        dims = "".join("[%d]" % n for n in v.dims)
         if self.active(v):
             if v not in self.lv_override:  # else it is the result itself (returned_local)
-                self.put(d.coord, depth, "T %s%s;" % (v.name, dims))
+                self.put(ir.Line(d.coord, [ir.TDecl([v.name], v.dims)]))
             self.begin()
             if d.init is not None:
                 self.init_active(d, self.vname(v), d.init, v.dims)
-            self.end(d.coord, "", depth)
+            self.end(d.coord)
             return
-        q = "const " if v.const else ""
         if d.init is None:
-            self.end(d.coord, "%s%s %s%s;" % (q, v.base, v.name, dims), depth)
+            self.end(d.coord, ir.PDecl(v.base, v.name, v.dims, const=v.const))
             return
         init = self.pinit(d.init)
         if v.const and not v.dims and not v.is_double:
             k = const_int(d.init, self.consts)
             if k is not None:
                 self.consts[v.name] = k
-        body = "%s%s %s%s = %s;" % (q, v.base, v.name, dims, init)
         if self.temps or self.pre:  # a passive value read from a differentiated helper: keep the variable in scope
-            self.put(d.coord, depth, "%s %s%s;" % (v.base, v.name, dims))
-            self.end(d.coord, "%s = %s;" % (v.name, init), depth)
+            self.put(ir.Line(d.coord, [ir.PDecl(v.base, v.name, v.dims)]))
+            self.end(d.coord, ir.PAssign(ir.Name(v.name), "=", init))
         else:
-            self.end(d.coord, body, depth)
+            self.end(d.coord, ir.PDecl(v.base, v.name, v.dims, init, const=v.const))
 
     def pinit(self, init):
         if isinstance(init, c_ast.InitList):
-            return "{" + ", ".join(self.pinit(i) for i in init.exprs) + "}"
+            return ir.Init([self.pinit(i) for i in init.exprs])
         if isinstance(init, c_ast.NamedInitializer):
             fail(init, "designated initialisers are not supported in an energy function")
         return self.pexpr(init)
@@ -186,7 +194,7 @@ class Statements:
             if len(items) > dims[0]:
                 fail(init, "too many initialisers for '%s'" % name)
             for k in range(dims[0]):
-                sub = "%s[%d]" % (name, k)
+                sub = ir.Index(name, ir.Lit(str(k)))
                 if k < len(items):
                     self.init_active(d, sub, items[k], dims[1:])
                 else:
@@ -198,10 +206,10 @@ class Statements:
 
     def zero(self, name, dims):
         if not dims:
-            self.pre.append("OP(set)(&%s, 0.0);" % name)
+            self.pre.append(ir.Op("set", [ir.Addr(name), ir.Lit("0.0")]))
         else:
             for k in range(dims[0]):
-                self.zero("%s[%d]" % (name, k), dims[1:])
+                self.zero(ir.Index(name, ir.Lit(str(k))), dims[1:])
 
     def assign(self, s):
         v, lv = self.lvalue(s.lvalue)
@@ -221,11 +229,10 @@ class Statements:
         else:
             if self.s.expr_active(rhs):
                 fail(s, "'%s' carries a derivative but '%s' is %s" % (src(s.rvalue), v.name, v.base))
-            self.pre.append("%s %s %s;" % (lv, s.op, self.pexpr(s.rvalue)))
+            self.pre.append(ir.PAssign(lv, s.op, self.pexpr(s.rvalue)))
 
     def for_(self, s, depth):
         init, var = s.init, None
-        parts = []
         if isinstance(init, c_ast.DeclList):
             if len(init.decls) != 1:
                 fail(s, "a for loop declares one counter")
@@ -235,7 +242,7 @@ class Statements:
                 fail(d, "loop counter '%s' must be an integer" % d.name)
             if self.uses_active(d.init):
                 fail(d.init, "loop bound '%s' depends on the element's unknowns: loops need constant bounds" % src(d.init))
-            parts.append("%s %s = %s" % (v.base, v.name, self.pexpr(d.init)))
+            head = ("decl", v.base, v.name, "=", self.pexpr(d.init))
             var = v.name
         elif isinstance(init, c_ast.Assignment):
             v, lv = self.lvalue(init.lvalue)
@@ -243,10 +250,10 @@ class Statements:
                 fail(init, "loop counter '%s' must be an integer" % v.name)
             if self.uses_active(init.rvalue):
                 fail(init.rvalue, "loop bound '%s' depends on the element's unknowns: loops need constant bounds" % src(init.rvalue))
-            parts.append("%s %s %s" % (lv, init.op, self.pexpr(init.rvalue)))
+            head = ("assign", None, lv, init.op, self.pexpr(init.rvalue))
             var = v.name
         elif init is None:
-            parts.append("")
+            head = None
         else:
             fail(s, "unsupported for-loop initialisation '%s'" % src(init))
         for part in (s.cond, s.next):
@@ -256,47 +263,46 @@ class Statements:
                 fail(part, "loop bound '%s' depends on the element's unknowns: loops need constant bounds" % src(part))
         self.begin()
         cond = self.pexpr(s.cond)
-        nxt = self.pexpr(s.next) if not isinstance(s.next, c_ast.Assignment) else self.passive_assign_text(s.next)
+        nxt = self.pexpr(s.next) if not isinstance(s.next, c_ast.Assignment) else self.passive_assign(s.next)
         if self.temps or self.pre:
             fail(s, "loop condition calls a function of differentiated values")
-        parts += [cond, nxt]
         # loops of differentiated arithmetic unrolled (their numbers stay in registers); a loop on
         # values only (a Newton iteration that breaks when converged) is left to the compiler
         unroll = "" if self.host or not self.uses_active(s.stmt) else "MFAD_UNROLL "
-        self.put(s.coord, depth, "%sfor (%s; %s; %s)" % (unroll, parts[0], parts[1], parts[2]))
         self.loops.append((var, s))
-        self.branch(s.stmt, depth)
+        body = self.branch(s.stmt, depth)
         self.loops.pop()
+        self.put(ir.For(s.coord, head, cond, nxt, body, unroll))
 
-    def passive_assign_text(self, a):
+    def passive_assign(self, a):
         v, lv = self.lvalue(a.lvalue)
         if v is not None and v.is_double:
             fail(a, "loop step must change an integer counter")
-        return "%s %s %s" % (lv, a.op, self.pexpr(a.rvalue))
+        return ir.PAssign(lv, a.op, self.pexpr(a.rvalue))
 
     def uses_active(self, e):
         return self.s.mentions(e)
 
-    def ret(self, s, depth):
+    def ret(self, s):
         if self.s.energy and self.s.tr.residual:
             if s.expr is not None:
                 fail(s, "a residual returns nothing: it writes its outputs")
-            self.end(s.coord, "return;", depth)
+            self.end(s.coord, ir.Return())
         elif self.s.energy or self.s.ret_active:
             if s.expr is None:
                 fail(s, "the energy must return a value")
             out = "(*_mfad_E)" if self.s.energy else "(*_mfad_r)"
             v = self.var(s.expr) if isinstance(s.expr, c_ast.ID) else None
             if v is None or self.vname(v) != out:
-                self.aexpr(s.expr, out)
-            self.end(s.coord, "return;", depth)
+                self.aexpr(s.expr, ir.Deref(ir.Name(out[2:-1])))
+            self.end(s.coord, ir.Return())
         else:
             if s.expr is None:
-                self.end(s.coord, "return;", depth)
+                self.end(s.coord, ir.Return())
             else:
                 if self.s.expr_active(s.expr):
                     fail(s, "internal: active return in a passive function")
-                self.end(s.coord, "return %s;" % self.pexpr(s.expr), depth)
+                self.end(s.coord, ir.Return(self.pexpr(s.expr)))
 
     def returned_local(self):
         """The differentiated scalar local that every differentiated return returns (an energy
@@ -314,58 +320,52 @@ class Statements:
 
     # ------------------------------------------------------------ the function
     def function(self):
+        """The Spec's function as an ir.Function."""
         s, fn = self.s, self.fn
         pre_body = []
         if (s.energy and not s.tr.residual) or s.ret_active:
             v = self.returned_local()
             if v is not None:
-                self.lv_override[v] = "(*_mfad_E)" if s.energy else "(*_mfad_r)"
+                self.lv_override[v] = ir.Deref(ir.Name("_mfad_E" if s.energy else "_mfad_r"))
         if s.energy:
             x, p = fn.params[:2]
-            head = "MFAD_ENERGY_BODY(%s, %s, %s)" % (x.name, p.name, fn.params[2].name if s.tr.residual else "_mfad_E")
+            f = ir.Function("body", fn.coord, fn.fdef.body.coord, body_names=(x.name, p.name, fn.params[2].name if s.tr.residual else "_mfad_E"))
             uses_p = any(v is p for v in fn.var_of.values())
             if not uses_p:
-                pre_body.append("(void)%s;" % p.name)
+                pre_body.append([ir.ExprS(ir.Cast("void", ir.Name(p.name)), "Cast")])
         else:
             params = []
             for v in fn.params:
                 act = s.is_active(v)
                 if v.is_ptr:
                     ty = ("T" if act else v.base)
-                    params.append("%s%s *%s" % ("const " if v.const else "", ty, v.name))
+                    params.append(("%s%s *%s" % ("const " if v.const else "", ty, v.name), v.name))
                 elif v.is_double:
                     copy = v in fn.assigned or (act and not s.sig[v.index])
                     if s.sig[v.index]:
                         pname = "_mfad_a_" + v.name if copy else v.name
-                        params.append("const T *%s" % pname)
+                        params.append(("const T *%s" % pname, pname))
                         if copy:
-                            pre_body.append("T %s; OP(copy)(&%s, %s);" % (v.name, v.name, pname))
+                            pre_body.append([ir.TDecl([v.name]), ir.Op("copy", [ir.Addr(ir.Name(v.name)), ir.Name(pname)])])
                         else:
-                            self.lv_override[v] = "(*%s)" % v.name
+                            self.lv_override[v] = ir.Deref(ir.Name(v.name))
                     else:
                         if act:
-                            params.append("double _mfad_a_%s" % v.name)
-                            pre_body.append("T %s; OP(set)(&%s, _mfad_a_%s);" % (v.name, v.name, v.name))
+                            params.append(("double _mfad_a_%s" % v.name, "_mfad_a_" + v.name))
+                            pre_body.append([ir.TDecl([v.name]), ir.Op("set", [ir.Addr(ir.Name(v.name)), ir.Name("_mfad_a_" + v.name)])])
                         else:
-                            params.append("%s%s %s" % ("const " if v.const else "", v.base, v.name))
+                            params.append(("%s%s %s" % ("const " if v.const else "", v.base, v.name), v.name))
                 else:
-                    params.append("%s%s %s" % ("const " if v.const else "", v.base, v.name))
+                    params.append(("%s%s %s" % ("const " if v.const else "", v.base, v.name), v.name))
             if s.ret_active:
-                params.append("T *_mfad_r")
+                params.append(("T *_mfad_r", "_mfad_r"))
                 ret = "void"
             else:
                 ret = fn.ret
-            if not params:
-                params = ["void"]
-            if self.host:
-                head = "static %s %s(%s)" % (ret, s.cname, ", ".join(params))
-            else:
-                head = "MFAD_ENERGY_HELPER %s %s(%s)" % (ret, s.cname, ", ".join(params))
-        self.put(fn.coord, 0, head)
-        self.put(fn.fdef.body.coord, 0, "{")
-        for t in pre_body:
-            self.put(fn.fdef.body.coord, 1, t)
+            f = ir.Function("host" if self.host else "helper", fn.coord, fn.fdef.body.coord, s.cname, ret, params)
+        f.fn_name = s.fn_ref.name if not s.energy else None
+        f.pre = [ir.Line(fn.fdef.body.coord, items) for items in pre_body]
         for item in fn.fdef.body.block_items or []:
             self.stmt(item, 1)
-        self.put(None, 0, "}")
-        return self.lines
+        f.stmts = self.out
+        return f

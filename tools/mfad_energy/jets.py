@@ -1,12 +1,26 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""The fused univariate chain rule: a one-variable subtree u -> g(u) as its jet (g, g', g'') in C text
-(jmul/jadd/... fold the literal 0 and 1), emitted as one OP(chain1) call."""
+"""The fused univariate chain rule: a one-variable subtree u -> g(u) as its jet (g, g', g''), double
+expressions of the IR (jmul/jadd/... fold the literal 0 and 1), emitted as one OP(chain1) call."""
 from pycparser import c_ast
 
+from . import ir
 from .common import ARITH, MATH1, fail, src
+from .ir import Bin as B, Lit as L, Paren as P, Un as U, num as N
 
 
-ZERO, ONE = "0.0", "1.0"
+ZERO, ONE = L("0.0"), L("1.0")
+
+
+def call(name, *args):
+    return ir.Call(ir.Fn(name), args)
+
+
+def prod(*xs):
+    """x0 * x1 * ... as written (no folding)."""
+    r = xs[0]
+    for x in xs[1:]:
+        r = B("*", r, x)
+    return r
 
 
 def jmul(*xs):
@@ -14,7 +28,12 @@ def jmul(*xs):
     if ZERO in xs:
         return ZERO
     xs = [x for x in xs if x != ONE]
-    return " * ".join(xs) if xs else ONE
+    if not xs:
+        return ONE
+    r = xs[0]
+    for x in xs[1:]:
+        r = B("*", r, x)
+    return r
 
 
 def jmulp(a, b):
@@ -25,7 +44,7 @@ def jmulp(a, b):
         return b
     if b == ONE:
         return a
-    return "(%s) * %s" % (a, b)
+    return B("*", P(a), b)
 
 
 def jadd(a, b):
@@ -33,11 +52,11 @@ def jadd(a, b):
         return b
     if b == ZERO:
         return a
-    return "%s + %s" % (a, b)
+    return B("+", a, b)
 
 
 def jneg(a):
-    return ZERO if a == ZERO else "-(%s)" % a
+    return ZERO if a == ZERO else U("-", P(a))
 
 
 def jsub(a, b):
@@ -45,7 +64,7 @@ def jsub(a, b):
         return a
     if a == ZERO:
         return jneg(b)
-    return "%s - (%s)" % (a, b)
+    return B("-", a, P(b))
 
 
 class Jets:
@@ -96,10 +115,10 @@ class Jets:
 
     def fused(self, e, u, dest, scale):
         """scale * f(u) as one OP(chain1): f, f' and f'' evaluated in double."""
-        uv = self.dtemp("OP(val)(&%s)" % u)
+        uv = self.dtemp(ir.Val(u))
         v, d, dd = self.jet(e, uv, self.dtemp(scale) if scale is not None else None)
         r = self.target(dest)
-        self.pre.append("OP(chain1)(&%s, &%s, %s, %s, %s);" % (r, u, v, d, dd))
+        self.pre.append(ir.Op("chain1", [ir.Addr(r), ir.Addr(u), v, d, dd]))
         return r
 
     def D(self, x):
@@ -114,28 +133,28 @@ class Jets:
         return g0, D(jmul(g1, ad)), D(jadd(jmul(g2, D(jmul(ad, ad))), jmul(g1, add)))
 
     def monomial(self, e):
-        """(q, n) if e is q u^n, u the differentiated scalar and q a passive C expression (products
+        """(q, n) if e is q u^n, u the differentiated scalar and q a passive expression (products
         of u and passive values, quotients by passive values); else None."""
         if not self.s.expr_active(e):
             return None
         if isinstance(e, (c_ast.ID, c_ast.ArrayRef)):
-            return "1.0", 1
+            return L("1.0"), 1
         if isinstance(e, c_ast.Cast) or (isinstance(e, c_ast.UnaryOp) and e.op == "+"):
             return self.monomial(e.expr)
         if isinstance(e, c_ast.UnaryOp) and e.op == "-":
             m = self.monomial(e.expr)
-            return None if m is None else ("-(%s)" % m[0], m[1])
+            return None if m is None else (U("-", P(m[0])), m[1])
         if isinstance(e, c_ast.BinaryOp) and e.op in ("*", "/"):
             la, ra = self.s.expr_active(e.left), self.s.expr_active(e.right)
             if la and ra:
                 a, b = (self.monomial(e.left), self.monomial(e.right)) if e.op == "*" else (None, None)
-                return None if a is None or b is None else ("(%s) * (%s)" % (a[0], b[0]), a[1] + b[1])
+                return None if a is None or b is None else (B("*", P(a[0]), P(b[0])), a[1] + b[1])
             if la:
                 a = self.monomial(e.left)
-                return None if a is None else ("(%s) %s (%s)" % (a[0], e.op, self.pexpr(e.right)), a[1])
+                return None if a is None else (B(e.op, P(a[0]), P(self.pexpr(e.right))), a[1])
             if e.op == "*":
                 b = self.monomial(e.right)
-                return None if b is None else ("(%s) * (%s)" % (self.pexpr(e.left), b[0]), b[1])
+                return None if b is None else (B("*", P(self.pexpr(e.left)), P(b[0])), b[1])
         return None
 
     def active_core(self, e):
@@ -165,7 +184,7 @@ class Jets:
         return False
 
     def jet(self, e, uv, c=None):
-        """c * (value, first, second derivative) of e with respect to u, as double C expressions;
+        """c * (value, first, second derivative) of e with respect to u, as double expressions (ir);
         c is a passive double (a temporary's name) or None for 1. ZERO and ONE are exact (no
         0 * inf). The factor c is pushed down to where it is free (a passive operand, a numerator,
         the constants of a rule), and the arithmetic kept shallow (independent divisions, one
@@ -181,7 +200,7 @@ class Jets:
         if isinstance(e, c_ast.Cast) or (isinstance(e, c_ast.UnaryOp) and e.op == "+"):
             return self.jet(e.expr, uv, c)
         if isinstance(e, c_ast.UnaryOp):  # '-'
-            return self.jet(e.expr, uv, D("-(%s)" % c) if c is not None else D("-1.0"))
+            return self.jet(e.expr, uv, D(U("-", P(c))) if c is not None else D(N("-1.0")))
         if isinstance(e, c_ast.BinaryOp):
             la, ra = self.s.expr_active(e.left), self.s.expr_active(e.right)
             if e.op in ("+", "-"):
@@ -196,53 +215,53 @@ class Jets:
                 return tuple(D(jmul(c or ONE, D(f(x, y)))) for x, y in zip(a, b))
             if e.op == "*" and not (la and ra):
                 act, pas = (e.left, e.right) if la else (e.right, e.left)
-                return self.jet(act, uv, D(jmul(c or ONE, "(%s)" % self.pexpr(pas))))
+                return self.jet(act, uv, D(jmul(c or ONE, P(self.pexpr(pas)))))
             if e.op == "/" and not ra:
-                return self.jet(e.left, uv, D("%s / (%s)" % (c or "1.0", self.pexpr(e.right))))
+                return self.jet(e.left, uv, D(B("/", c or L("1.0"), P(self.pexpr(e.right)))))
             if e.op == "/" and not la:  # k / b, k = c * (numerator): a function of b
-                k = D(jmul(c or ONE, "(%s)" % self.pexpr(e.left)))
+                k = D(jmul(c or ONE, P(self.pexpr(e.left))))
                 r = e.right
                 if isinstance(r, c_ast.FuncCall) and isinstance(r.name, c_ast.ID) and r.name.name == "sqrt" and r.args and len(r.args.exprs) == 1:
                     # k / sqrt(a) = k a^{-1/2}: three independent divisions
                     a, ad, add = self.jet(r.args.exprs[0], uv)
-                    f = D("sqrt(%s)" % a)
-                    af = D("%s * %s" % (a, f))
-                    g0 = D("%s / %s" % (k, f))
-                    g1 = D("%s / %s" % (D("-0.5 * %s" % k), af))
-                    g2 = D("%s / (%s * %s)" % (D("0.75 * %s" % k), a, af))
+                    f = D(call("sqrt", a))
+                    af = D(B("*", a, f))
+                    g0 = D(B("/", k, f))
+                    g1 = D(B("/", D(B("*", N("-0.5"), k)), af))
+                    g2 = D(B("/", D(B("*", L("0.75"), k)), P(B("*", a, af))))
                     return self.compose(g0, g1, g2, ad, add)
                 m = self.monomial(r)
                 if m is not None and m[1] <= 8:
                     # k / (q u^n) = K u^-n: the reciprocals of u^n and u (independent divisions),
                     # then one product to each derivative
-                    n, K = m[1], D("%s / (%s)" % (k, m[0]))
+                    n, K = m[1], D(B("/", k, P(m[0])))
                     un = uv
                     for _ in range(n - 1):
-                        un = D("%s * %s" % (un, uv))
-                    ipn, iu = D("1.0 / %s" % un), D("1.0 / %s" % uv)
-                    return (D(jmul(K, ipn)), D(jmul(D(jmul(D("%d.0 * %s" % (-n, K)), iu)), ipn)),
-                            D(jmul(D(jmul(D("%d.0 * %s" % (n * (n + 1), K)), ipn)), D(jmul(iu, iu)))))
+                        un = D(B("*", un, uv))
+                    ipn, iu = D(B("/", L("1.0"), un)), D(B("/", L("1.0"), uv))
+                    return (D(jmul(K, ipn)), D(jmul(D(jmul(D(B("*", N("%d.0" % -n), K)), iu)), ipn)),
+                            D(jmul(D(jmul(D(B("*", N("%d.0" % (n * (n + 1))), K)), ipn)), D(jmul(iu, iu)))))
                 b, bd, bdd = self.jet(r, uv)
-                ib = D("1.0 / %s" % b)
-                ib2 = D("%s * %s" % (ib, ib))
+                ib = D(B("/", L("1.0"), b))
+                ib2 = D(B("*", ib, ib))
                 g0 = D(jmul(k, ib))
-                g1 = D(jmul(D("-%s" % k), ib2))
-                g2 = D(jmul(D(jmul(D("2.0 * %s" % k), ib)), ib2))
+                g1 = D(jmul(D(U("-", k)), ib2))
+                g2 = D(jmul(D(jmul(D(B("*", L("2.0"), k)), ib)), ib2))
                 return self.compose(g0, g1, g2, bd, bdd)
             av, ad, add = self.jet(e.left, uv, c)
             bv, bd, bdd = self.jet(e.right, uv)
             if e.op == "*" and self.active_core(e.left) == self.active_core(e.right):
                 # (k a) a: the two product-rule terms are one, taken twice (d: 2 k a a', dd: 2 k (a a'' + a'^2))
-                return (D(jmul(av, bv)), D("2.0 * %s" % D(jmul(ad, bv))),
-                        D("2.0 * (%s)" % jadd(jmul(add, bv), jmul(ad, bd))))
+                return (D(jmul(av, bv)), D(B("*", L("2.0"), D(jmul(ad, bv)))),
+                        D(B("*", L("2.0"), P(jadd(jmul(add, bv), jmul(ad, bd))))))
             if e.op == "*":
                 return (D(jmul(av, bv)), D(jadd(jmul(ad, bv), jmul(av, bd))),
-                        D(jadd(jadd(jmul(add, bv), jmul("2.0", ad, bd)), jmul(av, bdd))))
+                        D(jadd(jadd(jmul(add, bv), jmul(L("2.0"), ad, bd)), jmul(av, bdd))))
             # a / b, both functions of u: one reciprocal of b, then products
-            ib = D("1.0 / %s" % bv)
+            ib = D(B("/", L("1.0"), bv))
             v = D(jmul(av, ib))
             d = D(jmulp(jsub(ad, jmul(v, bd)), ib))
-            return v, d, D(jmulp(jsub(jsub(add, jmul("2.0", d, bd)), jmul(v, bdd)), ib))
+            return v, d, D(jmulp(jsub(jsub(add, jmul(L("2.0"), d, bd)), jmul(v, bdd)), ib))
         name = e.name.name
         args = e.args.exprs
         a, ad, add = self.jet(args[0], uv)
@@ -254,23 +273,23 @@ class Jets:
             if self.scaled_leaf(args[0]):  # log(k u) = log k + log u: the derivatives of log u
                 b, ad, add = uv, ONE, ZERO
             if c is None:
-                g1 = D("1.0 / %s" % b)
-                g2 = D("-%s * %s" % (g1, g1))
-                g0 = D("log(%s)" % a)
+                g1 = D(B("/", L("1.0"), b))
+                g2 = D(B("*", U("-", g1), g1))
+                g0 = D(call("log", a))
             else:
-                g1, g2 = D("%s / %s" % (c, b)), D("-(%s) / (%s * %s)" % (c, b, b))
-                g0 = D(jmul(c, D("log(%s)" % a)))
+                g1, g2 = D(B("/", c, b)), D(B("/", U("-", P(c)), P(B("*", b, b))))
+                g0 = D(jmul(c, D(call("log", a))))
             return self.compose(g0, g1, g2, ad, add)
         if name == "sqrt":
-            f = D("sqrt(%s)" % a)
-            k1, k2 = (D("0.5 * %s" % c), D("-0.25 * %s" % c)) if c is not None else ("0.5", "-0.25")
-            g0, g1, g2 = D(jmul(c or ONE, f)), D("%s / %s" % (k1, f)), D("%s / (%s * %s)" % (k2, a, f))
+            f = D(call("sqrt", a))
+            k1, k2 = (D(B("*", L("0.5"), c)), D(B("*", N("-0.25"), c))) if c is not None else (L("0.5"), N("-0.25"))
+            g0, g1, g2 = D(jmul(c or ONE, f)), D(B("/", k1, f)), D(B("/", k2, P(B("*", a, f))))
             return self.compose(g0, g1, g2, ad, add)
         if name == "exp":
-            g0 = D(jmul(c or ONE, D("exp(%s)" % a)))
+            g0 = D(jmul(c or ONE, D(call("exp", a))))
             return self.compose(g0, g0, g0, ad, add)
         if name in ("sin", "cos"):
-            s, co = D("sin(%s)" % a), D("cos(%s)" % a)
+            s, co = D(call("sin", a)), D(call("cos", a))
             if name == "sin":
                 g0, g1 = D(jmul(c or ONE, s)), D(jmul(c or ONE, co))
             else:
@@ -278,33 +297,33 @@ class Jets:
             return self.compose(g0, g1, D(jneg(g0)), ad, add)
         if name == "pow":
             k = D(self.pexpr(args[1]))
-            f, f1, f2 = D("pow(%s, %s)" % (a, k)), D("%s * pow(%s, %s - 1.0)" % (k, a, k)), D("%s * (%s - 1.0) * pow(%s, %s - 2.0)" % (k, k, a, k))
+            f, f1, f2 = D(call("pow", a, k)), D(B("*", k, call("pow", a, B("-", k, L("1.0"))))), D(prod(k, P(B("-", k, L("1.0"))), call("pow", a, B("-", k, L("2.0")))))
         elif name == "cbrt":
-            f = D("cbrt(%s)" % a)
-            i3 = D("1.0 / (3.0 * %s)" % a)
-            f1 = D("%s * %s" % (f, i3))
-            f2 = D("-2.0 * %s * %s" % (f1, i3))
+            f = D(call("cbrt", a))
+            i3 = D(B("/", L("1.0"), P(B("*", L("3.0"), a))))
+            f1 = D(B("*", f, i3))
+            f2 = D(prod(N("-2.0"), f1, i3))
         elif name == "tan":
-            f = D("tan(%s)" % a)
-            f1 = D("1.0 + %s * %s" % (f, f))
-            f2 = D("2.0 * %s * %s" % (f, f1))
+            f = D(call("tan", a))
+            f1 = D(B("+", L("1.0"), B("*", f, f)))
+            f2 = D(prod(L("2.0"), f, f1))
         elif name == "tanh":
-            f = D("tanh(%s)" % a)
-            f1 = D("1.0 - %s * %s" % (f, f))
-            f2 = D("-2.0 * %s * %s" % (f, f1))
+            f = D(call("tanh", a))
+            f1 = D(B("-", L("1.0"), B("*", f, f)))
+            f2 = D(prod(N("-2.0"), f, f1))
         elif name in ("asin", "acos"):
-            q = D("1.0 / (1.0 - %s * %s)" % (a, a))
-            g1 = D("sqrt(%s)" % q)
-            g2 = D("%s * %s * %s" % (a, g1, q))
-            f1, f2 = (g1, g2) if name == "asin" else (D("-" + g1), D("-" + g2))
-            f = D("%s(%s)" % (name, a))
+            q = D(B("/", L("1.0"), P(B("-", L("1.0"), B("*", a, a)))))
+            g1 = D(call("sqrt", q))
+            g2 = D(prod(a, g1, q))
+            f1, f2 = (g1, g2) if name == "asin" else (D(U("-", g1)), D(U("-", g2)))
+            f = D(call(name, a))
         elif name == "atan":
-            f1 = D("1.0 / (1.0 + %s * %s)" % (a, a))
-            f2 = D("-2.0 * %s * %s * %s" % (a, f1, f1))
-            f = D("atan(%s)" % a)
+            f1 = D(B("/", L("1.0"), P(B("+", L("1.0"), B("*", a, a)))))
+            f2 = D(prod(N("-2.0"), a, f1, f1))
+            f = D(call("atan", a))
         elif name == "fabs":
-            f = D("fabs(%s)" % a)
-            f1 = D("(double)((%s > 0.0) - (%s < 0.0))" % (a, a))
+            f = D(call("fabs", a))
+            f1 = D(ir.Cast("double", P(B("-", P(B(">", a, L("0.0"))), P(B("<", a, L("0.0")))))))
             f2 = ZERO
         else:  # pragma: no cover
             fail(e, "internal: no jet rule for %s" % name)

@@ -2,6 +2,7 @@
 """Activity analysis: which variables of a function carry derivatives, per call signature (Spec)."""
 from pycparser import c_ast
 
+from . import ir
 from .common import ARITH, MATH1, MATH2, PASSIVE_MATH, VALUE_TESTS, fail, src
 from .symbols import array_arg, lvalue_var
 
@@ -18,12 +19,17 @@ class Spec:
 
     @property
     def cname(self):
+        return self.fn_ref and str(self.fn_ref)
+
+    @property
+    def fn_ref(self):
+        """The emitted function's name (ir.Fn): MFAD_FN(name__sig) per number type, or name__sig_host."""
         if self.energy:
             return None
         tag = "".join("a" if s else "p" for s in self.sig)
         if self.flavor == "host":
-            return "%s__%s_host" % (self.fn.name, tag) if tag else "%s__host" % self.fn.name
-        return "MFAD_FN(%s__%s)" % (self.fn.name, tag)
+            return ir.Fn("%s__%s_host" % (self.fn.name, tag) if tag else "%s__host" % self.fn.name)
+        return ir.Fn("%s__%s" % (self.fn.name, tag), mfad_fn=True)
 
     # ------------------------------------------------------------ activity analysis
     def is_active(self, v):

@@ -164,14 +164,14 @@ class Translator:
         return self.specs[key]
 
     def emit(self, spec):
-        """Callees first (C needs them declared), each spec once."""
+        """The spec's function and its callees' (ir.Function), callees first (C needs them declared), each spec once."""
         key = (spec.fn.name, spec.sig, spec.flavor, spec.energy)
         if key in self.emitted:
             return []
         self.emitted.add(key)
         self.stack.append(spec.fn.name)
         try:
-            lines = Emitter(spec).function()
+            lines = [Emitter(spec).function()]
         finally:
             self.stack.pop()
         out = []

@@ -6,7 +6,7 @@ import math
 import re
 
 import pytest
-from conftest import body_text, translate
+from conftest import body_ir, body_text, translate
 
 from mfad_energy.reverse import NoReverse, Reverser
 
@@ -88,7 +88,7 @@ const MfadEnergyInfo e_info = {.vertices = 1, .dof = 2, .params = 1, .energy = e
 def test_adjoint_sweep(tmp_path):
     """y = f0 f1; E = p0 y: the forward statements, then their adjoints in reverse order, each
     reading the inputs saved before its statement."""
-    rev = Reverser(body_text(translate(tmp_path, SWEEP))).function()
+    rev = Reverser(body_ir(translate(tmp_path, SWEEP))).function()
     assert rev[0] == "MFAD_ENERGY_REV_BODY(f, p, _mfad_E, _mfad_ax)"
     fwd = [i for i, t in enumerate(rev) if t.strip().startswith("OP(mul")]
     adj = [i for i, t in enumerate(rev) if "ADJ(" in t]
@@ -101,4 +101,4 @@ def test_adjoint_sweep(tmp_path):
 def test_adjoint_refuses_index_variable(tmp_path):
     """An array read at an index only known at run time has no adjoint here: NoReverse, with the reason."""
     with pytest.raises(NoReverse, match="not a constant: k"):
-        Reverser(body_text(translate(tmp_path, FEATURES))).function()
+        Reverser(body_ir(translate(tmp_path, FEATURES))).function()

@@ -73,7 +73,7 @@ def main(argv=None, tool_dir=None):
         reverse = []
         if "features" in meta:
             try:
-                reverse = Reverser([t for _, t in body], [c for c, _ in body]).function()
+                reverse = Reverser(body_ir).function()
             except NoReverse as e:
                 # never silent: forward over forward is slower on the CPU and, on the GPU, over the resource gate
                 c = e.coord or tr.infos[0].coord

@@ -132,6 +132,14 @@ class Bin(Expr):
         s.op, s.l, s.r = op, l, r
         return s
 
+    @classmethod
+    def raw(cls, op, l, r):
+        """l op r as this tree, whatever C would read from its text (the offset k + i of an inlined
+        helper's a[i], a = &b[k])."""
+        s = str.__new__(cls, "%s %s %s" % (l, op, r))
+        s.op, s.l, s.r = op, l, r
+        return s
+
     def cgen(self, look):
         return "%s %s %s" % (paren_unless_simple(self.l, look), self.op, paren_unless_simple(self.r, look))
 

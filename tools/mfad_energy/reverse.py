@@ -1,11 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""Reverse emission: the adjoint sweep of the energy's forward body (forward-over-reverse)."""
-import copy
-import re
-
-from pycparser import c_ast, c_generator, c_parser
-
-from .common import src
+"""Reverse emission: the adjoint sweep of the energy's forward body (forward-over-reverse), built from
+the forward pass's IR (ir.py): its statements and their typed operands, never its text."""
+from . import ir
 
 
 # ---------------------------------------------------------------- forward-over-reverse at the features
@@ -15,8 +11,9 @@ from .common import src
 # H_F B v: one tangent where forward-over-forward carries M gradient lanes. The adjoint rules are
 # ADJ(op) of include/mfad/impl/ad_reverse.h; each reads copies of its op's inputs, so an op may
 # overwrite an input. Loops are unrolled (their bounds are constants), branches on values are
-# recorded forward and taken again backwards. A body this does not cover (helpers over numbers,
-# loops of other bounds, other ops) keeps forward-over-forward: the energy has no reverse body.
+# recorded forward and taken again backwards, helpers over numbers inlined. A body this does not
+# cover (loops of other bounds, other ops) keeps forward-over-forward: the energy has no reverse
+# body, and the translator says so at the user's file:line (NoReverse.coord).
 REV_OPS = {  # op: result kind, then argument kinds (s: a T number, a: T array, p: a double, n: an int)
     "set": "sp", "copy": "ss", "neg": "ss", "add": "sss", "sub": "sss", "adds": "ssp", "muls": "ssp",
     "mul": "sss", "div": "sss", "sqr": "ss", "chain1": "ssppp", "det2": "sa", "det3": "sa",
@@ -33,38 +30,168 @@ class NoReverse(Exception):
         self.coord = coord
 
 
+
+# ---------------------------------------------------------------- the statements as C reads them
+# A line of the forward IR holds several statements (in braces: a scope of its own); the sweep
+# walks them one by one: Compound, CIf and CFor are a block, an if and a for over such items.
+class Compound:
+    cname = "Compound"
+
+    def __init__(self, coord, items):
+        self.coord, self.items = coord, items
+
+
+class CIf:
+    cname = "If"
+
+    def __init__(self, coord, cond, iftrue, iffalse):
+        self.coord, self.cond, self.iftrue, self.iffalse = coord, cond, iftrue, iffalse
+
+
+class CFor:
+    cname = "For"
+
+    def __init__(self, coord, init, cond, next_, body):
+        self.coord, self.init, self.cond, self.next, self.body = coord, init, cond, next_, body
+
+
+def temps_decl(coord, temps):
+    if not temps:
+        return []
+    d = ir.TDecl(temps)
+    d.coord = coord
+    return [d]
+
+
+def items_of(stmts):
+    """IR lines, blocks, ifs and loops as a list of statements (Compound, CIf, CFor, ir.Stmt)."""
+    out = []
+    for s in stmts:
+        if isinstance(s, ir.Line):
+            if s.braced:
+                out.append(Compound(s.coord, temps_decl(s.coord, s.temps) + [flat(i) for i in s.items]))
+            else:
+                out += [flat(i) for i in s.items]
+        elif isinstance(s, ir.Block):
+            out.append(Compound(s.coord, items_of(s.stmts)))
+        elif isinstance(s, ir.Scope):
+            out.append(Compound(s.coord, temps_decl(s.coord, s.temps) + [flat(i) for i in s.items] + items_of(s.stmts)))
+        elif isinstance(s, ir.If):
+            out.append(CIf(s.coord, s.cond, Compound(s.then.coord, items_of(s.then.stmts)),
+                           Compound(s.else_.coord, items_of(s.else_.stmts)) if s.else_ is not None else None))
+        elif isinstance(s, ir.For):
+            out.append(CFor(s.coord, s.init, s.cond, s.next, Compound(s.body.coord, items_of(s.body.stmts))))
+        else:  # pragma: no cover
+            raise NoReverse("internal: %s in a function's statements" % type(s).__name__)
+    return out
+
+
+def flat(item):
+    """A line's item; a one-line if (a ternary on numbers) as a CIf."""
+    if isinstance(item, ir.IfS):
+        return CIf(item.coord, item.cond, Compound(None, [flat(i) for i in item.then]), Compound(None, [flat(i) for i in item.else_]))
+    return item
+
+
+def walk(items):
+    """Every statement in items, nested ones included."""
+    for s in items:
+        yield s
+        if isinstance(s, Compound):
+            yield from walk(s.items)
+        elif isinstance(s, CIf):
+            yield from walk([b for b in (s.iftrue, s.iffalse) if b is not None])
+        elif isinstance(s, CFor):
+            yield from walk([s.body])
+
+
+def raw(node, **fields):
+    """A copy of the expression node with some fields replaced and no re-association: the tree as
+    built (its forward text is stale; the sweep prints with cgen)."""
+    n = str.__new__(type(node), str(node))
+    n.__dict__.update(node.__dict__)
+    n.__dict__.update(fields)
+    return n
+
+
+class Look:
+    """How the sweep names what an expression reads: variables by their scope (a loop index is its
+    value), a helper of the unit by its value pass's (mfad/impl/instantiate.h)."""
+
+    def __init__(self, rv):
+        self.rv = rv
+
+    def __call__(self, name):
+        return self.rv.look(name)
+
+    def fn(self, name):
+        return "%s_val" % name if name in self.rv.helpers else str(self.rv.look(name))
+
+
+class CGen:
+    """Statements as pycparser's CGenerator writes them: a loop on values, which the sweep runs as it is."""
+
+    def __init__(self, look):
+        self.look, self.indent = look, 0
+
+    def simple(self, s):
+        """The text of a statement that C could also read as an expression (no ';')."""
+        if isinstance(s, ir.CallS):
+            return ("(void) " if s.void_cast else "") + s.call.cgen(self.look)
+        if isinstance(s, ir.TDecl):
+            return ";\n".join("T %s%s" % (n, "".join("[%d]" % k for k in s.dims)) for n in s.decl_names)
+        if isinstance(s, ir.Op):
+            return "OP(%s)(%s)" % (s.name, ", ".join(a.cgen(self.look) for a in s.args))
+        return s.cgen(self.look)  # PDecl, PAssign, ExprS
+
+    def stmt(self, s):
+        if isinstance(s, CFor):
+            init = "" if s.init is None else ("%s %s = %s" % (s.init[1], s.init[2], s.init[4].cgen(self.look)) if s.init[0] == "decl" else
+                                              "%s %s %s" % (s.init[2].cgen(self.look), s.init[3], s.init[4].cgen(self.look)))
+            nxt = s.next.cgen(self.look)
+            return "for (%s; %s; %s)\n" % (init, s.cond.cgen(self.look), nxt) + self.gen(s.body, True)
+        if isinstance(s, CIf):
+            t = "if (%s)\n" % s.cond.cgen(self.look) + self.gen(s.iftrue, True)
+            if s.iffalse is not None:
+                t += " " * self.indent + "else\n" + self.gen(s.iffalse, True)
+            return t
+        if isinstance(s, Compound):
+            t = " " * self.indent + "{\n"
+            self.indent += 2
+            t += "".join(self.gen(i) for i in s.items)
+            self.indent -= 2
+            return t + " " * self.indent + "}\n"
+        if isinstance(s, ir.Return):
+            return "return;" if s.e is None else "return %s;" % s.e.cgen(self.look)
+        if isinstance(s, ir.Jump):
+            return "%s;" % s.kind
+        return self.simple(s)
+
+    def gen(self, s, add_indent=False):
+        ind = " " * (self.indent + (2 if add_indent else 0))
+        if isinstance(s, Compound):
+            return self.stmt(s)
+        if isinstance(s, CIf):
+            return ind + self.stmt(s)
+        if isinstance(s, (CFor, ir.Return, ir.Jump)):
+            return ind + self.stmt(s) + "\n"
+        return ind + self.stmt(s) + ";\n"
+
+
 class Reverser:
-    def __init__(self, lines, coords=None):
-        """lines: the forward body's C lines; coords: the user's position of each (for messages)."""
-        kept = [(c, t) for c, t in zip(coords or [None] * len(lines), lines) if not t.lstrip().startswith("#")]
-        self.line_coord = [None, None]  # the parsed line (after the one-line typedef of T) -> the user's position
-        for c, t in kept:
-            self.line_coord += [c] * (t.count("\n") + 1)
-        self.where = None  # the statement being reversed
-        text = "\n".join(t for _, t in kept)
-        text = re.sub(r"\bMFAD_(NO_)?UNROLL(_HESS)?\b", "", text)
-        # helpers over numbers (MFAD_ENERGY_HELPER functions before the body) are inlined at their
-        # calls; the newlines stay, so that a parsed line is the same line of the emitted text
-        text = re.sub(r"\bMFAD_ENERGY_HELPER\s+", lambda h: "\n" * h.group(0).count("\n"), re.sub(r"\bMFAD_FN\((\w+)\)", r"\1", text))
-        m = re.search(r"\bMFAD_ENERGY_BODY\((\w+), (\w+), (\w+)\)", text)
-        if not m or text.count("MFAD_ENERGY_BODY") != 1:
+    def __init__(self, functions):
+        """functions: the forward IR of the energy (ir.Function), the helpers it calls before its body."""
+        bodies = [i for i, f in enumerate(functions) if f.kind == "body"]
+        if len(bodies) != 1:
             raise NoReverse("not one body")
-        self.x, self.p, self.E = m.groups()
-        src = "typedef double T;\n%svoid f(T *%s, const double *%s, T *%s)%s" % (text[: m.start()], self.x, self.p, self.E, text[m.end():])
-        try:
-            ext = c_parser.CParser().parse(src, "<body>").ext
-        except Exception as e:
-            raise NoReverse("parse: %s" % e)
-        self.ast = ext[-1]
-        self.helpers = {f.decl.name: f for f in ext[:-1] if isinstance(f, c_ast.FuncDef)}
+        self.body = functions[bodies[0]]
+        self.x, self.p, self.E = self.body.body_names
+        # helpers over numbers (MFAD_ENERGY_HELPER functions before the body) are inlined at their calls
+        self.helpers = {f.fn_name: f for f in functions[:bodies[0]] if f.kind == "helper"}
+        self.where = None  # the statement being reversed
         self.decls, self.used, self.scopes = [], {self.x, self.p, self.E}, []
         self.svars, self.arrays, self.nsave, self.nb = [], {}, 0, 0
-        rv = self
-
-        class Gen(c_generator.CGenerator):
-            def visit_ID(g, n):  # a helper in an expression is over doubles: its value pass's (mfad/impl/instantiate.h)
-                return "%s_val" % n.name if n.name in rv.helpers else str(rv.look(n.name))
-        self.gen = Gen()
+        self.lk = Look(self)
 
     # names: every declaration gets a function-wide unique name and moves to the top; a loop
     # index is a constant in its unrolled body
@@ -77,77 +204,90 @@ class Reverser:
         return n
 
     def look(self, name):
-        if name.startswith("@"):  # a caller's name, resolved before a helper was inlined
-            return name[1:]
         for s in reversed(self.scopes):
             if name in s:
                 return s[name]
         return name
 
-    def expr(self, node):
-        return self.gen.visit(node)
+    def name(self, e):
+        """The sweep's name of the variable e (an ir.Name)."""
+        return e.name if e.resolved else self.look(e.name)
 
-    def const(self, node):
-        t = self.expr(node)
-        if not re.match(r"^[0-9+\-*/%() ]+$", t):
-            raise NoReverse("not a constant: %s" % t)
-        return int(eval(t.replace("/", "//")))
+    def expr(self, e):
+        return e.cgen(self.lk)
 
-    def array(self, name):
-        """The T array called name here: (its text, its adjoint's text, entries or None for x)"""
-        n = self.look(name)
+    def const(self, e):
+        def ev(e):
+            if isinstance(e, ir.Paren):
+                return ev(e.e)
+            if isinstance(e, ir.Lit) and str(e).isdigit():
+                return int(str(e))
+            if isinstance(e, ir.Name):
+                v = self.name(e)
+                if isinstance(v, int):
+                    return v
+            elif isinstance(e, ir.Un) and e.op in "+-":
+                v = ev(e.e)
+                return None if v is None else (-v if e.op == "-" else v)
+            elif isinstance(e, ir.Bin) and e.op in "+-*/%":
+                a, b = ev(e.l), ev(e.r)
+                if a is not None and b is not None:
+                    return a + b if e.op == "+" else a - b if e.op == "-" else a * b if e.op == "*" else a // b if e.op == "/" else a % b
+            return None
+
+        k = ev(e)
+        if k is None:
+            raise NoReverse("not a constant: %s" % self.expr(e))
+        return k
+
+    def array(self, e):
+        """The T array e names here: (its text, its adjoint's text, entries or None for x)"""
+        n = self.name(e)
         if n == self.x:
             return n, "_mfad_ax", None
         if n in self.arrays:
             return n, "_mfad_a_" + n, self.arrays[n]
-        raise NoReverse("array %s" % name)
+        raise NoReverse("array %s" % n)
 
     def operand(self, node, kind):
         """(forward text, adjoint text, array name or None, offset) of an OP() argument."""
         if kind in "pn":
             return self.expr(node), None, None, 0
         if kind == "a":
-            if isinstance(node, c_ast.ID):
-                v, av, _ = self.array(node.name)
+            if isinstance(node, ir.Name):
+                v, av, _ = self.array(node)
                 return v, av, v, 0
-            if isinstance(node, c_ast.UnaryOp) and node.op == "&" and isinstance(node.expr, c_ast.ArrayRef) and isinstance(node.expr.name, c_ast.ID):
-                v, av, _ = self.array(node.expr.name.name)
-                k = self.const(node.expr.subscript)
+            if isinstance(node, ir.Addr) and isinstance(node.e, ir.Index) and isinstance(node.e.base, ir.Name):
+                v, av, _ = self.array(node.e.base)
+                k = self.const(node.e.idx)
                 return "&%s[%d]" % (v, k), "&%s[%d]" % (av, k), v, k
             raise NoReverse("array argument %s" % self.expr(node))
-        if not (isinstance(node, c_ast.UnaryOp) and node.op == "&"):
+        if not isinstance(node, ir.Addr):
             raise NoReverse("number argument not &name")
-        e = node.expr
-        if isinstance(e, c_ast.UnaryOp) and e.op == "*" and isinstance(e.expr, c_ast.ID) and e.expr.name == self.E:
+        e = node.e
+        if isinstance(e, ir.Deref) and isinstance(e.e, ir.Name) and not e.e.resolved and e.e.name == self.E:
             return "(*%s)" % self.E, "_mfad_aE", None, 0
-        if isinstance(e, c_ast.ID) and self.look(e.name) in self.svars:
-            n = self.look(e.name)
+        if isinstance(e, ir.Name) and self.name(e) in self.svars:
+            n = self.name(e)
             return n, "_mfad_a_" + n, None, 0
-        if isinstance(e, c_ast.ArrayRef) and isinstance(e.name, c_ast.ID):
-            v, av, size = self.array(e.name.name)
-            k = self.const(e.subscript)
+        if isinstance(e, ir.Index) and isinstance(e.base, ir.Name):
+            v, av, size = self.array(e.base)
+            k = self.const(e.idx)
             if size is not None and not 0 <= k < size:
                 raise NoReverse("index %d of %s" % (k, v))
             return "%s[%d]" % (v, k), "%s[%d]" % (av, k), None, 0
         raise NoReverse("number argument %s" % self.expr(e))
 
-    def opcall(self, node):
-        """OP(name)(args) -> name, args; None for anything else."""
-        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.FuncCall) and isinstance(node.name.name, c_ast.ID) and node.name.name.name == "OP":
-            return node.name.args.exprs[0].name, list(node.args.exprs) if node.args else []
-        return None
-
     def guard(self, s):
         """A branch that ends the energy: [OP(set)(E, c);] return; (the value at a wall)"""
-        items = (s.block_items if isinstance(s, c_ast.Compound) else [s]) or []
-        if not items or not isinstance(items[-1], c_ast.Return):
+        items = s.items
+        if not items or not isinstance(items[-1], ir.Return):
             return None
         fwd = []
         for it in items[:-1]:
-            oc = self.opcall(it)
-            if not oc or oc[0] != "set" or self.operand(oc[1][0], "s")[1] != "_mfad_aE":
+            if not isinstance(it, ir.Op) or it.name != "set" or self.operand(it.args[0], "s")[1] != "_mfad_aE":
                 raise NoReverse("a branch that returns does more than set the energy")
-            fwd.append("OP(set)(&(*%s), %s);" % (self.E, self.expr(oc[1][1])))
+            fwd.append("OP(set)(&(*%s), %s);" % (self.E, self.expr(it.args[1])))
         return fwd + ["return;"]
 
     def block(self, items, fwd, rev, top=False):
@@ -158,31 +298,40 @@ class Reverser:
         self.scopes.pop()
 
     def loop(self, s, fwd, rev):
-        init, cond, nxt = s.init, s.cond, s.next
-        if not (isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init is not None):
+        if s.init is None or s.init[0] != "decl":
             raise NoReverse("loop header")
-        i = init.decls[0].name
-        lo = self.const(init.decls[0].init)
-        if not (isinstance(cond, c_ast.BinaryOp) and cond.op == "<" and isinstance(cond.left, c_ast.ID) and cond.left.name == i):
+        i = s.init[2]
+        lo = self.const(s.init[4])
+        cond = s.cond.strip()
+        if not (isinstance(cond, ir.Bin) and cond.op == "<" and isinstance(cond.l, ir.Name) and cond.l.name == i):
             raise NoReverse("loop condition")
-        hi = self.const(cond.right)
-        if not (isinstance(nxt, c_ast.UnaryOp) and nxt.op in ("p++", "++") and isinstance(nxt.expr, c_ast.ID) and nxt.expr.name == i):
+        hi = self.const(cond.r)
+        nxt = s.next
+        if not (isinstance(nxt, (ir.Post, ir.Un)) and nxt.op == "++" and isinstance(nxt.e, ir.Name) and nxt.e.name == i):
             raise NoReverse("loop increment")
         if hi - lo > 64:
             raise NoReverse("loop of %d rounds" % (hi - lo))
-        body = s.stmt.block_items if isinstance(s.stmt, c_ast.Compound) else [s.stmt]
         for k in range(lo, hi):
             self.scopes.append({i: k})
-            self.block(body, fwd, rev)
+            self.block(s.body.items, fwd, rev)
             self.scopes.pop()
 
     def declare(self, s):
-        base, dims = s.type, []
-        while isinstance(base, c_ast.ArrayDecl):
-            dims.append(self.const(base.dim))
-            base = base.type
-        tname = base.type.names if isinstance(base, c_ast.TypeDecl) and isinstance(base.type, c_ast.IdentifierType) else None
-        if tname == ["int"] and not dims and "const" in s.quals and s.init is not None:
+        """A declaration: None, or the forward statement that sets the variable."""
+        if isinstance(s, ir.TDecl):
+            for name in s.decl_names:
+                n = self.unique(name)
+                self.scopes[-1][name] = n
+                if len(s.dims) > 1:
+                    raise NoReverse("array of arrays")
+                if s.dims:
+                    self.arrays[n] = s.dims[0]
+                    self.decls.append("T %s[%d];" % (n, s.dims[0]))
+                else:
+                    self.svars.append(n)
+                    self.decls.append("T %s;" % n)
+            return None
+        if s.base == "int" and not s.dims and s.const and s.init is not None:
             try:  # a const int of the loop indices (a corner k + 1 mod 3): a constant in this body
                 self.scopes[-1][s.name] = self.const(s.init)
                 return None
@@ -190,57 +339,45 @@ class Reverser:
                 pass
         n = self.unique(s.name)
         self.scopes[-1][s.name] = n
-        if tname == ["T"]:
-            if s.init is not None:
-                raise NoReverse("initialised number")
-            if len(dims) > 1:
-                raise NoReverse("array of arrays")
-            if dims:
-                self.arrays[n] = dims[0]
-                self.decls.append("T %s[%d];" % (n, dims[0]))
-            else:
-                self.svars.append(n)
-                self.decls.append("T %s;" % n)
-            return None
-        if tname in (["double"], ["int"]) and not dims:
-            self.decls.append("%s %s;" % (tname[0], n))
+        if s.base in ("double", "int") and not s.dims:
+            self.decls.append("%s %s;" % (s.base, n))
             return "%s = %s;" % (n, self.expr(s.init)) if s.init is not None else None
         raise NoReverse("declaration of %s" % s.name)
 
     def stmt(self, s, fwd, rev, last):
-        if s.coord is not None and 0 <= s.coord.line < len(self.line_coord):
-            self.where = self.line_coord[s.coord.line] or self.where
-        if isinstance(s, c_ast.Compound):
-            items = s.block_items or []
-            if last and items and isinstance(items[-1], c_ast.Return):
+        self.where = s.coord or self.where
+        if isinstance(s, Compound):
+            items = s.items
+            if last and items and isinstance(items[-1], ir.Return):
                 items = items[:-1]
             self.block(items, fwd, rev)
             return
-        if isinstance(s, c_ast.Return):
+        if isinstance(s, ir.Return):
             if last:
                 return
             raise NoReverse("return before the end")
-        if isinstance(s, c_ast.Decl):
+        if isinstance(s, (ir.TDecl, ir.PDecl)):
             t = self.declare(s)
             if t:
                 fwd.append(t)
             return
-        if isinstance(s, c_ast.For):
+        if isinstance(s, CFor):
             if self.passive(s):  # doubles only (an iteration on values): as it is, run forward
                 inner = {}
-
-                class D(c_ast.NodeVisitor):
-                    def visit_Decl(v, d):
+                for d in walk([s]):
+                    if isinstance(d, CFor) and d.init is not None and d.init[0] == "decl":
+                        inner[d.init[2]] = d.init[2]
+                    elif isinstance(d, ir.PDecl):
                         inner[d.name] = d.name
-                        v.generic_visit(d)
-                D().visit(s)
+                    elif isinstance(d, ir.TDecl):
+                        inner.update((n, n) for n in d.decl_names)
                 self.scopes.append(inner)
-                fwd.append(self.expr(s).replace("\n", " "))
+                fwd.append(CGen(self.lk).stmt(s).replace("\n", " "))
                 self.scopes.pop()
                 return
             self.loop(s, fwd, rev)
             return
-        if isinstance(s, c_ast.If):
+        if isinstance(s, CIf):
             g = self.guard(s.iftrue)
             if g is not None:
                 if s.iffalse is not None:
@@ -255,105 +392,95 @@ class Reverser:
             for branch in (s.iftrue, s.iffalse):
                 f2, r2 = [], []
                 if branch is not None:
-                    self.block(branch.block_items if isinstance(branch, c_ast.Compound) else [branch], f2, r2)
+                    self.block(branch.items, f2, r2)
                 parts.append((f2, r2))
             fwd.append("if (%s) { %s } else { %s }" % (b, " ".join(parts[0][0]), " ".join(parts[1][0])))
             rev.append(("if", b, parts[0][1], parts[1][1]))
             return
-        if isinstance(s, c_ast.Assignment) and isinstance(s.lvalue, c_ast.ID) and self.look(s.lvalue.name) not in self.svars and self.look(s.lvalue.name) not in self.arrays:
-            fwd.append(self.expr(s) + ";")
+        if isinstance(s, ir.PAssign) and isinstance(s.lv, ir.Name) and self.name(s.lv) not in self.svars and self.name(s.lv) not in self.arrays:
+            fwd.append(s.cgen(self.lk) + ";")
             return
-        if isinstance(s, c_ast.FuncCall) and isinstance(s.name, c_ast.ID) and s.name.name in self.helpers:
+        if isinstance(s, ir.CallS) and not s.void_cast and s.call.fn.name in self.helpers:
             self.inline(s, fwd, rev)
             return
-        oc = self.opcall(s)
-        if oc is None:
-            raise NoReverse("statement %s" % type(s).__name__)
-        self.op(oc[0], oc[1], fwd, rev)
+        if not isinstance(s, ir.Op):
+            raise NoReverse("statement %s" % s.cname)
+        self.op(s.name, s.args, fwd, rev)
 
     def inline(self, call, fwd, rev):
         """A helper over numbers, inlined: its parameters become the call's arguments (resolved in
         the caller's scope), returns at its end are dropped; any other return refuses."""
-        fn = self.helpers[call.name.name]
-        params = [d.name for d in (fn.decl.type.args.params if fn.decl.type.args else [])]
-        args = list(call.args.exprs) if call.args else []
+        name = call.call.fn.name
+        fn = self.helpers[name]
+        params = [n for _, n in fn.params] or [None]  # f(void): one parameter without a name
+        args = call.call.args
         if len(params) != len(args):
-            raise NoReverse("call of %s" % call.name.name)
-        rv = self
+            raise NoReverse("call of %s" % name)
 
-        def resolve(node):
-            node = copy.deepcopy(node)
-
-            class R(c_ast.NodeVisitor):
-                def visit_ID(v, n):
-                    if n.name in rv.helpers:
-                        return
-                    r = rv.look(n.name)
-                    n.name = str(r) if isinstance(r, int) else "@" + r
-            R().visit(node)
-            return node
+        def resolve(e):
+            def f(n):
+                if isinstance(n, ir.Name) and not n.resolved:
+                    r = self.look(n.name)
+                    return ir.Lit(str(r)) if isinstance(r, int) else ir.Name(r, resolved=True)
+                return None
+            return e.map(f)
         sub = dict(zip(params, (resolve(a) for a in args)))
 
-        class S(c_ast.NodeVisitor):  # parameters -> arguments; *&a -> a; (&a[k])[i] -> a[k + i]
-            def generic_visit(v, node):
-                for name, child in node.children():
-                    new = v.visit(child)
-                    if new is not child:
-                        attr = re.match(r"(\w+)(\[(\d+)\])?", name)
-                        if attr.group(2):
-                            getattr(node, attr.group(1))[int(attr.group(3))] = new
-                        else:
-                            setattr(node, attr.group(1), new)
-                return node
+        def sx(e):  # parameters -> arguments; *&a -> a; (&a[k])[i] -> a[k + i]
+            if isinstance(e, ir.Name):
+                return sub[e.name] if not e.resolved and e.name in sub else e
+            if isinstance(e, ir.Deref):
+                x = sx(e.e)
+                return x.e if isinstance(x, ir.Addr) else raw(e, e=x)
+            if isinstance(e, ir.Index):
+                b, i = sx(e.base), sx(e.idx)
+                if isinstance(b, ir.Addr) and isinstance(b.e, ir.Index):
+                    return raw(e, base=b.e.base, idx=ir.Bin.raw("+", b.e.idx, i))
+                return raw(e, base=b, idx=i)
+            if not e.kids:
+                return e
+            return raw(e, **{k: [sx(a) for a in getattr(e, k)] if isinstance(getattr(e, k), list) else sx(getattr(e, k)) for k in e.kids})
 
-            def visit_ID(v, n):
-                return copy.deepcopy(sub[n.name]) if n.name in sub else n
-
-            def visit_UnaryOp(v, n):
-                n = v.generic_visit(n)
-                if n.op == "*" and isinstance(n.expr, c_ast.UnaryOp) and n.expr.op == "&":
-                    return n.expr.expr
-                return n
-
-            def visit_ArrayRef(v, n):
-                n = v.generic_visit(n)
-                if isinstance(n.name, c_ast.UnaryOp) and n.name.op == "&" and isinstance(n.name.expr, c_ast.ArrayRef):
-                    return c_ast.ArrayRef(n.name.expr.name, c_ast.BinaryOp("+", n.name.expr.subscript, n.subscript))
-                return n
-        body = S().visit(copy.deepcopy(fn.body))
+        def ss(s):  # a statement of the helper, its expressions substituted
+            if isinstance(s, Compound):
+                return Compound(s.coord, [ss(i) for i in s.items])
+            if isinstance(s, CIf):
+                return CIf(s.coord, sx(s.cond), ss(s.iftrue), ss(s.iffalse) if s.iffalse is not None else None)
+            if isinstance(s, CFor):
+                init = s.init if s.init is None else s.init[:4] + (sx(s.init[4]),)
+                if init is not None and init[0] == "assign":
+                    init = (init[0], init[1], sx(init[2])) + init[3:]
+                return CFor(s.coord, init, sx(s.cond), ss(s.next) if isinstance(s.next, ir.Stmt) else sx(s.next), ss(s.body))
+            t = object.__new__(type(s))
+            t.__dict__.update(s.__dict__)
+            for k in ("args",):
+                if k in t.__dict__:
+                    t.args = [sx(a) for a in s.args]
+            for k in ("call", "init", "lv", "e", "cond"):
+                if t.__dict__.get(k) is not None:
+                    setattr(t, k, sx(getattr(s, k)))
+            return t
+        body = [ss(s) for s in items_of(fn.pre + fn.stmts)]
 
         def tail(items):  # drop the returns that end the helper anyway
             items = list(items or [])
-            while items and isinstance(items[-1], c_ast.Return) and items[-1].expr is None:
+            while items and isinstance(items[-1], ir.Return) and items[-1].e is None:
                 items.pop()
-            if items and isinstance(items[-1], c_ast.Compound):
-                items[-1] = c_ast.Compound(tail(items[-1].block_items))
-            elif items and isinstance(items[-1], c_ast.If):
+            if items and isinstance(items[-1], Compound):
+                items[-1] = Compound(None, tail(items[-1].items))
+            elif items and isinstance(items[-1], CIf):
                 s = items[-1]
-                br = [c_ast.Compound(tail(b.block_items if isinstance(b, c_ast.Compound) else [b])) if b is not None else None for b in (s.iftrue, s.iffalse)]
-                items[-1] = c_ast.If(s.cond, br[0], br[1])
+                br = [Compound(None, tail(b.items)) if b is not None else None for b in (s.iftrue, s.iffalse)]
+                items[-1] = CIf(None, s.cond, br[0], br[1])
             return items
-        items = tail(body.block_items)
-
-        class Ret(c_ast.NodeVisitor):
-            def visit_Return(v, n):
-                raise NoReverse("a return inside %s" % call.name.name)
-        for it in items:
-            Ret().visit(it)
+        items = tail(body)
+        if any(isinstance(s, ir.Return) for s in walk(items)):
+            raise NoReverse("a return inside %s" % name)
         self.block(items, fwd, rev)
 
     def passive(self, s):
         """No operation on numbers in s (it may read their values)."""
-        ops = []
-
-        class C(c_ast.NodeVisitor):
-            def visit_FuncCall(v, c):
-                oc = self.opcall(c)
-                if oc and oc[0] != "val":
-                    ops.append(oc[0])
-                v.generic_visit(c)
-        C().visit(s)
-        return not ops
+        return not any(isinstance(t, ir.Op) for t in walk([s]))
 
     def save(self, decl, text, fwd):
         k = "_mfad_v%d" % self.nsave
@@ -365,7 +492,7 @@ class Reverser:
     def op(self, op, args, fwd, rev):
         if op in ("dot3", "mul") and len(args) == 3 and self.expr(args[1]) == self.expr(args[2]):
             # a . a and a a: the same forward arithmetic, and an adjoint that takes 2 g once
-            op, args = ("frob2", args[:2] + [c_ast.Constant("int", "3")]) if op == "dot3" else ("sqr", args[:2])
+            op, args = ("frob2", args[:2] + [ir.Lit("3")]) if op == "dot3" else ("sqr", args[:2])
         kinds = REV_OPS.get(op)
         if kinds is None or len(args) != len(kinds):
             raise NoReverse("op %s" % op)
@@ -402,7 +529,7 @@ class Reverser:
 
     @staticmethod
     def base(adj):
-        return re.sub(r"\[.*", "", adj.lstrip("&"))
+        return adj.lstrip("&").split("[")[0]
 
     def zero_tangent(self, rev):
         """Adjoints whose tangent is zero (over dual numbers): reached from E's seed 1 through
@@ -456,7 +583,7 @@ class Reverser:
 
     def function(self):
         fwd, rev = [], []
-        body = self.ast.body.block_items or []
+        body = items_of(self.body.pre + self.body.stmts)
         try:
             self.block(body, fwd, rev, top=True)
         except NoReverse as e:  # at the innermost statement being reversed

@@ -30,7 +30,9 @@ class Expr(str):
         """The variable names the expression reads (a set)."""
         out = set() if out is None else out
         for k in self.kids:
-            getattr(self, k).names(out) if not isinstance(getattr(self, k), list) else [a.names(out) for a in getattr(self, k)]
+            kid = getattr(self, k)
+            for e in kid if isinstance(kid, list) else [kid]:
+                e.names(out)
         return out
 
     def strip(self):

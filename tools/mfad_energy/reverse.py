@@ -88,7 +88,7 @@ class Reverser:
         def ev(e):
             if isinstance(e, ir.Paren):
                 return ev(e.e)
-            if isinstance(e, ir.Lit) and str(e).isdigit():
+            if isinstance(e, ir.Lit) and str(e).lstrip("-").isdigit():  # "-1": a loop index, substituted in an inlined helper
                 return int(str(e))
             if isinstance(e, ir.Name):
                 v = self.name(e)

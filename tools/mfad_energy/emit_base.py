@@ -8,7 +8,7 @@ from .symbols import const_int
 
 
 class EmitterBase:
-    """Writes one Spec as C in the OP() dialect of include/mfad/impl/ad_generic.h."""
+    """Lowers one Spec to the IR (ir.py): the OP() dialect of include/mfad/impl/ad_generic.h, as nodes."""
 
     def __init__(self, spec):
         self.s, self.fn, self.tr = spec, spec.fn, spec.tr

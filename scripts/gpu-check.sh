@@ -148,6 +148,8 @@ if [ -x "$check" ]; then
     elif [ -n "$errors" ] && [ "$errors" != 0 ]; then
       grep -m 20 '^=========' "$build/memcheck.txt"
       step "compute-sanitizer memcheck" FAIL "$errors errors ($build/memcheck.txt)"
+    elif [ -n "$errors" ]; then # the tool ran it: the check itself failed under it
+      step "compute-sanitizer memcheck" FAIL "0 memory errors, but the check exited with status $s under it ($build/memcheck.txt)"
     else # no summary: the tool did not attach (a sandboxed runtime, an unsupported driver)
       why=$(grep -m 1 -i -E 'error|not supported|unable|denied|fail' "$build/memcheck.txt" | sed 's/^=* *//; s/|/,/g')
       step "compute-sanitizer memcheck" skipped "the tool ran no check (exit status $s): ${why:-$(tail -n 1 "$build/memcheck.txt")}"

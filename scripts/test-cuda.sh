@@ -8,8 +8,8 @@
 # backend through its host emulation, test_cuda_emu; test_cuda, which needs a device, reports
 # Skipped). No GPU is used or needed: nothing here runs on a device. The tests it runs are what can
 # differ from stage 1 (see the selection below), not the whole suite again.
-# The kernels' resource table (scripts/cuda-resources.py) is printed, and a kernel over its stack or
-# spill gate fails the stage. Extra arguments go to ctest. Exit status: ctest's; 1 if PETSc, the
+# The kernels' resource table (scripts/cuda-resources.py) is printed, and a kernel over its gate
+# (launch bounds, registers x block, stack, spills, occupancy) fails the stage. Extra arguments go to ctest. Exit status: ctest's; 1 if PETSc, the
 # build or the gate failed; 0 with a SKIPPED message when there is no nvcc (or MFAD_CI_CUDA=0).
 # Environment: MFAD_CUDA_BUILD_DIR (default <repo>/build-cuda), MFAD_CI_CUDA=0 (skip) or =all (every
 # test), MFAD_BUILD_DIR_STAGE1 (stage 1's build, default <repo>/build), and those
@@ -92,9 +92,9 @@ echo "test-cuda: the ${#cuobjs[@]} nvcc-compiled energies link with the CUDA run
 
 # every kernel's registers, stack and spills for each architecture, from ptxas's own report, and
 # the gate a GPU needs: what the stack costs is reserved for every resident thread (docs/gpu.md)
-echo "test-cuda: CUDA kernels' resources (ptxas -v; gate: stack <= 1 KB but the PSD kernel, no spills in value/gradient/HVP kernels)"
+echo "test-cuda: CUDA kernels' resources (ptxas -v; gate: launch bounds on every kernel, registers x block <= 64 K, stack <= 1 KB, no spills and >= 25% occupancy in value/gradient/HVP kernels)"
 if ! python3 "$root/scripts/cuda-resources.py" "$build" --known "$root/scripts/cuda-resources-known.txt"; then
-  echo "test-cuda: FAILED: a CUDA kernel exceeds the stack or spill gate (the table above)" >&2
+  echo "test-cuda: FAILED: a CUDA kernel fails the resource gate (the table above)" >&2
   exit 1
 fi
 

@@ -18,7 +18,7 @@ long long mfad_cuda_emu_copies[5], mfad_cuda_emu_bytes[5];
 /* ------------------------------------------------------------------ small device kernels */
 /* energy of each of the core's blocks: its elements' weighted energies summed in element order,
    as the CPU loop sums them (the core then sums blocks in block order) */
-__global__ void MfadCudaBlockSums_Kernel(const double *elem_value, const int *block_start, int nblocks, double *block_value)
+__global__ void MFAD_CUDA_BOUNDS MfadCudaBlockSums_Kernel(const double *elem_value, const int *block_start, int nblocks, double *block_value)
 {
   const int b = MFAD_CUDA_TID();
   double    s = 0.0;
@@ -28,7 +28,7 @@ __global__ void MfadCudaBlockSums_Kernel(const double *elem_value, const int *bl
 }
 
 /* the gather scatter: y[v dof + d] += the element outputs of local vertex v, in element order */
-__global__ void MfadCudaGather_Kernel(const double *elem_out, const int *gstart, const int *gidx, int nvtx, int dof, double *y)
+__global__ void MFAD_CUDA_BOUNDS MfadCudaGather_Kernel(const double *elem_out, const int *gstart, const int *gidx, int nvtx, int dof, double *y)
 {
   const int i = MFAD_CUDA_TID();
   if (i < nvtx * dof) {
@@ -39,7 +39,7 @@ __global__ void MfadCudaGather_Kernel(const double *elem_out, const int *gstart,
   }
 }
 
-__global__ void MfadCudaZeroEntries_Kernel(double *v, const int *idx, int n)
+__global__ void MFAD_CUDA_BOUNDS MfadCudaZeroEntries_Kernel(double *v, const int *idx, int n)
 {
   const int i = MFAD_CUDA_TID();
   if (i < n) v[idx[i]] = 0.0;
@@ -47,7 +47,7 @@ __global__ void MfadCudaZeroEntries_Kernel(double *v, const int *idx, int n)
 
 /* a fixed-order sum in two launches: thread t sums a[t chunk, (t + 1) chunk), then one thread sums
    those in order (the same result on every run, any scheduling) */
-__global__ void MfadCudaChunkSums_Kernel(const double *a, int n, int chunk, double *partial)
+__global__ void MFAD_CUDA_BOUNDS MfadCudaChunkSums_Kernel(const double *a, int n, int chunk, double *partial)
 {
   const int t = MFAD_CUDA_TID(), e = (t + 1) * chunk < n ? (t + 1) * chunk : n;
   double    s = 0.0;
@@ -56,7 +56,7 @@ __global__ void MfadCudaChunkSums_Kernel(const double *a, int n, int chunk, doub
   partial[t] = s;
 }
 
-__global__ void MfadCudaSerialSum_Kernel(const double *a, int n, double *out)
+__global__ void MFAD_CUDA_BOUNDS_SERIAL MfadCudaSerialSum_Kernel(const double *a, int n, double *out)
 {
   double s = 0.0;
   if (MFAD_CUDA_TID() != 0) return;
@@ -64,26 +64,26 @@ __global__ void MfadCudaSerialSum_Kernel(const double *a, int n, double *out)
   *out = s;
 }
 
-__global__ void MfadCudaFill_Kernel(double *a, int n, double v)
+__global__ void MFAD_CUDA_BOUNDS MfadCudaFill_Kernel(double *a, int n, double v)
 {
   const int i = MFAD_CUDA_TID();
   if (i < n) a[i] = v;
 }
 
-__global__ void MfadCudaSetInt_Kernel(int *a, int v)
+__global__ void MFAD_CUDA_BOUNDS_SERIAL MfadCudaSetInt_Kernel(int *a, int v)
 {
   if (MFAD_CUDA_TID() == 0) *a = v;
 }
 
 /* the lowest index of a NaN or Inf in x (first stays INT_MAX where there is none) */
-__global__ void MfadCudaFirstNotFinite_Kernel(const double *x, int n, int *first)
+__global__ void MFAD_CUDA_BOUNDS MfadCudaFirstNotFinite_Kernel(const double *x, int n, int *first)
 {
   const int i = MFAD_CUDA_TID();
   if (i < n && !isfinite(x[i])) atomicMin(first, i);
 }
 
 /* 1/2 (x_j - value)^2 of each owned fixed dof */
-__global__ void MfadCudaFixedPenalty_Kernel(const double *x, const int *fixloc, const double *fixval, int n, double *pen)
+__global__ void MFAD_CUDA_BOUNDS MfadCudaFixedPenalty_Kernel(const double *x, const int *fixloc, const double *fixval, int n, double *pen)
 {
   const int i = MFAD_CUDA_TID();
   if (i < n) {
@@ -92,14 +92,14 @@ __global__ void MfadCudaFixedPenalty_Kernel(const double *x, const int *fixloc, 
   }
 }
 
-__global__ void MfadCudaFixedValues_Kernel(double *x, const int *fixloc, const double *fixval, int n)
+__global__ void MFAD_CUDA_BOUNDS MfadCudaFixedValues_Kernel(double *x, const int *fixloc, const double *fixval, int n)
 {
   const int i = MFAD_CUDA_TID();
   if (i < n) x[fixloc[i]] = fixval[i];
 }
 
 /* the owned fixed rows of a global output (MfadFixedRows) */
-__global__ void MfadCudaFixedRows_Kernel(double *y, const double *x, const int *fixloc, const double *fixval, int n, int rows)
+__global__ void MFAD_CUDA_BOUNDS MfadCudaFixedRows_Kernel(double *y, const double *x, const int *fixloc, const double *fixval, int n, int rows)
 {
   const int i = MFAD_CUDA_TID();
   if (i < n) {

@@ -16,7 +16,8 @@
 __host__ __device__ static inline int MfadCudaPackedDiag(int N, int i) { return i * N - i * (i - 1) / 2; }
 
 /* y += diag(H_e) (blocks == 0) or the vertex blocks of H_e (blocks == 1) */
-__global__ void MfadCudaCachedDiag_Kernel(const int *elems, int n, int nv, int dof, const int *conn, const double *P, double *y, int blocks, int atomic)
+__global__ void MFAD_CUDA_BOUNDS MfadCudaCachedDiag_Kernel(const int *elems, int n, int nv, int dof, const int *conn, const double *P, double *y,
+                                                           int blocks, int atomic)
 {
   const int N = nv * dof, PN = N * (N + 1) / 2;
   const int i = MFAD_CUDA_TID();

@@ -10,7 +10,8 @@
 /* y += H_e v_e for the elements of one launch; NV, ND compile-time where the shape is common (the
    loops unroll and v_e, y_e stay in registers), 0 for run-time sizes */
 template <int NV, int ND>
-__global__ void MfadCudaCachedMult_Kernel(const int *elems, int n, int nv_, int dof_, const int *conn, const double *P, const double *v, double *y, int atomic)
+__global__ void MFAD_CUDA_BOUNDS MfadCudaCachedMult_Kernel(const int *elems, int n, int nv_, int dof_, const int *conn, const double *P,
+                                                           const double *v, double *y, int atomic)
 {
   const int nv = NV ? NV : nv_, dof = ND ? ND : dof_, N = nv * dof, PN = N * (N + 1) / 2;
   const int i  = MFAD_CUDA_TID();

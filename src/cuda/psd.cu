@@ -25,7 +25,7 @@ __host__ __device__ static inline double MfadPSDValue(double l, int mode, double
 
 /* Matrix i into A (for the eigensolver) and K (the result, when nothing changes): from src, full
    (row-major, at i dim^2) or packed (upper triangle by rows, at i dim (dim + 1) / 2) */
-__global__ void MfadCudaPSDLoad_Kernel(const double *src, int packed, int dim, int n, double *A, double *K)
+__global__ void MFAD_CUDA_BOUNDS MfadCudaPSDLoad_Kernel(const double *src, int packed, int dim, int n, double *A, double *K)
 {
   const int i = MFAD_CUDA_TID();
   if (i >= n) return;
@@ -42,7 +42,7 @@ __global__ void MfadCudaPSDLoad_Kernel(const double *src, int packed, int dim, i
 
 /* K_i = V diag(f(w)) V^T where an eigenvalue changes; V column-major as cuSOLVER writes it (the
    eigenvector m at V + m dim) */
-__global__ void MfadCudaPSDRebuild_Kernel(const double *V, const double *W, int dim, int n, int mode, double eps, double *K)
+__global__ void MFAD_CUDA_BOUNDS MfadCudaPSDRebuild_Kernel(const double *V, const double *W, int dim, int n, int mode, double eps, double *K)
 {
   const int i = MFAD_CUDA_TID();
   int       change = 0;
@@ -60,7 +60,7 @@ __global__ void MfadCudaPSDRebuild_Kernel(const double *V, const double *W, int 
 }
 
 /* K back into y, full or packed */
-__global__ void MfadCudaPSDStore_Kernel(const double *K, int packed, int dim, int n, double *y)
+__global__ void MFAD_CUDA_BOUNDS MfadCudaPSDStore_Kernel(const double *K, int packed, int dim, int n, double *y)
 {
   const int i = MFAD_CUDA_TID();
   if (i >= n) return;

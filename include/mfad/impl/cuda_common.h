@@ -21,6 +21,13 @@
    uses ~200), so small blocks leave the scheduler room; a first GPU run should sweep 64..256. */
 #define MFAD_CUDA_THREADS 128
 
+/* Every kernel declares the block size it is launched with: nvcc then fits its registers to that
+   block (a kernel compiled for 1,024 threads may need more registers than a 512-thread block has,
+   and its launch fails), and scripts/cuda-resources.py reads the size back from the object
+   (EIATTR_MAX_THREADS) to compute occupancy and check registers x block <= 64 K. */
+#define MFAD_CUDA_BOUNDS        __launch_bounds__(MFAD_CUDA_THREADS)
+#define MFAD_CUDA_BOUNDS_SERIAL __launch_bounds__(1) /* the kernels launched as one thread (a serial sum) */
+
 /* CUDA blocks covering n threads */
 static inline int mfad_cuda_grid(int n) { return (n + MFAD_CUDA_THREADS - 1) / MFAD_CUDA_THREADS; }
 

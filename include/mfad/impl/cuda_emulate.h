@@ -26,6 +26,7 @@
 #define __host__
 #define __forceinline__ inline
 #define __noinline__
+#define __launch_bounds__(...)
 
 typedef struct {
   unsigned x, y, z;

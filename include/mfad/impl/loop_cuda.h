@@ -28,7 +28,7 @@ MFAD_HD static MFAD_INLINE void MFAD_CUDA_FN(put)(const MfadCudaLaunch *P, int e
   } else mfad_elem_scatter_to(P->L.y, P->L.conn + (long)e * MFAD_NV, out, P->L.weight, P->atomic);
 }
 
-__global__ void MFAD_CUDA_FN(k_value)(MfadCudaLaunch P)
+__global__ void MFAD_CUDA_BOUNDS MFAD_CUDA_FN(k_value)(MfadCudaLaunch P)
 {
   const int i = MFAD_CUDA_TID();
   if (i >= P.n) return;
@@ -36,7 +36,7 @@ __global__ void MFAD_CUDA_FN(k_value)(MfadCudaLaunch P)
   P.elem_value[e] = P.L.weight * mfad_elem_value(&P.L, e);
 }
 
-__global__ void MFAD_CUDA_FN(k_gradient)(MfadCudaLaunch P)
+__global__ void MFAD_CUDA_BOUNDS MFAD_CUDA_FN(k_gradient)(MfadCudaLaunch P)
 {
   const int i = MFAD_CUDA_TID();
   double    g[MFAD_N];
@@ -47,7 +47,7 @@ __global__ void MFAD_CUDA_FN(k_gradient)(MfadCudaLaunch P)
   MFAD_CUDA_FN(put)(&P, e, g);
 }
 
-__global__ void MFAD_CUDA_FN(k_hvp)(MfadCudaLaunch P)
+__global__ void MFAD_CUDA_BOUNDS MFAD_CUDA_FN(k_hvp)(MfadCudaLaunch P)
 {
   const int i = MFAD_CUDA_TID();
   double    hv[MFAD_N];
@@ -72,7 +72,7 @@ __device__ __noinline__ static void MFAD_CUDA_FN(elem_column)(const MfadLoop *L,
 #if defined(MFAD_CUDA_DIAGONAL_COLUMNS)
 /* the diagonal by columns (mfad_add_energy(... CUDA_DIAGONAL_COLUMNS)): for an energy whose
    diagonal-mode body needs more stack than its HVP columns (corotated_tet: 1.8 KB against 496 B) */
-__global__ void MFAD_CUDA_FN(k_diagonal)(MfadCudaLaunch P)
+__global__ void MFAD_CUDA_BOUNDS MFAD_CUDA_FN(k_diagonal)(MfadCudaLaunch P)
 {
   const int i = MFAD_CUDA_TID();
   double    dg[MFAD_N] = {0}, col[MFAD_N]; /* zeroed: compilers cannot see that every dg[j] is set */
@@ -88,7 +88,7 @@ __global__ void MFAD_CUDA_FN(k_diagonal)(MfadCudaLaunch P)
 #else
 /* the diagonal in one diagonal-mode pass (mfad/impl/ad.h: 2N + 1 doubles per number, as an HVP's; N
    times fewer operations than N HVP columns) */
-__global__ void MFAD_CUDA_FN(k_diagonal)(MfadCudaLaunch P)
+__global__ void MFAD_CUDA_BOUNDS MFAD_CUDA_FN(k_diagonal)(MfadCudaLaunch P)
 {
   const int i = MFAD_CUDA_TID();
   double    dg[MFAD_N];
@@ -100,7 +100,7 @@ __global__ void MFAD_CUDA_FN(k_diagonal)(MfadCudaLaunch P)
 #endif
 
 /* y[(vertex * dof + d) * dof + f] += w H_e[(a, d), (a, f)]: column (a, f) gives row d of vertex a's block */
-__global__ void MFAD_CUDA_FN(k_blockdiag)(MfadCudaLaunch P)
+__global__ void MFAD_CUDA_BOUNDS MFAD_CUDA_FN(k_blockdiag)(MfadCudaLaunch P)
 {
   const int i = MFAD_CUDA_TID();
   double    col[MFAD_N];
@@ -117,7 +117,7 @@ __global__ void MFAD_CUDA_FN(k_blockdiag)(MfadCudaLaunch P)
 }
 
 /* element Hessians in the COO value layout: element e's N x N block w H_e, row-major, at e * N * N */
-__global__ void MFAD_CUDA_FN(k_hessian)(MfadCudaLaunch P)
+__global__ void MFAD_CUDA_BOUNDS MFAD_CUDA_FN(k_hessian)(MfadCudaLaunch P)
 {
   const int i = MFAD_CUDA_TID();
   double    col[MFAD_N];
@@ -136,7 +136,7 @@ __global__ void MFAD_CUDA_FN(k_hessian)(MfadCudaLaunch P)
 
 /* element Hessians packed for the cache, symmetrised as mfad_elem_pack does: entry (i, j), i < j,
    is w (H_ij + H_ji) / 2, its halves from columns i and j (column k: H_jk for every j) */
-__global__ void MFAD_CUDA_FN(k_hessian_packed)(MfadCudaLaunch P)
+__global__ void MFAD_CUDA_BOUNDS MFAD_CUDA_FN(k_hessian_packed)(MfadCudaLaunch P)
 {
   const int i = MFAD_CUDA_TID();
   double    col[MFAD_N];
@@ -166,7 +166,7 @@ MFAD_HD static inline int mfad_cuda_psd_features(const MfadCudaLaunch *P)
 #if MFAD_ENERGY_FEATURES > 0
 /* The feature Hessians H_F (M x M, by M feature-space HVP columns) into the projection's
    workspace, matrix i at i M^2 */
-__global__ void MFAD_CUDA_FN(k_feature_hessian)(MfadCudaLaunch P)
+__global__ void MFAD_CUDA_BOUNDS MFAD_CUDA_FN(k_feature_hessian)(MfadCudaLaunch P)
 {
   const int i = MFAD_CUDA_TID();
   if (i >= P.n) return;
@@ -176,7 +176,7 @@ __global__ void MFAD_CUDA_FN(k_feature_hessian)(MfadCudaLaunch P)
 /* w B^T H_F B from the projected H_F (after the n matrices of the workspace) into the element
    Hessians, row by row: row r is B^T (H_F (B e_r)) (H_F symmetric), so a thread holds vectors, not
    the N x N matrix or the M x N product */
-__global__ void MFAD_CUDA_FN(k_feature_pullback)(MfadCudaLaunch P, int packed)
+__global__ void MFAD_CUDA_BOUNDS MFAD_CUDA_FN(k_feature_pullback)(MfadCudaLaunch P, int packed)
 {
   const int i = MFAD_CUDA_TID();
   double    u[MFAD_N], b[MFAD_NF], hb[MFAD_NF], row[MFAD_N];

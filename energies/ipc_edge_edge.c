@@ -27,6 +27,8 @@ const MfadEnergyInfo ipc_edge_edge_info = {
     .dof      = 3,
     .params   = 4,
     .energy   = ipc_edge_edge,
+    .reverse  = MFAD_REVERSE_NEVER, /* its distance helper returns by case (the edge-edge types), which the adjoint sweep does not take (a helper must
+                                       return only at its end) */
     .description =
         "IPC barrier m(x) (-kappa (d - dhat)^2 log(d / dhat)), d the squared edge-edge distance of a fixed type, m IPC's parallel-edge "
         "mollifier; params type, dhat^2, kappa, eps_x",

@@ -38,7 +38,9 @@ const MfadEnergyInfo ipc_point_sphere_info = {
     .dof      = 3,
     .params   = 6,
     .energy   = ipc_point_sphere,
-    .step     = ipc_point_sphere_step,
+    .reverse  = MFAD_REVERSE_NEVER, /* its barrier helper returns early outside dhat, which the adjoint sweep does not take (a helper must return only
+                                       at its end) */
+    .step = ipc_point_sphere_step,
     .description =
         "IPC barrier -kappa (d - dhat)^2 log(d / dhat), d the squared distance of a point to a fixed sphere; params centre (3), radius, dhat^2, "
         "kappa",

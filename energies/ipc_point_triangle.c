@@ -18,9 +18,11 @@ static double ipc_point_triangle(const double x[12], const double p[3])
 }
 
 const MfadEnergyInfo ipc_point_triangle_info = {
-    .vertices    = 4,
-    .dof         = 3,
-    .params      = 3,
-    .energy      = ipc_point_triangle,
+    .vertices = 4,
+    .dof      = 3,
+    .params   = 3,
+    .energy   = ipc_point_triangle,
+    .reverse  = MFAD_REVERSE_NEVER, /* its distance helper returns by case (the point-triangle types), which the adjoint sweep does not take (a helper
+                                       must return only at its end) */
     .description = "IPC barrier -kappa (d - dhat)^2 log(d / dhat), d the squared point-triangle distance of a fixed type; params type, dhat^2, kappa",
 };

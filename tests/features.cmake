@@ -14,7 +14,9 @@ mfad_check_test(test_features)
 # against forward-over-forward: each is compiled here again with -DMFAD_NO_REVERSE as <name>_fof
 set(MFAD_REVERSE_ENERGIES arap_tri dirichlet_tri flip_barrier_tri mass_spring membrane_tri neohookean_tet
   stable_neohookean_tet symmetric_dirichlet volume_barrier_tet stvk_tet corotated_tet bending_dihedral arap_surface
-  sphere_symmetric_dirichlet)
+  sphere_symmetric_dirichlet
+  # without features: reversed at their unknowns
+  sphere_flip_barrier sphere_penalty pin_spring inertia gravity frame_field)
 # The forward-over-forward copies are compiled at -O0: the comparison's bound (1e-12 of the largest
 # entry) is far above any difference in rounding or FMA contraction between optimisation levels,
 # and at -O3 they cost 7 minutes of compiler time (arap_surface's alone 4.5 without its rolled
@@ -30,14 +32,27 @@ foreach(name IN LISTS MFAD_REVERSE_ENERGIES)
   mfad_add_energy(test_reverse ${name}_fof SOURCE ${PROJECT_SOURCE_DIR}/energies/${name}.c NO_CUDA ${roll} COMPILE_OPTIONS -O0 -DMFAD_NO_REVERSE)
   string(APPEND reverse_lines "MFAD_REVERSE_ENERGY(${name})\n")
 endforeach()
-# helpers inlined into the adjoint sweep (tests/reverse/spring_helpers.c), compiled both ways here
-foreach(suffix "" _fof)
-  set(opt)
-  if(suffix)
-    set(opt -DMFAD_NO_REVERSE)
+# compiled both ways here: helpers inlined into the adjoint sweep (tests/reverse/spring_helpers.c),
+# every op with an adjoint rule on values of several unknowns (tests/reverse/every_op.c), and two
+# energies a user writes without features (the tutorial's, which inverts F with mfad_inv3;
+# the build-time yardstick, F = Ds Dm^-1 by mfad_matmul)
+foreach(src reverse/spring_helpers.c reverse/every_op.c ../docs/tutorial/sym_dirichlet.c energies/mooney_rivlin_tet.c)
+  get_filename_component(name ${src} NAME_WE)
+  if(NOT name STREQUAL "spring_helpers")
+    set(name rev_${name}) # the tests of translator.cmake and buildtime.cmake build them under their own names
   endif()
-  mfad_add_energy(test_reverse spring_helpers${suffix} SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/reverse/spring_helpers.c NO_CUDA COMPILE_OPTIONS -O3 -fno-math-errno ${opt})
+  foreach(suffix "" _fof)
+    set(opt)
+    if(suffix)
+      set(opt -DMFAD_NO_REVERSE)
+    endif()
+    set(level -O0)
+    if(name STREQUAL "spring_helpers")
+      set(level -O3 -fno-math-errno) # its helpers' inlining is what it tests
+    endif()
+    mfad_add_energy(test_reverse ${name}${suffix} SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/${src} NO_CUDA COMPILE_OPTIONS ${level} ${opt})
+  endforeach()
+  string(APPEND reverse_lines "MFAD_REVERSE_ENERGY(${name})\n")
 endforeach()
-string(APPEND reverse_lines "MFAD_REVERSE_ENERGY(spring_helpers)\n")
 file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/mfad_reverse_energies.h CONTENT "${reverse_lines}")
 target_include_directories(test_reverse PRIVATE ${CMAKE_CURRENT_BINARY_DIR})

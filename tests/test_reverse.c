@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Forward-over-reverse at the features (mfad-energy's adjoint sweep, mfad/impl/ad_reverse.h) against
-   forward-over-forward. Each built-in energy whose body mfad-energy reverses is compiled here a
+/* Forward-over-reverse (mfad-energy's adjoint sweep, mfad/impl/ad_reverse.h), at the features or, for
+   an energy without, at the unknowns, against forward-over-forward. Each built-in energy whose body
+   mfad-energy reverses (and two energies a user writes: tests/features.cmake) is compiled here a
    second time with -DMFAD_NO_REVERSE (the kernel <name>_fof); the library's kernel and it must
    give the same value, gradient and HVP on valid elements (rest shapes perturbed, the current
    shape stretched 0.5-1.5 and perturbed) and on elements that cross an energy's wall (value
@@ -46,7 +47,7 @@ static double             Uniform(double a, double b)
   return a + (b - a) * (double)(Rng >> 11) / 9007199254740992.0;
 }
 
-/* trial t: a rest simplex (rest_dim 3 for every built-in), material, the current shape and v;
+/* trial t: a rest simplex (rest_dim 3 for every built-in that has a rest shape), material, the current shape and v;
    trials t % 4 == 3 are squashed (stretch 0.05 along one axis and reflected in half of them),
    so energies with a wall meet it. The current shape is moved off the origin (the sphere energies
    read the directions of their vertices); vertices beyond the cell's (arap_surface's rotation
@@ -64,7 +65,9 @@ static int Point(MfadKernel k, int t, double *x, double *v, double *p)
   for (int a = 0; a < k->ncellvert; a++)
     for (int d = 0; d < 3; d++) r[3 * a + d] = S[a][d] + Uniform(-0.05, 0.05);
   for (int i = 0; i < k->nmaterial; i++) m[i] = Uniform(0.5, 2.0);
-  if (k->rest(r, m, p)) return 1;
+  if (!k->rest) /* a vertex energy (gravity, a pin, a penalty): parameters positive, of order one */
+    for (int i = 0; i < k->nparam; i++) p[i] = Uniform(0.5, 1.5);
+  else if (k->rest(r, m, p)) return 1;
   const double s = Uniform(0.5, 1.5), squash = t % 4 == 3 ? (t % 8 == 3 ? 0.05 : -0.3) : 1.0;
   for (int a = 0; a < k->nvert; a++)
     for (int d = 0; d < k->dof; d++) {

@@ -39,8 +39,8 @@
   returning only at its end), the translator also writes its adjoint sweep: the gradient and the
   HVP then run forward-over-reverse (one tangent along B v, include/mfad/impl/ad_reverse.h) instead of
   carrying a lane per feature; MfadKernel.reverse says which (where not, the translator warns at the construct that prevents it; an error
-  with .reverse = MFAD_REVERSE_REQUIRED). An energy with no smaller linear features may declare its unknowns themselves (.features = N, f =
-  x) to get that sweep: on a GPU thread its HVP then carries 2 doubles per number, not 2N + 2 (sphere_symmetric_dirichlet.c).
+  with .reverse = MFAD_REVERSE_REQUIRED; MFAD_REVERSE_NEVER: not tried). An energy without features gets the same sweep at its unknowns
+  (on a GPU thread its HVP then carries 2 doubles per number, not 2N + 2): features pay where there are fewer of them than unknowns.
   E(x, p) = spring(edge(x, p), p) as plain C: mfad_energy_eval().
   The helpers below are plain C here; the translator replaces them by the AD library's tuned versions where their arguments are differentiated.
   Matrices are flat row-major arrays (A[3 * i + j]); an array is passed by name or from an entry
@@ -84,7 +84,7 @@ typedef struct {
       does; x, d the element's unknowns and a direction, p its parameters. Plain C, run on the host:
       SNES's line search starts short of the first element's wall (MfadEnergySetStepBound()). */
   double (*step)(const double *x, const double *d, const double *p);
-  int reverse; /**< MFAD_REVERSE_REQUIRED: refuse to translate an energy with .features without reverse mode (else a warning) */
+  int reverse; /**< MFAD_REVERSE_REQUIRED: refuse to translate an energy without reverse mode (else a warning); MFAD_REVERSE_NEVER: do not try */
 } MfadEnergyInfo;
 
 /** E(x, p) of an energy as plain C, through its feature map where it has one (tests, tools) */
@@ -171,5 +171,8 @@ static inline void mfad_tmatmul(double *C, const double *A, const double *B, int
 
 /** MfadEnergyInfo.reverse: the energy needs its adjoint sweep; the translator refuses it without */
 #define MFAD_REVERSE_REQUIRED 1
+/** MfadEnergyInfo.reverse: forward over forward by the author's choice (say why beside it): the
+    translator does not try the adjoint sweep, and says nothing */
+#define MFAD_REVERSE_NEVER 2
 
 #endif /* MFAD_ENERGY_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Test energy mooney_rivlin_tet: compressible Mooney-Rivlin solid on a linear tetrahedron, written
-   as a new user writes it: over the 12 unknowns, with no declared features (so no reverse mode:
-   every AD mode carries 12 lanes, the largest feature-less tet a solve builds),
+   as a new user writes it: over the 12 unknowns, with no declared features (its gradient and HVP
+   run reverse mode at the unknowns, its other modes carry 12 lanes),
      W(F) = c10 (J^-2/3 I1 - 3) + c01 (J^-4/3 I2 - 3) + kappa/2 (J - 1)^2,
      I1 = tr C, I2 = (I1^2 - tr C^2) / 2, C = F^T F, J = det F,
      E    = V W(F),   F = Ds Dm^{-1}

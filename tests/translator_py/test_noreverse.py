@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""No silent fallback (issue 48 item 3): an energy with features whose body has no adjoint sweep
+"""No silent fallback (issue 48 item 3): reverse mode is tried for every scalar energy; one whose body has no adjoint sweep
 gets a warning at the construct that prevents it and keeps forward over forward; with
 .reverse = MFAD_REVERSE_REQUIRED the same is an error and nothing is written."""
 from conftest import CPP, TOOLS
@@ -55,3 +55,37 @@ def test_reverse_required_met_is_quiet(tmp_path, capsys):
     finally:
         ENERGY = saved
     assert rc == 0 and err == "" and "MFAD_ENERGY_REV_BODY" in out.read_text()
+
+
+PLAIN = """#include <math.h>
+#include <mfad/energy.h>
+static double en(const double x[3], const double p[1]) { return p[0] * exp(x[0] * x[1]) + x[2] * x[2]; }
+const MfadEnergyInfo e_info = {.vertices = 1, .dof = 3, .params = 1, .energy = en%s};
+"""
+
+
+def run_plain(tmp_path, capsys, extra):
+    src, out = tmp_path / "e.c", tmp_path / "e_mfad.c"
+    src.write_text(PLAIN % extra)
+    rc = cli.main([str(src), "-o", str(out), "--cpp", CPP], tool_dir=TOOLS)
+    return rc, capsys.readouterr().err, out
+
+
+def test_an_energy_without_features_is_reversed_at_its_unknowns(tmp_path, capsys):
+    rc, err, out = run_plain(tmp_path, capsys, "")
+    assert rc == 0 and err == "" and "MFAD_ENERGY_REV_BODY" in out.read_text()
+    assert "#define MFAD_ENERGY_REVERSE  1" in out.read_text() and "MFAD_ENERGY_FEATURES" not in out.read_text()
+
+
+def test_reverse_never_is_quiet_and_forward(tmp_path, capsys):
+    rc, err, out = run_plain(tmp_path, capsys, ", .reverse = MFAD_REVERSE_NEVER")
+    assert rc == 0 and err == "" and "MFAD_ENERGY_REV_BODY" not in out.read_text()
+
+
+def test_reverse_required_of_a_residual_is_refused(tmp_path, capsys):
+    src, out = tmp_path / "r.c", tmp_path / "r_mfad.c"
+    src.write_text("#include <mfad/energy.h>\nstatic void res(const double x[2], const double p[1], double r[2]) { r[0] = x[0] - p[0]; r[1] = x[1] * x[0]; }\n"
+                   "const MfadEnergyInfo r_info = {.vertices = 1, .dof = 2, .params = 1, .outputs = 2, .residual = res, .reverse = MFAD_REVERSE_REQUIRED};\n")
+    rc = cli.main([str(src), "-o", str(out), "--cpp", CPP], tool_dir=TOOLS)
+    err = capsys.readouterr().err
+    assert rc != 0 and not out.exists() and "a residual has no reverse mode" in err, err

@@ -71,19 +71,21 @@ def main(argv=None, tool_dir=None):
             step = ir.lines(tr.emit(tr.step_spec()))
             step_name = tr.specs[(meta["step"], (False, False, False), "host", False)].cname
         reverse = []
-        if "features" in meta:
+        if tr.residual and meta.get("reverse") == 1:
+            fail(tr.infos[0], "'%s': .reverse = MFAD_REVERSE_REQUIRED: a residual has no reverse mode (its Jacobian runs forward)" % tr.infos[0].name)
+        # tried for every scalar energy (at its features, or at its unknowns where it declares none),
+        # unless its author chose forward over forward (.reverse = MFAD_REVERSE_NEVER)
+        if not tr.residual and meta.get("reverse") != 2:
             try:
                 reverse = Reverser(body_ir).function()
             except NoReverse as e:
                 # never silent: forward over forward is slower on the CPU and, on the GPU, over the resource gate
                 c = e.coord or tr.infos[0].coord
-                kind = "error" if meta.get("reverse") else "warning"
+                kind = "error" if meta.get("reverse") == 1 else "warning"
                 sys.stderr.write("%s:%s: mfad-energy: %s: no reverse mode for energy '%s' (%s): its Hessian modes use forward over "
                                  "forward (slower on the CPU; on the GPU over the resource gate)\n" % (c.file, c.line, kind, name, e))
-                if meta.get("reverse"):
+                if meta.get("reverse") == 1:
                     return 1
-        elif meta.get("reverse"):
-            fail(tr.infos[0], "'%s': .reverse = MFAD_REVERSE_REQUIRED needs .features (reverse mode runs at the features)" % tr.infos[0].name)
     except TranslateError as e:
         sys.stderr.write(str(e) + "\n")
         return 1

@@ -15,12 +15,16 @@ from .ir_c import CFor, CGen, CIf, Compound, items_of, raw, walk
 # recorded forward and taken again backwards, helpers over numbers inlined. A body this does not
 # cover (loops of other bounds, other ops) keeps forward-over-forward: the energy has no reverse
 # body, and the translator says so at the user's file:line (NoReverse.coord).
-REV_OPS = {  # op: result kind, then argument kinds (s: a T number, a: T array, p: a double, n: an int)
+REV_OPS = {  # op: result kind, then argument kinds (s: a T number, a: T array, p: a double, q: a double array never written,
+#  o: a second result, a T number, whose adjoint the rule takes and clears; n: an int)
     "set": "sp", "copy": "ss", "neg": "ss", "add": "sss", "sub": "sss", "adds": "ssp", "muls": "ssp",
     "mul": "sss", "div": "sss", "sqr": "ss", "chain1": "ssppp", "det2": "sa", "det3": "sa",
     "dot3": "saa", "frob2": "san", "tmatmul": "aaan", "cross3": "aaa", "norm3": "sa", "atan2": "sss", "sqrt": "ss",
+    "matmuld": "aaqn", "inv2": "aoa", "inv3": "aoa", "chain2": "ssspppppp",
+    "pow": "ssp", "powd": "sps", "pow2": "sss", "hypot": "sss", "fmin": "sss", "fmax": "sss",
 }
-REV_LEN = {"det2": lambda n: 4, "det3": lambda n: 9, "dot3": lambda n: 3, "cross3": lambda n: 3, "norm3": lambda n: 3, "frob2": lambda n: n, "tmatmul": lambda n: n * n}
+REV_OPS.update({f: "ss" for f in ("exp", "log", "sin", "cos", "tan", "asin", "acos", "atan", "tanh", "cbrt", "fabs", "inv")})
+REV_LEN = {"det2": lambda n: 4, "det3": lambda n: 9, "dot3": lambda n: 3, "cross3": lambda n: 3, "norm3": lambda n: 3, "frob2": lambda n: n, "tmatmul": lambda n: n * n, "matmuld": lambda n: n * n, "inv2": lambda n: 4, "inv3": lambda n: 9}
 
 
 class NoReverse(Exception):
@@ -119,7 +123,7 @@ class Reverser:
 
     def operand(self, node, kind):
         """(forward text, adjoint text, array name or None, offset) of an OP() argument."""
-        if kind in "pn":
+        if kind in "pqn":
             return self.expr(node), None, None, 0
         if kind == "a":
             if isinstance(node, ir.Name):
@@ -370,7 +374,10 @@ class Reverser:
         fwd_args, adj, saved = [res[0] if kinds[0] == "a" else "&" + res[0]], [], []
         for a, kind in zip(args[1:], kinds[1:]):
             v, av, arr, off = self.operand(a, kind)
-            fwd_args.append(v if kind != "s" else "&" + v)
+            fwd_args.append(v if kind not in "so" else "&" + v)
+            if kind == "o":
+                saved.append("&" + av)
+                continue
             if kind in ("s", "a"):
                 adj.append("&" + av if kind == "s" else av)
             if kind in self.UNREAD.get(op, ""):
@@ -393,7 +400,7 @@ class Reverser:
 
     LINEAR = {"set", "copy", "neg", "add", "sub", "adds", "muls"}
     # the input kinds a rule does not read (ADJ(op) takes no copy of them)
-    UNREAD = {"set": "p", "copy": "s", "neg": "s", "add": "s", "sub": "s", "adds": "sp", "muls": "s"}
+    UNREAD = {"set": "p", "copy": "s", "neg": "s", "add": "s", "sub": "s", "adds": "sp", "muls": "s", "matmuld": "a"}
 
     @staticmethod
     def base(adj):

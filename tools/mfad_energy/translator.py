@@ -66,9 +66,9 @@ class Translator:
                     fail(val, ".%s must be an integer constant" % field)
                 out[field] = k
             elif field == "reverse":
-                out[field] = const_int(val)  # MFAD_REVERSE_REQUIRED is 1 once preprocessed
-                if out[field] not in (0, 1):
-                    fail(val, ".reverse must be MFAD_REVERSE_REQUIRED or 0")
+                out[field] = const_int(val)  # MFAD_REVERSE_REQUIRED is 1, MFAD_REVERSE_NEVER 2 once preprocessed
+                if out[field] not in (0, 1, 2):
+                    fail(val, ".reverse must be MFAD_REVERSE_REQUIRED, MFAD_REVERSE_NEVER or 0")
             elif field == "description":
                 if not (isinstance(val, c_ast.Constant) and val.type == "string"):
                     fail(val, ".description must be a string literal")

@@ -109,6 +109,57 @@ MFAD_GEN_MODIFIERS void ADJ(tmatmul)(T *aA, T *aB, const T *g, const T *A, const
     ADJ(acc)(&aB[n * k + j], &g[n * i + j], &A[n * k + i]);
   }
 }
+/* Ai = A^-1 and d = det A (n x n, n = 2 or 3), with g the adjoint of Ai and *ad that of d (taken
+   and cleared): A += -Ai^T g Ai^T + (*ad) d Ai^T, since dAi = -Ai dA Ai and dd = d tr(Ai dA) */
+MFAD_GEN_MODIFIERS void ADJ(invn)(T *aA, const T *g, T *ad, const T *Ai, const T *d, int n)
+{
+  T w[9], s, t;
+  MFAD_UNROLL for (int i = 0; i < n; i++) MFAD_UNROLL for (int l = 0; l < n; l++)
+  { /* w = g Ai^T */
+    OP(mul)(&w[n * i + l], &g[n * i], &Ai[n * l]);
+    MFAD_UNROLL for (int j = 1; j < n; j++) ADJ(acc)(&w[n * i + l], &g[n * i + j], &Ai[n * l + j]);
+  }
+  OP(mul)(&s, ad, d);
+  OP(zero)(ad);
+  MFAD_UNROLL for (int k = 0; k < n; k++) MFAD_UNROLL for (int l = 0; l < n; l++)
+  {
+    OP(mul)(&t, &s, &Ai[n * l + k]);
+    MFAD_UNROLL for (int i = 0; i < n; i++) /* t -= (Ai^T w)[k l] */
+    {
+      T u;
+      OP(mul)(&u, &Ai[n * i + k], &w[n * i + l]);
+      OP(sub)(&t, &t, &u);
+    }
+    OP(add)(&aA[n * k + l], &aA[n * k + l], &t);
+  }
+}
+MFAD_GEN_MODIFIERS void ADJ(inv2)(T *aA, const T *g, T *ad, const T *A)
+{
+  T Ai[4], d;
+  OP(inv2)(Ai, &d, A);
+  ADJ(invn)(aA, g, ad, Ai, &d, 2);
+}
+MFAD_GEN_MODIFIERS void ADJ(inv3)(T *aA, const T *g, T *ad, const T *A)
+{
+  T Ai[9], d;
+  OP(inv3)(Ai, &d, A);
+  ADJ(invn)(aA, g, ad, Ai, &d, 3);
+}
+/* C = A B with B constant (n x n): A[i k] += g[i j] B[k j] */
+MFAD_GEN_MODIFIERS void ADJ(matmuld)(T *aA, const T *g, const double *B, int n)
+{
+  MFAD_UNROLL for (int i = 0; i < n; i++) MFAD_UNROLL for (int k = 0; k < n; k++)
+  {
+    T s, t;
+    OP(muls)(&s, &g[n * i], B[n * k]);
+    MFAD_UNROLL for (int j = 1; j < n; j++)
+    {
+      OP(muls)(&t, &g[n * i + j], B[n * k + j]);
+      OP(add)(&s, &s, &t);
+    }
+    OP(add)(&aA[n * i + k], &aA[n * i + k], &s);
+  }
+}
 
 /* r = sqrt(a): a += g / (2 r) */
 MFAD_GEN_MODIFIERS void ADJ(sqrt)(T *aa, const T *g, const T *a)
@@ -235,4 +286,134 @@ MFAD_GEN_MODIFIERS void ADJ(sqrt_s)(T *aa, double g, const T *a)
   const double ir = 1.0 / OP(val)(&r);
   OP(chain1)(&q, &r, 0.5 * g * ir, -0.5 * g * ir * ir, 0.0); /* g / (2 r) */
   OP(add)(aa, aa, &q);
+}
+
+/* Two-argument ops defined by OP(chain2) from their jet (f, fa, fb, faa, fab, fbb): a += g fa(a, b),
+   b += g fb(a, b), each partial a number whose own derivatives are the second partials */
+MFAD_GEN_MODIFIERS void ADJ(chain2)(T *aa, T *ab, const T *g, const T *a, const T *b, double f, double fa, double fb, double faa, double fab,
+                                    double fbb)
+{
+  T d;
+  (void)f;
+  OP(chain2)(&d, a, b, fa, faa, fab, 0.0, 0.0, 0.0);
+  ADJ(acc)(aa, g, &d);
+  OP(chain2)(&d, a, b, fb, fab, fbb, 0.0, 0.0, 0.0);
+  ADJ(acc)(ab, g, &d);
+}
+MFAD_GEN_MODIFIERS void ADJ(chain2_s)(T *aa, T *ab, double g, const T *a, const T *b, double f, double fa, double fb, double faa, double fab,
+                                      double fbb)
+{
+  T d;
+  (void)f;
+  OP(chain2)(&d, a, b, g * fa, g * faa, g * fab, 0.0, 0.0, 0.0);
+  OP(add)(aa, aa, &d);
+  OP(chain2)(&d, a, b, g * fb, g * fab, g * fbb, 0.0, 0.0, 0.0);
+  OP(add)(ab, ab, &d);
+}
+/* The univariate ops of mfad/impl/ad_generic.h, each r = f(a) by OP(chain1) with f' and f'' at a's
+   value av: their rules are chain1's at that jet, over g a number and (the _s form) over g a double */
+#ifndef MFAD_ADJ_UNIVARIATE
+#define MFAD_ADJ_UNIVARIATE(name, jet) \
+  MFAD_GEN_MODIFIERS void ADJ(name)(T * aa, const T *g, const T *a) \
+  { \
+    const double av = OP(val)(a); \
+    double       d1, d2; \
+    jet; \
+    ADJ(chain1)(aa, g, a, 0.0, d1, d2); \
+  } \
+  MFAD_GEN_MODIFIERS void ADJ(name##_s)(T * aa, double g, const T *a) \
+  { \
+    const double av = OP(val)(a); \
+    double       d1, d2; \
+    jet; \
+    ADJ(chain1_s)(aa, g, a, 0.0, d1, d2); \
+  }
+#endif
+MFAD_ADJ_UNIVARIATE(exp, d1 = exp(av); d2 = d1)
+MFAD_ADJ_UNIVARIATE(log, d1 = 1.0 / av; d2 = -d1 * d1)
+MFAD_ADJ_UNIVARIATE(sin, d1 = cos(av); d2 = -sin(av))
+MFAD_ADJ_UNIVARIATE(cos, d1 = -sin(av); d2 = -cos(av))
+MFAD_ADJ_UNIVARIATE(tan, const double t = tan(av); d1 = 1.0 + t * t; d2 = 2.0 * t * d1)
+MFAD_ADJ_UNIVARIATE(asin, const double q = 1.0 / sqrt(1.0 - av * av); d1 = q; d2 = av * q * q * q)
+MFAD_ADJ_UNIVARIATE(acos, const double q = 1.0 / sqrt(1.0 - av * av); d1 = -q; d2 = -av * q * q * q)
+MFAD_ADJ_UNIVARIATE(atan, const double q = 1.0 / (1.0 + av * av); d1 = q; d2 = -2.0 * av * q * q)
+MFAD_ADJ_UNIVARIATE(tanh, const double t = tanh(av); d1 = 1.0 - t * t; d2 = -2.0 * t * d1)
+MFAD_ADJ_UNIVARIATE(cbrt, const double f = cbrt(av); d1 = 1.0 / (3.0 * f * f); d2 = -2.0 * d1 / (3.0 * av))
+MFAD_ADJ_UNIVARIATE(fabs, d1 = (double)(av > 0.0) - (double)(av < 0.0); d2 = 0.0)
+MFAD_ADJ_UNIVARIATE(inv, const double ia = 1.0 / av; d1 = -ia * ia; d2 = -2.0 * d1 * ia)
+/* r = a^p, p a double */
+MFAD_GEN_MODIFIERS void ADJ(pow)(T *aa, const T *g, const T *a, double p)
+{
+  const double av = OP(val)(a);
+  ADJ(chain1)(aa, g, a, 0.0, p * pow(av, p - 1.0), p * (p - 1.0) * pow(av, p - 2.0));
+}
+MFAD_GEN_MODIFIERS void ADJ(pow_s)(T *aa, double g, const T *a, double p)
+{
+  const double av = OP(val)(a);
+  ADJ(chain1_s)(aa, g, a, 0.0, p * pow(av, p - 1.0), p * (p - 1.0) * pow(av, p - 2.0));
+}
+/* r = s^b, s a double */
+MFAD_GEN_MODIFIERS void ADJ(powd)(T *ab, const T *g, double s, const T *b)
+{
+  const double ls = log(s), f = pow(s, OP(val)(b));
+  ADJ(chain1)(ab, g, b, 0.0, f * ls, f * ls * ls);
+}
+MFAD_GEN_MODIFIERS void ADJ(powd_s)(T *ab, double g, double s, const T *b)
+{
+  const double ls = log(s), f = pow(s, OP(val)(b));
+  ADJ(chain1_s)(ab, g, b, 0.0, f * ls, f * ls * ls);
+}
+/* the jets of OP(pow2) and OP(hypot) (mfad/impl/ad_generic.h), then chain2's rules */
+#ifndef MFAD_ADJ_POW2_JET
+#define MFAD_ADJ_POW2_JET \
+  const double av = OP(val)(a), bv = OP(val)(b), ia = 1.0 / av, la = log(av), f = pow(av, bv), fa = bv * f * ia, fb = f * la; \
+  const double faa = (bv - 1.0) * fa * ia, fab = f * ia * (1.0 + bv * la), fbb = fb * la
+#define MFAD_ADJ_HYPOT_JET \
+  const double av = OP(val)(a), bv = OP(val)(b), h = hypot(av, bv), ih = 1.0 / h, fa = av * ih, fb = bv * ih; \
+  const double faa = fb * fb * ih, fab = -fa * fb * ih, fbb = fa * fa * ih
+#endif
+MFAD_GEN_MODIFIERS void ADJ(pow2)(T *aa, T *ab, const T *g, const T *a, const T *b)
+{
+  MFAD_ADJ_POW2_JET;
+  ADJ(chain2)(aa, ab, g, a, b, f, fa, fb, faa, fab, fbb);
+}
+MFAD_GEN_MODIFIERS void ADJ(pow2_s)(T *aa, T *ab, double g, const T *a, const T *b)
+{
+  MFAD_ADJ_POW2_JET;
+  ADJ(chain2_s)(aa, ab, g, a, b, f, fa, fb, faa, fab, fbb);
+}
+MFAD_GEN_MODIFIERS void ADJ(hypot)(T *aa, T *ab, const T *g, const T *a, const T *b)
+{
+  MFAD_ADJ_HYPOT_JET;
+  ADJ(chain2)(aa, ab, g, a, b, h, fa, fb, faa, fab, fbb);
+}
+MFAD_GEN_MODIFIERS void ADJ(hypot_s)(T *aa, T *ab, double g, const T *a, const T *b)
+{
+  MFAD_ADJ_HYPOT_JET;
+  ADJ(chain2_s)(aa, ab, g, a, b, h, fa, fb, faa, fab, fbb);
+}
+/* r = the operand OP(fmin)/OP(fmax) copied (the same choice, ties and NaN included): g goes to it */
+MFAD_GEN_MODIFIERS void ADJ(fmin)(T *aa, T *ab, const T *g, const T *a, const T *b)
+{
+  const double av = OP(val)(a), bv = OP(val)(b);
+  T           *r = (bv < av || av != av) ? ab : aa;
+  OP(add)(r, r, g);
+}
+MFAD_GEN_MODIFIERS void ADJ(fmin_s)(T *aa, T *ab, double g, const T *a, const T *b)
+{
+  const double av = OP(val)(a), bv = OP(val)(b);
+  T           *r = (bv < av || av != av) ? ab : aa;
+  OP(adds)(r, r, g);
+}
+MFAD_GEN_MODIFIERS void ADJ(fmax)(T *aa, T *ab, const T *g, const T *a, const T *b)
+{
+  const double av = OP(val)(a), bv = OP(val)(b);
+  T           *r = (bv > av || av != av) ? ab : aa;
+  OP(add)(r, r, g);
+}
+MFAD_GEN_MODIFIERS void ADJ(fmax_s)(T *aa, T *ab, double g, const T *a, const T *b)
+{
+  const double av = OP(val)(a), bv = OP(val)(b);
+  T           *r = (bv > av || av != av) ? ab : aa;
+  OP(adds)(r, r, g);
 }

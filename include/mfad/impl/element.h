@@ -252,6 +252,51 @@ MFAD_HD static MFAD_INLINE double mfad_elem_value(const MfadLoop *L, int e)
   return E;
 }
 
+#if defined(MFAD_ENERGY_REVERSE)
+/* forward-over-reverse at the unknowns (an energy without features whose adjoint sweep mfad-energy
+   wrote; mfad/impl/ad_reverse.h): over double the gradient, over dual numbers seeded (x, v) the
+   adjoint's tangent is H v: numbers of 2 doubles where forward-over-forward carries N lanes */
+MFAD_HD static MFAD_INLINE void mfad_elem_gather_xv(const MfadLoop *L, int e, const double *MFAD_RESTRICT v, int k, mfad_dual *MFAD_RESTRICT xs)
+{
+  const int *c = L->conn + (long)e * MFAD_NV;
+  MFAD_UNROLL for (int a = 0; a < MFAD_NV; a++) MFAD_UNROLL for (int d = 0; d < MFAD_ND; d++)
+  {
+    const int  i = a * MFAD_ND + d;
+    const long j = (long)c[a] * MFAD_ND + d;
+    xs[i].v      = L->x[j];
+    xs[i].t      = v ? v[j] : (i == k ? 1.0 : 0.0);
+  }
+}
+
+/* returns E_e; g receives grad E_e */
+MFAD_HD static MFAD_INLINE double mfad_elem_gradient(const MfadLoop *L, int e, double *MFAD_RESTRICT g)
+{
+  const int *c = L->conn + (long)e * MFAD_NV;
+  double     xs[MFAD_N], E;
+  MFAD_UNROLL for (int a = 0; a < MFAD_NV; a++) MFAD_UNROLL for (int d = 0; d < MFAD_ND; d++) xs[a * MFAD_ND + d] = L->x[(long)c[a] * MFAD_ND + d];
+  mfad_energy_rev_val(xs, mfad_elem_params(L, e), &E, g);
+  return E;
+}
+
+/* hv receives H_e v_e: one dual sweep */
+MFAD_HD static MFAD_INLINE void mfad_elem_hvp(const MfadLoop *L, int e, double *MFAD_RESTRICT hv)
+{
+  mfad_dual xs[MFAD_N], ax[MFAD_N], E;
+  mfad_elem_gather_xv(L, e, L->v, -1, xs);
+  mfad_energy_rev_dual(xs, mfad_elem_params(L, e), &E, ax);
+  MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) hv[i] = ax[i].t;
+}
+
+/* col receives H_e e_k, column k of the element Hessian: one dual sweep along a unit direction
+   (the GPU builds element Hessians, diagonals and vertex blocks column by column from it) */
+MFAD_HD static MFAD_INLINE void mfad_elem_hessian_column(const MfadLoop *L, int e, int k, double *MFAD_RESTRICT col)
+{
+  mfad_dual xs[MFAD_N], ax[MFAD_N], E;
+  mfad_elem_gather_xv(L, e, NULL, k, xs);
+  mfad_energy_rev_dual(xs, mfad_elem_params(L, e), &E, ax);
+  MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) col[i] = ax[i].t;
+}
+#else
 /* returns E_e; g receives grad E_e */
 MFAD_HD static MFAD_INLINE double mfad_elem_gradient(const MfadLoop *L, int e, double *MFAD_RESTRICT g)
 {
@@ -292,6 +337,8 @@ MFAD_HD static MFAD_INLINE void mfad_elem_hessian_column(const MfadLoop *L, int 
   mfad_energy_hvp(xs, mfad_elem_params(L, e), &E);
   MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) col[i] = MFAD_LANE(E.tg, i);
 }
+
+#endif
 
 /* dg receives the diagonal of H_e in one diagonal-mode pass (2N + 1 doubles per number) */
 MFAD_HD static MFAD_INLINE void mfad_elem_diagonal(const MfadLoop *L, int e, double *MFAD_RESTRICT dg)

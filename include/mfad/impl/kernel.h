@@ -163,8 +163,8 @@ struct _n_MfadKernel {
   /** AD at nfeat features f = B(p) x (0: at the N unknowns): its cpu_hessian projects the feature
       Hessian when MfadLoop's psd is set, and its CUDA hessian entries when the launch's psd is */
   int nfeat;
-  /** 1: its gradient and HVP run forward-over-reverse at the features (mfad-energy wrote an
-      adjoint sweep; mfad/impl/ad_reverse.h), 0: forward-over-forward */
+  /** 1: its gradient and HVP run forward-over-reverse, at the features or (none declared) at the unknowns
+      (mfad-energy wrote an adjoint sweep; mfad/impl/ad_reverse.h), 0: forward-over-forward */
   int reverse;
   /** The element's largest valid step (the energy's .step, NULL if it declares none): the t at which
       x + t d first leaves the energy's domain (a flip, an inversion), +inf if it never does; host. */

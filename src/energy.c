@@ -410,6 +410,14 @@ PetscErrorCode MfadEnergySetCheckFinite(MfadEnergy E, PetscBool flg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MfadEnergySetCUDASync(MfadEnergy E, PetscBool flg)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  E->opt.cuda_sync = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadEnergySetOptionsPrefix(MfadEnergy E, const char prefix[])
 {
   PetscFunctionBegin;

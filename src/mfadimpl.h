@@ -136,6 +136,7 @@ typedef struct {
 typedef struct {
   PetscInt          nthreads, block_size;
   PetscBool         atomic, reorder, check_finite, from_options;
+  PetscBool         cuda_sync;                /* -mfad_cuda_sync: the CUDA backend synchronises after each launch */
   PetscBool         scatter_set;              /* -mfad_scatter given: else colours on the CPU, atomics on the GPU */
   PetscBool         gather;                   /* -mfad_scatter gather: the GPU's element outputs summed per dof (colours elsewhere) */
   PetscBool         coo_merge_set, coo_merge; /* MfadEnergySetCOOMerge() (else the backend's default) */
@@ -351,6 +352,8 @@ static inline PetscBool MfadEnergyAtomicScatter_Private(MfadEnergy E) { return E
 static inline PetscBool MfadEnergyGatherScatter_Private(MfadEnergy E) { return E->opt.scatter_set && E->opt.gather ? PETSC_TRUE : PETSC_FALSE; }
 
 /* What a term is: a least-squares residual (w/2 |r|^2), a nonlinear-system residual (F(x) = 0), else an energy */
+/* src/residual.c: the local rows of every least-squares term and each term's first (offset[t]) */
+PETSC_INTERN PetscErrorCode MfadEnergyResidualRows_Private(MfadEnergy E, PetscInt *nrows, PetscInt offset[]);
 static inline PetscBool MfadTermIsLeastSquares_Private(const MfadTerm *t)
 {
   return t->k->nout > 0 && t->k->sum == MFAD_SUM_LEAST_SQUARES ? PETSC_TRUE : PETSC_FALSE;

@@ -87,8 +87,9 @@ PetscErrorCode MfadEnergyDampMatrix_Private(MfadEnergy E, Mat A)
 
 /* ------------------------------------------------------------------ least squares: stacked rows */
 
-/* Local rows of every least-squares term, each term's first local row (offset) */
-static PetscErrorCode MfadEnergyResidualRows_Private(MfadEnergy E, PetscInt *nrows, PetscInt offset[])
+/* Local rows of every least-squares term, each term's first local row (offset); makes each term's
+   row map (MfadTerm.row) once set up. The backends' residual loops use both. */
+PetscErrorCode MfadEnergyResidualRows_Private(MfadEnergy E, PetscInt *nrows, PetscInt offset[])
 {
   PetscInt m = 0;
 

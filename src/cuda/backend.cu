@@ -12,7 +12,10 @@
 #endif
 
 #if defined(MFAD_CUDA_EMULATION)
-long long mfad_cuda_emu_copies[5], mfad_cuda_emu_bytes[5];
+long long mfad_cuda_emu_copies[5], mfad_cuda_emu_bytes[5], mfad_cuda_emu_syevj_calls, mfad_cuda_emu_syevj_max_batch;
+int       mfad_cuda_emu_pending, mfad_cuda_emu_sticky;
+/* the emulation's cudaDeviceReset(): a planted fault (MFAD_CUDA_EMU_FAULT) forgotten */
+extern "C" __attribute__((visibility("default"))) void mfad_cuda_emu_reset(void) { mfad_cuda_emu_pending = mfad_cuda_emu_sticky = 0; }
 #endif
 
 /* ------------------------------------------------------------------ small device kernels */
@@ -154,8 +157,9 @@ PetscErrorCode MfadCudaBufferGet_Private(MfadCudaBuffer *b, size_t bytes, void *
   PetscFunctionBegin;
   if (b->bytes < bytes) {
     if (b->ptr) MfadCallCUDA(cudaFree(b->ptr));
-    b->ptr   = NULL;
-    b->bytes = 0;
+    b->ptr    = NULL;
+    b->bytes  = 0;
+    b->staged = PETSC_FALSE;
     MfadCallCUDA(cudaMalloc(&b->ptr, bytes));
     b->bytes = bytes;
   }
@@ -220,6 +224,24 @@ static PetscErrorCode MfadCudaTermSetUp_Private(MfadEnergy E, const MfadTerm *te
   PetscCall(MfadCudaUpload_Private(s, (const int *)term->block_start, (size_t)term->nblocks + 1, &dt->block_start));
   MfadCallCUDA(cudaStreamSynchronize(s)); /* the host arrays may go */
   PetscCall(PetscFree(elems));
+  dt->ready = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A term's device copies go (its element set changed, or the energy's set-up): the next
+   MfadCudaGet_Private() uploads them again; the stream, buffers and solver handles stay */
+static PetscErrorCode MfadCudaTermFree_Private(MfadCudaTerm *dt)
+{
+  PetscFunctionBegin;
+  MfadCallCUDA(cudaFree(dt->conn));
+  MfadCallCUDA(cudaFree(dt->params));
+  MfadCallCUDA(cudaFree(dt->elems));
+  MfadCallCUDA(cudaFree(dt->block_start));
+  MfadCallCUDA(cudaFree(dt->gstart));
+  MfadCallCUDA(cudaFree(dt->gidx));
+  MfadCallCUDA(cudaFree(dt->row));
+  PetscCall(PetscFree(dt->colour_start));
+  PetscCall(PetscMemzero(dt, sizeof(*dt)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -242,10 +264,13 @@ PetscErrorCode MfadCudaGet_Private(MfadEnergy E, MfadCuda **cp)
 #endif
     PetscCall(PetscCalloc1(E->nterms, &c->terms));
     PetscCall(PetscMalloc1(E->nterms + 1, &c->sums_host));
-    c->nterms = E->nterms;
-    for (PetscInt t = 0; t < E->nterms; t++) PetscCall(MfadCudaTermSetUp_Private(E, &E->terms[t], c->stream, &c->terms[t]));
-    c->fixed_count = -1;
+    c->nterms          = E->nterms;
+    c->fixed_count     = -1;
+    c->nghost_rebuilds = E->dyn.nghost_rebuilds;
   }
+  for (PetscInt t = 0; t < c->nterms; t++) /* every term at first use; a term whose element set changed, again */
+    if (!c->terms[t].ready) PetscCall(MfadCudaTermSetUp_Private(E, &E->terms[t], c->stream, &c->terms[t]));
+  c->sync = E->opt.cuda_sync;
 #if defined(PETSC_HAVE_CUDA) && !defined(MFAD_CUDA_EMULATION) && PETSC_VERSION_GE(3, 20, 0)
   PetscCall(PetscGetCurrentCUDAStream(&c->stream));
 #endif
@@ -283,16 +308,7 @@ PetscErrorCode MfadEnergyReset_CUDA(MfadEnergy E)
   PetscFunctionBegin;
   if (!c) PetscFunctionReturn(PETSC_SUCCESS);
   MfadCallCUDA(cudaStreamSynchronize(c->stream));
-  for (PetscInt t = 0; t < c->nterms; t++) {
-    MfadCudaTerm *dt = &c->terms[t];
-    MfadCallCUDA(cudaFree(dt->conn));
-    MfadCallCUDA(cudaFree(dt->params));
-    MfadCallCUDA(cudaFree(dt->elems));
-    MfadCallCUDA(cudaFree(dt->block_start));
-    MfadCallCUDA(cudaFree(dt->gstart));
-    MfadCallCUDA(cudaFree(dt->gidx));
-    PetscCall(PetscFree(dt->colour_start));
-  }
+  for (PetscInt t = 0; t < c->nterms; t++) PetscCall(MfadCudaTermFree_Private(&c->terms[t]));
   PetscCall(PetscFree(c->terms));
   MfadCallCUDA(cudaFree(c->fixloc));
   MfadCallCUDA(cudaFree(c->fixval));
@@ -314,6 +330,10 @@ PetscErrorCode MfadEnergyReset_CUDA(MfadEnergy E)
   PetscCall(MfadCudaBufferFree_Private(&c->psd));
   PetscCall(MfadCudaBufferFree_Private(&c->psd_lwork));
   PetscCall(MfadCudaBufferFree_Private(&c->psd_info));
+  PetscCall(MfadCudaBufferFree_Private(&c->psd_flag));
+  PetscCall(MfadCudaBufferFree_Private(&c->res));
+  PetscCall(MfadCudaBufferFree_Private(&c->resw));
+  PetscCall(MfadCudaBufferFree_Private(&c->resjac));
   PetscCall(MfadCudaPSDReset_Private(c));
   PetscCall(PetscFree(c->hess_host));
   if (c->own_stream) MfadCallCUDA(cudaStreamDestroy(c->stream));
@@ -346,8 +366,19 @@ PetscErrorCode MfadCudaVecGetRead_Private(MfadCuda *c, Vec X, MfadCudaBuffer *st
   PetscCall(VecGetArrayReadAndMemType(X, host, &mt));
   if (MfadCudaOnDevice(mt)) *dev = (const double *)*host; /* in place: PETSc holds it on the device */
   else {
+    /* staged: copied once per Vec and state (a point is read by every operation at it) */
+    PetscObjectId    id;
+    PetscObjectState state;
+    PetscCall(PetscObjectGetId((PetscObject)X, &id));
+    PetscCall(PetscObjectStateGet((PetscObject)X, &state));
     PetscCall(MfadCudaBufferGet_Private(stage, (size_t)n * sizeof(double), &buf));
-    PetscCall(MfadCudaCopy_Private(c, buf, *host, (size_t)n * sizeof(double), cudaMemcpyHostToDevice));
+    if (!(stage->staged && stage->id == id && stage->state == state)) {
+      stage->staged = PETSC_FALSE;
+      PetscCall(MfadCudaCopy_Private(c, buf, *host, (size_t)n * sizeof(double), cudaMemcpyHostToDevice));
+      stage->staged = PETSC_TRUE;
+      stage->id     = id;
+      stage->state  = state;
+    }
     *dev = (const double *)buf;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -372,6 +403,7 @@ PetscErrorCode MfadCudaVecGetReadWrite_Private(MfadCuda *c, Vec X, MfadCudaBuffe
   if (MfadCudaOnDevice(*mt)) *dev = (double *)*host;
   else {
     PetscCall(MfadCudaBufferGet_Private(stage, (size_t)n * sizeof(double), &buf));
+    stage->staged = PETSC_FALSE; /* written here: no Vec's state */
     PetscCall(MfadCudaCopy_Private(c, buf, *host, (size_t)n * sizeof(double), cudaMemcpyHostToDevice));
     *dev = (double *)buf;
   }
@@ -412,6 +444,7 @@ PetscErrorCode MfadCudaVecGetWrite_Private(MfadCuda *c, Vec Y, MfadCudaBuffer *s
   if (MfadCudaOnDevice(*mt)) *dev = (double *)*host;
   else {
     PetscCall(MfadCudaBufferGet_Private(stage, (size_t)n * sizeof(double), &buf));
+    stage->staged = PETSC_FALSE;
     *dev = (double *)buf;
   }
   MfadCallCUDA(cudaMemsetAsync(*dev, 0, (size_t)n * sizeof(double), c->stream));
@@ -433,7 +466,7 @@ PetscErrorCode MfadCudaZeroFixed_Private(MfadEnergy E, MfadCuda *c, double *v)
   PetscFunctionBegin;
   if (E->local.nfixloc) {
     MFAD_LAUNCH(MfadCudaZeroEntries_Kernel, mfad_cuda_grid((int)E->local.nfixloc), MFAD_CUDA_THREADS, c->stream, v, c->fixloc, (int)E->local.nfixloc);
-    MfadCallCUDA(cudaGetLastError());
+    MfadCudaLaunched(c, MfadCudaZeroEntries_Kernel);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -451,22 +484,61 @@ void MfadCudaLaunchInit_Private(MfadEnergy E, const MfadTerm *term, const MfadCu
   P->stream   = (void *)c->stream;
 }
 
+/* ------------------------------------------------------------------ launch checks */
+/* A launch error at once; a fault of the kernel itself (an illegal address, a trap) only at a
+   synchronisation, which -mfad_cuda_sync makes right after each launch so that the error names it */
+static PetscErrorCode MfadCudaLaunchError_Private(MfadCuda *c, int err, char where[], size_t len)
+{
+  PetscFunctionBegin;
+  where[0] = 0;
+  if (!err && c->sync) err = (int)cudaStreamSynchronize(c->stream);
+  if (!err) err = (int)cudaGetLastError();
+  if (err)
+    PetscCall(PetscSNPrintf(where, len, "CUDA error %d (%s: %s)%s", err, cudaGetErrorName((cudaError_t)err), cudaGetErrorString((cudaError_t)err),
+                            c->sync ? "" : "; the fault may be an earlier launch's: -mfad_cuda_sync names the kernel"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadCudaLaunchCheck_Private(MfadEnergy E, MfadCuda *c, int err, const MfadTerm *term, const char *what)
+{
+  char where[256];
+
+  PetscFunctionBegin;
+  (void)E;
+  PetscCheck(err != MFAD_CUDA_REPORTED, PETSC_COMM_SELF, c->err_code, "%s", c->err_msg);
+  PetscCall(MfadCudaLaunchError_Private(c, err, where, sizeof(where)));
+  PetscCheck(!where[0], PETSC_COMM_SELF, PETSC_ERR_LIB, "term '%s': kernel '%s', %s: %s", term->name, term->k->name, what, where);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadCudaKernelCheck_Private(MfadCuda *c, const char *kernel)
+{
+  char where[256];
+
+  PetscFunctionBegin;
+  PetscCall(MfadCudaLaunchError_Private(c, 0, where, sizeof(where)));
+  PetscCheck(!where[0], PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: %s", kernel, where);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ------------------------------------------------------------------ element loops */
 /* One operation of one term: a launch per colour (coloured scatter), or one launch over all
    elements (values; the atomic scatter) */
-static PetscErrorCode MfadCudaTermRun_Private(const MfadCudaTerm *dt, MfadCudaLaunchFn fn, PetscBool coloured, MfadCudaLaunch *P)
+PetscErrorCode MfadCudaTermRun_Private(MfadEnergy E, MfadCuda *c, const MfadTerm *term, const MfadCudaTerm *dt, MfadCudaLaunchFn fn,
+                                       PetscBool coloured, MfadCudaLaunch *P, const char *what)
 {
   PetscFunctionBegin;
+  PetscCheck(fn, PETSC_COMM_SELF, PETSC_ERR_SUP, "-mfad_backend cuda: term '%s': kernel '%s' has no CUDA %s", term->name, term->k->name, what);
   if (!coloured) {
     P->elems = NULL;
     P->n     = P->L.nelem;
-    MfadCallCUDA(fn(P));
+    PetscCall(MfadCudaLaunchCheck_Private(E, c, fn(P), term, what));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (int col = 0; col < dt->ncolours; col++) {
     P->elems = dt->elems + dt->colour_start[col];
     P->n     = dt->colour_start[col + 1] - dt->colour_start[col];
-    MfadCallCUDA(fn(P));
+    PetscCall(MfadCudaLaunchCheck_Private(E, c, fn(P), term, what));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -510,6 +582,7 @@ PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, PetscReal *value
     PetscCall(MfadCudaBufferGet_Private(&c->sums, (size_t)(E->nterms + 1) * sizeof(double), (void **)&sums));
     MfadCallCUDA(cudaMemsetAsync(sums, 0, (size_t)(E->nterms + 1) * sizeof(double), c->stream));
   }
+  PetscCall(PetscLogGpuTimeBegin()); /* -log_view's GPU time, beside the flops logged below */
   for (PetscInt t = 0; t < E->nterms; t++) {
     MfadTerm                       *term = &E->terms[t];
     const MfadCudaTerm             *dt   = &c->terms[t];
@@ -524,35 +597,36 @@ PetscErrorCode MfadEnergyRunTerms_CUDA(MfadEnergy E, MfadOp op, PetscReal *value
     switch (op) {
     case MFAD_OP_VALUE:
       P.elem_value = ev;
-      PetscCall(MfadCudaTermRun_Private(dt, k->value, PETSC_FALSE, &P));
+      PetscCall(MfadCudaTermRun_Private(E, c, term, dt, k->value, PETSC_FALSE, &P, "value"));
       break;
     case MFAD_OP_GRADIENT:
       P.elem_value = ev;
-      PetscCall(MfadCudaTermRun_Private(dt, k->gradient, coloured, &P));
+      PetscCall(MfadCudaTermRun_Private(E, c, term, dt, k->gradient, coloured, &P, "gradient"));
       break;
     case MFAD_OP_HVP:
-      PetscCall(MfadCudaTermRun_Private(dt, k->hvp, coloured, &P));
+      PetscCall(MfadCudaTermRun_Private(E, c, term, dt, k->hvp, coloured, &P, "Hessian product"));
       break;
     case MFAD_OP_DIAGONAL:
-      PetscCall(MfadCudaTermRun_Private(dt, k->diagonal, coloured, &P));
+      PetscCall(MfadCudaTermRun_Private(E, c, term, dt, k->diagonal, coloured, &P, "Hessian diagonal"));
       break;
     case MFAD_OP_BLOCKDIAG:
-      PetscCall(MfadCudaTermRun_Private(dt, k->blockdiag, coloured, &P));
+      PetscCall(MfadCudaTermRun_Private(E, c, term, dt, k->blockdiag, coloured, &P, "Hessian block diagonal"));
       break;
     default:
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "unknown operation %d", (int)op);
     }
     if (gather) { /* each dof sums its elements' outputs, in element order */
       MFAD_LAUNCH(MfadCudaGather_Kernel, mfad_cuda_grid((int)(E->local.nlocal * term->k->dof)), MFAD_CUDA_THREADS, c->stream, (const double *)eo, (const int *)dt->gstart, (const int *)dt->gidx, (int)E->local.nlocal, term->k->dof, y);
-      MfadCallCUDA(cudaGetLastError());
+      MfadCudaLaunched(c, MfadCudaGather_Kernel);
     }
     if (value) { /* the term's energy on the device: its elements summed by the core's blocks, then the blocks */
       MFAD_LAUNCH(MfadCudaBlockSums_Kernel, mfad_cuda_grid(term->nblocks), MFAD_CUDA_THREADS, c->stream, (const double *)ev, (const int *)dt->block_start, term->nblocks, bv);
-      MfadCallCUDA(cudaGetLastError());
+      MfadCudaLaunched(c, MfadCudaBlockSums_Kernel);
       PetscCall(MfadCudaSum_Private(c, bv, term->nblocks, sums + t));
     }
     if (term->flops_known) PetscCall(PetscLogGpuFlops(term->flops[op == MFAD_OP_VALUE ? MFAD_MODE_VALUE : op == MFAD_OP_GRADIENT ? MFAD_MODE_GRADIENT : op == MFAD_OP_HVP ? MFAD_MODE_HVP : op == MFAD_OP_DIAGONAL ? MFAD_MODE_DIAGONAL : MFAD_MODE_HESSIAN] * term->nelem));
   }
+  PetscCall(PetscLogGpuTimeEnd());
   if (op == MFAD_OP_BLOCKDIAG) { /* the block diagonal's API is a host array */
     PetscCall(MfadCudaCopy_Private(c, E->local.blockloc, y, (size_t)E->local.nlocal * E->dof * E->dof * sizeof(double), cudaMemcpyDeviceToHost));
     MfadCallCUDA(cudaStreamSynchronize(c->stream));
@@ -586,7 +660,7 @@ PetscErrorCode MfadCudaSum_Private(MfadCuda *c, const double *a, int n, double *
   PetscCall(MfadCudaBufferGet_Private(&c->partial, (size_t)np * sizeof(double), (void **)&partial));
   MFAD_LAUNCH(MfadCudaChunkSums_Kernel, mfad_cuda_grid(np), MFAD_CUDA_THREADS, c->stream, a, n, chunk, partial);
   MFAD_LAUNCH(MfadCudaSerialSum_Kernel, 1, 1, c->stream, (const double *)partial, np, out);
-  MfadCallCUDA(cudaGetLastError());
+  MfadCudaLaunched(c, MfadCudaSerialSum_Kernel);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -615,7 +689,7 @@ PetscErrorCode MfadEnergyLocalFix_CUDA(MfadEnergy E)
     PetscCall(MfadCudaBufferGet_Private(&c->flag, sizeof(int), (void **)&first));
     MFAD_LAUNCH(MfadCudaSetInt_Kernel, 1, 1, c->stream, first, INT_MAX);
     MFAD_LAUNCH(MfadCudaFirstNotFinite_Kernel, mfad_cuda_grid(n), MFAD_CUDA_THREADS, c->stream, (const double *)x, n, first);
-    MfadCallCUDA(cudaGetLastError());
+    MfadCudaLaunched(c, MfadCudaFirstNotFinite_Kernel);
     PetscCall(MfadCudaCopy_Private(c, &h, first, sizeof(int), cudaMemcpyDeviceToHost));
     MfadCallCUDA(cudaStreamSynchronize(c->stream));
     if (PetscUnlikely(h != INT_MAX)) { /* the error path: the bad value too */
@@ -632,13 +706,13 @@ PetscErrorCode MfadEnergyLocalFix_CUDA(MfadEnergy E)
     PetscCall(MfadCudaBufferGet_Private(&c->penterms, (size_t)PetscMax(E->local.nfixown, 1) * sizeof(double), (void **)&terms));
     if (E->local.nfixown) {
       MFAD_LAUNCH(MfadCudaFixedPenalty_Kernel, mfad_cuda_grid((int)E->local.nfixown), MFAD_CUDA_THREADS, c->stream, (const double *)x, (const int *)c->fixloc, (const double *)c->fixval, (int)E->local.nfixown, terms);
-      MfadCallCUDA(cudaGetLastError());
+      MfadCudaLaunched(c, MfadCudaFixedPenalty_Kernel);
     }
     PetscCall(MfadCudaSum_Private(c, terms, (int)E->local.nfixown, pen));
   }
   if (E->local.nfixloc) {
     MFAD_LAUNCH(MfadCudaFixedValues_Kernel, mfad_cuda_grid((int)E->local.nfixloc), MFAD_CUDA_THREADS, c->stream, x, (const int *)c->fixloc, (const double *)c->fixval, (int)E->local.nfixloc);
-    MfadCallCUDA(cudaGetLastError());
+    MfadCudaLaunched(c, MfadCudaFixedValues_Kernel);
   }
   PetscCall(VecRestoreArrayAndMemType(E->local.xloc, &xh));
   E->local.fixpen     = 0.0;
@@ -660,7 +734,7 @@ PetscErrorCode MfadEnergyFixedRows_CUDA(MfadEnergy E, Vec Y, MfadFixedRows rows,
   if (X) PetscCall(VecGetArrayReadAndMemType(X, &xh, &xmt));
   if (MfadCudaOnDevice(ymt) && MfadCudaOnDevice(xmt)) {
     MFAD_LAUNCH(MfadCudaFixedRows_Kernel, mfad_cuda_grid((int)E->local.nfixown), MFAD_CUDA_THREADS, c->stream, (double *)yh, (const double *)xh, (const int *)c->fixloc, (const double *)c->fixval, (int)E->local.nfixown, (int)rows);
-    MfadCallCUDA(cudaGetLastError());
+    MfadCudaLaunched(c, MfadCudaFixedRows_Kernel);
   }
   if (X) PetscCall(VecRestoreArrayReadAndMemType(X, &xh));
   PetscCall(VecRestoreArrayAndMemType(Y, &yh));
@@ -690,23 +764,17 @@ PetscErrorCode MfadEnergyHessianValues_CUDA(MfadEnergy E, Vec X, PetscBool devic
     PetscCall(PetscLogEventBegin(MFAD_ElementHessianEvent, 0, 0, 0, 0));
     PetscCall(MfadEnergyGlobalToLocal_Private(E, X));
     PetscCall(MfadCudaVecGetRead_Private(c, E->local.xloc, &c->x, &xh, &x));
+    PetscCall(PetscLogGpuTimeBegin());
     for (PetscInt t = 0; t < E->nterms; t++) {
       const MfadTerm *term = &E->terms[t];
       const int       N    = term->k->nvert * term->k->dof;
-      MfadCudaLaunch  P;
-      if (term->nelem) {
-        MfadCudaLaunchInit_Private(E, term, &c->terms[t], c, &P);
-        P.L.x = x;
-        P.L.y = H + off;
-        PetscCall(MfadCudaPSDPrepare_Private(c, term, &P));
-        PetscCall(MfadCudaTermRun_Private(&c->terms[t], term->k->cuda->hessian, PETSC_FALSE, &P));
-        if (term->flops_known) PetscCall(PetscLogGpuFlops(term->flops[MFAD_MODE_HESSIAN] * term->nelem));
-      }
+      PetscCall(MfadCudaTermHessians_Private(E, c, t, x, H + off, PETSC_FALSE));
       off += term->nelem * (PetscCount)N * N;
     }
+    PetscCall(PetscLogGpuTimeEnd());
     if (E->local.nfixown) { /* the fixed dofs' unit diagonal */
       MFAD_LAUNCH(MfadCudaFill_Kernel, mfad_cuda_grid((int)E->local.nfixown), MFAD_CUDA_THREADS, c->stream, H + off, (int)E->local.nfixown, 1.0);
-      MfadCallCUDA(cudaGetLastError());
+      MfadCudaLaunched(c, MfadCudaFill_Kernel);
     }
     PetscCall(MfadCudaVecRestoreRead_Private(E->local.xloc, &xh));
     MfadCallCUDA(cudaStreamSynchronize(c->stream)); /* MatSetValuesCOO() reads them next, on PETSc's stream */
@@ -727,16 +795,30 @@ PetscErrorCode MfadEnergyHessianValues_CUDA(MfadEnergy E, Vec X, PetscBool devic
 }
 
 /* ------------------------------------------------------------------ the backend's table */
+/* A term's new element set (src/dynamic.c): its device copies go, to be uploaded at the next use;
+   the other terms', the stream, the buffers (sized at each use) and cuSOLVER's handles stay. Where
+   the ghost exchange was rebuilt, every term's local numbering changed: all terms go. */
 static PetscErrorCode MfadEnergyTermChanged_CUDA(MfadEnergy E, PetscInt term)
 {
+  MfadCuda *c = (MfadCuda *)E->data;
+
   PetscFunctionBegin;
-  (void)term; /* every term's device copies go: they share buffers sized by all terms */
-  PetscCall(MfadEnergyReset_CUDA(E));
+  if (!c) PetscFunctionReturn(PETSC_SUCCESS);
+  if (c->nterms != E->nterms) { /* terms added since: a new set-up of everything */
+    PetscCall(MfadEnergyReset_CUDA(E));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  MfadCallCUDA(cudaStreamSynchronize(c->stream)); /* no launch still reads what goes */
+  for (PetscInt t = 0; t < c->nterms; t++)
+    if (t == term || c->nghost_rebuilds != E->dyn.nghost_rebuilds) PetscCall(MfadCudaTermFree_Private(&c->terms[t]));
+  c->nghost_rebuilds = E->dyn.nghost_rebuilds; /* (a rebuilt exchange's xloc is a new Vec: the staged point is not reused) */
+  c->hess_key.valid  = PETSC_FALSE;
+  c->cache_key.valid = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* CUDA's table (src/backends.h): asked for with no device, an error naming the reason, never a CPU
-   run. No residual-term entries yet: those computations are an error naming them. Atomics and
+   run. Residual terms' own operators in src/cuda/residual.cu. Atomics and
    element-order COO values by default (docs/gpu.md). */
 PetscErrorCode MfadEnergyCreate_CUDA(MfadEnergy E)
 {
@@ -752,6 +834,11 @@ PetscErrorCode MfadEnergyCreate_CUDA(MfadEnergy E)
   E->ops->cache                 = MfadEnergyHessianCache_CUDA;
   E->ops->cachedrun             = MfadEnergyCachedRun_CUDA;
   E->ops->hessianvalues         = MfadEnergyHessianValues_CUDA;
+  E->ops->transposeproduct      = MfadEnergyTransposeProduct_CUDA;
+  E->ops->residual              = MfadEnergyResidual_CUDA;
+  E->ops->residualjvp           = MfadEnergyResidualJVP_CUDA;
+  E->ops->residualvjp           = MfadEnergyResidualVJP_CUDA;
+  E->ops->residualjacobian      = MfadEnergyResidualJacobian_CUDA;
   E->backend_defaults.coo_merge = PETSC_FALSE;
   E->backend_defaults.atomic    = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);

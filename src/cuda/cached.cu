@@ -54,28 +54,20 @@ PetscErrorCode MfadEnergyHessianCache_CUDA(MfadEnergy E, Vec X)
   PetscCall(PetscLogEventBegin(MFAD_ElementHessianEvent, 0, 0, 0, 0));
   PetscCall(MfadEnergyGlobalToLocal_Private(E, X));
   PetscCall(MfadCudaVecGetRead_Private(c, E->local.xloc, &c->x, &xh, &x));
+  PetscCall(PetscLogGpuTimeBegin());
   for (PetscInt t = 0; t < E->nterms; t++) {
-    const MfadTerm *term = &E->terms[t];
-    MfadCudaLaunch  L;
-    if (term->nelem) {
-      MfadCudaLaunchInit_Private(E, term, &c->terms[t], c, &L);
-      L.L.x    = x;
-      L.L.y    = P + off;
-      L.elems  = NULL;
-      L.n      = (int)term->nelem;
-      PetscCall(MfadCudaPSDPrepare_Private(c, term, &L));
-      MfadCallCUDA(term->k->cuda->hessian_packed(&L));
-      if (term->flops_known) PetscCall(PetscLogGpuFlops(term->flops[MFAD_MODE_HESSIAN] * term->nelem));
-    }
-    off += term->nelem * MfadPackedSize_Private(term->k->nvert * term->k->dof);
+    PetscCall(MfadCudaTermHessians_Private(E, c, t, x, P + off, PETSC_TRUE));
+    off += E->terms[t].nelem * MfadPackedSize_Private(E->terms[t].k->nvert * E->terms[t].k->dof);
   }
+  PetscCall(PetscLogGpuTimeEnd());
   PetscCall(MfadCudaVecRestoreRead_Private(E->local.xloc, &xh)); /* staging of x is done once the copy is queued */
   PetscCall(PetscLogEventEnd(MFAD_ElementHessianEvent, 0, 0, 0, 0));
   c->cache_key = key;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MfadCudaCachedMultLaunch_Private(cudaStream_t s, const int *elems, int n, int nv, int dof, const int *conn, const double *P, const double *v, double *y, int atomic)
+static PetscErrorCode MfadCudaCachedMultLaunch_Private(MfadCuda *c, const int *elems, int n, int nv, int dof, const int *conn, const double *P,
+                                                       const double *v, double *y, int atomic)
 {
   PetscFunctionBegin;
   if (n <= 0) PetscFunctionReturn(PETSC_SUCCESS);
@@ -86,9 +78,9 @@ static PetscErrorCode MfadCudaCachedMultLaunch_Private(cudaStream_t s, const int
     else if (nv == 3 && dof == 2) kern = MfadCudaCachedMult_Kernel<3, 2>;
     else if (nv == 3 && dof == 3) kern = MfadCudaCachedMult_Kernel<3, 3>;
     else if (nv == 4 && dof == 3) kern = MfadCudaCachedMult_Kernel<4, 3>;
-    MFAD_LAUNCH(kern, mfad_cuda_grid(n), MFAD_CUDA_THREADS, s, elems, n, nv, dof, conn, P, v, y, atomic);
+    MFAD_LAUNCH(kern, mfad_cuda_grid(n), MFAD_CUDA_THREADS, c->stream, elems, n, nv, dof, conn, P, v, y, atomic);
   }
-  MfadCallCUDA(cudaGetLastError());
+  MfadCudaLaunched(c, MfadCudaCachedMult_Kernel);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -116,6 +108,7 @@ PetscErrorCode MfadEnergyCachedRun_CUDA(MfadEnergy E, MfadOp op)
     MfadCallCUDA(cudaMemsetAsync(y, 0, bytes, c->stream));
   }
   P = (const double *)c->cache.ptr;
+  PetscCall(PetscLogGpuTimeBegin());
   for (PetscInt t = 0; t < E->nterms; t++) {
     const MfadTerm     *term = &E->terms[t];
     const MfadCudaTerm *dt   = &c->terms[t];
@@ -125,15 +118,16 @@ PetscErrorCode MfadEnergyCachedRun_CUDA(MfadEnergy E, MfadOp op)
       const int *elems = atomic ? NULL : dt->elems + dt->colour_start[col];
       const int  n     = atomic ? (int)term->nelem : dt->colour_start[col + 1] - dt->colour_start[col];
       if (n <= 0) continue;
-      if (op == MFAD_OP_HVP) PetscCall(MfadCudaCachedMultLaunch_Private(c->stream, elems, n, nv, dof, dt->conn, P, v, y, atomic));
+      if (op == MFAD_OP_HVP) PetscCall(MfadCudaCachedMultLaunch_Private(c, elems, n, nv, dof, dt->conn, P, v, y, atomic));
       else {
         MFAD_LAUNCH(MfadCudaCachedDiag_Kernel, mfad_cuda_grid(n), MFAD_CUDA_THREADS, c->stream, elems, n, nv, dof, (const int *)dt->conn, P, y, op == MFAD_OP_BLOCKDIAG ? 1 : 0, atomic);
-        MfadCallCUDA(cudaGetLastError());
+        MfadCudaLaunched(c, MfadCudaCachedDiag_Kernel);
       }
     }
     if (op == MFAD_OP_HVP) PetscCall(PetscLogGpuFlops(2.0 * nv * dof * nv * dof * term->nelem));
     P += term->nelem * MfadPackedSize_Private(nv * dof);
   }
+  PetscCall(PetscLogGpuTimeEnd());
   if (op == MFAD_OP_BLOCKDIAG) {
     PetscCall(MfadCudaCopy_Private(c, blocks, y, (size_t)E->local.nlocal * E->dof * E->dof * sizeof(double), cudaMemcpyDeviceToHost));
     MfadCallCUDA(cudaStreamSynchronize(c->stream));

@@ -111,6 +111,12 @@ struct _n_MfadCudaKernel {
   MfadCudaLaunchFn blockdiag;      /**< y[vertex * dof * dof ...] += w vertex blocks of H_e */
   MfadCudaLaunchFn hessian;        /**< y[e * N * N ...] = w H_e (projected), the COO value layout */
   MfadCudaLaunchFn hessian_packed; /**< y[e * N (N + 1) / 2 ...] = upper triangle of w H_e (projected), symmetrised */
+  /* a residual's own operators (MfadResidualKernel's cpu_ loops on the device; NULL for a scalar energy) */
+  MfadCudaLaunchFn res_residual; /**< y[row(e) m + i] = sqrt(w) r_e,i */
+  MfadCudaLaunchFn res_jvp;      /**< y[row(e) m + i] = sqrt(w) (J_e v_e)_i */
+  MfadCudaLaunchFn res_vjp;      /**< y += sqrt(w) J_e^T w[row(e) m ...] (L.w), scattered */
+  MfadCudaLaunchFn res_jacobian; /**< y[e m N ...] = sqrt(w) J_e */
+  MfadCudaLaunchFn res_jtv;      /**< systems: y += w J_e^T v_e (NULL for least squares) */
 };
 
 /** The residual entry points of a kernel whose element function has m outputs. The kernel's scalar

@@ -251,12 +251,94 @@ static int MFAD_CUDA_FN(psd_features)(const MfadCudaLaunch *P, int packed)
 MFAD_CUDA_LAUNCHER_PSD(hessian, 0)
 MFAD_CUDA_LAUNCHER_PSD(hessian_packed, 1)
 
+#if MFAD_ENERGY_OUTPUTS > 0
+/* ---------------------------------------------------------------- a residual's own operators
+   The loops of mfad/impl/loop_cpu_residual.h, one thread per element, around the same bodies
+   (mfad/impl/element_residual.h): stacked rows are written by one element each (no scatter);
+   the transpose products scatter, by colour or atomically as every other operation. */
+MFAD_HD static MFAD_INLINE long MFAD_CUDA_FN(res_row)(const MfadLoop *L, int e) { return (long)(L->row ? L->row[e] : e) * MFAD_M; }
+
+__global__ void MFAD_CUDA_BOUNDS MFAD_CUDA_FN(k_res_residual)(MfadCudaLaunch P)
+{
+  const int i = MFAD_CUDA_TID();
+  double    r[MFAD_M];
+  if (i >= P.n) return;
+  const int    e  = mfad_cuda_element(P.elems, i);
+  const double sw = sqrt(P.L.weight);
+  double      *y  = P.L.y + MFAD_CUDA_FN(res_row)(&P.L, e);
+  mfad_res_value(&P.L, e, r);
+  MFAD_UNROLL for (int j = 0; j < MFAD_M; j++) y[j] = sw * r[j];
+}
+
+__global__ void MFAD_CUDA_BOUNDS MFAD_CUDA_FN(k_res_jvp)(MfadCudaLaunch P)
+{
+  const int i = MFAD_CUDA_TID();
+  double    r[MFAD_M], jv[MFAD_M];
+  if (i >= P.n) return;
+  const int    e  = mfad_cuda_element(P.elems, i);
+  const double sw = sqrt(P.L.weight);
+  double      *y  = P.L.y + MFAD_CUDA_FN(res_row)(&P.L, e);
+  mfad_res_jvp(&P.L, e, P.L.v, r, jv);
+  MFAD_UNROLL for (int j = 0; j < MFAD_M; j++) y[j] = sw * jv[j];
+}
+
+__global__ void MFAD_CUDA_BOUNDS MFAD_CUDA_FN(k_res_vjp)(MfadCudaLaunch P)
+{
+  const int i = MFAD_CUDA_TID();
+  double    r[MFAD_M], J[MFAD_M * MFAD_N], out[MFAD_N];
+  if (i >= P.n) return;
+  const int e = mfad_cuda_element(P.elems, i);
+  mfad_res_jacobian(&P.L, e, r, J);
+  mfad_res_tmul(J, P.L.w + MFAD_CUDA_FN(res_row)(&P.L, e), out);
+  mfad_elem_scatter_to(P.L.y, P.L.conn + (long)e * MFAD_NV, out, sqrt(P.L.weight), P.atomic);
+}
+
+__global__ void MFAD_CUDA_BOUNDS MFAD_CUDA_FN(k_res_jacobian)(MfadCudaLaunch P)
+{
+  const int i = MFAD_CUDA_TID();
+  double    r[MFAD_M];
+  if (i >= P.n) return;
+  const int    e  = mfad_cuda_element(P.elems, i);
+  const double sw = sqrt(P.L.weight);
+  double      *J  = P.L.y + (long)e * MFAD_M * MFAD_N;
+  mfad_res_jacobian(&P.L, e, r, J);
+  for (int j = 0; j < MFAD_M * MFAD_N; j++) J[j] *= sw;
+}
+MFAD_CUDA_LAUNCHER(res_residual)
+MFAD_CUDA_LAUNCHER(res_jvp)
+MFAD_CUDA_LAUNCHER(res_vjp)
+MFAD_CUDA_LAUNCHER(res_jacobian)
+
+#if MFAD_ENERGY_SUM == 2
+/* a system: y += w J_e^T v_e, the transpose product */
+__global__ void MFAD_CUDA_BOUNDS MFAD_CUDA_FN(k_res_jtv)(MfadCudaLaunch P)
+{
+  const int i = MFAD_CUDA_TID();
+  double    r[MFAD_M], J[MFAD_M * MFAD_N], ve[MFAD_N], out[MFAD_N];
+  if (i >= P.n) return;
+  const int e = mfad_cuda_element(P.elems, i);
+  mfad_res_jacobian(&P.L, e, r, J);
+  mfad_res_gather(&P.L, e, P.L.v, ve);
+  mfad_res_tmul(J, ve, out);
+  mfad_elem_scatter_to(P.L.y, P.L.conn + (long)e * MFAD_NV, out, P.L.weight, P.atomic);
+}
+MFAD_CUDA_LAUNCHER(res_jtv)
+#define MFAD_CUDA_RES_JTV MFAD_CUDA_FN(res_jtv)
+#else
+#define MFAD_CUDA_RES_JTV 0 /* least squares: products with J^T J are symmetric */
+#endif
+#define MFAD_CUDA_RESIDUAL_ENTRIES \
+  MFAD_CUDA_FN(res_residual), MFAD_CUDA_FN(res_jvp), MFAD_CUDA_FN(res_vjp), MFAD_CUDA_FN(res_jacobian), MFAD_CUDA_RES_JTV
+#else
+#define MFAD_CUDA_RESIDUAL_ENTRIES 0, 0, 0, 0, 0
+#endif
+
 /* the table the host half of this energy (mfad/impl/instantiate.h) points MfadKernel_<name>.cuda at */
 extern "C" {
 extern const struct _n_MfadCudaKernel MFAD_CAT(MfadCudaKernel_, MFAD_ENERGY_NAME);
 const struct _n_MfadCudaKernel        MFAD_CAT(MfadCudaKernel_, MFAD_ENERGY_NAME) = {
   MFAD_CUDA_FN(value), MFAD_CUDA_FN(gradient), MFAD_CUDA_FN(hvp), MFAD_CUDA_FN(diagonal), MFAD_CUDA_FN(blockdiag),
-  MFAD_CUDA_FN(hessian), MFAD_CUDA_FN(hessian_packed),
+  MFAD_CUDA_FN(hessian), MFAD_CUDA_FN(hessian_packed), MFAD_CUDA_RESIDUAL_ENTRIES,
 };
 }
 

@@ -38,8 +38,10 @@
 /* Eigen-decomposition of the symmetric n x n row-major A by cyclic Jacobi rotations: on return A
    is diagonal (the eigenvalues) and the columns of V (row-major) are the eigenvectors, so that the
    input equals V diag(A) V^T. Stops when the off-diagonal part is below round-off of |A|_F;
-   quadratic convergence makes that ~6-8 sweeps at n = 12. Returns the sweeps done. */
-MFAD_HD static inline int mfad_sym_eig_jacobi(int n, double *A, double *V)
+   quadratic convergence makes that ~6-8 sweeps at n = 12. At most max_sweeps sweeps; stops when
+   the off-diagonal norm is at most tol |A|_F. Returns the sweeps done, or -1 where the last allowed
+   sweep left more than that (not converged) or A is not finite (NaN or Inf: nothing converges). */
+MFAD_HD static inline int mfad_sym_eig_jacobi_sweeps(int n, double *A, double *V, int max_sweeps, double tol)
 {
   double norm2 = 0.0;
   int    sweep;
@@ -47,12 +49,14 @@ MFAD_HD static inline int mfad_sym_eig_jacobi(int n, double *A, double *V)
   for (int i = 0; i < n * n; i++) norm2 += A[i] * A[i];
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++) V[i * n + j] = i == j ? 1.0 : 0.0;
-  for (sweep = 0; sweep < 50; sweep++) {
+  if (!isfinite(norm2)) return -1;
+  for (sweep = 0;; sweep++) {
     double off = 0.0;
     for (int p = 0; p < n; p++)
       for (int q = p + 1; q < n; q++) off += A[p * n + q] * A[p * n + q];
-    /* 2 off <= (1e-17)^2 |A|^2: every remaining rotation is below round-off */
-    if (!(off > 1e-34 * norm2)) break;
+    /* 2 off <= tol^2 |A|^2: every remaining rotation is below tol */
+    if (!(off > 0.5 * tol * tol * norm2)) break;
+    if (sweep == max_sweeps) return -1;
     for (int p = 0; p < n; p++)
       for (int q = p + 1; q < n; q++) {
         const double apq = A[p * n + q];
@@ -83,6 +87,14 @@ MFAD_HD static inline int mfad_sym_eig_jacobi(int n, double *A, double *V)
       }
   }
   return sweep;
+}
+
+/* mfad_sym_eig_jacobi_sweeps() to round-off (tol 1.4e-17), at most 50 sweeps; returns the sweeps
+   done (50 where that was not enough) */
+MFAD_HD static inline int mfad_sym_eig_jacobi(int n, double *A, double *V)
+{
+  const int s = mfad_sym_eig_jacobi_sweeps(n, A, V, 50, 1.4142135623730951e-17);
+  return s < 0 ? 50 : s;
 }
 
 /* sqrt(a^2 + b^2) without overflow or underflow, within 3 ulp: libm's hypot is correctly rounded

@@ -3,7 +3,7 @@
 (jmul/jadd/... fold the literal 0 and 1), emitted as one OP(chain1) call."""
 from pycparser import c_ast
 
-from .common import ARITH, MATH1, fail, src
+from .common import ARITH, JET1, MATH1, fail, src
 
 
 ZERO, ONE = "0.0", "1.0"
@@ -71,7 +71,7 @@ class Jets:
                 return walk(n.expr)
             if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID):
                 args = n.args.exprs if n.args else []
-                if n.name.name in MATH1 and len(args) == 1:
+                if (n.name.name in MATH1 or n.name.name in self.tr.rules) and len(args) == 1:
                     return walk(args[0])
                 if n.name.name == "pow" and len(args) == 2 and not self.s.expr_active(args[1]):
                     return walk(args[0])
@@ -306,8 +306,52 @@ class Jets:
             f = D("fabs(%s)" % a)
             f1 = D("(double)((%s > 0.0) - (%s < 0.0))" % (a, a))
             f2 = ZERO
+        elif name in JET1 or name in self.tr.rules:
+            f, f1, f2 = self.rule_jet(name, a)
         else:  # pragma: no cover
             fail(e, "internal: no jet rule for %s" % name)
         if c is not None:
             f, f1, f2 = D(jmul(c, f)), D(jmul(c, f1)), D(jmul(c, f2))
         return self.compose(f, f1, f2, ad, add)
+
+    # ------------------------------------------------------------ rules as table entries
+    # f, f', f'' at the double a (C text) of the functions whose forward and adjoint rules are one
+    # OP(chain1) (common.JET1): a math.h function here gets differentiated by an entry below. A
+    # user's MFAD_DERIVATIVES(f, df, d2f) (mfad/energy.h) calls its three functions over doubles.
+    JET_RULES = {
+        "erf": lambda a: ("erf(%s)" % a, "1.1283791670955126 * exp(-%s * %s)" % (a, a), "-2.0 * {a} * {f1}"),
+        "erfc": lambda a: ("erfc(%s)" % a, "-1.1283791670955126 * exp(-%s * %s)" % (a, a), "-2.0 * {a} * {f1}"),
+        "expm1": lambda a: ("expm1(%s)" % a, "exp(%s)" % a, "{f1}"),
+        "log1p": lambda a: ("log1p(%s)" % a, "1.0 / (1.0 + %s)" % a, "-{f1} * {f1}"),
+        "sinh": lambda a: ("sinh(%s)" % a, "cosh(%s)" % a, "{f}"),
+        "cosh": lambda a: ("cosh(%s)" % a, "sinh(%s)" % a, "{f}"),
+        "lgamma": lambda a: ("lgamma(%s)" % a, "mfad_digamma(%s)" % a, "mfad_trigamma(%s)" % a),
+    }
+
+    def rule_fn(self, g):
+        """The C name of the user's function g over doubles in this flavor (a passive helper)."""
+        return self.tr.spec(self.tr.function(g), (False,), self.s.flavor).cname
+
+    def rule_jet(self, name, a):
+        """(f, f', f'') of name at the double a, as temporaries."""
+        D = self.D
+        if name in self.tr.rules:
+            return tuple(D("%s(%s)" % (self.rule_fn(g), a)) for g in (name,) + tuple(self.tr.rules[name]))
+        t0, t1, t2 = self.JET_RULES[name](a)
+        f = D(t0)
+        f1 = D(t1.format(a=a, f=f))
+        f2 = D(t2.format(a=a, f=f, f1=f1)) if t2 not in ("{f}", "{f1}") else (f if t2 == "{f}" else f1)
+        return f, f1, f2
+
+    def chain_call(self, e, name, arg, dest, scale):
+        """scale * name(arg), arg a differentiated value built from several: its jet at arg's value, one OP(chain1)."""
+        a = self.aexpr(arg)
+        f, f1, f2 = self.rule_jet(name, self.dtemp("OP(val)(&%s)" % a))
+        if scale is not None:
+            k = self.dtemp(scale)
+            f, f1, f2 = self.D(jmul(k, f)), self.D(jmul(k, f1)), self.D(jmul(k, f2))
+        r = self.target(dest, a)
+        self.pre.append("OP(chain1)(&%s, &%s, %s, %s, %s);" % (r, a, f, f1, f2))
+        if r != a:
+            self.release(a)
+        return r

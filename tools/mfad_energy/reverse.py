@@ -59,6 +59,7 @@ class Reverser:
         self.helpers = {f.decl.name: f for f in ext[:-1] if isinstance(f, c_ast.FuncDef)}
         self.decls, self.used, self.scopes = [], {self.x, self.p, self.E}, []
         self.svars, self.arrays, self.nsave, self.nb = [], {}, 0, 0
+        self.in_branch = self.in_loop = 0  # inside a recorded branch, an unrolled loop (save)
         rv = self
 
         class Gen(c_generator.CGenerator):
@@ -171,10 +172,12 @@ class Reverser:
         if hi - lo > 64:
             raise NoReverse("loop of %d rounds" % (hi - lo))
         body = s.stmt.block_items if isinstance(s.stmt, c_ast.Compound) else [s.stmt]
+        self.in_loop += 1
         for k in range(lo, hi):
             self.scopes.append({i: k})
             self.block(body, fwd, rev)
             self.scopes.pop()
+        self.in_loop -= 1
 
     def declare(self, s):
         base, dims = s.type, []
@@ -201,6 +204,12 @@ class Reverser:
             else:
                 self.svars.append(n)
                 self.decls.append("T %s;" % n)
+            return None
+        if tname in (["double"], ["int"]) and dims and isinstance(s.init, c_ast.InitList) and "const" in s.quals:
+            # a table of constants (a file-scope static const, lower.py)
+            def init(i):
+                return "{%s}" % ", ".join(init(j) for j in i.exprs) if isinstance(i, c_ast.InitList) else self.expr(i)
+            self.decls.append("const %s %s%s = %s;" % (tname[0], n, "".join("[%d]" % k for k in dims), init(s.init)))
             return None
         if tname in (["double"], ["int"]) and not dims:
             self.decls.append("%s %s;" % (tname[0], n))
@@ -255,7 +264,9 @@ class Reverser:
             for branch in (s.iftrue, s.iffalse):
                 f2, r2 = [], []
                 if branch is not None:
+                    self.in_branch += 1
                     self.block(branch.block_items if isinstance(branch, c_ast.Compound) else [branch], f2, r2)
+                    self.in_branch -= 1
                 parts.append((f2, r2))
             fwd.append("if (%s) { %s } else { %s }" % (b, " ".join(parts[0][0]), " ".join(parts[1][0])))
             rev.append(("if", b, parts[0][1], parts[1][1]))
@@ -358,7 +369,14 @@ class Reverser:
     def save(self, decl, text, fwd):
         k = "_mfad_v%d" % self.nsave
         self.nsave += 1
-        self.decls.append(decl % k)
+        d = decl % k
+        if self.in_branch > 1 or (self.in_branch and self.in_loop):
+            # saved and read back under the same recorded branch, nested in another or in an unrolled
+            # loop (a switch, a while loop: lower.py): gcc -O3 loses track of that and warns
+            # (-Wmaybe-uninitialized); a single branch (energies/mass_spring.c) it follows
+            m = re.match(r"T \w+\[(\d+)\];$", d)
+            d = d[:-1] + " = 0.0;" if d.startswith("double ") else d + (" for (int _mfad_i = 0; _mfad_i < %s; _mfad_i++) OP(zero)(&%s[_mfad_i]);" % (m.group(1), k) if m else " OP(zero)(&%s);" % k)
+        self.decls.append(d)
         fwd.append(text % k)
         return k
 

@@ -4,12 +4,11 @@
    integer parameter, the comma operator, file-scope static const tables, a loop bound read from p,
    erf/erfc/expm1/log1p/sinh/cosh/lgamma and a user's MFAD_DERIVATIVES rule of differentiated values.
    Each kernel's gradient against central differences of its value and its HVP against central
-   differences of its gradient (step 1e-5, tolerance 1e-6 of the largest entry plus 1e-6: the
-   differences' error is O(h^2) ~ 1e-10 times third derivatives of order one), at points of every
-   switch case and table row; the energies with features in forward over reverse (k->reverse) and,
-   compiled again with -DMFAD_NO_REVERSE (<name>_fof), forward over forward, the two within 1e-12.
-   The values against the energies compiled as plain C (mfad_energy_eval(), within 1e-12): the
-   lowering keeps what the user's C computes. */
+   differences of its gradient (and its element Hessian and diagonal against the HVP, to rounding) (step 1e-5, tolerance 1e-6 of the largest entry
+   plus 1e-6: the differences' error is O(h^2) ~ 1e-10 times third derivatives of order one), at points of every switch case and table row; the
+   energies with features in forward over reverse (k->reverse) and, compiled again with -DMFAD_NO_REVERSE (<name>_fof), forward over forward, the two
+   within 1e-12. The values against the energies compiled as plain C (mfad_energy_eval(), within 1e-12): the lowering keeps what the user's C
+   computes. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -78,6 +77,17 @@ static void CheckFD(const char *name, MfadKernel k, const MfadEnergyInfo *info, 
   for (int i = 0; i < n; i++) fd[i] = (gp[i] - gm[i]) / (2.0 * h);
   const double hs = MaxAbs(n, fd) + 1.0;
   for (int i = 0; i < n; i++) ck_assert_msg(fabs(hv[i] - fd[i]) <= 1e-6 * hs, "%s hvp[%d]: %.12e vs differences %.12e", name, i, hv[i], fd[i]);
+  /* the element Hessian against the HVP (H v) and the diagonal mode, to rounding */
+  double H[NMAX * NMAX], dg[NMAX];
+  k->element(MFAD_MODE_HESSIAN, x, v, p, &e, H);
+  k->element(MFAD_MODE_DIAGONAL, x, v, p, &e, dg);
+  const double Hs = MaxAbs(n * n, H) + MaxAbs(n, hv);
+  for (int i = 0; i < n; i++) {
+    double Hv = 0.0;
+    for (int j = 0; j < n; j++) Hv += H[i * n + j] * v[j];
+    ck_assert_msg(fabs(Hv - hv[i]) <= 1e-12 * n * Hs, "%s (H v)[%d]: %.17e vs hvp %.17e", name, i, Hv, hv[i]);
+    ck_assert_msg(fabs(dg[i] - H[i * n + i]) <= 1e-12 * Hs, "%s diagonal[%d]: %.17e vs H %.17e", name, i, dg[i], H[i * n + i]);
+  }
 }
 
 /* the kernel with features against its forward-over-forward copy */

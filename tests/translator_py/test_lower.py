@@ -156,3 +156,11 @@ def test_unused_function_is_not_lowered(tmp_path):
     tr = translate(tmp_path, WHILE + "static double unused(double t) { while (t > 1.0) t *= 0.5; return t; }\n")
     tr.emit(tr.energy_spec())
     assert "unused" not in tr.functions
+
+
+def test_while_whose_condition_writes_breaks(tmp_path):
+    """while (k++ < 3): the condition must run once per round of the user's loop, not once per bound."""
+    tr = translate(tmp_path, WHILE.replace("double s = x[0], r = s * s - p[0];", "double s = x[0], r = s * s - p[0];\n  int k = 0;")
+                   .replace("while (fabs(r) > 1e-12)", "while (k++ < 3)"))
+    loop = [s for s in items(tr) if isinstance(s, c_ast.For)][0]
+    assert isinstance(loop.stmt, c_ast.Compound) and isinstance(loop.stmt.block_items[0].iftrue, c_ast.Break)

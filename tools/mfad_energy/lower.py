@@ -5,7 +5,8 @@ and the adjoint sweep see only for loops of constant bounds, if/else and plain s
 
   MFAD_MAX_ITERATIONS(n); while (c) S   ->  for (int _mfad_itK = 0; _mfad_itK < n; _mfad_itK++) if (c) S
       (once c fails S no longer runs, so c stays false: the same rounds, and no break, which the
-      adjoint sweep cannot take; with a break or continue in S: `if (!(c)) break; S`)
+      adjoint sweep cannot take; with a break or continue in S, or a c that writes (k++ < 5):
+      `if (!(c)) break; S`)
   MFAD_MAX_ITERATIONS(n); do S while (c) ->  { int _mfad_goK = 1; for (...) if (_mfad_goK) { S _mfad_goK = (c); } }
   switch (k) { case A: S; break; ... default: D }  ->  if ((k) == A) { S } else if ... else { D }
   a, b;  (a statement)                  ->  a; b;     (for (...; ...; i++, j++) S  ->  for (...; ...; i++) { S j++; })
@@ -20,6 +21,12 @@ from pycparser import c_ast
 
 from .common import fail, src
 from .symbols import const_int
+
+def walk(n):
+    yield n
+    for _, ch in n.children():
+        yield from walk(ch)
+
 
 MAX_ITER = "__mfad_max_iterations"  # what MFAD_MAX_ITERATIONS(n) is to the translator (mfad/energy.h)
 RULE_PREFIX = "mfad_derivatives_"  # MFAD_DERIVATIVES(f, d1, d2): the table mfad_derivatives_f = {f, d1, d2}
@@ -156,6 +163,11 @@ class Lowerer:
             return False
         return any(self.jumps(ch, kinds, loops) for _, ch in s.children())
 
+    @staticmethod
+    def writes(e):
+        """Does the expression e change a variable (k++ < 5)? Then it must not run once more per round."""
+        return any(isinstance(n, c_ast.Assignment) or (isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--")) for n in walk(e))
+
     def loop(self, s, n):
         it = self.fresh("it")
         coord = s.coord
@@ -165,7 +177,7 @@ class Lowerer:
         nxt = c_ast.UnaryOp("p++", c_ast.ID(it, coord), coord)
         body = self.sub(s.stmt)
         if isinstance(s, c_ast.While):
-            if self.jumps(body, (c_ast.Break, c_ast.Continue)):
+            if self.jumps(body, (c_ast.Break, c_ast.Continue)) or self.writes(s.cond):
                 stop = c_ast.If(c_ast.UnaryOp("!", s.cond, coord), c_ast.Break(coord), None, coord)
                 items = body.block_items if isinstance(body, c_ast.Compound) else [body]
                 return c_ast.For(head, cond, nxt, c_ast.Compound([stop] + list(items or []), coord), coord)

@@ -175,4 +175,34 @@ static inline void mfad_tmatmul(double *C, const double *A, const double *B, int
     translator does not try the adjoint sweep, and says nothing */
 #define MFAD_REVERSE_NEVER 2
 
+/** A while or do-while loop in an energy is translated as at most n rounds (the derivative code
+    unrolls loops over differentiated values; a while without it is refused at its file:line):
+
+      MFAD_MAX_ITERATIONS(20);
+      while (fabs(r) > 1e-13) { ... }   // Newton: stops when converged, or after 20 rounds
+
+    Plain C runs the loop until its condition fails, as written. */
+#if defined(__MFAD_ENERGY_TRANSLATOR__)
+void __mfad_max_iterations(int n);
+#define MFAD_MAX_ITERATIONS(n) __mfad_max_iterations(n)
+#else
+#define MFAD_MAX_ITERATIONS(n) ((void)0)
+#endif
+
+/** A function of one double with its derivatives written by hand (as JAX's custom_jvp): where f's
+    argument carries derivatives the translator calls f, df and d2f at its value (one chain rule)
+    instead of differentiating f's body, which may then use anything plain C allows for doubles.
+    At file scope, after the three definitions, each 'double g(double)':
+
+      static double softplus(double t) { return t > 0 ? t + log1p(exp(-t)) : log1p(exp(t)); }
+      static double softplus_d1(double t) { return 1.0 / (1.0 + exp(-t)); }
+      static double softplus_d2(double t) { const double s = softplus_d1(t); return s * (1.0 - s); }
+      MFAD_DERIVATIVES(softplus, softplus_d1, softplus_d2);
+ */
+#if defined(__MFAD_ENERGY_TRANSLATOR__) || !defined(__GNUC__)
+#define MFAD_DERIVATIVES(f, df, d2f) static double (*const mfad_derivatives_##f[3])(double) = {f, df, d2f}
+#else
+#define MFAD_DERIVATIVES(f, df, d2f) static double (*const mfad_derivatives_##f[3])(double) __attribute__((unused)) = {f, df, d2f}
+#endif
+
 #endif /* MFAD_ENERGY_H */

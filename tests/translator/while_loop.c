@@ -1,4 +1,4 @@
-/* expect: 7: while loops are not supported */
+/* expect: 7: while loop without a maximum count */
 #include <mfad/energy.h>
 
 static double e(const double x[3], const double p[1])

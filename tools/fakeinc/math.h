@@ -21,5 +21,6 @@ double sin(double), cos(double), tan(double), asin(double), acos(double), atan(d
 double sinh(double), cosh(double), tanh(double), fabs(double), fmin(double, double), fmax(double, double);
 double hypot(double, double), floor(double), ceil(double), round(double), trunc(double), log1p(double), expm1(double);
 double copysign(double, double), fmod(double, double), erf(double), log2(double), log10(double), exp2(double);
+double erfc(double), lgamma(double);
 int isfinite(double), isnan(double), isinf(double);
 #endif

@@ -8,7 +8,7 @@ ENERGY.c is ordinary C over doubles (it compiles as it is): an energy function
 `const MfadEnergyInfo <name>_info = {...}` (include <mfad/energy.h>). The output is one C file
 that compiles with a C compiler (CPU) and, included from a .cu file, with nvcc (CUDA): the
 energy in every mode of include/mfad/impl/instantiate.h (value, gradient, fused HVP, Hessian, ...)
-as the kernel MfadKernel_<NAME>. Activity analysis keeps everything that depends only on p and
+as the kernel MfadKernel_<NAME> (NAME of <NAME>_info, or --name). Activity analysis keeps everything that depends only on p and
 constants in double; `#line` directives point compiler messages at ENERGY.c. Constructs that
 cannot be differentiated are errors at file:line:column. The C front end is pycparser, fed by
 the C preprocessor (`cc -E`) with a math.h that declares only what an energy may use.
@@ -34,7 +34,7 @@ def main(argv=None, tool_dir=None):
     ap = argparse.ArgumentParser(prog="mfad-energy", description=__doc__.split("\n\n")[0])
     ap.add_argument("source")
     ap.add_argument("-o", "--output", help="output C file (default: NAME_mfad.c beside the source)")
-    ap.add_argument("--name", help="kernel name: MfadKernel_NAME (default: the source's base name)")
+    ap.add_argument("--name", help="kernel name: MfadKernel_NAME (default: NAME of the file's 'const MfadEnergyInfo NAME_info')")
     ap.add_argument("--info", help="the MfadEnergyInfo variable, if the file has several")
     ap.add_argument("-I", dest="incs", action="append", default=[], help="include directory")
     ap.add_argument("-D", dest="defs", action="append", default=[], help="macro definition")
@@ -47,13 +47,14 @@ def main(argv=None, tool_dir=None):
     args = ap.parse_args(argv)
 
     source = os.path.abspath(args.source)
-    name = args.name or os.path.splitext(os.path.basename(source))[0]
-    out = os.path.abspath(args.output or os.path.join(os.path.dirname(source), name + "_mfad.c"))
+    base = os.path.splitext(os.path.basename(source))[0]
+    out = os.path.abspath(args.output or os.path.join(os.path.dirname(source), (args.name or base) + "_mfad.c"))
     ast, rc = parse(args, source, out, tool_dir)
     if ast is None:
         return rc
     try:
-        tr = Translator(ast, source, name, args.info)
+        tr = Translator(ast, source, args.name, args.info)
+        name = tr.name  # --name, else from the info variable: what MFAD_KERNEL(name) links against
         meta = tr.info()
         energy = tr.energy_spec()
         body_ir = tr.emit(energy)

@@ -5,9 +5,13 @@ from pycparser import c_generator
 
 # math.h functions with a derivative rule in include/mfad/impl/ad_generic.h: name -> OP name
 MATH1 = {f: f for f in ("sqrt", "cbrt", "exp", "log", "sin", "cos", "tan", "asin", "acos", "atan", "tanh", "fabs")}
+# of these the forward emitter writes the jet (f, f', f'') in double and one OP(chain1), which the
+# adjoint sweep reverses too (jets.py JET_RULES; digamma and trigamma: include/mfad/impl/special.h)
+JET1 = ("erf", "erfc", "expm1", "log1p", "sinh", "cosh", "lgamma")
+MATH1.update((f, f) for f in JET1)
 MATH2 = {"atan2": "atan2", "hypot": "hypot", "fmin": "fmin", "fmax": "fmax"}  # pow is special
 # math.h functions of passive arguments only (no derivative, or piecewise constant)
-PASSIVE_MATH = {"floor", "ceil", "round", "trunc", "fmod", "copysign", "erf", "log1p", "expm1", "log2", "log10", "exp2", "sinh", "cosh"}
+PASSIVE_MATH = {"floor", "ceil", "round", "trunc", "fmod", "copysign", "log2", "log10", "exp2"}
 VALUE_TESTS = {"isfinite", "isnan", "isinf", "mfad_value"}  # read the value: an int, or a double without derivatives
 SPECIAL_IDS = {"__mfad_INFINITY": "INFINITY", "__mfad_NAN": "NAN", "__mfad_HUGE_VAL": "HUGE_VAL"}
 ARITH = {"+", "-", "*", "/"}

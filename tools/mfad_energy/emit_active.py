@@ -4,7 +4,7 @@ in-place updates, the numerical-stability rewrites)."""
 from pycparser import c_ast
 
 from . import ir
-from .common import MATH1, MATH2, PASSIVE_MATH, fail, src
+from .common import JET1, MATH1, MATH2, PASSIVE_MATH, fail, src
 
 
 class ActiveExpressions:
@@ -157,6 +157,8 @@ class ActiveExpressions:
             name = self.call_name(e)
             args = e.args.exprs if e.args else []
             act = [self.s.expr_active(a) for a in args]
+            if (name in JET1 or name in self.tr.rules) and len(args) == 1:
+                return self.chain_call(e, name, args[0], dest, scale)
             if name in MATH1:
                 if len(args) != 1:
                     fail(e, "%s() takes one argument" % name)

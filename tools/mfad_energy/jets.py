@@ -4,7 +4,7 @@ expressions of the IR (jmul/jadd/... fold the literal 0 and 1), emitted as one O
 from pycparser import c_ast
 
 from . import ir
-from .common import ARITH, MATH1, fail, src
+from .common import ARITH, JET1, MATH1, fail, src
 from .ir import Bin as B, Lit as L, Paren as P, Un as U, num as N
 
 
@@ -90,7 +90,7 @@ class Jets:
                 return walk(n.expr)
             if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID):
                 args = n.args.exprs if n.args else []
-                if n.name.name in MATH1 and len(args) == 1:
+                if (n.name.name in MATH1 or n.name.name in self.tr.rules) and len(args) == 1:
                     return walk(args[0])
                 if n.name.name == "pow" and len(args) == 2 and not self.s.expr_active(args[1]):
                     return walk(args[0])
@@ -325,8 +325,52 @@ class Jets:
             f = D(call("fabs", a))
             f1 = D(ir.Cast("double", P(B("-", P(B(">", a, L("0.0"))), P(B("<", a, L("0.0")))))))
             f2 = ZERO
+        elif name in JET1 or name in self.tr.rules:
+            f, f1, f2 = self.rule_jet(name, a)
         else:  # pragma: no cover
             fail(e, "internal: no jet rule for %s" % name)
         if c is not None:
             f, f1, f2 = D(jmul(c, f)), D(jmul(c, f1)), D(jmul(c, f2))
         return self.compose(f, f1, f2, ad, add)
+
+    # ------------------------------------------------------------ rules as table entries
+    # f, f', f'' at the double a (C text) of the functions whose forward and adjoint rules are one
+    # OP(chain1) (common.JET1): a math.h function here gets differentiated by an entry below. A
+    # user's MFAD_DERIVATIVES(f, df, d2f) (mfad/energy.h) calls its three functions over doubles.
+    JET_RULES = {  # name: (f(a), f'(a, f), f''(a, f, f1)) as IR double expressions
+        "erf": (lambda a: call("erf", a), lambda a, f: B("*", L("1.1283791670955126"), call("exp", B("*", U("-", a), a))), lambda a, f, f1: prod(N("-2.0"), a, f1)),
+        "erfc": (lambda a: call("erfc", a), lambda a, f: B("*", N("-1.1283791670955126"), call("exp", B("*", U("-", a), a))), lambda a, f, f1: prod(N("-2.0"), a, f1)),
+        "expm1": (lambda a: call("expm1", a), lambda a, f: call("exp", a), lambda a, f, f1: f1),
+        "log1p": (lambda a: call("log1p", a), lambda a, f: B("/", L("1.0"), P(B("+", L("1.0"), a))), lambda a, f, f1: B("*", U("-", f1), f1)),
+        "sinh": (lambda a: call("sinh", a), lambda a, f: call("cosh", a), lambda a, f, f1: f),
+        "cosh": (lambda a: call("cosh", a), lambda a, f: call("sinh", a), lambda a, f, f1: f),
+        "lgamma": (lambda a: call("lgamma", a), lambda a, f: call("mfad_digamma", a), lambda a, f, f1: call("mfad_trigamma", a)),
+    }
+
+    def rule_fn(self, g):
+        """The C name of the user's function g over doubles in this flavor (a passive helper)."""
+        return self.tr.spec(self.tr.function(g), (False,), self.s.flavor).cname
+
+    def rule_jet(self, name, a):
+        """(f, f', f'') of name at the double a, as temporaries."""
+        D = self.D
+        if name in self.tr.rules:
+            return tuple(D(call(self.rule_fn(g), a)) for g in (name,) + tuple(self.tr.rules[name]))
+        t0, t1, t2 = self.JET_RULES[name]
+        f = D(t0(a))
+        f1 = D(t1(a, f))
+        e2 = t2(a, f, f1)
+        return f, f1, (e2 if e2 is f or e2 is f1 else D(e2))
+
+    def chain_call(self, e, name, arg, dest, scale):
+        """scale * name(arg), arg a differentiated value built from several: its jet at arg's value, one OP(chain1)."""
+        a = self.aexpr(arg)
+        f, f1, f2 = self.rule_jet(name, self.dtemp(ir.Val(a)))
+        if scale is not None:
+            k = self.dtemp(scale)
+            f, f1, f2 = self.D(jmul(k, f)), self.D(jmul(k, f1)), self.D(jmul(k, f2))
+        r = self.target(dest, a)
+        self.pre.append(ir.Op("chain1", [ir.Addr(r), ir.Addr(a), f, f1, f2]))
+        if r != a:
+            self.release(a)
+        return r

@@ -64,6 +64,7 @@ class Reverser:
         self.decls, self.used, self.scopes = [], {self.x, self.p, self.E}, []
         self.svars, self.arrays, self.nsave, self.nb = [], {}, 0, 0
         self.lk = Look(self)
+        self.in_branch = self.in_loop = 0  # inside a recorded branch, an unrolled loop (save)
 
     # names: every declaration gets a function-wide unique name and moves to the top; a loop
     # index is a constant in its unrolled body
@@ -183,10 +184,12 @@ class Reverser:
             raise NoReverse("loop increment")
         if hi - lo > 64:
             raise NoReverse("loop of %d rounds" % (hi - lo))
+        self.in_loop += 1
         for k in range(lo, hi):
             self.scopes.append({i: k})
             self.block(s.body.items, fwd, rev)
             self.scopes.pop()
+        self.in_loop -= 1
 
     def declare(self, s):
         """A declaration: None, or the forward statement that sets the variable."""
@@ -211,6 +214,10 @@ class Reverser:
                 pass
         n = self.unique(s.name)
         self.scopes[-1][s.name] = n
+        if s.base in ("double", "int") and s.dims and s.const and isinstance(s.init, ir.Init):
+            # a table of constants (a file-scope static const, lower.py)
+            self.decls.append("const %s %s%s = %s;" % (s.base, n, "".join("[%d]" % k for k in s.dims), s.init.cgen(self.lk)))
+            return None
         if s.base in ("double", "int") and not s.dims:
             self.decls.append("%s %s;" % (s.base, n))
             return "%s = %s;" % (n, self.expr(s.init)) if s.init is not None else None
@@ -264,7 +271,9 @@ class Reverser:
             for branch in (s.iftrue, s.iffalse):
                 f2, r2 = [], []
                 if branch is not None:
+                    self.in_branch += 1
                     self.block(branch.items, f2, r2)
+                    self.in_branch -= 1
                 parts.append((f2, r2))
             fwd.append("if (%s) { %s } else { %s }" % (b, " ".join(parts[0][0]), " ".join(parts[1][0])))
             rev.append(("if", b, parts[0][1], parts[1][1]))
@@ -357,7 +366,18 @@ class Reverser:
     def save(self, decl, text, fwd):
         k = "_mfad_v%d" % self.nsave
         self.nsave += 1
-        self.decls.append(decl % k)
+        d = decl % k
+        if self.in_branch > 1 or (self.in_branch and self.in_loop):
+            # saved and read back under the same recorded branch, nested in another or in an unrolled
+            # loop (a switch, a while loop: lower.py): gcc -O3 loses track of that and warns
+            # (-Wmaybe-uninitialized); a single branch (energies/mass_spring.c) it follows
+            if d.startswith("double "):
+                d = d[:-1] + " = 0.0;"
+            elif "[" in d:  # T name[n];
+                d += " for (int _mfad_i = 0; _mfad_i < %s; _mfad_i++) OP(zero)(&%s[_mfad_i]);" % (d[d.index("[") + 1:d.index("]")], k)
+            else:
+                d += " OP(zero)(&%s);" % k
+        self.decls.append(d)
         fwd.append(text % k)
         return k
 

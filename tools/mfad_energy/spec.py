@@ -62,7 +62,7 @@ class Spec:
         if isinstance(e, c_ast.FuncCall):
             name = e.name.name if isinstance(e.name, c_ast.ID) else None
             args = e.args.exprs if e.args else []
-            if name in MATH1 or name in MATH2 or name == "pow" or name in PASSIVE_MATH:
+            if name in MATH1 or name in MATH2 or name == "pow" or name in PASSIVE_MATH or name in self.tr.rules:
                 return any(self.expr_active(a) for a in args)
             if name in VALUE_TESTS:
                 return False
@@ -130,7 +130,7 @@ class Spec:
                     changed = True
             for call in fn.calls:
                 name = call.name.name if isinstance(call.name, c_ast.ID) else None
-                if name in MATH1 or name in MATH2 or name in PASSIVE_MATH or name in VALUE_TESTS or name == "pow":
+                if name in MATH1 or name in MATH2 or name in PASSIVE_MATH or name in VALUE_TESTS or name == "pow" or name in self.tr.rules:
                     continue
                 callee = self.tr.callee_spec(self, call)
                 args = call.args.exprs if call.args else []

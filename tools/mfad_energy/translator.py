@@ -7,6 +7,7 @@ from pycparser import c_ast
 from .common import MATH1, MATH2, PASSIVE_MATH, TranslateError, VALUE_TESTS, fail
 from .emit_forward import Emitter
 from .features import LinearMap
+from .lower import Lowering
 from .spec import Spec
 from .symbols import Function, const_int
 
@@ -16,6 +17,8 @@ class Translator:
         self.path, self.name = path, name
         self.energy_h = None
         self.funcs, self.infos = {}, []
+        self.lowering = Lowering(ast)  # while, switch, the comma, file-scope tables: lower.py
+        self.rules = self.lowering.rules
         for ext in ast.ext:
             if isinstance(ext, c_ast.FuncDef):
                 if ext.decl.name in self.funcs:
@@ -30,18 +33,37 @@ class Translator:
             if not self.infos:
                 raise TranslateError(None, "%s: no 'const MfadEnergyInfo %s = {...};'" % (path, info_name))
         if not self.infos:
-            raise TranslateError(None, "%s: no energy description: add 'const MfadEnergyInfo %s_info = {.vertices = ..., .dof = ..., .params = ..., .energy = ...};' (include <mfad/energy.h>)" % (path, name))
+            stem = name or os.path.splitext(os.path.basename(path))[0]
+            raise TranslateError(None, "%s: no energy description: add 'const MfadEnergyInfo %s_info = {.vertices = ..., .dof = ..., .params = ..., .energy = ...};' "
+                                 "(include <mfad/energy.h>; the kernel is MfadKernel_%s, its name from the variable's)" % (path, stem, stem))
         if len(self.infos) > 1:
-            fail(self.infos[1], "more than one MfadEnergyInfo in this file: choose one with --info (%s)" % ", ".join(d.name for d in self.infos))
+            fail(self.infos[1], "more than one MfadEnergyInfo in this file (%s): choose one with --info (the kernel takes its name from it, or from --name)"
+                 % ", ".join("'%s' at line %d" % (d.name, d.coord.line) for d in self.infos))
+        if name is None:  # the kernel's name: NAME of NAME_info
+            name = self.infos[0].name[:-len("_info")] if self.infos[0].name.endswith("_info") and len(self.infos[0].name) > 5 else self.infos[0].name
+            self.name = name
         self.residual = False
         self.functions = {}
+        self.check_rules()
         self.specs = {}
         self.stack = []
         self.emit_order = []
         self.emitted = set()
 
+    def check_rules(self):
+        """MFAD_DERIVATIVES(f, df, d2f): three functions of this file, each 'double g(double)'."""
+        for f, ds in self.rules.items():
+            for g in (f,) + tuple(ds):
+                fdef = self.funcs.get(g)
+                if fdef is None:
+                    raise TranslateError(None, "%s: MFAD_DERIVATIVES(%s, %s, %s): no function '%s' defined in this file" % (self.path, f, ds[0], ds[1], g))
+                fn = self.function(g)
+                if fn.ret != "double" or len(fn.params) != 1 or fn.params[0].is_ptr or not fn.params[0].is_double:
+                    fail(fdef.decl, "'%s' of MFAD_DERIVATIVES(%s, %s, %s) must be 'double %s(double)'" % (g, f, ds[0], ds[1], g))
+
     def function(self, name):
         if name not in self.functions:
+            self.lowering.function(self.funcs[name])
             self.functions[name] = Function(self.funcs[name])
         return self.functions[name]
 
@@ -184,6 +206,9 @@ class Translator:
         for call in spec.fn.calls:
             name = call.name.name if isinstance(call.name, c_ast.ID) else None
             if name in MATH1 or name in MATH2 or name in PASSIVE_MATH or name in VALUE_TESTS or name == "pow":
+                continue
+            if name in self.rules and spec.flavor != "host":  # f, f', f'' over doubles (jets.py rule_jet)
+                res += [self.spec(self.function(g), (False,), spec.flavor) for g in (name,) + tuple(self.rules[name])]
                 continue
             cs = self.callee_spec(spec, call)
             if spec.flavor != "host" and cs.fn.fdef.coord.file == self.energy_h and cs.fn.name in Emitter.INTRINSICS and any(tuple(p) == tuple(cs.sig) for p, _ in Emitter.INTRINSICS[cs.fn.name]):

@@ -74,6 +74,7 @@
 #define MFAD_UNROLL_HESS MFAD_UNROLL
 #endif
 #endif
+#include <mfad/impl/special.h> /* digamma, trigamma: lgamma's derivative rules */
 
 /* Derivative lanes: 4-wide GNU vectors on the host (1.6x over scalar loops, measured), 256 bits
    because 512-bit lanes spilled registers; plain doubles where vector types do not exist. */

@@ -6,7 +6,7 @@ import shlex
 import subprocess
 import sys
 
-from pycparser import c_parser
+from pycparser import c_ast, c_parser
 
 
 def include_dirs(tool_dir):
@@ -43,7 +43,15 @@ def parse(args, source, out, tool_dir):
 def parse_text(text, source):
     """pycparser on preprocessed text: (AST, 0), or (None, 1) with pycparser's file:line:col on stderr."""
     try:
-        return c_parser.CParser().parse(text, source), 0
+        ast = c_parser.CParser().parse(text, source)
     except Exception as e:  # pycparser's ParseError: "file:line:col: before: token"
         sys.stderr.write("%s: error: not C that mfad-energy reads (%s)\n" % (str(e).split(": before")[0] if ":" in str(e) else source, e))
         return None, 1
+    # pycparser 2.21 gives a function body's '{' on the line after its declarator the file of the
+    # #line before the function (another header); 3.00 gives its own: the body is in the
+    # declarator's file (the output's #line directives then agree between the two)
+    for ext in ast.ext:
+        b, d = ext.body.coord if isinstance(ext, c_ast.FuncDef) else None, ext.decl.coord if isinstance(ext, c_ast.FuncDef) else None
+        if b is not None and d is not None and b.file != d.file:
+            ext.body.coord = type(b)(d.file, b.line, b.column)
+    return ast, 0

@@ -80,15 +80,13 @@ static int mfad_tet_rest__pp_host(const double *r, double *p)
 }
 #line 54 "tree/energies/tet_rest.h"
 static int mfad_tet_rest_lame__ppp_host(const double *r, const double *m, double *p)
-#line 55 "tree/energies/flip_step.h"
 {
-#line 56 "tree/energies/tet_rest.h"
   const int code = mfad_tet_rest__pp_host(r, p);
   p[10] = m[0];
   p[11] = m[1];
   return code;
 }
-#line 92 "out/neohookean_tet.c"
+#line 90 "out/neohookean_tet.c"
 static int mfad_energy_rest(const double *r, const double *m, double *p) { return mfad_tet_rest_lame__ppp_host(r, m, p); }
 #define MFAD_ENERGY_STEP 1
 #line 41 "tree/energies/flip_step.h"
@@ -122,9 +120,7 @@ static double mfad_cubic__pp_host(const double *c, double t)
   return (c[0] + (t * (c[1] + (t * (c[2] + (t * c[3]))))));
 }
 static double mfad_tet_flip_step__pp_host(const double *x, const double *d)
-#line 60 "tree/energies/neohookean_tet.c"
 {
-#line 61 "tree/energies/flip_step.h"
   double M[9];
 #line 61 "tree/energies/flip_step.h"
   double A[9];
@@ -266,7 +262,7 @@ static double neohookean_tet_step__ppp_host(const double *x, const double *d, co
   (void)p;
   return mfad_tet_flip_step__pp_host(x, d);
 }
-#line 270 "out/neohookean_tet.c"
+#line 266 "out/neohookean_tet.c"
 static double mfad_energy_step(const double *x, const double *d, const double *p) { return neohookean_tet_step__ppp_host(x, d, p); }
 #else
 /* the feature map of mfad_tet_F, f = B(p) x, unrolled by mfad-energy: 36 of 108 entries of B are not zero */
@@ -458,5 +454,5 @@ MFAD_ENERGY_BODY(F, p, _mfad_E)
   { T _t0, _t1; const double _s0 = OP(val)(&J); const double _s1 = V; const double _s2 = -(_s1); const double _s3 = _s2 * (mu); const double _s4 = _s3 / _s0; const double _s5 = -(_s3) / (_s0 * _s0); const double _s6 = log(_s0); const double _s7 = _s3 * _s6; const double _s8 = _s1 * ((0.5 * lambda)); const double _s9 = _s8 / _s0; const double _s10 = -(_s8) / (_s0 * _s0); const double _s11 = log(_s0); const double _s12 = _s8 * _s11; const double _s13 = 1.0 / _s0; const double _s15 = log(_s0); const double _s16 = _s12 * _s15; const double _s17 = _s9 * _s15; const double _s18 = 2.0 * _s17; const double _s19 = 2.0 * (_s10 * _s15 + _s9 * _s13); const double _s20 = _s7 + _s16; const double _s21 = _s4 + _s18; const double _s22 = _s5 + _s19; OP(chain1)(&_t0, &J, _s20, _s21, _s22); OP(frob2)(&_t1, F, 9); OP(adds)(&_t1, &_t1, (-(3.0))); OP(muls)(&_t1, &_t1, (V) * ((0.5 * mu))); OP(add)(&(*_mfad_E), &_t0, &_t1); return; }
 }
 #endif
-#line 462 "out/neohookean_tet.c"
+#line 458 "out/neohookean_tet.c"
 #endif

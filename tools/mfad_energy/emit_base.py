@@ -238,7 +238,7 @@ class EmitterBase:
                     fail(e, "internal: active math call in a passive context")
                 return ir.Call(ir.Fn(name), [self.pexpr(a, value) for a in args])
             if name in self.tr.rules and len(args) == 1:  # a user's function with derivative rules, at a value
-                return ir.Call(ir.Fn(self.rule_fn(name)), [self.pexpr(args[0], value)])
+                return ir.Call(self.rule_fn(name), [self.pexpr(args[0], value)])
             if name == "mfad_value":  # include/mfad/energy.h: the value, a constant for derivatives
                 if len(args) != 1:
                     fail(e, "mfad_value() takes one argument")

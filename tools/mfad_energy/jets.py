@@ -348,14 +348,14 @@ class Jets:
     }
 
     def rule_fn(self, g):
-        """The C name of the user's function g over doubles in this flavor (a passive helper)."""
-        return self.tr.spec(self.tr.function(g), (False,), self.s.flavor).cname
+        """The user's function g over doubles in this flavor (a passive helper), as an ir.Fn."""
+        return self.tr.spec(self.tr.function(g), (False,), self.s.flavor).fn_ref
 
     def rule_jet(self, name, a):
         """(f, f', f'') of name at the double a, as temporaries."""
         D = self.D
         if name in self.tr.rules:
-            return tuple(D(call(self.rule_fn(g), a)) for g in (name,) + tuple(self.tr.rules[name]))
+            return tuple(D(ir.Call(self.rule_fn(g), [a])) for g in (name,) + tuple(self.tr.rules[name]))
         t0, t1, t2 = self.JET_RULES[name]
         f = D(t0(a))
         f1 = D(t1(a, f))

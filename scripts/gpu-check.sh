@@ -8,10 +8,11 @@
 #   bash scripts/gpu-check.sh --dry-run    here, without a GPU: every step that can run does, under
 #                                          the CUDA emulation where it needs a device
 # Steps:
-# 1. builds the kernel-level check (tests/gpu: the built-in energies and tests/gpu/kernelcheck.cu,
-#    no PETSc) with nvcc for this device's architecture into build-gpucheck (ninja, all cores),
-#    with ptxas's resource report, and applies the resource gate (scripts/cuda-resources.py);
-#    lists its libraries (ldd: the CUDA runtime, cuSOLVER and libc only);
+# 1. builds the kernel-level check (tests/gpu: the built-in energies, the residual tests' res_lsq
+#    and res_sys, and tests/gpu/kernelcheck.cu, no PETSc) with nvcc for this device's architecture
+#    into build-gpucheck (ninja, all cores), with ptxas's resource report, and applies the
+#    resource gate (scripts/cuda-resources.py); lists its libraries (ldd: the CUDA runtime,
+#    cuSOLVER and libc only);
 # 2. runs it: every energy's CUDA entry points against the CPU element bodies to 1e-12, then the
 #    Neo-Hookean (1M tets) and cloth (1M springs) workloads timed against the roofline bound;
 # 3. runs it small under compute-sanitizer's memcheck, where the tool is installed and may attach
@@ -68,7 +69,7 @@ prepare() {
     echo "gpu-check: FAILED: translating the energies (log: $b/gpu-check.log)" >&2
     return 1
   fi
-  rm -rf "$carry/units" && mkdir -p "$carry/units" && cp "$b"/energies/mfad_energy_*.c "$carry/units/" &&
+  rm -rf "$carry/units" && mkdir -p "$carry/units" && cp "$b"/energies/mfad_energy_*.c "$b"/mfad_energy_*.c "$carry/units/" &&
     rm -f "$carry"/units/mfad_energy_*_hessian.c
   echo "gpu-check: $(find "$carry/units" -name '*.c' | wc -l) translated energies in $carry/units ($(du -sk "$carry" | cut -f1) KB): carry gpucheck-carry"
 }

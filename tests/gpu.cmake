@@ -10,7 +10,9 @@ if(NOT TARGET mfad_cudaemu)
 endif()
 set(gpucheck_emu ${CMAKE_CURRENT_BINARY_DIR}/gpucheck_emu)
 set(gpucheck_list "")
-foreach(name IN LISTS MFAD_CUDA_EMU_ENERGIES)
+# and the residual tests' energies it holds (tests/cuda.cmake's emu_test_energies): a least-squares
+# residual and a system, for the residual modes
+foreach(name IN LISTS MFAD_CUDA_EMU_ENERGIES emu_test_energies)
   string(APPEND gpucheck_list "MFAD_GPUCHECK_ENERGY(${name})\n")
 endforeach()
 file(CONFIGURE OUTPUT ${gpucheck_emu}/gpucheck_energies.h CONTENT "${gpucheck_list}")

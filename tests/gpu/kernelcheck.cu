@@ -4,11 +4,12 @@
    energy's CUDA table (mfad/impl/loop_cuda.h: value, gradient, fused HVP with atomics, with a
    colour's element list and with the gather's per-element outputs, diagonal, vertex block
    diagonal, element Hessians full and packed, PSD-projected element Hessians through cuSOLVER's
-   batched Jacobi) and the backend's cached product (src/cuda/cachedmult.cuh) on random valid
-   elements, and compares each output with the CPU element bodies of the same generated source
-   (MfadKernel.element(), the CPU loops for the projection) to 1e-12, relative to the largest
-   entry of that element's output. The elements share no vertex, so every output is one element's
-   and no summation order enters the comparison. Then it times the Neo-Hookean box (1,008,000 tets)
+   batched Jacobi), the backend's cached product (src/cuda/cachedmult.cuh) and a residual's own
+   operators (r, J v, J^T w, J, a system's J^T v) on random valid elements, and compares each
+   output with the CPU element bodies of the same generated source (MfadKernel.element(), the CPU
+   loops for the projection and the residual modes) to 1e-12, relative to the largest entry of
+   that element's output. The elements share no vertex, so every output is one element's and no
+   summation order enters the comparison. Then it times the Neo-Hookean box (1,008,000 tets)
    and cloth (1,001,000 springs) workloads of bench/workloads.h per entry point, and the fused HVP
    against bench/gpu_estimate.c's roofline model (its H100 figures, on this mesh's vertices per
    element).
@@ -19,8 +20,10 @@
    (default 40 40 105; 0 0 0 skips it); -cloth: vertices per side of the cloth (default 501; 0
    skips it); -reps: timed repetitions, the median is reported (default 20).
    Output: one markdown table, a row per energy (the largest relative difference of each entry
-   point, "FAIL" before it over 1e-12) and a row per workload (milliseconds per call, elements per
-   second, the HVP's fraction of the bound), then "kernelcheck: PASS" or "kernelcheck: FAIL".
+   point, "FAIL" before it over 1e-12; the residual column the worst of the modes, with the modes
+   compared, or those over 1e-12 or missing from the CUDA table) and a row per workload
+   (milliseconds per call, elements per second, the HVP's fraction of the bound), then
+   "kernelcheck: PASS" or "kernelcheck: FAIL".
    Exit status 0 (every comparison passed), 1 (one failed or a launch failed), 77 (no device
    answered: skipped). Compiled by nvcc (tests/gpu/CMakeLists.txt), or by the host C++ compiler
    under mfad/impl/cuda_emulate.h (tests/gpu.cmake: ctest gpu_kernelcheck_emu, small sizes). */
@@ -32,6 +35,7 @@
 #include <cusolverDn.h>
 #endif
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,7 +252,106 @@ static void Launch(MfadCudaLaunchFn fn, const MfadCudaLaunch *P, const char *ene
   CUDA_CHECK(cudaStreamSynchronize((cudaStream_t)P->stream));
 }
 
-static void Compare(const Energy *en, int ne, PSDContext *psd, double diff[NCOL], int *nprojected)
+/* ------------------------------------------------------------------ the residual modes */
+/* A residual energy's own operators (MfadCudaKernel's res_ entries, mfad/impl/loop_cuda.h) on the
+   elements of Compare(), against the CPU's residual loops (MfadResidualKernel's cpu_ entries,
+   mfad/impl/loop_cpu_residual.h) run on the same arrays: the stacked residual r and J v (rows
+   through a row map, reversed, as src/residual.c's MfadTerm.row), J^T w of random stacked rows w
+   and a system's J^T v (both scattered, atomically and by a colour's element list, reversed), the
+   element Jacobians sqrt(w) J_e. Returns the largest relative difference over the modes; a mode
+   the CPU has and the CUDA table lacks, or a failed comparison, is named in note. */
+#define RESNOTE 96
+static void NoteAppend(char note[RESNOTE], size_t *len, const char *fmt, ...)
+{
+  va_list ap;
+  if (*len >= RESNOTE - 1) return; /* full: the table cell is cut, not overrun */
+  va_start(ap, fmt);
+  const int n = vsnprintf(note + *len, RESNOTE - *len, fmt, ap);
+  va_end(ap);
+  if (n > 0) *len = std::min(*len + (size_t)n, (size_t)RESNOTE - 1);
+}
+static double CompareResidual(const Energy *en, int ne, const std::vector<double> &x, const std::vector<double> &v, const std::vector<double> &p,
+                              const std::vector<int> &conn, const std::vector<int> &rev, const int *drev, char note[RESNOTE])
+{
+  const struct _n_MfadKernel         *k = en->k;
+  const struct _n_MfadResidualKernel *R = k->residual;
+  const int                           N = k->nvert * k->dof, M = k->nout, NP = k->nparam, MN = M * N;
+  const size_t                        ny = (size_t)ne * (MN > N ? MN : N); /* M >= 1: MN covers the stacked rows */
+  const double                        w  = 0.7;
+  std::vector<double>                 wrow((size_t)ne * M), ycpu(ny), bv(1);
+  std::vector<int>                    bstart = {0, ne}, cstart = {0, 1}, cblocks = {0};
+  double                              worst = 0.0;
+  size_t                              len   = 0;
+
+  note[0] = 0;
+  if (!R) {
+    snprintf(note, RESNOTE, "no CPU residual entries");
+    return INFINITY;
+  }
+  for (size_t i = 0; i < wrow.size(); i++) wrow[i] = Uniform(-1.0, 1.0);
+  int    *dconn = DevUpload(conn);
+  double *dx = DevUpload(x), *dv = DevUpload(v), *dp = DevUpload(p), *dw = DevUpload(wrow), *dy = DevZeros(ny);
+  /* the CPU loop: one block, one colour (no shared vertex), on this thread */
+  MfadLoop L;
+  memset(&L, 0, sizeof(L));
+  L.nelem = ne, L.conn = conn.data(), L.params = NP ? p.data() : NULL, L.weight = w, L.x = x.data(), L.v = v.data(), L.y = ycpu.data();
+  L.w = wrow.data(), L.row = rev.data();
+  L.block_value = bv.data(), L.nblocks = 1, L.ncolors = 1, L.block_start = bstart.data(), L.color_start = cstart.data(),
+  L.color_blocks = cblocks.data(), L.nthreads = 1;
+  MfadCudaLaunch P;
+  memset(&P, 0, sizeof(P));
+  P.L.nelem = ne, P.L.conn = dconn, P.L.params = NP ? dp : NULL, P.L.weight = w, P.L.x = dx, P.L.v = dv, P.L.y = dy, P.L.w = dw, P.L.row = drev;
+  P.n = ne, P.atomic = 1, P.stream = NULL;
+
+  /* per mode: the CPU loop, the CUDA launcher, where element e's outputs are and how many */
+  enum { STACKED, SCATTERED, JACOBIAN };
+  const struct {
+    const char      *name;
+    MfadLoopFn       cpu;
+    MfadCudaLaunchFn gpu;
+    int              layout;
+  } modes[] = {
+      {"r",     R->cpu_residual, en->c->res_residual, STACKED  },
+      {"J v",   R->cpu_jvp,      en->c->res_jvp,      STACKED  },
+      {"J^T w", R->cpu_vjp,      en->c->res_vjp,      SCATTERED},
+      {"J",     R->cpu_jacobian, en->c->res_jacobian, JACOBIAN },
+      {"J^T v", R->cpu_jtv,      en->c->res_jtv,      SCATTERED},
+  };
+  for (const auto &m : modes) {
+    double d = 0.0;
+    if (!m.cpu) continue; /* a least-squares residual has no J^T v of its own */
+    if (!m.gpu) {
+      NoteAppend(note, &len, "%s%s: not on the GPU", len ? "; " : "", m.name);
+      worst = INFINITY;
+      continue;
+    }
+    std::fill(ycpu.begin(), ycpu.end(), 0.0);
+    m.cpu(&L);
+    const int n = m.layout == STACKED ? M : m.layout == JACOBIAN ? MN : N;
+    /* a scatter twice: atomically over the whole term, then a colour's (reversed) element list */
+    for (int pass = 0; pass < (m.layout == SCATTERED ? 2 : 1); pass++) {
+      CUDA_CHECK(cudaMemsetAsync(dy, 0, ny * sizeof(double), 0));
+      P.elems = pass ? drev : NULL, P.atomic = !pass;
+      Launch(m.gpu, &P, en->name, m.name);
+      const std::vector<double> got = Download(dy, ny);
+      for (int e = 0; e < ne; e++) {
+        const size_t o = m.layout == STACKED ? (size_t)rev[e] * M : (size_t)e * n;
+        d              = fmax(d, RelDiff(&got[o], &ycpu[o], n));
+      }
+    }
+    if (!(d <= TOL)) NoteAppend(note, &len, "%s%s: %.1e", len ? "; " : "", m.name, d);
+    worst = fmax(worst, d);
+  }
+  if (!len) { /* the modes compared */
+    for (const auto &m : modes)
+      if (m.cpu) NoteAppend(note, &len, "%s%s", len ? ", " : "", m.name);
+  }
+  CUDA_CHECK(cudaFree(dconn));
+  for (double *d : {dx, dv, dp, dw, dy}) CUDA_CHECK(cudaFree(d));
+  return worst;
+}
+
+static void Compare(const Energy *en, int ne, PSDContext *psd, double diff[NCOL], int *nprojected, char resnote[RESNOTE])
 {
   const struct _n_MfadKernel *k = en->k;
   const int                   N = k->nvert * k->dof, NV = k->nvert, ND = k->dof, NP = k->nparam, NN = N * N, PN = N * (N + 1) / 2;
@@ -389,17 +492,22 @@ static void Compare(const Energy *en, int ne, PSDContext *psd, double diff[NCOL]
     diff[C_CACHED] = fmax(diff[C_CACHED], RelDiff(&got[(size_t)e * N], want.data(), N));
   }
 
-  /* PSD-projected element Hessians (clamp at 0: an energy at features projects its feature Hessian) */
-  P.psd = MFAD_PSD_MODE_CLAMP, P.psd_eps = 0.0, P.psd_work = dwork, P.psd_project = CheckPSDProject, P.psd_ctx = psd;
-  psd->status = 0;
-  Launch(en->c->hessian, &P, en->name, "PSD-projected element Hessian");
-  got = Download(dy, (size_t)ne * NN);
-  for (int e = 0; e < ne; e++) diff[C_PSD] = fmax(diff[C_PSD], RelDiff(&got[(size_t)e * NN], &Hpsd[(size_t)e * NN], NN));
-  if (psd->status) diff[C_PSD] = INFINITY; /* a cuSOLVER status or a non-converged matrix */
-  P.psd = 0, P.psd_work = NULL, P.psd_project = NULL;
+  /* PSD-projected element Hessians (clamp at 0: an energy at features projects its feature Hessian);
+     never a residual's (src/hessian.c, the backend's launch set-up: J^T J is PSD already, and a
+     system's Jacobian is not symmetric) */
+  if (k->nout > 0) diff[C_PSD] = -1.0;
+  else {
+    P.psd = MFAD_PSD_MODE_CLAMP, P.psd_eps = 0.0, P.psd_work = dwork, P.psd_project = CheckPSDProject, P.psd_ctx = psd;
+    psd->status = 0;
+    Launch(en->c->hessian, &P, en->name, "PSD-projected element Hessian");
+    got = Download(dy, (size_t)ne * NN);
+    for (int e = 0; e < ne; e++) diff[C_PSD] = fmax(diff[C_PSD], RelDiff(&got[(size_t)e * NN], &Hpsd[(size_t)e * NN], NN));
+    if (psd->status) diff[C_PSD] = INFINITY; /* a cuSOLVER status or a non-converged matrix */
+    P.psd = 0, P.psd_work = NULL, P.psd_project = NULL;
+  }
 
-  /* residual modes: no CUDA residual kernels in the table yet (mfad/impl/kernel.h) */
-  diff[C_RESIDUAL] = k->nout > 0 ? -2.0 : -1.0;
+  /* a residual's own operators: the worst of its modes */
+  diff[C_RESIDUAL] = k->nout > 0 ? CompareResidual(en, ne, x, v, p, conn, rev, drev, resnote) : -1.0;
 
   CUDA_CHECK(cudaFree(dconn));
   CUDA_CHECK(cudaFree(drev));
@@ -617,14 +725,17 @@ int main(int argc, char **argv)
   for (int i = 0; i < NENERGY; i++) {
     double diff[NCOL];
     int    nprojected;
+    char   resnote[RESNOTE];
     if (only && strcmp(only, Energies[i].name)) continue;
-    Compare(&Energies[i], ne, &psd, diff, &nprojected);
+    Compare(&Energies[i], ne, &psd, diff, &nprojected, resnote);
     nchecked++;
     printf("| %s |", Energies[i].name);
     for (int c = 0; c < NCOL; c++) {
       if (diff[c] == -1.0) printf(" - |");
-      else if (diff[c] == -2.0) printf(" not on the GPU |");
-      else if (diff[c] <= TOL) printf(c == C_PSD ? " %.1e (%d projected) |" : " %.1e |", diff[c], nprojected);
+      else if (c == C_RESIDUAL) { /* the worst mode, with the modes compared or those that failed */
+        if (diff[c] <= TOL) printf(" %.1e (%s) |", diff[c], resnote);
+        else printf(" **FAIL** (%s) |", resnote), Failed++;
+      } else if (diff[c] <= TOL) printf(c == C_PSD ? " %.1e (%d projected) |" : " %.1e |", diff[c], nprojected);
       else printf(" **FAIL** %.1e |", diff[c]), Failed++;
     }
     printf("\n");

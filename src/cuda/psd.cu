@@ -105,7 +105,8 @@ __global__ void MFAD_CUDA_BOUNDS_SERIAL MfadCudaPSDFlagInit_Kernel(int *first)
 
 /* K_i = V diag(f(w)) V^T where an eigenvalue changes; V column-major as cuSOLVER writes it (the
    eigenvector m at V + m dim); a failed matrix keeps its input in K for the host */
-__global__ void MFAD_CUDA_BOUNDS MfadCudaPSDRebuild_Kernel(const double *V, const double *W, const int *info, int dim, int n, int mode, double eps, double *K)
+__global__ void MFAD_CUDA_BOUNDS MfadCudaPSDRebuild_Kernel(const double *V, const double *W, const int *info, int dim, int n, int mode, double eps,
+                                                           double *K)
 {
   const int i = MFAD_CUDA_TID();
   int       change = 0;

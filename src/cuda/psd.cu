@@ -237,12 +237,21 @@ static int MfadCudaPSDProject_Private(const void *launch, int dim, int packed, i
   return (int)cudaGetLastError();
 }
 
+/* bytes of the projection's own workspace per matrix of D x D (A, K: D x D; W: D; info) */
+static size_t MfadCudaPSDBytesPerMatrix(int D) { return (size_t)(2 * D * D + D) * sizeof(double) + sizeof(int); }
+
+/* the largest matrix the eigensolver takes of this term: N x N, or its features' */
+static int MfadCudaPSDDim(const int dims[2])
+{
+  return PetscMax(dims[0] <= MFAD_CUSOLVER_MAX_N ? dims[0] : 0, dims[1] <= MFAD_CUSOLVER_MAX_N ? dims[1] : 0);
+}
+
 /* Elements per chunk: as many as fit MFAD_PSD_WORKSPACE_BYTES with cuSOLVER's workspace for them
    (MFAD_CUDA_EMU_PSD_CHUNK=k in the emulation: k, for the tests of a chunk smaller than a term) */
 static PetscErrorCode MfadCudaPSDChunk_Private(MfadCuda *c, const int dims[2], int n, int *chunk, int *nlwork)
 {
-  const int D = PetscMax(dims[0] <= MFAD_CUSOLVER_MAX_N ? dims[0] : 0, dims[1] <= MFAD_CUSOLVER_MAX_N ? dims[1] : 0);
-  int       m = (int)PetscMin((size_t)n, MFAD_PSD_WORKSPACE_BYTES / ((size_t)(2 * D * D + D) * sizeof(double) + sizeof(int)));
+  const size_t per = MfadCudaPSDBytesPerMatrix(MfadCudaPSDDim(dims));
+  int          m   = (int)PetscMin((size_t)n, MFAD_PSD_WORKSPACE_BYTES / per);
   void     *dummy;
 
   PetscFunctionBegin;
@@ -263,8 +272,7 @@ static PetscErrorCode MfadCudaPSDChunk_Private(MfadCuda *c, const int dims[2], i
                                                           dims[d], (const double *)dummy, &l, c->syevj, m));
       *nlwork = PetscMax(*nlwork, l);
     }
-    if (m == 1 || (size_t)m * ((size_t)(2 * D * D + D) * sizeof(double) + sizeof(int)) + (size_t)*nlwork * sizeof(double) <= MFAD_PSD_WORKSPACE_BYTES)
-      break;
+    if (m == 1 || (size_t)m * per + (size_t)*nlwork * sizeof(double) <= MFAD_PSD_WORKSPACE_BYTES) break;
   }
   *chunk = m;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -294,10 +302,7 @@ static PetscErrorCode MfadCudaPSDPrepare_Private(MfadEnergy E, MfadCuda *c, cons
   }
   MfadCallCUSOLVER(cusolverDnSetStream(c->solver, c->stream));
   PetscCall(MfadCudaPSDChunk_Private(c, dims, n, &m, &nlwork));
-  {
-    const int D = PetscMax(dims[0] <= MFAD_CUSOLVER_MAX_N ? dims[0] : 0, dims[1] <= MFAD_CUSOLVER_MAX_N ? dims[1] : 0);
-    PetscCall(MfadCudaBufferGet_Private(&c->psd, (size_t)m * (2 * D * D + D) * sizeof(double), &work));
-  }
+  PetscCall(MfadCudaBufferGet_Private(&c->psd, (size_t)m * (MfadCudaPSDBytesPerMatrix(MfadCudaPSDDim(dims)) - sizeof(int)), &work));
   PetscCall(MfadCudaBufferGet_Private(&c->psd_lwork, (size_t)PetscMax(nlwork, 1) * sizeof(double), &buf));
   PetscCall(MfadCudaBufferGet_Private(&c->psd_info, (size_t)m * sizeof(int), &buf));
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)E), &c->psd_rank));

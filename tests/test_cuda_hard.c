@@ -27,6 +27,28 @@ static void Springs(const TestGrid *g, MfadPSDProjection psd, MfadEnergy *C, Mfa
   TestCall(MfadEnergySetBackend(*G, MFAD_BACKEND_CUDA));
 }
 
+/* the vectors of a comparison: the point X (the grid with noise, seed xseed), the direction V
+   (seed vseed) and outputs Yc, Yg (CPU, GPU; either may be NULL) */
+static void PointVecs(const TestGrid *g, MfadEnergy C, PetscReal noise, int xseed, int vseed, Vec *X, Vec *V, Vec *Yc, Vec *Yg)
+{
+  TestCall(MfadEnergyCreateVecs(C, X, V));
+  if (Yc) TestCall(VecDuplicate(*X, Yc));
+  if (Yg) TestCall(VecDuplicate(*X, Yg));
+  TestCall(TestGridPoint(g, noise, xseed, *X));
+  TestCall(TestGridPoint(g, 1.0, vseed, *V));
+}
+
+/* what a test made: its vectors (NULL: none), the two energies, the grid */
+static void Teardown(TestGrid *g, MfadEnergy *C, MfadEnergy *G, Vec *X, Vec *V, Vec *Yc, Vec *Yg)
+{
+  Vec *vecs[] = {X, V, Yc, Yg};
+  for (int i = 0; i < 4; i++)
+    if (vecs[i]) TestCall(VecDestroy(vecs[i]));
+  TestCall(MfadEnergyDestroy(C));
+  TestCall(MfadEnergyDestroy(G));
+  TestCall(TestGridDestroy(g));
+}
+
 /* A - B exactly 0 (the same values bitwise, NaN apart) */
 static PetscReal MatDiff(Mat A, Mat B)
 {
@@ -57,11 +79,7 @@ START_TEST(psd_chunks_are_bitwise_the_whole_term)
   TestCall(TestGridEnergy(PETSC_COMM_WORLD, &g, &G5));
   TestCall(MfadEnergySetPSDProjection(G5, MFAD_PSD_ABS, 0.0));
   TestCall(MfadEnergySetBackend(G5, MFAD_BACKEND_CUDA));
-  TestCall(MfadEnergyCreateVecs(C, &X, &V));
-  TestCall(VecDuplicate(X, &Yc));
-  TestCall(VecDuplicate(X, &Yg));
-  TestCall(TestGridPoint(&g, 0.2, 31, X)); /* large noise: compressed springs, indefinite element Hessians */
-  TestCall(TestGridPoint(&g, 1.0, 5, V));
+  PointVecs(&g, C, 0.2, 31, 5, &X, &V, &Yc, &Yg); /* large noise: compressed springs, indefinite element Hessians */
   TestCall(MfadEnergyCreateMatrix(C, &Ac));
   TestCall(MfadEnergyCreateMatrix(G, &A));
   TestCall(MfadEnergyCreateMatrix(G5, &A5));
@@ -89,14 +107,8 @@ START_TEST(psd_chunks_are_bitwise_the_whole_term)
   TestCall(MatDestroy(&A));
   TestCall(MatDestroy(&A5));
   TestCall(MatDestroy(&Ac));
-  TestCall(VecDestroy(&X));
-  TestCall(VecDestroy(&V));
-  TestCall(VecDestroy(&Yc));
-  TestCall(VecDestroy(&Yg));
-  TestCall(MfadEnergyDestroy(&C));
-  TestCall(MfadEnergyDestroy(&G));
   TestCall(MfadEnergyDestroy(&G5));
-  TestCall(TestGridDestroy(&g));
+  Teardown(&g, &C, &G, &X, &V, &Yc, &Yg);
 }
 END_TEST
 
@@ -112,11 +124,7 @@ START_TEST(psd_unconverged_elements_take_the_cpu_projection)
 
   TestCall(TestGridCreate(4, 3, 3, &g));
   Springs(&g, MFAD_PSD_ABS, &C, &G);
-  TestCall(MfadEnergyCreateVecs(C, &X, &V));
-  TestCall(VecDuplicate(X, &Yc));
-  TestCall(VecDuplicate(X, &Yg));
-  TestCall(TestGridPoint(&g, 0.2, 31, X));
-  TestCall(TestGridPoint(&g, 1.0, 5, V));
+  PointVecs(&g, C, 0.2, 31, 5, &X, &V, &Yc, &Yg);
   TestCall(MfadEnergyCreateMatrix(C, &Ac));
   TestCall(MfadEnergyCreateMatrix(G, &Ag));
   TestCall(MfadEnergyComputeHessian(C, X, Ac));
@@ -128,13 +136,7 @@ START_TEST(psd_unconverged_elements_take_the_cpu_projection)
   CudaCompareVecs(Yg, Yc, "projected Hessian times v, the eigensolver not converged");
   TestCall(MatDestroy(&Ac));
   TestCall(MatDestroy(&Ag));
-  TestCall(VecDestroy(&X));
-  TestCall(VecDestroy(&V));
-  TestCall(VecDestroy(&Yc));
-  TestCall(VecDestroy(&Yg));
-  TestCall(MfadEnergyDestroy(&C));
-  TestCall(MfadEnergyDestroy(&G));
-  TestCall(TestGridDestroy(&g));
+  Teardown(&g, &C, &G, &X, &V, &Yc, &Yg);
 }
 END_TEST
 
@@ -181,10 +183,7 @@ START_TEST(psd_nan_element_and_cusolver_status_are_named)
   ck_assert_msg(ierr == PETSC_ERR_LIB && strstr(msg, "cuSOLVER status 7") && strstr(msg, "CUSOLVER_STATUS_INTERNAL_ERROR") && strstr(msg, "term '"),
                 "a failing cusolverDnDsyevjBatched: error %d \"%s\"", (int)ierr, msg);
   TestCall(MatDestroy(&A));
-  TestCall(VecDestroy(&X));
-  TestCall(MfadEnergyDestroy(&C));
-  TestCall(MfadEnergyDestroy(&G));
-  TestCall(TestGridDestroy(&g));
+  Teardown(&g, &C, &G, &X, NULL, NULL, NULL);
 }
 END_TEST
 
@@ -201,11 +200,7 @@ START_TEST(the_point_is_uploaded_once_per_point)
 
   TestCall(TestGridCreate(4, 3, 3, &g));
   Springs(&g, MFAD_PSD_NONE, &C, &G);
-  TestCall(MfadEnergyCreateVecs(C, &X, &V));
-  TestCall(VecDuplicate(X, &Yc));
-  TestCall(VecDuplicate(X, &Yg));
-  TestCall(TestGridPoint(&g, 0.05, 3, X));
-  TestCall(TestGridPoint(&g, 1.0, 4, V));
+  PointVecs(&g, C, 0.05, 3, 4, &X, &V, &Yc, &Yg);
   TestCall(MfadEnergyComputeObjectiveGradient(G, X, &f, Yg)); /* set-up: the connectivity, fixed dofs */
   TestCall(MfadEnergyComputeHessianProduct(G, X, V, Yg));
   for (int pt = 0; pt < 2; pt++) {
@@ -226,13 +221,7 @@ START_TEST(the_point_is_uploaded_once_per_point)
     TestCall(MfadEnergyComputeHessianProduct(C, X, V, Yc));
     CudaCompareVecs(Yg, Yc, "Hessian product with a reused point");
   }
-  TestCall(VecDestroy(&X));
-  TestCall(VecDestroy(&V));
-  TestCall(VecDestroy(&Yc));
-  TestCall(VecDestroy(&Yg));
-  TestCall(MfadEnergyDestroy(&C));
-  TestCall(MfadEnergyDestroy(&G));
-  TestCall(TestGridDestroy(&g));
+  Teardown(&g, &C, &G, &X, &V, &Yc, &Yg);
 }
 END_TEST
 
@@ -279,11 +268,7 @@ START_TEST(element_set_change_uploads_only_that_term)
     TestCall(MfadEnergyAddTerm(Es[i], k, n, conn, params, 1.0, &dyn));
   }
   nstatic = g.nelem; /* (its size on one rank, where it is used) */
-  TestCall(MfadEnergyCreateVecs(C, &X, &V));
-  TestCall(VecDuplicate(X, &Yc));
-  TestCall(VecDuplicate(X, &Yg));
-  TestCall(TestGridPoint(&g, 0.05, 8, X));
-  TestCall(TestGridPoint(&g, 1.0, 9, V));
+  PointVecs(&g, C, 0.05, 8, 9, &X, &V, &Yc, &Yg);
   for (int step = 0; step < 4; step++) {
     long long b0;
     if (step) {
@@ -309,13 +294,7 @@ START_TEST(element_set_change_uploads_only_that_term)
     TestCall(MfadEnergyCachedHessianProduct(C, X, V, Yc));
     CudaCompareVecs(Yg, Yc, "cached product after a new element set");
   }
-  TestCall(VecDestroy(&X));
-  TestCall(VecDestroy(&V));
-  TestCall(VecDestroy(&Yc));
-  TestCall(VecDestroy(&Yg));
-  TestCall(MfadEnergyDestroy(&C));
-  TestCall(MfadEnergyDestroy(&G));
-  TestCall(TestGridDestroy(&g));
+  Teardown(&g, &C, &G, &X, &V, &Yc, &Yg);
 }
 END_TEST
 
@@ -336,10 +315,7 @@ START_TEST(cuda_sync_names_the_faulting_kernel)
   TestCall(PetscOptionsSetValue(NULL, "-sync_mfad_cuda_sync", "1"));
   TestCall(MfadEnergySetFromOptions(G));
   TestCall(PetscOptionsClearValue(NULL, "-sync_mfad_cuda_sync"));
-  TestCall(MfadEnergyCreateVecs(C, &X, &V));
-  TestCall(VecDuplicate(X, &Y));
-  TestCall(TestGridPoint(&g, 0.05, 3, X));
-  TestCall(TestGridPoint(&g, 1.0, 4, V));
+  PointVecs(&g, C, 0.05, 3, 4, &X, &V, NULL, &Y);
   TestCall(MfadEnergyComputeGradient(G, X, Y));
   ck_assert_int_eq(setenv("MFAD_CUDA_EMU_FAULT", "k_hvp", 1), 0);
   TestCall(PetscPushErrorHandler(CudaRecordError, msg));
@@ -350,12 +326,7 @@ START_TEST(cuda_sync_names_the_faulting_kernel)
   ck_assert_msg(
       ierr == PETSC_ERR_LIB && strstr(msg, "kernel 'mass_spring'") && strstr(msg, "Hessian product") && strstr(msg, "cudaErrorIllegalAddress"),
       "a faulting product kernel with -mfad_cuda_sync: error %d \"%s\"", (int)ierr, msg);
-  TestCall(VecDestroy(&X));
-  TestCall(VecDestroy(&V));
-  TestCall(VecDestroy(&Y));
-  TestCall(MfadEnergyDestroy(&C));
-  TestCall(MfadEnergyDestroy(&G));
-  TestCall(TestGridDestroy(&g));
+  Teardown(&g, &C, &G, &X, &V, NULL, &Y);
 }
 END_TEST
 

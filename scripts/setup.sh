@@ -12,6 +12,8 @@ packages=(
   tetgen                              # the tests' curved tet mesh (tests/make_spot_tets.sh)
   python3-pycparser                   # tools/mfad-energy: the C front end of the plain-C energy translator
   python3-pytest                      # tests/translator_py: the translator's pass tests
+  python3-matplotlib                  # python/mfad/render.py draws results (the demo's picture, scripts/render.sh)
+  python3-meshio                      # python/mfad/render.py reads VTU files
   ccache                              # compiled objects cached across builds and clones (scripts/ccache.sh)
 )
 # shellcheck disable=SC2206

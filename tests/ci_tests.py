@@ -142,6 +142,7 @@ CHANGED_LABELS = [
     (r"^(tools|cmake)/|CMakeLists\.txt$", "install"),
     (r"^docs/|^README\.md$", "docs"),
     (r"^bench/|^problems/", "bench"),
+    (r"^python/mfad/render\.py$|^scripts/render", "render"),
 ]
 
 

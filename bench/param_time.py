@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
+"""Time to a given map: petsc-examples/param (symmetric Dirichlet from a Tutte start, every default)
+on a disk mesh, and the time at which its Newton steps first reach a target energy and gradient
+norm, for comparing with another tool's stop (issue 50, item 2: TinyAD's recipe stops at a Newton
+decrement of 1e-2; give its final energy and gradient norm here). Runs the solve to its own stop and
+reads -mfad_monitor's lines (`step k energy E |g| g ... time t`: t is the time since SNESSolve began
+when step k's Hessian was formed, so the time given for a step counts that step's Hessian too: an
+upper bound). Prints one line per mesh:
+
+    python3 bench/param_time.py MESH.obj [--energy E] [--gnorm G] [--reps 3] [-- param options]
+
+Set-up (reading, the Tutte start) is reported apart, as param's own wall time minus the solve's.
+1 thread, 1 rank, the median of --reps runs."""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+STEP = re.compile(r"^mfad: step (\d+) energy (\S+) \|g\| (\S+).* time (\S+) s")
+
+
+def once(exe, mesh, extra, energy, gnorm):
+    env = dict(os.environ, OMP_NUM_THREADS="1", OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    t0 = time.perf_counter()
+    p = subprocess.run([exe, "-mesh", mesh, "-mfad_monitor", *extra], env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if p.returncode != 0:
+        sys.exit(f"param_time: param failed on {mesh} (exit {p.returncode}):\n{p.stdout[-2000:]}{p.stderr[-2000:]}")
+    steps = [(int(m[1]), float(m[2]), float(m[3]), float(m[4])) for m in map(STEP.match, p.stdout.splitlines()) if m]
+    last = [line for line in p.stdout.splitlines() if line.startswith("param:")][-1]
+    final_t = steps[-1][3]
+    hit = next(((k, e, g, t) for k, e, g, t in steps if (energy is None or e <= energy) and (gnorm is None or g <= gnorm)), None)
+    return wall, final_t, steps[-1], hit, last
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("mesh")
+    ap.add_argument("--energy", type=float, help="target energy (reached when E <= it)")
+    ap.add_argument("--gnorm", type=float, help="target |grad E| (reached when |g| <= it)")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--exe", default=os.path.join(ROOT, "build", "petsc-examples", "param"))
+    ap.add_argument("extra", nargs="*", help="param options (after --)")
+    a = ap.parse_args()
+    runs = [once(a.exe, a.mesh, a.extra, a.energy, a.gnorm) for _ in range(a.reps)]
+    med = lambda xs: statistics.median(xs)  # noqa: E731
+    wall, final_t = med([r[0] for r in runs]), med([r[1] for r in runs])
+    k, e, g, _ = runs[0][2]
+    hit = runs[0][3]
+    line = f"param_time {os.path.basename(a.mesh)}: set-up {wall - final_t:.3f} s; own stop: {k} steps, {final_t:.3f} s, energy {e:.12g}, |g| {g:.3e}"
+    if a.energy is not None or a.gnorm is not None:
+        if hit is None:
+            line += "; target not reached"
+        else:
+            line += f"; target (energy <= {a.energy}, |g| <= {a.gnorm}) at step {hit[0]}: {med([r[3][3] for r in runs]):.3f} s (energy {hit[1]:.12g}, |g| {hit[2]:.3e})"
+    print(line)
+    print("  " + runs[0][4])
+
+
+if __name__ == "__main__":
+    main()

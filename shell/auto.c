@@ -75,16 +75,18 @@ static PetscErrorCode MfadAutoCurrent_Private(Mat H, const char op[], MfadAuto *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Makes form f, timed as its creation. The assembled form is aij (or -mat_type's): a baij product
-   is faster (bench_spmv), but PETSc 3.18 fills baij by COO ~4x slower than aij (bench_hessian_forms
-   -mat_type baij: 65 against 15 ms at 21k tets), which a step's products do not win back. */
+/* Makes form f, timed as its creation. The assembled form is only applied (a preconditioner gets
+   the preconditioning matrix): its format is the one with the faster product, baij (block size dof)
+   on one rank, filled in place as fast as aij (MfadEnergyOperatorMatType_Private(); -mat_type's
+   where given). It was aij while PETSc's COO filled baij ~4x slower (65 against 15 ms at 21k tets). */
 static PetscErrorCode MfadAutoCreateForm_Private(MfadAuto *a, PetscInt f)
 {
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
-  PetscCall(MfadEnergyCreateHessianMat(a->E, (MfadHessianType)f, &a->form[f]));
+  if (f == MFAD_HESSIAN_AIJ) PetscCall(MfadEnergyCreateOperatorMat_Private(a->E, &a->form[f]));
+  else PetscCall(MfadEnergyCreateHessianMat(a->E, (MfadHessianType)f, &a->form[f]));
   PetscCall(PetscTime(&t1));
   a->t_create[f] = t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);

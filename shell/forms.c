@@ -30,6 +30,17 @@ PetscErrorCode MfadEnergyCreateHessianMat(MfadEnergy E, MfadHessianType type, Ma
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The assembled form of a Hessian that only a Krylov method applies: in the format with the faster
+   product (MfadEnergyOperatorMatType_Private(): baij for several unknowns per vertex on one rank;
+   -mat_type still decides) */
+PetscErrorCode MfadEnergyCreateOperatorMat_Private(MfadEnergy E, Mat *H)
+{
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyCreateMatrixOfType_Private(E, MfadEnergyOperatorMatType_Private(E), H));
+  PetscCall(MfadEnergyAttach_Private(E, (PetscObject)*H)); /* MfadHessianSetPoint() finds E */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadEnergySetHessianType(MfadEnergy E, MfadHessianType jac, MfadHessianType pmat)
 {
   PetscFunctionBegin;
@@ -103,7 +114,9 @@ PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, MfadHessianType j
              "-mfad_psd_project %s with -mfad_hessian shell and -mfad_pmat shell: the shell applies the fused HVP and never forms element Hessians, so there is nothing to project; "
              "use -mfad_hessian cached|aij or -mfad_pmat cached|aij",
              MfadPSDProjections[psd]);
-  PetscCall(MfadEnergyCreateHessianMat(E, jtype, J));
+  /* an assembled operator beside another preconditioning matrix is only applied: the faster product */
+  if (jtype == MFAD_HESSIAN_AIJ && ptype != jtype) PetscCall(MfadEnergyCreateOperatorMat_Private(E, J));
+  else PetscCall(MfadEnergyCreateHessianMat(E, jtype, J));
   if (ptype == jtype) {
     PetscCall(PetscObjectReference((PetscObject)*J));
     *P = *J;

@@ -65,6 +65,7 @@ PETSC_INTERN PetscErrorCode MfadSNESRoundoffNoteStep_Private(SNES snes, PetscBoo
 PETSC_INTERN PetscErrorCode MfadNewtonCGStep_Private(SNES snes, MfadEnergy E, Mat J, Mat P);
 PETSC_INTERN PetscErrorCode MfadNewtonCGSetDefaults_Private(MfadEnergy E, KSP ksp, PetscBool ksp_chosen, PetscBool pc_chosen);
 /* shell/forms.c */
+PETSC_INTERN PetscErrorCode MfadEnergyCreateOperatorMat_Private(MfadEnergy E, Mat *H);
 PETSC_INTERN PetscErrorCode MfadEnergyCreateJacobians_Private(MfadEnergy E, MfadHessianType jdefault, PetscInt pdefault, Mat *J, Mat *P);
 PETSC_INTERN PetscErrorCode MfadJacobiansSetPoint_Private(Mat J, Mat P, Vec X);
 PETSC_INTERN PetscErrorCode MfadPCSetDefault_Private(PC pc, Mat P, PetscBool shell_only);

@@ -197,7 +197,8 @@ PetscErrorCode MfadEnergyHessianCache_CPU(MfadEnergy E, Vec X)
 
 /* ------------------------------------------------------------------ products from the cache */
 /* Runs STMT (which sees element `e`) over a term's elements, colour by colour: blocks of one
-   colour share no vertex and run in parallel; the implicit barrier of `omp for` ends a colour. */
+   colour share no vertex and run in parallel, handed out one at a time (a descheduled thread
+   holds the others up by one block); the implicit barrier of `omp for` ends a colour. */
 #define MFAD_CSTR_(a)   #a
 #define MFAD_CSTR(a)    MFAD_CSTR_(a)
 #define MFAD_CPRAGMA(x) _Pragma(MFAD_CSTR(omp x))
@@ -206,7 +207,7 @@ PetscErrorCode MfadEnergyHessianCache_CPU(MfadEnergy E, Vec X)
     (void)(nt); \
     MFAD_CPRAGMA(parallel num_threads(nt) if ((term)->parallel && (nt) > 1)) for (int col_ = 0; col_ < (term)->ncolors; col_++) \
     { \
-      MFAD_CPRAGMA(for schedule(static)) for (int bi_ = (term)->color_start[col_]; bi_ < (term)->color_start[col_ + 1]; bi_++) \
+      MFAD_CPRAGMA(for schedule(dynamic, 1)) for (int bi_ = (term)->color_start[col_]; bi_ < (term)->color_start[col_ + 1]; bi_++) \
       { \
         const int b_ = (term)->color_blocks[bi_]; \
         for (int e = (term)->block_start[b_]; e < (term)->block_start[b_ + 1]; e++) { __VA_ARGS__; } \

@@ -78,7 +78,7 @@ void MfadTermElementHessiansRange_Private(MfadEnergy E, const MfadTerm *term, in
   L.psd_eps      = 0.0;
   term->k->cpu_hessian(&L);
   if (psd != MFAD_PSD_NONE && term->k->nout == 0 && !feat) { /* a least-squares term's J^T J is PSD already */
-#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
+#pragma omp parallel for schedule(dynamic, 256) num_threads(nt) if (nt > 1)
     for (int e = 0; e < ne; e++) (void)mfad_psd_project(N, H + (size_t)e * N * N, psd, eps);
   }
 }

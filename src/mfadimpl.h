@@ -88,6 +88,8 @@ typedef struct {
   double sec[2];
   int    warm; /* one-thread runs so far, up to 2: the first (cold caches, first touch) is not timed */
   int    calls, interval, probe;
+  double sampled; /* when other processes' running threads were last counted (src/threads.c) */
+  int    others;  /* how many there were */
 } MfadThreadChoice;
 
 /* Identifies the point and the settings that explicit element Hessians were computed for. */

@@ -5,6 +5,11 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#if defined(__linux__)
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
+#endif
 
 /* The count asked for (MfadEnergySetNumThreads(), -mfad_num_threads), else OpenMP's */
 int MfadEnergyThreads_Private(MfadEnergy E)
@@ -18,7 +23,9 @@ int MfadEnergyThreads_Private(MfadEnergy E)
 }
 
 /* A thread count asked for (MfadEnergySetNumThreads, -mfad_num_threads) is used as asked. The
-   default (OpenMP's count) is used only where it is measured to pay: each site (operation) is
+   default (OpenMP's count) is used only where the cores are free and it is measured to pay: while
+   other processes run threads on the cores it would need (counted every MFAD_THREADS_SAMPLE s), a
+   loop gets the cores left (at least one thread), untimed. Otherwise each site (operation) is
    timed per element on one thread (its second run: the first touches cold memory) and on all,
    the faster runs, and the slower is timed again
    every `interval` calls, so that a core another process takes (or frees) is noticed. A probe of
@@ -30,7 +37,8 @@ int MfadEnergyThreads_Private(MfadEnergy E)
 #define MFAD_THREADS_MIN_ELEMENTS 16384
 #define MFAD_THREADS_PROBE_MIN    4
 #define MFAD_THREADS_PROBE_MAX    (1 << 20)
-#define MFAD_THREADS_PROBE_BUDGET 20 /* calls per unit of probe loss: 5% */
+#define MFAD_THREADS_PROBE_BUDGET 20   /* calls per unit of probe loss: 5% */
+#define MFAD_THREADS_SAMPLE       0.02 /* seconds between two counts of other processes' threads: ~0.1 ms each */
 
 static double MfadWallTime_Private(void)
 {
@@ -38,6 +46,48 @@ static double MfadWallTime_Private(void)
   return omp_get_wtime();
 #else
   return 0.0;
+#endif
+}
+
+/* Threads of other processes running now: Linux's count of runnable threads (/proc/loadavg, the
+   field before the '/') less this process's own (/proc/self/task/<tid>/stat in state R: the
+   caller, and OpenMP threads still spinning after the last parallel region); -1 where that cannot
+   be read. 60-100 us; MfadThreadsBegin_Private() counts at most every MFAD_THREADS_SAMPLE s per
+   site (0.5% of the time). */
+static int MfadOthersRunning_Private(void)
+{
+#if defined(__linux__)
+  char           buf[512];
+  int            fd, len, all = 0, mine = 0;
+  DIR           *dir;
+  struct dirent *t;
+
+  fd = open("/proc/loadavg", O_RDONLY);
+  if (fd < 0) return -1;
+  len = (int)read(fd, buf, sizeof(buf) - 1);
+  close(fd);
+  if (len <= 0) return -1;
+  buf[len] = 0;
+  if (sscanf(buf, "%*f %*f %*f %d/", &all) != 1) return -1;
+  dir = opendir("/proc/self/task");
+  if (!dir) return -1;
+  while ((t = readdir(dir))) {
+    const char *p;
+    if (t->d_name[0] < '0' || t->d_name[0] > '9') continue;
+    if (snprintf(buf, sizeof(buf), "/proc/self/task/%s/stat", t->d_name) >= (int)sizeof(buf)) continue;
+    fd = open(buf, O_RDONLY);
+    if (fd < 0) continue; /* a thread that ended meanwhile */
+    len = (int)read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (len <= 0) continue;
+    buf[len] = 0;
+    p        = strrchr(buf, ')'); /* "tid (name) S ...": the name may hold spaces and parentheses */
+    if (p && p[1] == ' ' && p[2] == 'R') mine++;
+  }
+  closedir(dir);
+  return PetscMax(all - mine, 0);
+#else
+  return -1;
 #endif
 }
 
@@ -53,6 +103,25 @@ int MfadThreadsBegin_Private(MfadEnergy E, int site, PetscCount nelem, double *t
   if (E->opt.nthreads > 0) {
     E->threads_used = PetscMax(E->threads_used, nt);
     return nt;
+  }
+  { /* cores other processes keep busy are not ours: threads there wait at every colour's barrier
+       for a thread the scheduler has parked (docs/threads.md); such a run is not timed either, so
+       that the measurements stay those of the free cores */
+    const double now = MfadWallTime_Private();
+#ifdef _OPENMP
+    const int ncpu = omp_get_num_procs();
+#else
+    const int ncpu = 1;
+#endif
+    if (c->sampled <= 0.0 || now - c->sampled > MFAD_THREADS_SAMPLE) {
+      c->others  = MfadOthersRunning_Private();
+      c->sampled = now;
+    }
+    if (c->others >= 0 && c->others + nt > ncpu) {
+      use             = PetscMax(1, PetscMin(nt, ncpu - c->others));
+      E->threads_used = PetscMax(E->threads_used, use);
+      return use;
+    }
   }
   if (!c->interval) c->interval = MFAD_THREADS_PROBE_MIN;
   if (c->warm < 2) use = 1;

@@ -120,6 +120,60 @@ START_TEST(factorising_a_shell_is_an_error_that_says_so)
 }
 END_TEST
 
+/* An assembled operator that only the Krylov method applies (-mfad_hessian aij beside another
+   -mfad_pmat) is made in the format with the faster product: baij of block size 3 on one rank
+   (bench_spmv_eigen: ~2x aij's MatMult; it was aij); the operator that is also the preconditioning
+   matrix stays aij (Cholesky and MUMPS factor it), and -mat_type still decides. Each solve converges. */
+START_TEST(an_assembled_operator_only_applied_is_blocked)
+{
+  static const struct {
+    const char *opts;
+    const char *one_rank, *ranks; /* J's type on one rank, on more */
+    PetscBool   same;             /* J is P */
+  } cases[] = {
+      {"-mfad_hessian aij -mfad_pmat shell -ksp_type cg -pc_type jacobi",  MATSEQBAIJ, MATMPIAIJ, PETSC_FALSE},
+      {"-mfad_hessian aij -mfad_pmat cached -ksp_type cg -pc_type jacobi", MATSEQBAIJ, MATMPIAIJ, PETSC_FALSE},
+      {"-mfad_hessian aij -ksp_type cg -pc_type jacobi",                   MATSEQAIJ,  MATMPIAIJ, PETSC_TRUE },
+      {"-mfad_hessian aij -mfad_pmat shell -ksp_type cg -mat_type aij",    MATSEQAIJ,  MATMPIAIJ, PETSC_FALSE},
+  };
+  PetscMPIInt size;
+
+  TestCall(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    MfadEnergy          E;
+    SNES                snes;
+    Vec                 X;
+    Mat                 J, P;
+    MatType             jt;
+    SNESConvergedReason reason;
+    const char         *expect = size == 1 ? cases[i].one_rank : cases[i].ranks;
+
+    TestCall(PetscOptionsClear(NULL));
+    TestCall(PetscOptionsInsertString(NULL, cases[i].opts));
+    TestCall(TestGridCreate(4, 3, 3, &grid));
+    TestCall(TestGridEnergy(PETSC_COMM_WORLD, &grid, &E));
+    TestCall(MfadEnergyCreateVecs(E, &X, NULL));
+    TestCall(TestGridPoint(&grid, 0.05, 42, X));
+    TestCall(SNESCreate(PETSC_COMM_WORLD, &snes));
+    TestCall(MfadEnergySetSNES(E, snes));
+    TestCall(SNESSetFromOptions(snes));
+    TestCall(SNESSetTolerances(snes, 1e-9, 1e-12, 0, 100, 100000));
+    TestCall(SNESSolve(snes, NULL, X));
+    TestCall(SNESGetConvergedReason(snes, &reason));
+    TestCall(SNESGetJacobian(snes, &J, &P, NULL, NULL));
+    TestCall(MatGetType(J, &jt));
+    ck_assert_msg(!strcmp(jt, expect), "'%s' on %d rank(s): the operator is %s, expected %s", cases[i].opts, (int)size, jt, expect);
+    ck_assert_msg((J == P) == cases[i].same, "'%s': the operator %s the preconditioning matrix", cases[i].opts, J == P ? "is" : "is not");
+    ck_assert_msg(reason > 0, "'%s' (operator %s) did not converge: %s", cases[i].opts, jt, SNESConvergedReasons[reason]);
+    TestCall(SNESDestroy(&snes));
+    TestCall(VecDestroy(&X));
+    TestCall(MfadEnergyDestroy(&E));
+    TestCall(TestGridDestroy(&grid));
+  }
+  TestCall(PetscOptionsClear(NULL));
+}
+END_TEST
+
 /* TAO creates its KSP in TaoSetFromOptions(): a PC type set in code afterwards is the user's */
 static PetscErrorCode SolveTao(const char *opts, const char *code_pc, char type[], size_t len, PetscBool *converged)
 {
@@ -681,6 +735,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, help_lists_every_mfad_option); /* first: -help prints each options block once */
   tcase_add_loop_test(tc, snes_keeps_the_users_preconditioner, 0, (int)(sizeof(pc_cases) / sizeof(pc_cases[0])));
   tcase_add_test(tc, factorising_a_shell_is_an_error_that_says_so);
+  tcase_add_test(tc, an_assembled_operator_only_applied_is_blocked);
   tcase_add_test(tc, tao_keeps_the_users_preconditioner);
   tcase_add_loop_test(tc, an_option_without_its_value_is_an_error, 0, (int)TableSize());
   tcase_add_loop_test(tc, every_energy_option_reaches_its_setter, 0, (int)TableSize());

@@ -5,6 +5,11 @@
    measures them (many calls, so both are taken). */
 #include "testutil.h"
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
 
 static TestGrid grid;
 
@@ -114,6 +119,55 @@ START_TEST(projected_results_are_bitwise_identical_for_1_2_and_default_threads)
 }
 END_TEST
 
+#if defined(__linux__)
+/* spinning processes, one per core, forked before MPI starts (a fork after it is not safe): they
+   spin while *spin_flag is 1, sleep while 0 and exit at 2 or when this process is gone */
+static volatile int *spin_flag;
+static int           nspin;
+static pid_t         spinner[64];
+
+static void Spin(pid_t parent)
+{
+  for (;;) {
+    const int f = *spin_flag;
+    if (f == 2 || getppid() != parent) _exit(0);
+    if (f == 0) usleep(1000);
+    else
+      for (long i = 0; i < 10000000L; i++) __asm__ volatile("" ::: "memory");
+  }
+}
+
+/* The default thread count beside processes that keep every core busy: one thread. Before the
+   count of other processes' threads (src/threads.c) the default took OpenMP's count on its third
+   call, to time it, and kept probing it: a threaded loop there waits at each colour's barrier for
+   a thread parked behind a spinner. */
+START_TEST(default_threads_stay_at_one_beside_busy_cores)
+{
+  MfadEnergy E;
+  Vec        X, G;
+  PetscReal  f;
+  PetscInt   used;
+
+  ck_assert_msg(nspin > 0, "no spinning process could be started");
+  TestCall(TestGridCreate(16, 16, 16, &grid));
+  TestCall(TestGridEnergy(PETSC_COMM_SELF, &grid, &E));
+  TestCall(MfadEnergyCreateVecs(E, &X, &G));
+  TestCall(TestGridPoint(&grid, 0.9, 7, X));
+  TestCall(MfadEnergySetNumThreads(E, 0));
+  *spin_flag = 1;
+  usleep(100000); /* the spinners are running */
+  for (int call = 0; call < 8; call++) TestCall(MfadEnergyComputeObjectiveGradient(E, X, &f, G));
+  *spin_flag = 0;
+  TestCall(MfadEnergyGetNumThreadsUsed(E, &used));
+  ck_assert_msg(used == 1, "default threads with all %d cores busy: the element loops were given %d threads, not 1", nspin, (int)used);
+  TestCall(VecDestroy(&X));
+  TestCall(VecDestroy(&G));
+  TestCall(MfadEnergyDestroy(&E));
+  TestCall(TestGridDestroy(&grid));
+}
+END_TEST
+#endif
+
 int main(int argc, char **argv)
 {
   Suite   *s  = suite_create("threads");
@@ -121,10 +175,23 @@ int main(int argc, char **argv)
   SRunner *sr;
   int      nfail;
 
+#if defined(__linux__)
+  spin_flag = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (spin_flag != MAP_FAILED) {
+    const pid_t parent = getpid();
+    *spin_flag         = 0;
+    nspin              = (int)PetscMin(sysconf(_SC_NPROCESSORS_ONLN), 64);
+    for (int i = 0; i < nspin; i++)
+      if ((spinner[i] = fork()) == 0) Spin(parent);
+  }
+#endif
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, results_are_bitwise_identical_for_1_2_and_default_threads);
   tcase_add_test(tc, projected_results_are_bitwise_identical_for_1_2_and_default_threads);
+#if defined(__linux__)
+  tcase_add_test(tc, default_threads_stay_at_one_beside_busy_cores);
+#endif
   suite_add_tcase(s, tc);
   sr = srunner_create(s);
   srunner_set_fork_status(sr, CK_NOFORK); /* MPI is not fork-safe */
@@ -132,5 +199,12 @@ int main(int argc, char **argv)
   nfail = srunner_ntests_failed(sr);
   srunner_free(sr);
   PetscCall(PetscFinalize());
+#if defined(__linux__)
+  if (spin_flag != MAP_FAILED) {
+    *spin_flag = 2;
+    for (int i = 0; i < nspin; i++)
+      if (spinner[i] > 0) waitpid(spinner[i], NULL, 0);
+  }
+#endif
   return nfail ? 1 : 0;
 }

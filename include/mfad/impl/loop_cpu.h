@@ -34,14 +34,17 @@ static inline int mfad_cpu_threads(const MfadLoop *L) { (void)L; return 1; }
 #define MFAD_CPU_ELEM_HESSIAN mfad_elem_hessian
 #endif
 
-/* Runs STMT (which sees the element index `e`) over every element, colour by colour. */
+/* Runs STMT (which sees the element index `e`) over every element, colour by colour. A colour's
+   blocks are handed out one at a time (dynamic): a thread the scheduler parks behind another
+   process holds the others up by one block, not by its static half of the colour (docs/threads.md);
+   which thread runs a block does not change its sums. */
 #define MFAD_CPU_COLOURED(L, STMT) \
   do { \
     const int nt_ = mfad_cpu_threads(L); \
     (void)nt_; \
     MFAD_OMP(parallel num_threads(nt_) if ((L)->parallel)) \
     for (int col_ = 0; col_ < (L)->ncolors; col_++) { \
-      MFAD_OMP(for schedule(static)) \
+      MFAD_OMP(for schedule(dynamic, 1)) \
       for (int bi_ = (L)->color_start[col_]; bi_ < (L)->color_start[col_ + 1]; bi_++) { \
         const int b_ = (L)->color_blocks[bi_]; \
         for (int e = (L)->block_start[b_]; e < (L)->block_start[b_ + 1]; e++) { STMT; } \
@@ -55,7 +58,7 @@ static inline int mfad_cpu_threads(const MfadLoop *L) { (void)L; return 1; }
   do { \
     const int nt_ = mfad_cpu_threads(L); \
     (void)nt_; \
-    MFAD_OMP(parallel for schedule(static) num_threads(nt_) if ((L)->nblocks > 1)) \
+    MFAD_OMP(parallel for schedule(dynamic, 1) num_threads(nt_) if ((L)->nblocks > 1)) \
     for (int b_ = 0; b_ < (L)->nblocks; b_++) { \
       double sum_ = 0.0; \
       for (int e = (L)->block_start[b_]; e < (L)->block_start[b_ + 1]; e++) { STMT; } \

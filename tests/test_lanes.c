@@ -6,8 +6,9 @@
    taken differently in the lanes of one group (an inverted tet, E = inf, among valid ones; a spring
    of zero length, whose derivatives are 0, among stretched ones) and alike in whole groups.
    The lanes run the scalar path's operations in its order, and the scatter adds each element in
-   element order: equal to 1e-14 of the largest entry (bitwise where the compiler contracts the
-   same products into FMA in both; the test prints which). */
+   element order: equal to 1e-14 of the largest entry, bitwise where the compiler contracts the
+   same products into FMA in both and no log is taken (ad_lanes.h's log is within an ulp of the C
+   library's, not bitwise; -DMFAD_LANES_EXACT_MATH); the test prints which. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>

@@ -11,7 +11,8 @@
   a lane's result is the scalar path's (to the compiler's contraction into FMA, which may differ
   between the two). Passive numbers (MFAD_S) are mfad_vd; the scalar arguments the generated code
   and the rules pass as literals are broadcast by MFAD_VS. Math functions run lane by lane through
-  the C library (the scalar path's values exactly). A branch on values is taken when every lane
+  the C library (the scalar path's values exactly), but log: in registers, within an ulp of it
+  (mfad_v_log below says why). A branch on values is taken when every lane
   takes it the same way (MFAD_VIF); otherwise the body stops and sets *_mfad_div, and the loop
   (mfad/impl/loop_cpu_lanes.h) runs those elements on the scalar path.
 **/

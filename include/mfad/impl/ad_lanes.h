@@ -53,14 +53,23 @@ MFAD_VINLINE mfad_vm mfad_vmsplat(long s)
   for (int i = 0; i < MFAD_VW; i++) r[i] = s;
   return r;
 }
+/* what comparing two mfad_vd gives with clang (gcc: mfad_vm) */
+typedef long long    mfad_vmll __attribute__((vector_size(8 * MFAD_VW)));
 MFAD_VINLINE mfad_vd mfad_vd_same(mfad_vd a) { return a; }
 MFAD_VINLINE mfad_vm mfad_vm_same(mfad_vm m) { return m; }
+MFAD_VINLINE mfad_vm mfad_vm_ll(mfad_vmll m) { return (mfad_vm)m; }
 MFAD_VINLINE mfad_vm mfad_vm_truth(int t) { return mfad_vmsplat(t ? -1L : 0L); }
 /* a lane vector from a lane vector or a scalar (a literal, an int); the function is chosen, so
    that no branch of _Generic converts the other kind */
 #define MFAD_VS(s) _Generic((s), mfad_vd : mfad_vd_same, default : mfad_vsplat)(s)
 /* a lane mask from a vector comparison (mfad_vm) or a scalar truth value */
-#define MFAD_VM(m) _Generic((m), mfad_vm : mfad_vm_same, default : mfad_vm_truth)(m)
+#define MFAD_VM(m) _Generic((m), mfad_vm : mfad_vm_same, mfad_vmll : mfad_vm_ll, default : mfad_vm_truth)(m)
+/* lanes i0 .. i3 of (a, b) (a's 0-3, b's 4-7): gcc's and clang's builtins */
+#if defined(__clang__)
+#define MFAD_VSHUF4(a, b, i0, i1, i2, i3) __builtin_shufflevector(a, b, i0, i1, i2, i3)
+#else
+#define MFAD_VSHUF4(a, b, i0, i1, i2, i3) __builtin_shuffle(a, b, (mfad_vm){i0, i1, i2, i3})
+#endif
 
 /* lane l = base[idx[l]]: element loads (the gather instructions, -DMFAD_LANES_GATHER_INSTR, were
    slower on the AMD EPYC of bench/lanes.c: mass_spring's gradient 0.6x the scalar loop against 1.4x) */
@@ -133,10 +142,10 @@ MFAD_VINLINE mfad_vd mfad_v_log(mfad_vd x)
   const double Lg5 = 1.818357216161805012e-01, Lg6 = 1.531383769920937332e-01, Lg7 = 1.479819860511658591e-01;
   const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
   const mfad_vm ix = (mfad_vm)x;
-  const mfad_vm ok = (x >= 2.2250738585072014e-308) & (x <= 1.7976931348623157e308); /* normal, positive, finite */
+  const mfad_vm ok = MFAD_VM(x >= 2.2250738585072014e-308) & MFAD_VM(x <= 1.7976931348623157e308); /* normal, positive, finite */
   mfad_vm k = (ix >> 52) - 1023;
   mfad_vd m = (mfad_vd)((ix & 0x000fffffffffffffL) | 0x3ff0000000000000L); /* [1, 2) */
-  const mfad_vm hi = m > 1.4142135623730951;
+  const mfad_vm hi = MFAD_VM(m > 1.4142135623730951);
   m = (mfad_vd)(((mfad_vm)(m * 0.5) & hi) | ((mfad_vm)m & ~hi)); /* [sqrt(2)/2, sqrt(2)) */
   k = k - hi;                                                    /* hi is -1 where taken */
   const mfad_vd f = m - 1.0, dk = __builtin_convertvector(k, mfad_vd);

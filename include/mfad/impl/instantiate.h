@@ -204,11 +204,13 @@ static __attribute__((noinline, unused)) double mfad_cpu_elem_hessian(const Mfad
 }
 #define MFAD_CPU_ELEM_HESSIAN mfad_cpu_elem_hessian
 
-#if defined(MFAD_ENERGY_LANES) && MFAD_ENERGY_FEATURES > 0 && defined(MFAD_ENERGY_REVERSE) && !defined(MFAD_NO_LANES) && \
+#if defined(MFAD_ENERGY_LANES) && MFAD_ENERGY_FEATURES > 0 && defined(MFAD_ENERGY_REVERSE) && !defined(MFAD_NO_LANES) && defined(__AVX__) && \
     (!defined(MFAD_INSTANTIATE_MODES) || ((MFAD_INSTANTIATE_MODES)&12))
 /* the reverse body once more over SIMD lanes, one element a lane (mfad/impl/ad_lanes.h): lanes of
    values (the gradient), of dual numbers (the HVP); passive numbers and math.h lane vectors too.
-   Only in the unit of the gradient and HVP loops (MFAD_PART_GRADIENT | MFAD_PART_HVP) */
+   Only in the unit of the gradient and HVP loops (MFAD_PART_GRADIENT | MFAD_PART_HVP), and where
+   the target has 256-bit registers (AVX: MFAD_NATIVE's -march=native; without, 4 lanes are pairs
+   of SSE halves, no faster than the scalar loop) */
 #include <mfad/impl/ad_lanes.h>
 #define MFAD_ENERGY_LANES_DEFINED
 #define MFAD_LANES_PASS

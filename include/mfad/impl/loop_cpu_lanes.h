@@ -46,12 +46,12 @@ static inline __attribute__((always_inline)) void mfad_lanes_params(const MfadLo
     mfad_vd r[4];
     memcpy(r, P + k, sizeof(mfad_vd)), memcpy(r + 1, P + MFAD_NP + k, sizeof(mfad_vd));
     memcpy(r + 2, P + 2 * MFAD_NP + k, sizeof(mfad_vd)), memcpy(r + 3, P + 3 * MFAD_NP + k, sizeof(mfad_vd));
-    const mfad_vd lo01 = __builtin_shuffle(r[0], r[1], (mfad_vm){0, 4, 2, 6}), hi01 = __builtin_shuffle(r[0], r[1], (mfad_vm){1, 5, 3, 7});
-    const mfad_vd lo23 = __builtin_shuffle(r[2], r[3], (mfad_vm){0, 4, 2, 6}), hi23 = __builtin_shuffle(r[2], r[3], (mfad_vm){1, 5, 3, 7});
-    pv[k]     = __builtin_shuffle(lo01, lo23, (mfad_vm){0, 1, 4, 5});
-    pv[k + 1] = __builtin_shuffle(hi01, hi23, (mfad_vm){0, 1, 4, 5});
-    pv[k + 2] = __builtin_shuffle(lo01, lo23, (mfad_vm){2, 3, 6, 7});
-    pv[k + 3] = __builtin_shuffle(hi01, hi23, (mfad_vm){2, 3, 6, 7});
+    const mfad_vd lo01 = MFAD_VSHUF4(r[0], r[1], 0, 4, 2, 6), hi01 = MFAD_VSHUF4(r[0], r[1], 1, 5, 3, 7);
+    const mfad_vd lo23 = MFAD_VSHUF4(r[2], r[3], 0, 4, 2, 6), hi23 = MFAD_VSHUF4(r[2], r[3], 1, 5, 3, 7);
+    pv[k]     = MFAD_VSHUF4(lo01, lo23, 0, 1, 4, 5);
+    pv[k + 1] = MFAD_VSHUF4(hi01, hi23, 0, 1, 4, 5);
+    pv[k + 2] = MFAD_VSHUF4(lo01, lo23, 2, 3, 6, 7);
+    pv[k + 3] = MFAD_VSHUF4(hi01, hi23, 2, 3, 6, 7);
   }
 #endif
   for (int l = 0; l < MFAD_VW; l++) idx[l] = (long long)(e0 + l) * MFAD_NP;

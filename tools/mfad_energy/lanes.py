@@ -87,6 +87,17 @@ class LaneReverser(Reverser):
                 raise NoLanes("the int %s (an int may hold a value's branch)" % s.name)
         return super().declare(s)
 
+    def save(self, decl, text, fwd):
+        # a value saved under any recorded branch starts initialised (the scalar sweep does so only
+        # under nested ones): gcc -O1 (the sanitizer build) loses track of it on the lanes and warns
+        if self.in_branch == 1 and not self.in_loop:
+            self.in_loop += 1
+            try:
+                return super().save(decl, text, fwd)
+            finally:
+                self.in_loop -= 1
+        return super().save(decl, text, fwd)
+
     def passive(self, s):
         raise NoLanes("a loop on values")
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# mfad_add_energy(<target> <name> [SOURCE <file.c>] [HEADER <file.h>] [BUILTIN] [NO_CUDA] [ROLL_HESSIAN_ROWS]
+# mfad_add_energy(<target> <name> [SOURCE <file.c>] [HEADER <file.h>] [BUILTIN] [NO_CUDA] [ROLL_HESSIAN_ROWS] [LANES]
 #                 [CUDA_DIAGONAL_COLUMNS] [COMPILE_OPTIONS <opt>...])
 #   Compiles energy <name> into <target>: value, gradient, fused HVP and element Hessian on the
 #   CPU, as the kernel MfadKernel_<name>; when the library has CUDA, the same source is also
@@ -12,6 +12,10 @@
 #   element Hessian's, and the Hessian and block-diagonal loops (MFAD_INSTANTIATE_MODES).
 #   ROLL_HESSIAN_ROWS keeps Hessian mode's rows as loops on the host (energies of many unknowns:
 #   a fraction of the compile time, see include/mfad/impl/ad.h).
+#   LANES: the CPU gradient and HVP also over SIMD lanes, one element a lane (mfad-energy --lanes,
+#   include/mfad/impl/loop_cpu_lanes.h), where the translator finds the energy's reverse body fit
+#   for them (else a note, and the scalar path): a second body in the gradient/HVP unit. The lanes'
+#   width: -DMFAD_LANES_WIDTH=4|8 at configure time (default 4, include/mfad/impl/ad_lanes.h).
 #   CUDA_DIAGONAL_COLUMNS: the GPU's Hessian diagonal by N HVP columns instead of the diagonal
 #   mode, for an energy whose diagonal-mode body does not fit a thread (ptxas's stack over 1 KB
 #   where the columns' is under it: docs/gpu.md).
@@ -47,7 +51,7 @@ function(_mfad_find_translator)
 endfunction()
 
 function(mfad_add_energy target name)
-  cmake_parse_arguments(ARG "BUILTIN;NO_CUDA;ROLL_HESSIAN_ROWS;CUDA_DIAGONAL_COLUMNS" "HEADER;SOURCE" "COMPILE_OPTIONS" ${ARGN})
+  cmake_parse_arguments(ARG "BUILTIN;NO_CUDA;ROLL_HESSIAN_ROWS;CUDA_DIAGONAL_COLUMNS;LANES" "HEADER;SOURCE" "COMPILE_OPTIONS" ${ARGN})
   if(NOT ARG_COMPILE_OPTIONS)
     # in mfad's own tree, its host tuning too (MFAD_NATIVE: the 4-wide derivative lanes of
     # mfad/impl/ad.h are two SSE halves without it: the advdiff Jacobian measured 2x slower)
@@ -87,6 +91,9 @@ function(mfad_add_energy target name)
     set(roll)
     if(ARG_ROLL_HESSIAN_ROWS)
       set(roll --roll-hessian-rows)
+    endif()
+    if(ARG_LANES)
+      list(APPEND roll --lanes)
     endif()
     if(cwd)
       list(APPEND roll --line-directory ${cwd})
@@ -133,7 +140,12 @@ function(mfad_add_energy target name)
   # element code is compute-bound: full optimisation whatever the build type; warnings on, so
   # that the generated code (whose #line directives name the user's file) is checked as theirs
   set_source_files_properties(${unit} ${hunit} TARGET_DIRECTORY ${target} PROPERTIES COMPILE_OPTIONS "${ARG_COMPILE_OPTIONS};-Wall;-Wextra;-iquote;${incdir}")
-  set_source_files_properties(${unit} TARGET_DIRECTORY ${target} PROPERTIES COMPILE_DEFINITIONS "MFAD_INSTANTIATE_MODES=31")
+  set(defs "MFAD_INSTANTIATE_MODES=31")
+  if(ARG_LANES AND MFAD_LANES_WIDTH)
+    # the lanes' width chosen at configure time (default 4: include/mfad/impl/ad_lanes.h says why)
+    list(APPEND defs "MFAD_LANES_WIDTH=${MFAD_LANES_WIDTH}")
+  endif()
+  set_source_files_properties(${unit} TARGET_DIRECTORY ${target} PROPERTIES COMPILE_DEFINITIONS "${defs}")
   set_source_files_properties(${hunit} TARGET_DIRECTORY ${target} PROPERTIES OBJECT_DEPENDS ${unit})
   if(MFAD_HAVE_CUDA AND NOT ARG_NO_CUDA)
     set(cusrc "${src}")

@@ -210,6 +210,10 @@ PetscErrorCode MfadEnergySetReorder(MfadEnergy E, PetscBool flg);
 /** @brief Checks the point for NaN/Inf before each evaluation, an error naming the vertex and dof
     (-mfad_check_finite, default true). */
 PetscErrorCode MfadEnergySetCheckFinite(MfadEnergy E, PetscBool flg);
+/** -mfad_lanes: the CPU gradient and HVP of an energy built with SIMD lanes (mfad_add_energy(... LANES))
+    run several elements at once, one a lane (default on; off: the scalar element loop, the same values
+    to round-off). */
+PetscErrorCode MfadEnergySetLanes(MfadEnergy E, PetscBool flg);
 /** @brief The CUDA backend synchronises after each kernel launch, so that a kernel's fault is an
     error naming its term, kernel and operation rather than a later call (-mfad_cuda_sync, default
     false: for debugging, as each synchronisation costs a launch's latency). No effect on the CPU. */

@@ -67,6 +67,7 @@ void MfadTermLoop_Private(MfadEnergy E, const MfadTerm *term, const double *x, c
   L->color_start  = term->color_start;
   L->color_blocks = term->color_blocks;
   L->atomic       = MfadEnergyAtomicScatter_Private(E);
+  L->scalar       = !E->opt.lanes;
   L->nthreads     = 1;
   L->parallel     = 0;
   L->psd          = 0; /* set by src/hessian.c for kernels that project in feature space */

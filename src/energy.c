@@ -45,6 +45,7 @@ PetscErrorCode MfadEnergyCreate(MPI_Comm comm, PetscInt dof, PetscInt n, PetscIn
   e->opt.pmat_type       = -1;
   e->opt.reorder         = PETSC_TRUE;
   e->opt.check_finite    = PETSC_TRUE;
+  e->opt.lanes           = PETSC_TRUE;
   e->opt.assemble_csr    = PETSC_TRUE;
   e->dyn.elements_term   = -1;
   *E              = e;
@@ -407,6 +408,14 @@ PetscErrorCode MfadEnergySetCheckFinite(MfadEnergy E, PetscBool flg)
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
   E->opt.check_finite = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetLanes(MfadEnergy E, PetscBool flg)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  E->opt.lanes = flg;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -138,6 +138,7 @@ typedef struct {
 typedef struct {
   PetscInt          nthreads, block_size;
   PetscBool         atomic, reorder, check_finite, from_options;
+  PetscBool         lanes;                    /* -mfad_lanes: the CPU gradient/HVP on SIMD lanes where the energy has them */
   PetscBool         cuda_sync;                /* -mfad_cuda_sync: the CUDA backend synchronises after each launch */
   PetscBool         scatter_set;              /* -mfad_scatter given: else colours on the CPU, atomics on the GPU */
   PetscBool         gather;                   /* -mfad_scatter gather: the GPU's element outputs summed per dof (colours elsewhere) */

@@ -132,6 +132,7 @@ MFAD_OPTION_ACCESS(MfadOptScatter,
                    MfadEnergySetScatter(E, (MfadScatter)v->i))
 MFAD_OPTION_ACCESS(MfadOptReorder, v->b = E->opt.reorder, MfadEnergySetReorder(E, v->b))
 MFAD_OPTION_ACCESS(MfadOptCheckFinite, v->b = E->opt.check_finite, MfadEnergySetCheckFinite(E, v->b))
+MFAD_OPTION_ACCESS(MfadOptLanes, v->b = E->opt.lanes, MfadEnergySetLanes(E, v->b))
 MFAD_OPTION_ACCESS(MfadOptCUDASync, v->b = E->opt.cuda_sync, MfadEnergySetCUDASync(E, v->b))
 /* the projection and its epsilon: one setter, each option keeping the other's value */
 MFAD_OPTION_ACCESS(MfadOptPSDProject, v->i = E->opt.psd_user, MfadEnergySetPSDProjection(E, (MfadPSDProjection)v->i, E->opt.psd_eps))
@@ -163,6 +164,8 @@ static const MfadOption MfadEnergyOptionList[] = {
     {"-mfad_reorder", MFAD_OPTION_BOOL, "Sort elements by their first local vertex for locality", "MfadEnergySetReorder", NULL, 0, NULL, {0}, MfadOptReorder},
     {"-mfad_check_finite", MFAD_OPTION_BOOL, "Check the point for NaN/Inf before each evaluation", "MfadEnergySetCheckFinite", NULL, 0, NULL, {0},
      MfadOptCheckFinite},
+    {"-mfad_lanes", MFAD_OPTION_BOOL, "CPU gradient and HVP on SIMD lanes, one element a lane, where the energy has them (else the scalar loop)",
+     "MfadEnergySetLanes", NULL, 0, NULL, {0}, MfadOptLanes},
     {"-mfad_cuda_sync", MFAD_OPTION_BOOL, "CUDA backend: synchronise after each kernel launch, so that a fault names its kernel (debugging)", "MfadEnergySetCUDASync",
      NULL, 0, NULL, {0}, MfadOptCUDASync},
     {"-mfad_psd_project", MFAD_OPTION_CHOICE, "Project element Hessians to PSD before caching or assembly", "MfadEnergySetPSDProjection", NULL, 3,

@@ -10,6 +10,9 @@ set_tests_properties(features_errors PROPERTIES LABELS "unit")
 # the ported neohookean_tet and mass_spring as plain C (E = psi(fmap(x))) against their kernels,
 # and the feature-space PSD projection (tests/test_features.c)
 mfad_check_test(test_features)
+# SIMD lanes (energies built with LANES) against the scalar loop: gradient, energies and HVP, with
+# tails and branches on values taken differently within a group of lanes (tests/test_lanes.c)
+mfad_check_test(test_lanes)
 # forward-over-reverse (the gradient and HVP of every energy whose body mfad-energy reverses)
 # against forward-over-forward: each is compiled here again with -DMFAD_NO_REVERSE as <name>_fof
 set(MFAD_REVERSE_ENERGIES arap_tri dirichlet_tri flip_barrier_tri mass_spring membrane_tri neohookean_tet

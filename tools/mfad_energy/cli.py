@@ -22,6 +22,7 @@ from .common import TranslateError, fail
 from .features import feature_code
 from .frontend import parse
 from .output import unit_text
+from .lanes import lanes_feature_code, lanes_function
 from .reverse import NoReverse, Reverser
 from .translator import Translator
 
@@ -41,6 +42,8 @@ def main(argv=None, tool_dir=None):
     ap.add_argument("--cpp", default=os.environ.get("MFAD_CPP", "cc -E"), help="C preprocessor command (default: cc -E)")
     ap.add_argument("--depfile", help="write the source's included files as a Makefile rule")
     ap.add_argument("--roll-hessian-rows", action="store_true", help="Hessian mode's rows as loops (energies of many unknowns: a fraction of the compile time)")
+    ap.add_argument("--lanes", action="store_true", help="also a gradient and HVP body over SIMD lanes, one element per lane "
+                    "(include/mfad/impl/ad_lanes.h), where the energy has features and a reverse body the lanes can take; else a note")
     ap.add_argument("--line-directory", metavar="DIR", help="output that names no absolute path: #line file names relative to DIR "
                     "(the directory the compiler runs in) and the unit's self-include by its base name (the build puts the output's "
                     "directory on the include path), so that a compiler cache hits whichever folder the tree is in")
@@ -87,12 +90,22 @@ def main(argv=None, tool_dir=None):
                                  "forward (slower on the CPU; on the GPU over the resource gate)\n" % (c.file, c.line, kind, name, e))
                 if meta.get("reverse") == 1:
                     return 1
+        lanes = []
+        if args.lanes and reverse:
+            if "features" not in meta:
+                sys.stderr.write("%s: mfad-energy: note: no lanes for energy '%s' (no features): the scalar path\n" % (source, name))
+            else:
+                try:
+                    lanes = lanes_feature_code(feature) + lanes_function(body_ir)
+                except NoReverse as e:  # NoLanes: said, never an error (the scalar path serves)
+                    c = e.coord or tr.infos[0].coord
+                    sys.stderr.write("%s:%s: mfad-energy: note: no lanes for energy '%s' (%s): the scalar path\n" % (c.file, c.line, name, e))
     except TranslateError as e:
         sys.stderr.write(str(e) + "\n")
         return 1
 
     text = unit_text(source, out, name, meta, tr.residual, body, feature, rest, rest_name, step, step_name, reverse,
-                     args.line_directory, args.roll_hessian_rows)
+                     args.line_directory, args.roll_hessian_rows, lanes)
     old = None
     if os.path.exists(out):
         with open(out) as f:

@@ -22,7 +22,7 @@ def line_text(lines, name_of):
 
 
 def unit_text(source, out, name, meta, residual, body, feature, rest, rest_name, step, step_name, reverse,
-              line_directory=None, roll_hessian_rows=False):
+              line_directory=None, roll_hessian_rows=False, lanes=()):
     """The generated unit's text: the header (MFAD_ENERGY_* of the energy's info, the self-include that
     instantiates the kernel), the rest and step helpers, the feature map, the reverse body and the
     forward body, each with #line directives naming the user's file (relative to line_directory)."""
@@ -67,6 +67,8 @@ def unit_text(source, out, name, meta, residual, body, feature, rest, rest_name,
         hdr.append("#define MFAD_ENERGY_DESCRIPTION %s" % meta["description"])
     if reverse:
         hdr.append("#define MFAD_ENERGY_REVERSE  1")
+    if lanes:
+        hdr.append("#define MFAD_ENERGY_LANES    1")
     lines = hdr[:]
     if rest:
         lines += line_text(rest, name_of)
@@ -79,8 +81,13 @@ def unit_text(source, out, name, meta, residual, body, feature, rest, rest_name,
         lines.append("static double mfad_energy_step(const double *x, const double *d, const double *p) { return %s(x, d, p); }" % step_name)
     lines.append("#else")
     lines += feature
-    if reverse:
+    if lanes:
+        lines.append("#if defined(MFAD_ENERGY_LANES_PASS) /* the reverse body on SIMD lanes: mfad/impl/ad_lanes.h */")
+        lines += lanes
+        lines.append("#elif defined(MFAD_ENERGY_REVERSE_PASS) /* forward-over-reverse: mfad/impl/ad_reverse.h */")
+    elif reverse:
         lines.append("#if defined(MFAD_ENERGY_REVERSE_PASS) /* forward-over-reverse: mfad/impl/ad_reverse.h */")
+    if reverse:
         lines += reverse
         lines.append("#else")
     lines += line_text(body, name_of)

@@ -51,6 +51,8 @@ class Look:
 
 
 class Reverser:
+    signature = "MFAD_ENERGY_REV_BODY"
+
     def __init__(self, functions):
         """functions: the forward IR of the energy (ir.Function), the helpers it calls before its body."""
         bodies = [i for i, f in enumerate(functions) if f.kind == "body"]
@@ -88,6 +90,10 @@ class Reverser:
 
     def expr(self, e):
         return e.cgen(self.lk)
+
+    def cond(self, e):
+        """A branch's condition (lanes.py takes it on every lane)."""
+        return self.expr(e)
 
     def const(self, e):
         def ev(e):
@@ -261,12 +267,12 @@ class Reverser:
             if g is not None:
                 if s.iffalse is not None:
                     raise NoReverse("guard with else")
-                fwd.append("if (%s) { %s }" % (self.expr(s.cond), " ".join(g)))
+                fwd.append("if (%s) { %s }" % (self.cond(s.cond), " ".join(g)))
                 return
             b = self.unique("_mfad_b%d" % self.nb)
             self.nb += 1
             self.decls.append("int %s;" % b)
-            fwd.append("%s = (%s);" % (b, self.expr(s.cond)))
+            fwd.append("%s = (%s);" % (b, self.cond(s.cond)))
             parts = []
             for branch in (s.iftrue, s.iffalse):
                 f2, r2 = [], []
@@ -484,7 +490,7 @@ class Reverser:
         except NoReverse as e:  # at the innermost statement being reversed
             e.coord = e.coord or self.where
             raise
-        out = ["MFAD_ENERGY_REV_BODY(%s, %s, %s, _mfad_ax)" % (self.x, self.p, self.E), "{"]
+        out = ["%s(%s, %s, %s, _mfad_ax)" % (self.signature, self.x, self.p, self.E), "{"]
         out += ["  " + d for d in self.decls]
         out.append("  T _mfad_aE;")
         out += ["  T _mfad_a_%s;" % v for v in self.svars]

@@ -15,6 +15,10 @@
 #error "mfad/impl/ad_generic.h: define T and OP(name) first (mfad/impl/instantiate.h does)"
 #endif
 
+/* the passive number: double, or a vector of lanes (mfad/impl/ad_lanes.h) */
+#ifndef MFAD_S
+#define MFAD_S double
+#endif
 #ifndef MFAD_GEN_MODIFIERS
 #if defined(MFAD_MODE_HOST_ONLY)
 #define MFAD_GEN_MODIFIERS static inline
@@ -27,119 +31,123 @@
 MFAD_GEN_MODIFIERS void OP(sqr)(T *r, const T *a) { OP(mul)(r, a, a); }
 MFAD_GEN_MODIFIERS void OP(inv)(T *r, const T *a)
 {
-  const double ia = 1.0 / OP(val)(a);
+  const MFAD_S ia = 1.0 / OP(val)(a);
   OP(chain1)(r, a, ia, -ia * ia, 2.0 * ia * ia * ia);
 }
 MFAD_GEN_MODIFIERS void OP(sqrt)(T *r, const T *a)
 {
-  const double av = OP(val)(a), f = sqrt(av), df = 0.5 / f;
+  const MFAD_S av = OP(val)(a), f = sqrt(av), df = 0.5 / f;
   OP(chain1)(r, a, f, df, -0.5 * df / av);
 }
 MFAD_GEN_MODIFIERS void OP(log)(T *r, const T *a)
 {
-  const double av = OP(val)(a), ia = 1.0 / av;
+  const MFAD_S av = OP(val)(a), ia = 1.0 / av;
   OP(chain1)(r, a, log(av), ia, -ia * ia);
 }
 MFAD_GEN_MODIFIERS void OP(exp)(T *r, const T *a)
 {
-  const double f = exp(OP(val)(a));
+  const MFAD_S f = exp(OP(val)(a));
   OP(chain1)(r, a, f, f, f);
 }
 /* a^p for a constant exponent p */
-MFAD_GEN_MODIFIERS void OP(pow)(T *r, const T *a, double p)
+MFAD_GEN_MODIFIERS void OP(pow)(T *r, const T *a, MFAD_S p)
 {
-  const double av = OP(val)(a), f = pow(av, p);
+  const MFAD_S av = OP(val)(a), f = pow(av, p);
   OP(chain1)(r, a, f, p * pow(av, p - 1.0), p * (p - 1.0) * pow(av, p - 2.0));
 }
 MFAD_GEN_MODIFIERS void OP(sin)(T *r, const T *a)
 {
-  const double s = sin(OP(val)(a)), c = cos(OP(val)(a));
+  const MFAD_S s = sin(OP(val)(a)), c = cos(OP(val)(a));
   OP(chain1)(r, a, s, c, -s);
 }
 MFAD_GEN_MODIFIERS void OP(cos)(T *r, const T *a)
 {
-  const double s = sin(OP(val)(a)), c = cos(OP(val)(a));
+  const MFAD_S s = sin(OP(val)(a)), c = cos(OP(val)(a));
   OP(chain1)(r, a, c, -s, -c);
 }
+#if !defined(MFAD_LANES_PASS) /* a value branch: not on lanes (mfad/impl/ad_lanes.h) */
 /* |a|; at a = 0, where |a| has no derivative, the derivative taken is 0 (so is the second) */
 MFAD_GEN_MODIFIERS void OP(fabs)(T *r, const T *a)
 {
-  const double av = OP(val)(a);
+  const MFAD_S av = OP(val)(a);
   OP(chain1)(r, a, fabs(av), (double)(av > 0.0) - (double)(av < 0.0), 0.0);
 }
+#endif
 MFAD_GEN_MODIFIERS void OP(tanh)(T *r, const T *a)
 {
-  const double f = tanh(OP(val)(a)), df = 1.0 - f * f;
+  const MFAD_S f = tanh(OP(val)(a)), df = 1.0 - f * f;
   OP(chain1)(r, a, f, df, -2.0 * f * df);
 }
 MFAD_GEN_MODIFIERS void OP(tan)(T *r, const T *a)
 {
-  const double f = tan(OP(val)(a)), df = 1.0 + f * f;
+  const MFAD_S f = tan(OP(val)(a)), df = 1.0 + f * f;
   OP(chain1)(r, a, f, df, 2.0 * f * df);
 }
 /* acos(a) for |a| < 1 (at |a| = 1 the derivatives are infinite) */
 MFAD_GEN_MODIFIERS void OP(acos)(T *r, const T *a)
 {
-  const double av = OP(val)(a), s = 1.0 - av * av, df = -1.0 / sqrt(s);
+  const MFAD_S av = OP(val)(a), s = 1.0 - av * av, df = -1.0 / sqrt(s);
   OP(chain1)(r, a, acos(av), df, df * av / s);
 }
 /* asin(a) for |a| < 1 (at |a| = 1 the derivatives are infinite) */
 MFAD_GEN_MODIFIERS void OP(asin)(T *r, const T *a)
 {
-  const double av = OP(val)(a), s = 1.0 - av * av, df = 1.0 / sqrt(s);
+  const MFAD_S av = OP(val)(a), s = 1.0 - av * av, df = 1.0 / sqrt(s);
   OP(chain1)(r, a, asin(av), df, df * av / s);
 }
 /* atan(a), one argument (atan2 below for two) */
 MFAD_GEN_MODIFIERS void OP(atan)(T *r, const T *a)
 {
-  const double av = OP(val)(a), df = 1.0 / (1.0 + av * av);
+  const MFAD_S av = OP(val)(a), df = 1.0 / (1.0 + av * av);
   OP(chain1)(r, a, atan(av), df, -2.0 * av * df * df);
 }
 /* cube root, any sign of a; at a = 0 the derivatives are infinite, as sqrt's are: derivative
    lanes of a that are 0 become NaN (0 * inf) and the others inf, with no special case */
 MFAD_GEN_MODIFIERS void OP(cbrt)(T *r, const T *a)
 {
-  const double av = OP(val)(a), f = cbrt(av), df = 1.0 / (3.0 * f * f);
+  const MFAD_S av = OP(val)(a), f = cbrt(av), df = 1.0 / (3.0 * f * f);
   OP(chain1)(r, a, f, df, -2.0 * df / (3.0 * av));
 }
 /* s^b for a constant base s > 0 and an active exponent b */
-MFAD_GEN_MODIFIERS void OP(powd)(T *r, double s, const T *b)
+MFAD_GEN_MODIFIERS void OP(powd)(T *r, MFAD_S s, const T *b)
 {
-  const double ls = log(s), f = pow(s, OP(val)(b));
+  const MFAD_S ls = log(s), f = pow(s, OP(val)(b));
   OP(chain1)(r, b, f, f * ls, f * ls * ls);
 }
 /* a^b, base and exponent both active, for a > 0 (the derivative in b is a^b log a) */
 MFAD_GEN_MODIFIERS void OP(pow2)(T *r, const T *a, const T *b)
 {
-  const double av = OP(val)(a), bv = OP(val)(b), ia = 1.0 / av, la = log(av), f = pow(av, bv), fa = bv * f * ia, fb = f * la;
+  const MFAD_S av = OP(val)(a), bv = OP(val)(b), ia = 1.0 / av, la = log(av), f = pow(av, bv), fa = bv * f * ia, fb = f * la;
   OP(chain2)(r, a, b, f, fa, fb, (bv - 1.0) * fa * ia, f * ia * (1.0 + bv * la), fb * la);
 }
 /* sqrt(a^2 + b^2) without overflow or underflow (C's hypot); not differentiable at a = b = 0, where
    its derivatives are NaN */
 MFAD_GEN_MODIFIERS void OP(hypot)(T *r, const T *a, const T *b)
 {
-  const double av = OP(val)(a), bv = OP(val)(b), h = hypot(av, bv), ih = 1.0 / h, fa = av * ih, fb = bv * ih;
+  const MFAD_S av = OP(val)(a), bv = OP(val)(b), h = hypot(av, bv), ih = 1.0 / h, fa = av * ih, fb = bv * ih;
   OP(chain2)(r, a, b, h, fa, fb, fb * fb * ih, -fa * fb * ih, fa * fa * ih);
 }
+#if !defined(MFAD_LANES_PASS) /* value branches: not on lanes */
 /* r = the operand of smaller value, copied with its derivatives. On a tie (a = b, where fmin has
    no derivative) r is a, derivatives included; when one operand is NaN r is the other, as C's
    fmin (av != av: av is NaN) */
 MFAD_GEN_MODIFIERS void OP(fmin)(T *r, const T *a, const T *b)
 {
-  const double av = OP(val)(a), bv = OP(val)(b);
+  const MFAD_S av = OP(val)(a), bv = OP(val)(b);
   OP(copy)(r, (bv < av || av != av) ? b : a);
 }
 /* r = the operand of larger value, copied with its derivatives; a tie gives a, a NaN the other
    operand, as OP(fmin) */
 MFAD_GEN_MODIFIERS void OP(fmax)(T *r, const T *a, const T *b)
 {
-  const double av = OP(val)(a), bv = OP(val)(b);
+  const MFAD_S av = OP(val)(a), bv = OP(val)(b);
   OP(copy)(r, (bv > av || av != av) ? b : a);
 }
+#endif
 /* atan2(y, x) */
 MFAD_GEN_MODIFIERS void OP(atan2)(T *r, const T *y, const T *x)
 {
-  const double yv = OP(val)(y), xv = OP(val)(x), r2 = xv * xv + yv * yv, i2 = 1.0 / r2, i4 = i2 * i2;
+  const MFAD_S yv = OP(val)(y), xv = OP(val)(x), r2 = xv * xv + yv * yv, i2 = 1.0 / r2, i4 = i2 * i2;
   OP(chain2)(r, y, x, atan2(yv, xv), xv * i2, -yv * i2, -2.0 * xv * yv * i4, (yv * yv - xv * xv) * i4, 2.0 * xv * yv * i4);
 }
 /* r = a * b + c */
@@ -276,6 +284,7 @@ MFAD_GEN_MODIFIERS void OP(tmatmul)(T *C, const T *A, const T *B, int n)
       }
     }
 }
+#if !defined(MFAD_LANES_PASS) /* B a table of doubles or parameters: not on lanes */
 /* C = A B with B constant (e.g. F = Ds Dm^{-1}), all n x n */
 MFAD_GEN_MODIFIERS void OP(matmuld)(T *C, const T *A, const double *B, int n)
 {
@@ -290,3 +299,4 @@ MFAD_GEN_MODIFIERS void OP(matmuld)(T *C, const T *A, const double *B, int n)
       }
     }
 }
+#endif

@@ -15,6 +15,12 @@
 #if !defined(MFAD_IMPL_ALLOWED)
 #error "<mfad/impl/ad_reverse.h> is generated-code machinery: include <mfad.h> or <mfad/energy.h>; mfad-energy's output defines MFAD_IMPL_ALLOWED"
 #endif
+#ifndef MFAD_S
+#define MFAD_S double
+#endif
+#ifndef MFAD_SC /* a constant as a passive number (a broadcast on lanes) */
+#define MFAD_SC(c) (c)
+#endif
 /* a += g s, s a number */
 MFAD_GEN_MODIFIERS void ADJ(acc)(T *a, const T *g, const T *s)
 {
@@ -36,7 +42,7 @@ MFAD_GEN_MODIFIERS void ADJ(sub)(T *aa, T *ab, const T *g)
   OP(sub)(ab, ab, g);
 }
 MFAD_GEN_MODIFIERS void ADJ(adds)(T *aa, const T *g) { OP(add)(aa, aa, g); }
-MFAD_GEN_MODIFIERS void ADJ(muls)(T *aa, const T *g, double s)
+MFAD_GEN_MODIFIERS void ADJ(muls)(T *aa, const T *g, MFAD_S s)
 {
   T t;
   OP(muls)(&t, g, s);
@@ -64,7 +70,7 @@ MFAD_GEN_MODIFIERS void ADJ(div)(T *aa, T *ab, const T *g, const T *a, const T *
   OP(sub)(ab, ab, &t);
 }
 /* r = f(a): a += g f'(a); over dual numbers f'(a) is the number (f'(a), f''(a) a') */
-MFAD_GEN_MODIFIERS void ADJ(chain1)(T *aa, const T *g, const T *a, double f, double df, double d2f)
+MFAD_GEN_MODIFIERS void ADJ(chain1)(T *aa, const T *g, const T *a, MFAD_S f, MFAD_S df, MFAD_S d2f)
 {
   T d;
   (void)f;
@@ -145,8 +151,9 @@ MFAD_GEN_MODIFIERS void ADJ(inv3)(T *aA, const T *g, T *ad, const T *A)
   OP(inv3)(Ai, &d, A);
   ADJ(invn)(aA, g, ad, Ai, &d, 3);
 }
+#if !defined(MFAD_LANES_PASS) /* B a table of doubles or parameters: not on lanes */
 /* C = A B with B constant (n x n): A[i k] += g[i j] B[k j] */
-MFAD_GEN_MODIFIERS void ADJ(matmuld)(T *aA, const T *g, const double *B, int n)
+MFAD_GEN_MODIFIERS void ADJ(matmuld)(T *aA, const T *g, const MFAD_S *B, int n)
 {
   MFAD_UNROLL for (int i = 0; i < n; i++) MFAD_UNROLL for (int k = 0; k < n; k++)
   {
@@ -160,6 +167,7 @@ MFAD_GEN_MODIFIERS void ADJ(matmuld)(T *aA, const T *g, const double *B, int n)
     OP(add)(&aA[n * i + k], &aA[n * i + k], &s);
   }
 }
+#endif
 
 /* r = sqrt(a): a += g / (2 r) */
 MFAD_GEN_MODIFIERS void ADJ(sqrt)(T *aa, const T *g, const T *a)
@@ -167,7 +175,7 @@ MFAD_GEN_MODIFIERS void ADJ(sqrt)(T *aa, const T *g, const T *a)
   T r, q;
   OP(sqrt)(&r, a);
   OP(div)(&q, g, &r);
-  ADJ(muls)(aa, &q, 0.5);
+  ADJ(muls)(aa, &q, MFAD_SC(0.5));
 }
 /* r = a x b: a += b x g, b += g x a (d(a x b) . g = da . (b x g) + db . (g x a)) */
 MFAD_GEN_MODIFIERS void ADJ(cross3)(T *aa, T *ab, const T *g, const T *a, const T *b)
@@ -204,53 +212,53 @@ MFAD_GEN_MODIFIERS void ADJ(atan2)(T *ay, T *ax, const T *g, const T *y, const T
 
 /* The rules for a result adjoint g whose tangent is zero (reached from the energy's seed through
    linear operations only; mfad-energy finds them): g passed as its value, so that no product with
-   the zero tangent is formed. Over double they are the rules above. */
-/* a += g s, g a double */
-MFAD_GEN_MODIFIERS void ADJ(accs)(T *a, double g, const T *s)
+   the zero tangent is formed. Over MFAD_S they are the rules above. */
+/* a += g s, g a MFAD_S */
+MFAD_GEN_MODIFIERS void ADJ(accs)(T *a, MFAD_S g, const T *s)
 {
   T t;
   OP(muls)(&t, s, g);
   OP(add)(a, a, &t);
 }
-MFAD_GEN_MODIFIERS void ADJ(mul_s)(T *aa, T *ab, double g, const T *a, const T *b)
+MFAD_GEN_MODIFIERS void ADJ(mul_s)(T *aa, T *ab, MFAD_S g, const T *a, const T *b)
 {
   ADJ(accs)(aa, g, b);
   ADJ(accs)(ab, g, a);
 }
-MFAD_GEN_MODIFIERS void ADJ(sqr_s)(T *aa, double g, const T *a) { ADJ(accs)(aa, 2.0 * g, a); }
-MFAD_GEN_MODIFIERS void ADJ(div_s)(T *aa, T *ab, double g, const T *a, const T *b)
+MFAD_GEN_MODIFIERS void ADJ(sqr_s)(T *aa, MFAD_S g, const T *a) { ADJ(accs)(aa, 2.0 * g, a); }
+MFAD_GEN_MODIFIERS void ADJ(div_s)(T *aa, T *ab, MFAD_S g, const T *a, const T *b)
 {
   T q, r, t;
-  const double ib = 1.0 / OP(val)(b);
+  const MFAD_S ib = 1.0 / OP(val)(b);
   OP(chain1)(&q, b, g * ib, -g * ib * ib, 0.0); /* g / b */
   OP(add)(aa, aa, &q);
   OP(div)(&r, a, b);
   OP(mul)(&t, &q, &r);
   OP(sub)(ab, ab, &t);
 }
-MFAD_GEN_MODIFIERS void ADJ(chain1_s)(T *aa, double g, const T *a, double f, double df, double d2f)
+MFAD_GEN_MODIFIERS void ADJ(chain1_s)(T *aa, MFAD_S g, const T *a, MFAD_S f, MFAD_S df, MFAD_S d2f)
 {
   T d;
   (void)f;
   OP(chain1)(&d, a, g * df, g * d2f, 0.0);
   OP(add)(aa, aa, &d);
 }
-MFAD_GEN_MODIFIERS void ADJ(dot3_s)(T *aa, T *ab, double g, const T *a, const T *b)
+MFAD_GEN_MODIFIERS void ADJ(dot3_s)(T *aa, T *ab, MFAD_S g, const T *a, const T *b)
 {
   MFAD_UNROLL for (int i = 0; i < 3; i++) ADJ(mul_s)(&aa[i], &ab[i], g, &a[i], &b[i]);
 }
-MFAD_GEN_MODIFIERS void ADJ(frob2_s)(T *aA, double g, const T *A, int n)
+MFAD_GEN_MODIFIERS void ADJ(frob2_s)(T *aA, MFAD_S g, const T *A, int n)
 {
   MFAD_UNROLL for (int i = 0; i < n; i++) ADJ(accs)(&aA[i], 2.0 * g, &A[i]);
 }
-MFAD_GEN_MODIFIERS void ADJ(det2_s)(T *aA, double g, const T *A)
+MFAD_GEN_MODIFIERS void ADJ(det2_s)(T *aA, MFAD_S g, const T *A)
 {
   ADJ(accs)(&aA[0], g, &A[3]);
   ADJ(accs)(&aA[3], g, &A[0]);
   ADJ(accs)(&aA[1], -g, &A[2]);
   ADJ(accs)(&aA[2], -g, &A[1]);
 }
-MFAD_GEN_MODIFIERS void ADJ(det3_s)(T *aA, double g, const T *A)
+MFAD_GEN_MODIFIERS void ADJ(det3_s)(T *aA, MFAD_S g, const T *A)
 {
   MFAD_UNROLL for (int i = 0; i < 3; i++) MFAD_UNROLL for (int j = 0; j < 3; j++)
   {
@@ -259,39 +267,39 @@ MFAD_GEN_MODIFIERS void ADJ(det3_s)(T *aA, double g, const T *A)
     ADJ(accs)(&aA[3 * i + j], g, &c);
   }
 }
-MFAD_GEN_MODIFIERS void ADJ(norm3_s)(T *aa, double g, const T *a)
+MFAD_GEN_MODIFIERS void ADJ(norm3_s)(T *aa, MFAD_S g, const T *a)
 {
   T r, q;
   OP(norm3)(&r, a);
-  const double ir = 1.0 / OP(val)(&r);
+  const MFAD_S ir = 1.0 / OP(val)(&r);
   OP(chain1)(&q, &r, g * ir, -g * ir * ir, 0.0); /* g / r */
   MFAD_UNROLL for (int i = 0; i < 3; i++) ADJ(acc)(&aa[i], &q, &a[i]);
 }
-MFAD_GEN_MODIFIERS void ADJ(atan2_s)(T *ay, T *ax, double g, const T *y, const T *x)
+MFAD_GEN_MODIFIERS void ADJ(atan2_s)(T *ay, T *ax, MFAD_S g, const T *y, const T *x)
 {
   T x2, y2, d, q, t;
   OP(sqr)(&x2, x);
   OP(sqr)(&y2, y);
   OP(add)(&d, &x2, &y2);
-  const double id = 1.0 / OP(val)(&d);
+  const MFAD_S id = 1.0 / OP(val)(&d);
   OP(chain1)(&q, &d, g * id, -g * id * id, 0.0); /* g / (x^2 + y^2) */
   ADJ(acc)(ay, &q, x);
   OP(mul)(&t, &q, y);
   OP(sub)(ax, ax, &t);
 }
-MFAD_GEN_MODIFIERS void ADJ(sqrt_s)(T *aa, double g, const T *a)
+MFAD_GEN_MODIFIERS void ADJ(sqrt_s)(T *aa, MFAD_S g, const T *a)
 {
   T r, q;
   OP(sqrt)(&r, a);
-  const double ir = 1.0 / OP(val)(&r);
+  const MFAD_S ir = 1.0 / OP(val)(&r);
   OP(chain1)(&q, &r, 0.5 * g * ir, -0.5 * g * ir * ir, 0.0); /* g / (2 r) */
   OP(add)(aa, aa, &q);
 }
 
 /* Two-argument ops defined by OP(chain2) from their jet (f, fa, fb, faa, fab, fbb): a += g fa(a, b),
    b += g fb(a, b), each partial a number whose own derivatives are the second partials */
-MFAD_GEN_MODIFIERS void ADJ(chain2)(T *aa, T *ab, const T *g, const T *a, const T *b, double f, double fa, double fb, double faa, double fab,
-                                    double fbb)
+MFAD_GEN_MODIFIERS void ADJ(chain2)(T *aa, T *ab, const T *g, const T *a, const T *b, MFAD_S f, MFAD_S fa, MFAD_S fb, MFAD_S faa, MFAD_S fab,
+                                    MFAD_S fbb)
 {
   T d;
   (void)f;
@@ -300,8 +308,8 @@ MFAD_GEN_MODIFIERS void ADJ(chain2)(T *aa, T *ab, const T *g, const T *a, const 
   OP(chain2)(&d, a, b, fb, fab, fbb, 0.0, 0.0, 0.0);
   ADJ(acc)(ab, g, &d);
 }
-MFAD_GEN_MODIFIERS void ADJ(chain2_s)(T *aa, T *ab, double g, const T *a, const T *b, double f, double fa, double fb, double faa, double fab,
-                                      double fbb)
+MFAD_GEN_MODIFIERS void ADJ(chain2_s)(T *aa, T *ab, MFAD_S g, const T *a, const T *b, MFAD_S f, MFAD_S fa, MFAD_S fb, MFAD_S faa, MFAD_S fab,
+                                      MFAD_S fbb)
 {
   T d;
   (void)f;
@@ -311,73 +319,75 @@ MFAD_GEN_MODIFIERS void ADJ(chain2_s)(T *aa, T *ab, double g, const T *a, const 
   OP(add)(ab, ab, &d);
 }
 /* The univariate ops of mfad/impl/ad_generic.h, each r = f(a) by OP(chain1) with f' and f'' at a's
-   value av: their rules are chain1's at that jet, over g a number and (the _s form) over g a double */
+   value av: their rules are chain1's at that jet, over g a number and (the _s form) over g a MFAD_S */
 #ifndef MFAD_ADJ_UNIVARIATE
 #define MFAD_ADJ_UNIVARIATE(name, jet) \
   MFAD_GEN_MODIFIERS void ADJ(name)(T * aa, const T *g, const T *a) \
   { \
-    const double av = OP(val)(a); \
-    double       d1, d2; \
+    const MFAD_S av = OP(val)(a); \
+    MFAD_S       d1, d2; \
     jet; \
-    ADJ(chain1)(aa, g, a, 0.0, d1, d2); \
+    ADJ(chain1)(aa, g, a, av, d1, d2); \
   } \
-  MFAD_GEN_MODIFIERS void ADJ(name##_s)(T * aa, double g, const T *a) \
+  MFAD_GEN_MODIFIERS void ADJ(name##_s)(T * aa, MFAD_S g, const T *a) \
   { \
-    const double av = OP(val)(a); \
-    double       d1, d2; \
+    const MFAD_S av = OP(val)(a); \
+    MFAD_S       d1, d2; \
     jet; \
-    ADJ(chain1_s)(aa, g, a, 0.0, d1, d2); \
+    ADJ(chain1_s)(aa, g, a, av, d1, d2); \
   }
 #endif
 MFAD_ADJ_UNIVARIATE(exp, d1 = exp(av); d2 = d1)
 MFAD_ADJ_UNIVARIATE(log, d1 = 1.0 / av; d2 = -d1 * d1)
 MFAD_ADJ_UNIVARIATE(sin, d1 = cos(av); d2 = -sin(av))
 MFAD_ADJ_UNIVARIATE(cos, d1 = -sin(av); d2 = -cos(av))
-MFAD_ADJ_UNIVARIATE(tan, const double t = tan(av); d1 = 1.0 + t * t; d2 = 2.0 * t * d1)
-MFAD_ADJ_UNIVARIATE(asin, const double q = 1.0 / sqrt(1.0 - av * av); d1 = q; d2 = av * q * q * q)
-MFAD_ADJ_UNIVARIATE(acos, const double q = 1.0 / sqrt(1.0 - av * av); d1 = -q; d2 = -av * q * q * q)
-MFAD_ADJ_UNIVARIATE(atan, const double q = 1.0 / (1.0 + av * av); d1 = q; d2 = -2.0 * av * q * q)
-MFAD_ADJ_UNIVARIATE(tanh, const double t = tanh(av); d1 = 1.0 - t * t; d2 = -2.0 * t * d1)
-MFAD_ADJ_UNIVARIATE(cbrt, const double f = cbrt(av); d1 = 1.0 / (3.0 * f * f); d2 = -2.0 * d1 / (3.0 * av))
+MFAD_ADJ_UNIVARIATE(tan, const MFAD_S t = tan(av); d1 = 1.0 + t * t; d2 = 2.0 * t * d1)
+MFAD_ADJ_UNIVARIATE(asin, const MFAD_S q = 1.0 / sqrt(1.0 - av * av); d1 = q; d2 = av * q * q * q)
+MFAD_ADJ_UNIVARIATE(acos, const MFAD_S q = 1.0 / sqrt(1.0 - av * av); d1 = -q; d2 = -av * q * q * q)
+MFAD_ADJ_UNIVARIATE(atan, const MFAD_S q = 1.0 / (1.0 + av * av); d1 = q; d2 = -2.0 * av * q * q)
+MFAD_ADJ_UNIVARIATE(tanh, const MFAD_S t = tanh(av); d1 = 1.0 - t * t; d2 = -2.0 * t * d1)
+MFAD_ADJ_UNIVARIATE(cbrt, const MFAD_S f = cbrt(av); d1 = 1.0 / (3.0 * f * f); d2 = -2.0 * d1 / (3.0 * av))
+#if !defined(MFAD_LANES_PASS) /* a value branch: not on lanes */
 MFAD_ADJ_UNIVARIATE(fabs, d1 = (double)(av > 0.0) - (double)(av < 0.0); d2 = 0.0)
-MFAD_ADJ_UNIVARIATE(inv, const double ia = 1.0 / av; d1 = -ia * ia; d2 = -2.0 * d1 * ia)
-/* r = a^p, p a double */
-MFAD_GEN_MODIFIERS void ADJ(pow)(T *aa, const T *g, const T *a, double p)
+#endif
+MFAD_ADJ_UNIVARIATE(inv, const MFAD_S ia = 1.0 / av; d1 = -ia * ia; d2 = -2.0 * d1 * ia)
+/* r = a^p, p a MFAD_S */
+MFAD_GEN_MODIFIERS void ADJ(pow)(T *aa, const T *g, const T *a, MFAD_S p)
 {
-  const double av = OP(val)(a);
-  ADJ(chain1)(aa, g, a, 0.0, p * pow(av, p - 1.0), p * (p - 1.0) * pow(av, p - 2.0));
+  const MFAD_S av = OP(val)(a);
+  ADJ(chain1)(aa, g, a, av, p * pow(av, p - 1.0), p * (p - 1.0) * pow(av, p - 2.0));
 }
-MFAD_GEN_MODIFIERS void ADJ(pow_s)(T *aa, double g, const T *a, double p)
+MFAD_GEN_MODIFIERS void ADJ(pow_s)(T *aa, MFAD_S g, const T *a, MFAD_S p)
 {
-  const double av = OP(val)(a);
-  ADJ(chain1_s)(aa, g, a, 0.0, p * pow(av, p - 1.0), p * (p - 1.0) * pow(av, p - 2.0));
+  const MFAD_S av = OP(val)(a);
+  ADJ(chain1_s)(aa, g, a, av, p * pow(av, p - 1.0), p * (p - 1.0) * pow(av, p - 2.0));
 }
-/* r = s^b, s a double */
-MFAD_GEN_MODIFIERS void ADJ(powd)(T *ab, const T *g, double s, const T *b)
+/* r = s^b, s a MFAD_S */
+MFAD_GEN_MODIFIERS void ADJ(powd)(T *ab, const T *g, MFAD_S s, const T *b)
 {
-  const double ls = log(s), f = pow(s, OP(val)(b));
-  ADJ(chain1)(ab, g, b, 0.0, f * ls, f * ls * ls);
+  const MFAD_S ls = log(s), f = pow(s, OP(val)(b));
+  ADJ(chain1)(ab, g, b, f, f * ls, f * ls * ls);
 }
-MFAD_GEN_MODIFIERS void ADJ(powd_s)(T *ab, double g, double s, const T *b)
+MFAD_GEN_MODIFIERS void ADJ(powd_s)(T *ab, MFAD_S g, MFAD_S s, const T *b)
 {
-  const double ls = log(s), f = pow(s, OP(val)(b));
-  ADJ(chain1_s)(ab, g, b, 0.0, f * ls, f * ls * ls);
+  const MFAD_S ls = log(s), f = pow(s, OP(val)(b));
+  ADJ(chain1_s)(ab, g, b, f, f * ls, f * ls * ls);
 }
 /* the jets of OP(pow2) and OP(hypot) (mfad/impl/ad_generic.h), then chain2's rules */
 #ifndef MFAD_ADJ_POW2_JET
 #define MFAD_ADJ_POW2_JET \
-  const double av = OP(val)(a), bv = OP(val)(b), ia = 1.0 / av, la = log(av), f = pow(av, bv), fa = bv * f * ia, fb = f * la; \
-  const double faa = (bv - 1.0) * fa * ia, fab = f * ia * (1.0 + bv * la), fbb = fb * la
+  const MFAD_S av = OP(val)(a), bv = OP(val)(b), ia = 1.0 / av, la = log(av), f = pow(av, bv), fa = bv * f * ia, fb = f * la; \
+  const MFAD_S faa = (bv - 1.0) * fa * ia, fab = f * ia * (1.0 + bv * la), fbb = fb * la
 #define MFAD_ADJ_HYPOT_JET \
-  const double av = OP(val)(a), bv = OP(val)(b), h = hypot(av, bv), ih = 1.0 / h, fa = av * ih, fb = bv * ih; \
-  const double faa = fb * fb * ih, fab = -fa * fb * ih, fbb = fa * fa * ih
+  const MFAD_S av = OP(val)(a), bv = OP(val)(b), h = hypot(av, bv), ih = 1.0 / h, fa = av * ih, fb = bv * ih; \
+  const MFAD_S faa = fb * fb * ih, fab = -fa * fb * ih, fbb = fa * fa * ih
 #endif
 MFAD_GEN_MODIFIERS void ADJ(pow2)(T *aa, T *ab, const T *g, const T *a, const T *b)
 {
   MFAD_ADJ_POW2_JET;
   ADJ(chain2)(aa, ab, g, a, b, f, fa, fb, faa, fab, fbb);
 }
-MFAD_GEN_MODIFIERS void ADJ(pow2_s)(T *aa, T *ab, double g, const T *a, const T *b)
+MFAD_GEN_MODIFIERS void ADJ(pow2_s)(T *aa, T *ab, MFAD_S g, const T *a, const T *b)
 {
   MFAD_ADJ_POW2_JET;
   ADJ(chain2_s)(aa, ab, g, a, b, f, fa, fb, faa, fab, fbb);
@@ -387,33 +397,35 @@ MFAD_GEN_MODIFIERS void ADJ(hypot)(T *aa, T *ab, const T *g, const T *a, const T
   MFAD_ADJ_HYPOT_JET;
   ADJ(chain2)(aa, ab, g, a, b, h, fa, fb, faa, fab, fbb);
 }
-MFAD_GEN_MODIFIERS void ADJ(hypot_s)(T *aa, T *ab, double g, const T *a, const T *b)
+MFAD_GEN_MODIFIERS void ADJ(hypot_s)(T *aa, T *ab, MFAD_S g, const T *a, const T *b)
 {
   MFAD_ADJ_HYPOT_JET;
   ADJ(chain2_s)(aa, ab, g, a, b, h, fa, fb, faa, fab, fbb);
 }
+#if !defined(MFAD_LANES_PASS) /* value branches: not on lanes */
 /* r = the operand OP(fmin)/OP(fmax) copied (the same choice, ties and NaN included): g goes to it */
 MFAD_GEN_MODIFIERS void ADJ(fmin)(T *aa, T *ab, const T *g, const T *a, const T *b)
 {
-  const double av = OP(val)(a), bv = OP(val)(b);
+  const MFAD_S av = OP(val)(a), bv = OP(val)(b);
   T           *r = (bv < av || av != av) ? ab : aa;
   OP(add)(r, r, g);
 }
-MFAD_GEN_MODIFIERS void ADJ(fmin_s)(T *aa, T *ab, double g, const T *a, const T *b)
+MFAD_GEN_MODIFIERS void ADJ(fmin_s)(T *aa, T *ab, MFAD_S g, const T *a, const T *b)
 {
-  const double av = OP(val)(a), bv = OP(val)(b);
+  const MFAD_S av = OP(val)(a), bv = OP(val)(b);
   T           *r = (bv < av || av != av) ? ab : aa;
   OP(adds)(r, r, g);
 }
 MFAD_GEN_MODIFIERS void ADJ(fmax)(T *aa, T *ab, const T *g, const T *a, const T *b)
 {
-  const double av = OP(val)(a), bv = OP(val)(b);
+  const MFAD_S av = OP(val)(a), bv = OP(val)(b);
   T           *r = (bv > av || av != av) ? ab : aa;
   OP(add)(r, r, g);
 }
-MFAD_GEN_MODIFIERS void ADJ(fmax_s)(T *aa, T *ab, double g, const T *a, const T *b)
+MFAD_GEN_MODIFIERS void ADJ(fmax_s)(T *aa, T *ab, MFAD_S g, const T *a, const T *b)
 {
-  const double av = OP(val)(a), bv = OP(val)(b);
+  const MFAD_S av = OP(val)(a), bv = OP(val)(b);
   T           *r = (bv > av || av != av) ? ab : aa;
   OP(adds)(r, r, g);
 }
+#endif

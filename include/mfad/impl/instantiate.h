@@ -203,6 +203,96 @@ static __attribute__((noinline, unused)) double mfad_cpu_elem_hessian(const Mfad
   return mfad_elem_hessian(L, e, H);
 }
 #define MFAD_CPU_ELEM_HESSIAN mfad_cpu_elem_hessian
+
+#if defined(MFAD_ENERGY_LANES) && MFAD_ENERGY_FEATURES > 0 && defined(MFAD_ENERGY_REVERSE) && !defined(MFAD_NO_LANES) && defined(__AVX__) && \
+    (!defined(MFAD_INSTANTIATE_MODES) || ((MFAD_INSTANTIATE_MODES)&12))
+/* the reverse body once more over SIMD lanes, one element a lane (mfad/impl/ad_lanes.h): lanes of
+   values (the gradient), of dual numbers (the HVP); passive numbers and math.h lane vectors too.
+   Only in the unit of the gradient and HVP loops (MFAD_PART_GRADIENT | MFAD_PART_HVP), and where
+   the target has 256-bit registers (AVX: MFAD_NATIVE's -march=native; without, 4 lanes are pairs
+   of SSE halves, no faster than the scalar loop) */
+#include <mfad/impl/ad_lanes.h>
+#define MFAD_ENERGY_LANES_DEFINED
+#define MFAD_LANES_PASS
+#define MFAD_ENERGY_LANES_PASS
+#undef MFAD_S
+#define MFAD_S mfad_vd
+#undef MFAD_SC
+#define MFAD_SC(c)         MFAD_VS(c)
+#define MFAD_GEN_MODIFIERS static inline __attribute__((always_inline, unused))
+#define MFAD_ENERGY_LANES_BODY(x, p, E, ax) \
+  MFAD_GEN_MODIFIERS void MFAD_FN(mfad_energy_lanes)(const T *MFAD_RESTRICT x, const mfad_vd *MFAD_RESTRICT p, T *MFAD_RESTRICT E, \
+                                                     T *MFAD_RESTRICT ax, int *_mfad_div)
+#define sqrt(a)     mfad_v_sqrt(MFAD_VS(a))
+#define log(a)      mfad_v_log(MFAD_VS(a))
+#define exp(a)      mfad_v_exp(MFAD_VS(a))
+#define sin(a)      mfad_v_sin(MFAD_VS(a))
+#define cos(a)      mfad_v_cos(MFAD_VS(a))
+#define tan(a)      mfad_v_tan(MFAD_VS(a))
+#define tanh(a)     mfad_v_tanh(MFAD_VS(a))
+#define sinh(a)     mfad_v_sinh(MFAD_VS(a))
+#define cosh(a)     mfad_v_cosh(MFAD_VS(a))
+#define asin(a)     mfad_v_asin(MFAD_VS(a))
+#define acos(a)     mfad_v_acos(MFAD_VS(a))
+#define atan(a)     mfad_v_atan(MFAD_VS(a))
+#define cbrt(a)     mfad_v_cbrt(MFAD_VS(a))
+#define log1p(a)    mfad_v_log1p(MFAD_VS(a))
+#define expm1(a)    mfad_v_expm1(MFAD_VS(a))
+#define erf(a)      mfad_v_erf(MFAD_VS(a))
+#define erfc(a)     mfad_v_erfc(MFAD_VS(a))
+#define pow(a, b)   mfad_v_pow(MFAD_VS(a), MFAD_VS(b))
+#define atan2(a, b) mfad_v_atan2(MFAD_VS(a), MFAD_VS(b))
+#define hypot(a, b) mfad_v_hypot(MFAD_VS(a), MFAD_VS(b))
+#define T           mfad_vd
+#define OP(f)       mfad_vval_##f
+#define ADJ(f)      mfad_adj_vval_##f
+#define MFAD_FN(f)  f##_vval
+#include <mfad/impl/ad_generic.h>
+#include <mfad/impl/ad_reverse.h>
+#include MFAD_ENERGY_HEADER
+#undef T
+#undef OP
+#undef ADJ
+#undef MFAD_FN
+#define T          mfad_vdual
+#define OP(f)      mfad_vdual_##f
+#define ADJ(f)     mfad_adj_vdual_##f
+#define MFAD_FN(f) f##_vdual
+#include <mfad/impl/ad_generic.h>
+#include <mfad/impl/ad_reverse.h>
+#include MFAD_ENERGY_HEADER
+#undef T
+#undef OP
+#undef ADJ
+#undef MFAD_FN
+#undef sqrt
+#undef log
+#undef exp
+#undef sin
+#undef cos
+#undef tan
+#undef tanh
+#undef sinh
+#undef cosh
+#undef asin
+#undef acos
+#undef atan
+#undef cbrt
+#undef log1p
+#undef expm1
+#undef erf
+#undef erfc
+#undef pow
+#undef atan2
+#undef hypot
+#undef MFAD_GEN_MODIFIERS
+#undef MFAD_S
+#define MFAD_S double
+#undef MFAD_SC
+#define MFAD_SC(c) (c)
+#undef MFAD_ENERGY_LANES_PASS
+#undef MFAD_LANES_PASS
+#endif
 #include <mfad/impl/loop_cpu.h>
 #if MFAD_ENERGY_OUTPUTS > 0 && (!defined(MFAD_INSTANTIATE_MODES) || ((MFAD_INSTANTIATE_MODES)&1))
 #include <mfad/impl/loop_cpu_residual.h>

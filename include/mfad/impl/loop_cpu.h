@@ -84,11 +84,24 @@ static inline int mfad_cpu_threads(const MfadLoop *L) { (void)L; return 1; }
     } \
   } while (0)
 
+#if defined(MFAD_ENERGY_LANES_DEFINED)
+#include <mfad/impl/loop_cpu_lanes.h>
+/* the lanes' loop where the energy has one (mfad/impl/loop_cpu_lanes.h), unless L->scalar */
+#define MFAD_CPU_LANES(L, mode) \
+  if (!(L)->scalar && !(L)->atomic) { \
+    mfad_cpu_lanes_##mode(L); \
+    return; \
+  }
+#else
+#define MFAD_CPU_LANES(L, mode)
+#endif
+
 MFAD_CPU_LOOP void mfad_cpu_value(const MfadLoop *L) { MFAD_CPU_BLOCKS(L, sum_ += L->weight * mfad_elem_value(L, e)); }
 
 MFAD_CPU_LOOP void mfad_cpu_gradient(const MfadLoop *L)
 {
   /* energies per block, then the gradient coloured; the value pass costs a fraction of it */
+  MFAD_CPU_LANES(L, gradient) /* the energies too */
   mfad_cpu_value(L);
   if (L->atomic) {
     MFAD_CPU_ATOMIC(L, g, (void)mfad_elem_gradient(L, e, g));
@@ -99,6 +112,7 @@ MFAD_CPU_LOOP void mfad_cpu_gradient(const MfadLoop *L)
 
 MFAD_CPU_LOOP void mfad_cpu_hvp(const MfadLoop *L)
 {
+  MFAD_CPU_LANES(L, hvp)
   if (L->atomic) {
     MFAD_CPU_ATOMIC(L, hv, mfad_elem_hvp(L, e, hv));
     return;

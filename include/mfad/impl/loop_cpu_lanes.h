@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/**
+  @file mfad/impl/loop_cpu_lanes.h
+  @brief The CPU gradient and HVP loops over SIMD lanes (mfad/impl/ad_lanes.h): an energy with
+         features whose reverse body mfad-energy also wrote on lanes (--lanes, MFAD_ENERGY_LANES).
+
+  The colouring, the blocks and their order are mfad/impl/loop_cpu.h's. Within a block, MFAD_VW
+  consecutive elements are gathered into the lanes (their unknowns and parameters, one element a
+  lane), the feature map, the body and the pull-back run once on the lanes (mfad-energy writes the
+  map's lanes copy too), and each lane's element vector is scattered in element order: every output entry receives the scalar path's contributions in
+the scalar path's order. The block's tail (fewer than MFAD_VW elements left), and a group whose lanes take a branch on values differently (the body
+reports it), run on the scalar path. L->scalar = 1 keeps the scalar path throughout (the comparison, and the choice by measurement).
+**/
+#if !defined(MFAD_IMPL_ALLOWED)
+#error "<mfad/impl/loop_cpu_lanes.h> is generated-code machinery: include <mfad.h> or <mfad/energy.h>; mfad-energy's output defines MFAD_IMPL_ALLOWED"
+#endif
+#ifndef MFAD_LOOP_CPU_LANES_H
+#define MFAD_LOOP_CPU_LANES_H
+
+#define MFAD_NPV (MFAD_NP > 0 ? MFAD_NP : 1)
+
+/* the lanes' element indices: conn[(e0 + l) nv + a] nd, the first unknown of vertex a in lane l */
+static inline __attribute__((always_inline)) void mfad_lanes_index(const MfadLoop *L, int e0, long long idx[MFAD_NV][MFAD_VW])
+{
+  const int *c = L->conn + (long)e0 * MFAD_NV;
+  for (int l = 0; l < MFAD_VW; l++)
+    for (int a = 0; a < MFAD_NV; a++) idx[a][l] = (long long)c[l * MFAD_NV + a] * MFAD_ND;
+}
+
+/* the lanes' element vectors of a (x or v): xv[a nd + d] lane l = a[idx[a][l] + d] */
+static inline __attribute__((always_inline)) void mfad_lanes_gather_vec(const double *a, const long long idx[MFAD_NV][MFAD_VW], mfad_vd *xv)
+{
+  for (int i = 0; i < MFAD_NV; i++)
+    for (int d = 0; d < MFAD_ND; d++) xv[i * MFAD_ND + d] = mfad_vgather(a + d, idx[i]);
+}
+
+/* the lanes' parameters: pv[k] lane l = params[(e0 + l) np + k] */
+static inline __attribute__((always_inline)) void mfad_lanes_params(const MfadLoop *L, int e0, mfad_vd *pv)
+{
+  long long idx[MFAD_VW];
+  int       k = 0;
+#if MFAD_VW == 4
+  /* 4 x 4 blocks of the lanes' consecutive rows, transposed in registers (a fraction of the loads) */
+  const double *P = L->params + (long)e0 * MFAD_NP;
+  for (; k + 4 <= MFAD_NP; k += 4) {
+    mfad_vd r[4];
+    memcpy(r, P + k, sizeof(mfad_vd)), memcpy(r + 1, P + MFAD_NP + k, sizeof(mfad_vd));
+    memcpy(r + 2, P + 2 * MFAD_NP + k, sizeof(mfad_vd)), memcpy(r + 3, P + 3 * MFAD_NP + k, sizeof(mfad_vd));
+    const mfad_vd lo01 = MFAD_VSHUF4(r[0], r[1], 0, 4, 2, 6), hi01 = MFAD_VSHUF4(r[0], r[1], 1, 5, 3, 7);
+    const mfad_vd lo23 = MFAD_VSHUF4(r[2], r[3], 0, 4, 2, 6), hi23 = MFAD_VSHUF4(r[2], r[3], 1, 5, 3, 7);
+    pv[k]     = MFAD_VSHUF4(lo01, lo23, 0, 1, 4, 5);
+    pv[k + 1] = MFAD_VSHUF4(hi01, hi23, 0, 1, 4, 5);
+    pv[k + 2] = MFAD_VSHUF4(lo01, lo23, 2, 3, 6, 7);
+    pv[k + 3] = MFAD_VSHUF4(hi01, hi23, 2, 3, 6, 7);
+  }
+#endif
+  for (int l = 0; l < MFAD_VW; l++) idx[l] = (long long)(e0 + l) * MFAD_NP;
+  for (; k < MFAD_NP; k++) pv[k] = mfad_vgather(L->params + k, idx);
+}
+
+/* the lanes' feature adjoints af pulled back (B^T af, on the lanes), each lane's element vector
+   scattered in element order: the scalar loop's additions in the scalar loop's order */
+static inline __attribute__((always_inline)) void mfad_lanes_scatter(const MfadLoop *L, const long long idx[MFAD_NV][MFAD_VW], const mfad_vd *pv,
+                                                                     const mfad_vd *af)
+{
+  mfad_vd out[MFAD_N];
+  double  o[MFAD_N][MFAD_VW];
+  mfad_feature_pull_lanes(af, pv, out);
+  memcpy(o, out, sizeof(o));
+  for (int l = 0; l < MFAD_VW; l++)
+    for (int i = 0; i < MFAD_NV; i++)
+      for (int d = 0; d < MFAD_ND; d++) L->y[idx[i][l] + d] += L->weight * o[i * MFAD_ND + d][l];
+}
+
+/* one group of lanes; 0 where its lanes took a branch differently (nothing scattered). The block's
+   energy gets the lanes' values in element order (the value pass of the scalar loop, fused) */
+static inline int mfad_lanes_gradient_group(const MfadLoop *L, int e0, double *sum)
+{
+  long long idx[MFAD_NV][MFAD_VW];
+  mfad_vd   xv[MFAD_N], fv[MFAD_NF], pv[MFAD_NPV], E, af[MFAD_NF];
+  int       div = 0;
+  mfad_lanes_index(L, e0, idx);
+  mfad_lanes_gather_vec(L->x, idx, xv);
+  mfad_lanes_params(L, e0, pv);
+  mfad_feature_map_lanes(xv, pv, fv);
+  mfad_energy_lanes_vval(fv, pv, &E, af, &div);
+  if (div) return 0;
+  for (int l = 0; l < MFAD_VW; l++) *sum += L->weight * E[l];
+  mfad_lanes_scatter(L, idx, pv, af);
+  return 1;
+}
+
+static inline int mfad_lanes_hvp_group(const MfadLoop *L, int e0, double *sum)
+{
+  (void)sum;
+  long long  idx[MFAD_NV][MFAD_VW];
+  mfad_vd    xv[MFAD_N], fx[MFAD_NF], fw[MFAD_NF], pv[MFAD_NPV], at[MFAD_NF];
+  mfad_vdual fs[MFAD_NF], af[MFAD_NF], E;
+  int        div = 0;
+  mfad_lanes_index(L, e0, idx);
+  mfad_lanes_params(L, e0, pv);
+  mfad_lanes_gather_vec(L->x, idx, xv);
+  mfad_feature_map_lanes(xv, pv, fx);
+  mfad_lanes_gather_vec(L->v, idx, xv);
+  mfad_feature_map_lanes(xv, pv, fw); /* B v: the map is linear */
+  for (int m = 0; m < MFAD_NF; m++) {
+    fs[m].v = fx[m];
+    fs[m].t = fw[m];
+  }
+  mfad_energy_lanes_vdual(fs, pv, &E, af, &div);
+  if (div) return 0;
+  for (int m = 0; m < MFAD_NF; m++) at[m] = af[m].t;
+  mfad_lanes_scatter(L, idx, pv, at);
+  return 1;
+}
+
+/* the coloured loop of mfad/impl/loop_cpu.h, a block's elements by groups of lanes, then its tail;
+   with VALUE, the block's energy in block_value (each block is one thread's, in element order) */
+#define MFAD_CPU_COLOURED_LANES(L, GROUP, SCALAR, VALUE) \
+  do { \
+    const int nt_ = mfad_cpu_threads(L); \
+    (void)nt_; \
+    MFAD_OMP(parallel num_threads(nt_) if ((L)->parallel)) \
+    for (int col_ = 0; col_ < (L)->ncolors; col_++) { \
+      MFAD_OMP(for schedule(static)) \
+      for (int bi_ = (L)->color_start[col_]; bi_ < (L)->color_start[col_ + 1]; bi_++) { \
+        const int b_ = (L)->color_blocks[bi_], hi_ = (L)->block_start[b_ + 1]; \
+        int       e    = (L)->block_start[b_]; \
+        double    sum_ = 0.0; \
+        for (; e + MFAD_VW <= hi_; e += MFAD_VW) \
+          if (!GROUP(L, e, &sum_)) \
+            for (int l_ = 0; l_ < MFAD_VW; l_++) { \
+              const int e_ = e + l_; \
+              SCALAR(e_); \
+            } \
+        for (; e < hi_; e++) SCALAR(e); \
+        if (VALUE) (L)->block_value[b_] = sum_; \
+      } \
+    } \
+  } while (0)
+
+/* an element off the lanes: the scalar loop's value and gradient */
+#define MFAD_LANES_SCALAR_GRADIENT(e) \
+  do { \
+    double g_[MFAD_N]; \
+    sum_ += L->weight * mfad_elem_value(L, e); \
+    (void)mfad_elem_gradient(L, e, g_); \
+    mfad_elem_scatter(L->y, L->conn + (long)(e)*MFAD_NV, g_, L->weight); \
+  } while (0)
+#define MFAD_LANES_SCALAR_HVP(e) \
+  do { \
+    double hv_[MFAD_N]; \
+    mfad_elem_hvp(L, e, hv_); \
+    mfad_elem_scatter(L->y, L->conn + (long)(e)*MFAD_NV, hv_, L->weight); \
+  } while (0)
+
+/* the gradient and the blocks' energies (the scalar loop's value pass and gradient pass in one) */
+static __attribute__((unused)) void mfad_cpu_lanes_gradient(const MfadLoop *L)
+{
+  MFAD_CPU_COLOURED_LANES(L, mfad_lanes_gradient_group, MFAD_LANES_SCALAR_GRADIENT, 1);
+}
+static __attribute__((unused)) void mfad_cpu_lanes_hvp(const MfadLoop *L)
+{
+  MFAD_CPU_COLOURED_LANES(L, mfad_lanes_hvp_group, MFAD_LANES_SCALAR_HVP, 0);
+}
+
+#endif /* MFAD_LOOP_CPU_LANES_H */

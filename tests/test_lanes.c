@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* SIMD lanes (mfad/impl/loop_cpu_lanes.h) against the scalar element loop, on every built-in energy
+   built with lanes (energies/CMakeLists.txt: LANES): the gradient, the blocks' energies and the HVP of
+   the same kernel with MfadLoop.scalar = 1 and = 0, on elements that share vertices, in blocks whose
+   sizes leave tails (13, 4, 27 and the rest, none a multiple of 4 or 8), with branches on values
+   taken differently in the lanes of one group (an inverted tet, E = inf, among valid ones; a spring
+   of zero length, whose derivatives are 0, among stretched ones) and alike in whole groups.
+   The lanes run the scalar path's operations in its order, and the scatter adds each element in
+   element order: equal to 1e-14 of the largest entry, bitwise where the compiler contracts the
+   same products into FMA in both and no log is taken (ad_lanes.h's log is within an ulp of the C
+   library's, not bitwise; -DMFAD_LANES_EXACT_MATH); the test prints which. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mfad.h>
+#define MFAD_IMPL_ALLOWED 1 /* runs the kernels' CPU loops directly */
+#include <mfad/impl/kernel.h>
+
+MFAD_KERNEL_DECLARE(neohookean_tet);
+MFAD_KERNEL_DECLARE(mass_spring);
+
+#define NELEM  93               /* blocks of 13, 4, 27 and 49 */
+#define NVERT  40               /* shared by the valid elements */
+#define NTOTAL (NVERT + 17 * 4) /* and the branched elements' own */
+
+static unsigned long long Rng;
+static double             Uniform(double a, double b)
+{
+  Rng ^= Rng << 13;
+  Rng ^= Rng >> 7;
+  Rng ^= Rng << 17;
+  return a + (b - a) * (double)(Rng >> 11) / 9007199254740992.0;
+}
+
+/* a perturbed unit simplex (the first nv of its corners) */
+static const double Simplex[4][3] = {
+    {0,   0,                   0                },
+    {1,   0,                   0                },
+    {0.5, 0.8660254037844386,  0                },
+    {0.5, 0.28867513459481287, 0.816496580927726}
+};
+
+/* elements 2 and 20..35: branched (an inverted tet, or a spring of zero length); the rest valid.
+   Element 2 shares its group with valid ones at both widths; 20..35 cover whole groups of block 2
+   ([17, 44): groups from 17 by 4 or 8). A branched element has vertices of its own; the valid ones
+   share vertices (the scatter adds several elements to each). */
+static int Branched(int e) { return e == 2 || (e >= 20 && e < 36); }
+
+static void Compare(const char *what, const char *name, const double *a, const double *b, int n)
+{
+  double d = 0, s = 0;
+  int    bitwise = 1;
+  for (int i = 0; i < n; i++) {
+    if (isinf(a[i]) || isinf(b[i])) {
+      ck_assert_msg(a[i] == b[i], "%s %s entry %d: lanes %g, scalar %g", name, what, i, a[i], b[i]);
+      continue;
+    }
+    d = fmax(d, fabs(a[i] - b[i]));
+    s = fmax(s, fabs(b[i]));
+    bitwise &= memcmp(&a[i], &b[i], sizeof(double)) == 0;
+  }
+  printf("%-15s %-9s lanes vs scalar: %.2e of the largest entry%s\n", name, what, s > 0 ? d / s : d, bitwise ? " (bitwise)" : "");
+  ck_assert_msg(s > 0, "%s %s: all zero", name, what);
+  ck_assert_msg(d <= 1e-14 * s, "%s %s: lanes differ from the scalar loop by %.3e of %.3e", name, what, d, s);
+}
+
+static void CheckKernel(MfadKernel k, const char *name)
+{
+  const int nv = k->nvert, nd = k->dof, n = nv * nd;
+  int       conn[NELEM * 4], bs[5] = {0, 13, 17, 44, NELEM}, cs[2] = {0, 4}, cb[4] = {0, 1, 2, 3};
+  double    x[NTOTAL * 3], v[NTOTAL * 3], p[NELEM * 12], y[2][2][NTOTAL * 3], bv[2][4];
+  double    xe[NELEM][12], rest[12], mat[2] = {1.0, 2.0};
+
+  ck_assert_int_le(k->nvert * k->dof, 12);
+  ck_assert_int_le(k->nparam, 12);
+  Rng = 0x9E3779B97F4A7C15ULL;
+  /* elements' current shapes and rest parameters */
+  for (int e = 0; e < NELEM; e++) {
+    for (int a = 0; a < nv; a++)
+      for (int d = 0; d < 3; d++) rest[3 * a + d] = Simplex[a][d] + Uniform(-0.05, 0.05);
+    ck_assert_int_eq(k->rest(rest, mat, p + e * k->nparam), 0);
+    const double s = Uniform(0.8, 1.2);
+    for (int i = 0; i < n; i++) xe[e][i] = s * rest[i] + Uniform(-0.05, 0.05);
+    if (Branched(e)) {
+      if (nv == 4)
+        for (int d = 0; d < 3; d++) { /* vertices 1 and 2 swapped: inverted */
+          const double t = xe[e][3 + d];
+          xe[e][3 + d]   = xe[e][6 + d];
+          xe[e][6 + d]   = t;
+        }
+      else
+        for (int d = 0; d < 3; d++) xe[e][3 + d] = xe[e][d]; /* zero length */
+    }
+  }
+  /* the vertex pool: valid element e's vertex a is pool vertex a NVERT/4 + e mod NVERT/4 (always its
+     vertex a: shared by several elements in the scatter, at the position of the first to name it);
+     a branched element's vertices are its own, after the pool */
+  int seen[NTOTAL], own = NVERT;
+  for (int i = 0; i < NTOTAL; i++) seen[i] = 0;
+  for (int e = 0; e < NELEM; e++)
+    for (int a = 0; a < nv; a++) {
+      const int c      = Branched(e) ? own++ : a * (NVERT / 4) + e % (NVERT / 4);
+      conn[e * nv + a] = c;
+      if (!seen[c])
+        for (int d = 0; d < 3; d++) x[3 * c + d] = xe[e][3 * a + d];
+      seen[c] = 1;
+    }
+  for (int i = 0; i < NTOTAL * 3; i++) v[i] = Uniform(-1.0, 1.0);
+
+  MfadLoop L = {0};
+  L.nelem = NELEM, L.conn = conn, L.params = p, L.weight = 0.75, L.x = x, L.v = v;
+  L.nblocks = 4, L.ncolors = 1, L.block_start = bs, L.color_start = cs, L.color_blocks = cb, L.nthreads = 1, L.parallel = 0;
+  for (int lanes = 0; lanes < 2; lanes++) {
+    L.scalar = !lanes;
+    memset(y[lanes], 0, sizeof(y[lanes]));
+    L.y           = y[lanes][0];
+    L.block_value = bv[lanes];
+    k->cpu_gradient(&L);
+    L.y = y[lanes][1];
+    k->cpu_hvp(&L);
+  }
+  /* the branches were taken: an inverted tet has E = inf, the other blocks are finite */
+  if (nv == 4)
+    ck_assert_msg(isinf(bv[0][0]) && isinf(bv[0][2]) && isfinite(bv[0][1]) && isfinite(bv[0][3]), "%s: block energies %g %g %g %g", name, bv[0][0],
+                  bv[0][1], bv[0][2], bv[0][3]);
+  Compare("gradient", name, y[1][0], y[0][0], NTOTAL * 3);
+  Compare("energies", name, bv[1], bv[0], 4);
+  Compare("HVP", name, y[1][1], y[0][1], NTOTAL * 3);
+}
+
+START_TEST(lanes_equal_the_scalar_loop)
+{
+  CheckKernel(MFAD_KERNEL(neohookean_tet), "neohookean_tet");
+  CheckKernel(MFAD_KERNEL(mass_spring), "mass_spring");
+}
+END_TEST
+
+int main(void)
+{
+  Suite   *s  = suite_create("lanes");
+  TCase   *tc = tcase_create("core");
+  SRunner *sr;
+  int      nfail;
+
+  tcase_add_test(tc, lanes_equal_the_scalar_loop);
+  suite_add_tcase(s, tc);
+  sr = srunner_create(s);
+  srunner_set_fork_status(sr, CK_NOFORK);
+  srunner_run_all(sr, CK_SILENT);
+  nfail = srunner_ntests_failed(sr);
+  if (nfail) srunner_print(sr, CK_NORMAL);
+  srunner_free(sr);
+  return nfail ? 1 : 0;
+}

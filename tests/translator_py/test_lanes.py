@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""The lanes body (tools/mfad_energy/lanes.py): the adjoint sweep over SIMD lanes, its branch on values
+taken by MFAD_VIF on lane masks, passive doubles as MFAD_S, passive operands broadcast; and its
+refusals (NoLanes) of what a vector of lanes cannot take in C."""
+import pytest
+
+from conftest import body_ir, translate
+from mfad_energy.lanes import NoLanes, lanes_feature_code, lanes_function
+from mfad_energy.reverse import Reverser
+
+GUARD = """
+static void fm(const double x[2], const double p[1], double f[2]) { f[0] = p[0] * x[0]; f[1] = x[1]; }
+static double e(const double f[2], const double p[1])
+{
+  const double s = f[0] * f[1];
+  if (!(s > 0.0) || p[0] < 0.5) return INFINITY;
+  return p[0] * log(s);
+}
+const MfadEnergyInfo e_info = {.vertices = 1, .dof = 2, .params = 1, .energy = e, .features = 2, .feature = fm};
+"""
+
+
+def test_lanes_body_is_the_sweep_on_lanes(tmp_path):
+    """The scalar sweep's statements, with the guard's condition as lane masks under MFAD_VIF
+    (! as ~, || as |), passive doubles declared MFAD_S, and passive operands broadcast."""
+    b = body_ir(translate(tmp_path, GUARD))
+    rev, lanes = Reverser(b).function(), lanes_function(b)
+    assert lanes[0] == "MFAD_ENERGY_LANES_BODY(f, p, _mfad_E, _mfad_ax)"
+    guard = [t for t in lanes if t.strip().startswith("if (")]
+    assert guard == ["  if (MFAD_VIF((MFAD_VM((~MFAD_VM(MFAD_VM(OP(val)(&s) > 0.0)))) | MFAD_VM(MFAD_VM(p[0] < 0.5))))) "
+                     "{ OP(set)(&(*_mfad_E), INFINITY); return; }"]
+    assert not any(t.strip().startswith("double ") for t in lanes)
+    assert sum(t.strip().startswith("MFAD_S ") for t in lanes) == sum(t.strip().startswith("double ") for t in rev) > 0
+    # the same operations in the same order: the lanes' values are the scalar path's
+    ops = [t.strip().split("(")[1] for t in rev if t.strip().startswith(("OP(", "ADJ("))]
+    assert ops == [t.strip().split("(")[1] for t in lanes if t.strip().startswith(("OP(", "ADJ("))]
+    assert any("MFAD_VS(" in t for t in lanes)
+
+
+def test_lanes_feature_map(tmp_path):
+    """The feature map and its transpose once more over mfad_vd, under their own names."""
+    from mfad_energy.features import feature_code
+    tr = translate(tmp_path, GUARD)
+    rows, code = tr.feature_rows()
+    text = "\n".join(lanes_feature_code(feature_code(rows, code, 2, 2, "fm")))
+    assert "mfad_feature_map_lanes(const mfad_vd *MFAD_RESTRICT v" in text
+    assert "mfad_feature_pull_lanes(" in text and "double" not in text
+
+
+@pytest.mark.parametrize("stmt, why", [
+    ("const double q = p[0] > 1.0 ? 2.0 : 3.0; const double s = q * f[0] * f[1];", "a ternary on values"),
+    ("const double s = fmax(f[0], f[1]);", "op fmax"),
+    ("int k = 0; if (f[0] > 0.0) k = 1; const double s = f[1] * k;", "the int k"),
+])
+def test_lanes_refusals(tmp_path, stmt, why):
+    """What lanes cannot take refuses with its reason (the energy keeps the scalar path); the scalar
+    sweep itself takes each of them."""
+    code = GUARD.replace("const double s = f[0] * f[1];", stmt)
+    b = body_ir(translate(tmp_path, code))
+    Reverser(b).function()
+    with pytest.raises(NoLanes, match=why):
+        lanes_function(b)

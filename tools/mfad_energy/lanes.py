@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""SIMD lanes across elements: the adjoint sweep of reverse.py once more, for include/mfad/impl/ad_lanes.h,
+where every passive double is a vector of MFAD_VW lanes (one element each) and the numbers T are
+lanes of values (the gradient) or of dual numbers (the HVP). The text is the scalar sweep's, but for:
+passive doubles declared MFAD_S; a passive operand of an OP()/ADJ() broadcast (MFAD_VS: a literal
+becomes a vector); a branch's condition as lane masks (comparisons as they are, ! && || as ~ & |)
+taken by MFAD_VIF (every lane alike, or the body stops and the loop runs those elements on the scalar
+path). What a vector of lanes cannot take in C (a ternary, a cast, a comparison outside a branch, an
+int computed from values, a loop on values, a call other than the math of ad_lanes.h, the ops whose
+rules branch on values: fabs fmin fmax, and matmuld's table) refuses with NoLanes: the energy keeps the
+scalar path, and the translator says why (cli.py)."""
+import re
+
+from . import ir
+from .reverse import NoReverse, Reverser
+
+# math.h functions ad_lanes.h takes lane by lane (MFAD_VMATH1/2), and the ops whose adjoint rules run on lanes
+LANE_MATH = {"sqrt", "log", "exp", "sin", "cos", "tan", "tanh", "sinh", "cosh", "asin", "acos", "atan", "cbrt", "log1p",
+             "expm1", "erf", "erfc", "pow", "atan2", "hypot"}
+NO_LANE_OPS = {"fabs", "fmin", "fmax", "matmuld"}
+CMP = {"<", ">", "<=", ">=", "==", "!="}
+
+
+class NoLanes(NoReverse):
+    """Why the energy has no lanes body; coord: the construct."""
+
+
+class LaneReverser(Reverser):
+    signature = "MFAD_ENERGY_LANES_BODY"
+
+    def check(self, e):
+        """e, a passive expression outside a condition: arithmetic and the lanes' math only."""
+        def f(n):
+            if isinstance(n, (ir.Tern, ir.Cast)):
+                raise NoLanes("%s on values" % ("a ternary" if isinstance(n, ir.Tern) else "a cast"))
+            if isinstance(n, ir.Bin) and (n.op in CMP or n.op in ("&&", "||", "%", "&", "|", "^", "<<", ">>")):
+                raise NoLanes("'%s' outside a branch's condition" % n.op)
+            if isinstance(n, ir.Un) and n.op in ("!", "~", "++", "--"):
+                raise NoLanes("'%s' on values" % n.op)
+            if isinstance(n, ir.Post):
+                raise NoLanes("'%s' on values" % n.op)
+            if isinstance(n, ir.Call):
+                fn = str(n.fn)
+                if fn not in LANE_MATH:
+                    raise NoLanes("a call of %s" % fn)
+            return None
+
+        e.map(f)
+        return e
+
+    def expr(self, e):
+        if isinstance(e, ir.Expr):
+            self.check(e)
+        return super().expr(e)
+
+    def cond(self, e):
+        return "MFAD_VIF(%s)" % self.mask(e)
+
+    def mask(self, e):
+        """e as a lane mask (mfad_vm) text."""
+        e = e.strip()
+        if isinstance(e, ir.Un) and e.op == "!":
+            return "(~MFAD_VM(%s))" % self.mask(e.e)
+        if isinstance(e, ir.Bin) and e.op in ("&&", "||"):
+            return "(MFAD_VM(%s) %s MFAD_VM(%s))" % (self.mask(e.l), "&" if e.op == "&&" else "|", self.mask(e.r))
+        if isinstance(e, ir.Bin) and e.op in CMP:
+            return "MFAD_VM(%s %s %s)" % (self.paren(e.l), e.op, self.paren(e.r))
+        return "MFAD_VM(%s != 0.0)" % self.paren(e)
+
+    def paren(self, e):
+        t = self.expr(e)
+        return t if e.strip().simple else "(" + t + ")"
+
+    def operand(self, node, kind):
+        r = super().operand(node, kind)
+        if kind == "p":  # a passive operand: a literal broadcast to the lanes
+            return ("MFAD_VS(%s)" % r[0],) + tuple(r[1:])
+        return r
+
+    def declare(self, s):
+        if isinstance(s, ir.PDecl) and s.base == "int" and not (not s.dims and s.const and s.init is not None):
+            raise NoLanes("the int %s (an int may hold a value's branch)" % s.name)
+        if isinstance(s, ir.PDecl) and s.base == "int":
+            try:
+                self.const(s.init)
+            except NoReverse:
+                raise NoLanes("the int %s (an int may hold a value's branch)" % s.name)
+        return super().declare(s)
+
+    def save(self, decl, text, fwd):
+        # a value saved under any recorded branch starts initialised (the scalar sweep does so only
+        # under nested ones): gcc -O1 (the sanitizer build) loses track of it on the lanes and warns
+        if self.in_branch == 1 and not self.in_loop:
+            self.in_loop += 1
+            try:
+                return super().save(decl, text, fwd)
+            finally:
+                self.in_loop -= 1
+        return super().save(decl, text, fwd)
+
+    def passive(self, s):
+        raise NoLanes("a loop on values")
+
+    def stmt(self, s, fwd, rev, last):
+        if isinstance(s, ir.PAssign):
+            self.check(s.e)
+        if isinstance(s, ir.Op) and s.name in NO_LANE_OPS:
+            raise NoLanes("op %s" % s.name)
+        return super().stmt(s, fwd, rev, last)
+
+    def function(self):
+        out = super().function()
+        res = []
+        for line in out:
+            m = re.match(r"^  double (\w+)( = 0\.0)?;(.*)$", line)
+            if m:
+                line = "  MFAD_S %s%s;%s" % (m.group(1), " = MFAD_VS(0.0)" if m.group(2) else "", m.group(3))
+            res.append(line)
+        return res
+
+
+def lanes_function(body_ir):
+    """The lanes body's lines (MFAD_ENERGY_LANES_BODY), or raises NoLanes/NoReverse."""
+    return LaneReverser(body_ir).function()
+
+
+def lanes_feature_code(feature):
+    """The feature map and its transpose (features.py's text) over lanes: mfad_feature_map_lanes and
+    mfad_feature_pull_lanes on mfad_vd arrays (one element a lane), constants broadcast."""
+    out = []
+    for line in feature:
+        line = line.replace("MFAD_FEATURE_MAP_DEFINED", "MFAD_FEATURE_MAP_LANES_DEFINED")
+        line = re.sub(r"\bmfad_feature_(map|pull)\(", r"mfad_feature_\1_lanes(", line)
+        line = re.sub(r"\bdouble\b", "mfad_vd", line)
+        line = re.sub(r"= (-?[0-9][0-9.eE+-]*);$", r"= MFAD_VS(\1);", line)
+        out.append(line)
+    return out

@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""mfad's Python API against itself, on 1 or more ranks: a Neo-Hookean box moved off its rest shape.
+HVP (fused) = assembled Hessian x v = shell x v; gradient = central differences of the objective;
+objective_gradient = both; fixed dofs give x - value in the gradient; an energy from a petsc4py
+DMPlex of the same box has the same objective at the same uniform stretch; a library error is a
+petsc4py Error carrying PETSc's message; bad arguments are Python errors."""
+import numpy as np
+import mfad
+from petsc4py import PETSc
+
+comm = PETSc.COMM_WORLD
+rng = np.random.default_rng(7)
+V, F = mfad.box_mesh((3, 2, 2), lo=(0, 0, 0), hi=(1.5, 1, 1))
+E = mfad.Energy(comm, V, F, dof=3)
+k = mfad.Kernel("neohookean_tet")
+assert E.add_term(k, material=[1.0, 10.0]) == 0
+assert E.sizes[0] == 3 and E.sizes[2] == len(V), E.sizes
+vstart, vend = E.ownership_range
+X = E.coordinates()
+# the same random motion on every rank: each takes its own rows
+D = 0.05 * rng.standard_normal(V.shape)
+X.getArray()[:] += D[vstart:vend].ravel()
+W = E.create_vec()
+W.getArray()[:] = rng.standard_normal((len(V), 3))[vstart:vend].ravel()
+
+
+def close(a, b, tol, what):
+    err = (a - b).norm() / max(b.norm(), 1e-300)
+    PETSc.Sys.Print("python_api: %s: relative difference %.3e" % (what, err))
+    assert err <= tol, "%s: relative difference %.3e > %g" % (what, err, tol)
+
+
+Y = E.hessian_product(X, W)
+A = E.hessian(X)
+AW = E.create_vec()
+A.mult(W, AW)
+close(AW, Y, 1e-12, "assembled Hessian x v against the fused HVP")
+H = E.hessian_shell(X)
+HW = E.create_vec()
+H.mult(W, HW)
+close(HW, Y, 1e-12, "shell Hessian x v against the fused HVP")
+G = E.gradient(X)
+h = 1e-6
+Xp, Xm = X.copy(), X.copy()
+Xp.axpy(h, W)
+Xm.axpy(-h, W)
+fd = (E.objective(Xp) - E.objective(Xm)) / (2 * h)
+dg = G.dot(W)
+PETSc.Sys.Print("python_api: gradient . v %.12e, central differences %.12e" % (dg, fd))
+assert abs(fd - dg) <= 1e-6 * abs(dg), (fd, dg)
+f, G2 = E.objective_gradient(X)
+assert f == E.objective(X)
+close(G2, G, 0.0, "objective_gradient against gradient")
+# numpy views of the results: getArray() is this rank's part
+assert G.getArray().shape == (3 * (vend - vstart),)
+
+# fixed dofs: vertex 0 held at its rest position, its gradient entries x - value
+E.set_fixed([0, 1, 2], V[0])
+G = E.gradient(X)
+if vstart == 0:
+    assert np.allclose(G.getArray()[:3], D[0], rtol=0, atol=1e-15), (G.getArray()[:3], D[0])
+
+# a petsc4py DMPlex of the unit cube (its cells from rank 0, distributed by PETSc) at a uniform
+# stretch: the same objective as from V, F
+Vb, Fb = mfad.box_mesh((2, 2, 2))
+mine = comm.getRank() == 0
+dm = PETSc.DMPlex().createFromCellList(3, Fb if mine else np.zeros((0, 4), dtype=Fb.dtype), Vb if mine else np.zeros((0, 3)), comm=comm)
+dm.distribute(overlap=1)
+Ed = mfad.Energy.from_dmplex(dm, 3)
+Ed.add_term(k, material=[1.0, 10.0], set="cells")
+Eb = mfad.Energy(comm, Vb, Fb, dof=3)
+Eb.add_term(k, material=[1.0, 10.0])
+Xd, Xb = Ed.coordinates(), Eb.coordinates()
+Xd.scale(1.1)
+Xb.scale(1.1)
+fd_, fb = Ed.objective(Xd), Eb.objective(Xb)
+PETSc.Sys.Print("python_api: DMPlex energy %.15e, V, F energy %.15e" % (fd_, fb))
+assert abs(fd_ - fb) <= 1e-12 * abs(fb), (fd_, fb)
+
+# errors: the library's, with PETSc's message; Python's for bad shapes
+try:
+    E.add_term(k, material=[1.0])
+except PETSc.Error as e:
+    msg = str(e)
+    assert "reads 2 material constants, 1 given" in msg, msg
+else:
+    raise AssertionError("a wrong material count raised nothing")
+try:
+    mfad.Kernel("no_such_energy")
+except PETSc.Error as e:
+    assert "Unknown mfad kernel 'no_such_energy'" in str(e), str(e)
+else:
+    raise AssertionError("an unknown kernel raised nothing")
+try:
+    mfad.Energy(comm, V, F + len(V))
+except ValueError as e:
+    assert "outside" in str(e), str(e)
+else:
+    raise AssertionError("out-of-range F raised nothing")
+PETSc.Sys.Print("python_api: passed on %d ranks" % comm.getSize())

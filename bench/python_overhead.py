@@ -2,15 +2,15 @@
 """The cost of driving mfad from Python: gradient and Hessian-vector product of a Neo-Hookean box
 called from a Python loop (mfad.Energy.gradient / hessian_product, a petsc4py Vec per call or one
 reused) against the same C functions called in a C loop inside the extension (no Python between
-calls), at about 1k, 10k and 1M tets. Prints the time per call and Python's overhead per call.
-  PYTHONPATH=<build>/python python3 bench/python_overhead.py [-sizes 5,12,55] [-seconds 1]"""
+calls), at 6 tets (the fixed cost alone) and about 1k, 10k and 1M tets. Prints the time per call and Python's overhead per call.
+  PYTHONPATH=<build>/python python3 bench/python_overhead.py [-sizes 1,6,12,55] [-seconds 1]"""
 import time
 import numpy as np
 import mfad
 from petsc4py import PETSc
 
 opts = PETSc.Options()
-sizes = [int(s) for s in opts.getString("sizes", "6,12,55").split(",")]
+sizes = [int(s) for s in opts.getString("sizes", "1,6,12,55").split(",")]
 budget = opts.getReal("seconds", 1.0)
 comm = PETSc.COMM_WORLD
 k = mfad.Kernel("neohookean_tet")
@@ -59,7 +59,8 @@ for n in sizes:
                 else:
                     tn = min(tn, t1)
         rows.append((len(F), op, tc, tr, tn))
-PETSc.Sys.Print("%10s %-9s %13s %13s %11s %13s %11s" % ("tets", "operation", "C call (us)", "Python, out=", "overhead", "Python, new", "overhead"))
+PETSc.Sys.Print("%10s %-9s %12s %12s %17s %12s %17s" % ("tets", "operation", "C call (us)", "Python, out=", "overhead (us, %)", "Python, new", "overhead (us, %)"))
 for nt, op, tc, tr, tn in rows:
-    PETSc.Sys.Print("%10d %-9s %13.2f %13.2f %10.2f%% %13.2f %10.2f%%" % (nt, op, 1e6 * tc, 1e6 * tr, 100 * (tr - tc) / tc, 1e6 * tn, 100 * (tn - tc) / tc))
+    PETSc.Sys.Print("%10d %-9s %12.2f %12.2f %8.2f %7.2f%% %12.2f %8.2f %7.2f%%" % (nt, op, 1e6 * tc, 1e6 * tr, 1e6 * (tr - tc), 100 * (tr - tc) / tc, 1e6 * tn,
+                                                                        1e6 * (tn - tc), 100 * (tn - tc) / tc))
 PETSc.Sys.Print("(per call: the C loop in the extension, Python with a Vec reused (out=) and with a new Vec per call; %d rank(s), OMP_NUM_THREADS as set)" % comm.getSize())

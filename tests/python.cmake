@@ -31,10 +31,13 @@ foreach(np 1 2)
 endforeach()
 # the parameterisation from numpy arrays against tests/user/param.c (C) on the same mesh, 1 and 2
 # ranks: the same energy to 1e-12 relative and the same Newton steps; the VTU written
-if(MFAD_BUILD_EXAMPLES) # tests/user.cmake builds user_param
+if(MFAD_BUILD_EXAMPLES) # tests/user.cmake builds user_param and user_param_tao
   add_test(NAME python_param_jitter COMMAND sh ${pytests}/param_vs_c.sh ${MFADPY_PYTHON} ${pyexamples}/param.py $<TARGET_FILE:user_param>
-                                          ${MFAD_MESHES}/spot_jitter.obj ${MFAD_MPIEXEC} ${MFAD_MPIEXEC_FLAGS})
-  set_tests_properties(python_param_jitter PROPERTIES LABELS "example;mpi;python" ENVIRONMENT "${MFADPY_ENV}" PROCESSORS 2)
+                                          ${MFAD_MESHES}/spot_jitter.obj "" ${MFAD_MPIEXEC} ${MFAD_MPIEXEC_FLAGS})
+  # the same with TAO nls (E.set_tao) against tests/user/param_tao.c
+  add_test(NAME python_param_tao_jitter COMMAND sh ${pytests}/param_vs_c.sh ${MFADPY_PYTHON} ${pyexamples}/param.py $<TARGET_FILE:user_param_tao>
+                                              ${MFAD_MESHES}/spot_jitter.obj -use_tao ${MFAD_MPIEXEC} ${MFAD_MPIEXEC_FLAGS})
+  set_tests_properties(python_param_jitter python_param_tao_jitter PROPERTIES LABELS "example;mpi;python" ENVIRONMENT "${MFADPY_ENV}" PROCESSORS 2)
 endif()
 
 # pip install ./python against the install test's prefix (its fixture), then the tutorial with it

@@ -2,7 +2,8 @@
 """mfad's Python API against itself, on 1 or more ranks: a Neo-Hookean box moved off its rest shape.
 HVP (fused) = assembled Hessian x v = shell x v; gradient = central differences of the objective;
 objective_gradient = both; fixed dofs give x - value in the gradient; an energy from a petsc4py
-DMPlex of the same box has the same objective at the same uniform stretch; a library error is a
+DMPlex of the same box has the same objective at the same uniform stretch; a least-squares term's
+residual gives its objective and TAO brgn minimises it; a library error is a
 petsc4py Error carrying PETSc's message; bad arguments are Python errors."""
 import numpy as np
 import mfad
@@ -76,6 +77,28 @@ Xb.scale(1.1)
 fd_, fb = Ed.objective(Xd), Eb.objective(Xb)
 PETSc.Sys.Print("python_api: DMPlex energy %.15e, V, F energy %.15e" % (fd_, fb))
 assert abs(fd_ - fb) <= 1e-12 * abs(fb), (fd_, fb)
+
+# a residual term (least squares, ARAP of a bump mapped to the plane): objective = 1/2 |r|^2 for
+# the stacked sqrt(w) r_e, and TAO brgn (set_tao_residual) lowers it from the Tutte start
+n = 6
+u, v = np.meshgrid(np.linspace(0, 1, n + 1), np.linspace(0, 1, n + 1), indexing="ij")
+Vs = np.column_stack([u.ravel(), v.ravel(), 0.4 * (np.sin(np.pi * u) * np.sin(np.pi * v)).ravel()])
+q = (np.arange(n)[:, None] * (n + 1) + np.arange(n)).ravel()
+Fs = np.vstack([np.column_stack([q, q + n + 1, q + n + 2]), np.column_stack([q, q + n + 2, q + 1])])
+Es = mfad.Energy(comm, Vs, Fs, dof=2)
+Es.add_term(mfad.Kernel("arap_tri_lsq"), weight=2.0)
+U = Es.tutte_start()
+f0, r = Es.objective(U), Es.residual(U).norm()
+PETSc.Sys.Print("python_api: least squares: objective %.15e, |r|^2 / 2 %.15e" % (f0, 0.5 * r * r))
+assert abs(f0 - 0.5 * r * r) <= 1e-12 * f0, (f0, r)
+tao = PETSc.TAO().create(comm)
+tao.setType("brgn")
+Es.set_tao_residual(tao)
+tao.setSolution(U)
+tao.solve()
+f1 = Es.objective(U)
+PETSc.Sys.Print("python_api: brgn: reason %d, objective %.6e -> %.6e" % (tao.getConvergedReason(), f0, f1))
+assert tao.getConvergedReason() > 0 and f1 < 0.5 * f0, (tao.getConvergedReason(), f0, f1)
 
 # errors: the library's, with PETSc's message; Python's for bad shapes
 try:

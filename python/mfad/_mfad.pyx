@@ -8,7 +8,7 @@ DMs are petsc4py's own. A nonzero PetscErrorCode becomes petsc4py.PETSc.Error, w
 message PETSc's error handler gathered (petsc4py's handler, pushed at its initialisation).
 """
 from petsc4py.PETSc cimport Object, Comm, Vec, Mat, SNES, TAO, DM, Viewer
-from petsc4py.PETSc cimport PetscObject, PetscVec, PetscMat, PetscSNES, PetscTAO, PetscDM, PetscViewer, MPI_Comm
+from petsc4py.PETSc cimport PetscObject, PetscVec, PetscMat, PetscSNES, PetscTAO, PetscDM, PetscViewer, MPI_Comm, MPI_Datatype, MPI_Op
 from petsc4py.PETSc import Error as PetscError
 from petsc4py import PETSc
 cimport numpy as cnp
@@ -16,6 +16,7 @@ import numpy as np
 from libc.string cimport memcpy
 
 cdef extern from "Python.h":
+    void PyErr_SetNone(object type)
     # declared without Cython's `except -1`: the exception must stay set when the monitor below
     # returns into PETSc (Cython would report it as unraisable and clear it)
     int PyErr_CheckSignals()
@@ -113,6 +114,10 @@ cdef extern from * nogil:
     PetscErrorCode MfadEnergyAddTermFromDMPlexWithMaterial(MfadEnergy E, PetscDM dm, MfadKernel k, MfadDMPlexSet set, PetscInt nmaterial, const PetscReal material[], PetscReal weight, PetscInt *term)
 
     # the solvers' monitors, for Ctrl-C
+    PetscErrorCode PetscObjectGetComm(PetscObject obj, MPI_Comm *comm)
+    int MPI_Allreduce(void *send, void *recv, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+    MPI_Datatype MPI_INT
+    MPI_Op MPI_MAX
     PetscErrorCode SNESMonitorSet(PetscSNES snes, PetscErrorCode (*f)(PetscSNES, PetscInt, PetscReal, void *), void *ctx, PetscErrorCode (*d)(void **))
     PetscErrorCode PetscTime(double *t)
     PetscErrorCode TaoSetMonitor(PetscTAO tao, PetscErrorCode (*f)(PetscTAO, void *), void *ctx, PetscErrorCode (*d)(void **))
@@ -130,17 +135,28 @@ cdef int CHKERR(PetscErrorCode ierr) except -1:
 
 # Ctrl-C during a solve: Python's SIGINT handler only sets a flag, which nothing checks while
 # SNESSolve or TaoSolve runs in C. A monitor on every iteration checks it; the KeyboardInterrupt it
-# raises stops the solve with petsc4py's code for a Python exception, and CHKERR passes it on.
-cdef PetscErrorCode _snes_interrupt(PetscSNES snes, PetscInt it, PetscReal fnorm, void *ctx) noexcept with gil:
+# raises stops the solve with petsc4py's code for a Python exception, and CHKERR passes it on. The
+# flag is reduced over the solver's communicator, so that every rank stops at the same iteration
+# (a rank that went on alone would wait in a collective for ever), those that saw no signal with a
+# KeyboardInterrupt of their own.
+cdef PetscErrorCode _interrupt(PetscObject solver) noexcept with gil:
+    cdef MPI_Comm comm
+    cdef int mine = 0, anyone = 0
     if PyErr_CheckSignals() < 0:
-        return MFADPY_ERR_PYTHON
-    return 0
+        mine = 1
+    if PetscObjectGetComm(solver, &comm) != 0 or MPI_Allreduce(&mine, &anyone, 1, MPI_INT, MPI_MAX, comm) != 0:
+        anyone = mine
+    if anyone and not mine:
+        PyErr_SetNone(KeyboardInterrupt)
+    return MFADPY_ERR_PYTHON if anyone else 0
+
+
+cdef PetscErrorCode _snes_interrupt(PetscSNES snes, PetscInt it, PetscReal fnorm, void *ctx) noexcept with gil:
+    return _interrupt(<PetscObject>snes)
 
 
 cdef PetscErrorCode _tao_interrupt(PetscTAO tao, void *ctx) noexcept with gil:
-    if PyErr_CheckSignals() < 0:
-        return MFADPY_ERR_PYTHON
-    return 0
+    return _interrupt(<PetscObject>tao)
 
 
 cdef cnp.ndarray _ints(object a):

@@ -5,34 +5,31 @@
 The surface is drawn shaded, each face facing the camera gets its n directions as a glyph at its
 centroid (the cell vector 'direction' rotated about the face normal by 2 pi k / n), and the
 interior vertices with a nonzero point 'index' (the singularities) are marked: red for positive, blue for negative indices.
-Needs numpy and matplotlib (scripts/render.sh puts them in .venv):
+Needs numpy, matplotlib and meshio (scripts/render-python.sh finds or sets up a Python with them):
 
-  .venv/bin/python scripts/render-frames.py result.vtu result.png [--n 4] [--view 25 -60] [--title T]
+  python3 scripts/render-frames.py result.vtu result.png [--n 4] [--view 25 -60] [--title T]
 """
 import argparse
-import os
 import sys
-import xml.etree.ElementTree as ET
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from render import read_array  # noqa: E402  (the same VTU arrays, ASCII or base64)
-
 
 def read_field(path):
-    root = ET.parse(path).getroot()
-    header = root.get("header_type", "UInt32")
-    piece = root.find("UnstructuredGrid/Piece")
-    pts = read_array(piece.find("Points/DataArray"), header)
-    cells = {da.get("Name"): read_array(da, header) for da in piece.find("Cells")}
-    cdata = {da.get("Name"): read_array(da, header) for da in piece.findall("CellData/DataArray")}
-    pdata = {da.get("Name"): read_array(da, header) for da in piece.findall("PointData/DataArray")}
-    tri = cells["connectivity"].astype(np.int64).reshape(-1, 3)
-    for name, d in (("direction", cdata), ("index", pdata)):
+    import meshio
+
+    try:
+        m = meshio.vtu.read(path)  # meshio.read would end the process on a file it refuses
+    except Exception as e:
+        sys.exit(f"render-frames: {path}: meshio cannot read it ({e or 'malformed or truncated'})")
+    if "triangle" not in m.cells_dict:
+        sys.exit(f"render-frames: {path} has no triangles (not written by frames -o?)")
+    pts, tri = m.points, m.cells_dict["triangle"].astype(np.int64)
+    cdata = {k: v[0] for k, v in m.cell_data.items()}
+    for name, d in (("direction", cdata), ("index", m.point_data)):
         if name not in d:
             sys.exit(f"render-frames: {path} has no field '{name}' (not written by frames -o?)")
-    return pts, tri, cdata["direction"], pdata["index"]
+    return pts, tri, cdata["direction"], m.point_data["index"]
 
 
 def main():

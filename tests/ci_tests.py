@@ -144,7 +144,9 @@ CHANGED_LABELS = [
     (r"^(tools|cmake)/|CMakeLists\.txt$", "install"),
     (r"^docs/|^README\.md$", "docs"),
     (r"^bench/|^problems/", "bench"),
+    (r"^python/mfad/render\.py$|^scripts/render", "render"),
     (r"^python/", "python"),
+    (r"^python/mfad/__init__\.py$", "render"),  # render.py imports the package
 ]
 
 

@@ -17,6 +17,7 @@ from libc.string cimport memcpy
 
 cdef extern from "Python.h":
     void PyErr_SetNone(object type)
+    void PyErr_SetObject(object type, object value)
     # declared without Cython's `except -1`: the exception must stay set when the monitor below
     # returns into PETSc (Cython would report it as unraisable and clear it)
     int PyErr_CheckSignals()
@@ -74,6 +75,10 @@ cdef extern from * nogil:
     PetscErrorCode MfadEnergyAddTermFromRestWithMaterial(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[], const PetscReal rest[], PetscInt nmaterial, const PetscReal material[], PetscReal weight, PetscInt *term)
     PetscErrorCode MfadEnergySetTermParams(MfadEnergy E, PetscInt term, const PetscReal params[])
     PetscErrorCode MfadEnergySetTermName(MfadEnergy E, PetscInt term, const char name[])
+    PetscErrorCode MfadEnergySetTermElements(MfadEnergy E, PetscInt term, PetscInt nelem, const PetscInt conn[], const PetscReal params[])
+    PetscErrorCode MfadEnergySetTermElementsFunction(MfadEnergy E, PetscInt term, PetscErrorCode (*fn)(MfadEnergy, PetscInt, PetscVec, void *), void *ctx)
+    PetscErrorCode MfadEnergyUpdateElements(MfadEnergy E, PetscVec X)
+    PetscErrorCode PetscObjectReference(PetscObject obj)
     PetscErrorCode MfadEnergySetFixedDofs(MfadEnergy E, PetscInt n, const PetscInt dofs[], const PetscReal values[])
     PetscErrorCode MfadEnergySetOptionsPrefix(MfadEnergy E, const char prefix[])
     PetscErrorCode MfadEnergySetFromOptions(MfadEnergy E)
@@ -157,6 +162,23 @@ cdef PetscErrorCode _snes_interrupt(PetscSNES snes, PetscInt it, PetscReal fnorm
 
 cdef PetscErrorCode _tao_interrupt(PetscTAO tao, void *ctx) noexcept with gil:
     return _interrupt(<PetscObject>tao)
+
+
+# A term's element provider written in Python: called by mfad (MfadEnergyUpdateElements(), before
+# each Newton step under SNES and TAO) with the energy, the term and the point. An exception it
+# raises stays set as the provider returns petsc4py's code for a Python exception, so that it
+# leaves the solve (snes.solve, tao.solve) as itself.
+cdef PetscErrorCode _elements_provider(MfadEnergy E, PetscInt term, PetscVec X, void *ctx) noexcept with gil:
+    cdef Vec x = Vec()
+    try:
+        fn, ref = <object>ctx
+        CHKERR(PetscObjectReference(<PetscObject>X))  # the Vec's reference, which petsc4py drops
+        x.vec = X
+        fn(ref(), int(term), x)
+    except BaseException as e:
+        PyErr_SetObject(type(e), e)
+        return MFADPY_ERR_PYTHON
+    return 0
 
 
 cdef cnp.ndarray _ints(object a):
@@ -293,6 +315,7 @@ cdef class Energy(Object):
     cdef MfadEnergy E
     cdef MfadMesh mesh
     cdef object dm
+    cdef dict providers  # term -> (fn, weak reference to the energy): kept alive for the C side
 
     def __cinit__(self):
         self.obj = <PetscObject *>&self.E
@@ -423,6 +446,39 @@ cdef class Energy(Object):
         """Replaces a term's per-element parameters (this rank's elements, in their order)."""
         cdef cnp.ndarray p = _reals(params)
         CHKERR(MfadEnergySetTermParams(self.E, term, _rp(p)))
+
+    def set_term_elements(self, term, elements, params=None):
+        """Replaces a term's elements on this rank (nelem x nvert global vertex ids, its own, possibly
+        none) and their parameters (nelem x nparam; None for a kernel that takes none). Collective:
+        every rank calls it. Use for contact pairs and other interaction terms."""
+        cdef cnp.ndarray conn = _ints(elements).ravel()
+        cdef cnp.ndarray prm
+        cdef PetscInt nv = 0
+        nv = np.shape(elements)[1] if np.ndim(elements) == 2 else 1
+        if params is None:
+            CHKERR(MfadEnergySetTermElements(self.E, term, conn.size // max(nv, 1), _ip(conn) if conn.size else NULL, NULL))
+        else:
+            prm = _reals(params).ravel()
+            CHKERR(MfadEnergySetTermElements(self.E, term, conn.size // max(nv, 1), _ip(conn) if conn.size else NULL, _rp(prm) if prm.size else NULL))
+
+    def set_elements_function(self, term, fn):
+        """Sets a term's element provider: fn(energy, term, X) gives the term's elements at the point X
+        (a petsc4py Vec) by calling energy.set_term_elements(); mfad calls it before each Newton step
+        under SNES and TAO, and update_elements() calls it. None removes it."""
+        import weakref
+        if self.providers is None:
+            self.providers = {}
+        if fn is None:
+            CHKERR(MfadEnergySetTermElementsFunction(self.E, term, NULL, NULL))
+            self.providers.pop(term, None)
+            return
+        entry = (fn, weakref.ref(self))
+        CHKERR(MfadEnergySetTermElementsFunction(self.E, term, _elements_provider, <void *>entry))
+        self.providers[term] = entry
+
+    def update_elements(self, Vec x):
+        """Calls every term's element provider at x (collective)."""
+        CHKERR(MfadEnergyUpdateElements(self.E, x.vec))
 
     def vertices(self):
         """A copy of V (energies made from V, F)."""

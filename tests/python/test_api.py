@@ -3,7 +3,8 @@
 HVP (fused) = assembled Hessian x v = shell x v; gradient = central differences of the objective;
 objective_gradient = both; fixed dofs give x - value in the gradient; an energy from a petsc4py
 DMPlex of the same box has the same objective at the same uniform stretch; a least-squares term's
-residual gives its objective and TAO brgn minimises it; a library error is a
+residual gives its objective and TAO brgn minimises it; a term whose elements a Python provider
+gives equals the same term given once, under SNES too; a library error is a
 petsc4py Error carrying PETSc's message; bad arguments are Python errors."""
 import numpy as np
 import mfad
@@ -99,6 +100,50 @@ tao.solve()
 f1 = Es.objective(U)
 PETSc.Sys.Print("python_api: brgn: reason %d, objective %.6e -> %.6e" % (tao.getConvergedReason(), f0, f1))
 assert tao.getConvergedReason() > 0 and f1 < 0.5 * f0, (tao.getConvergedReason(), f0, f1)
+
+# a dynamic term: springs on the box's edges given by a Python element provider, called before each
+# Newton step; the same energy as the springs added once; an exception in the provider leaves
+# snes.solve as itself
+edges = np.unique(np.sort(np.vstack([F[:, [a, b]] for a in range(4) for b in range(a + 1, 4)]), axis=1), axis=0)
+ms = mfad.Kernel("mass_spring")
+Es = mfad.Energy(comm, V, F, dof=3)
+Es.add_term(k, material=[1.0, 10.0])
+Es.add_term(ms, material=[5.0], elements=edges)
+Ed = mfad.Energy(comm, V, F, dof=3)
+Ed.add_term(k, material=[1.0, 10.0])
+term = Ed.add_term(ms, elements=np.zeros((0, 2)), params=np.zeros((0, 2)))
+mine = edges[(len(edges) * comm.getRank()) // comm.getSize():(len(edges) * (comm.getRank() + 1)) // comm.getSize()]
+calls = []
+
+
+def springs(energy, t, x):
+    calls.append(x.norm())
+    if len(calls) > 100:
+        raise ValueError("provider: too many calls")
+    energy.set_term_elements(t, mine, np.column_stack([np.linalg.norm(V[mine[:, 1]] - V[mine[:, 0]], axis=1), np.full(len(mine), 5.0)]))
+
+
+Ed.set_elements_function(term, springs)
+Ed.update_elements(X)
+fs, fdyn = Es.objective(X), Ed.objective(X)
+PETSc.Sys.Print("python_api: springs given once %.15e, by the provider %.15e" % (fs, fdyn))
+assert abs(fs - fdyn) <= 1e-12 * abs(fs), (fs, fdyn)
+Ed.set_fixed(3 * np.arange(4)[:, None] + np.arange(3), V[:4] * 1.2)
+snes = PETSc.SNES().create(comm)
+Ed.set_snes(snes)
+Xs = Ed.coordinates()
+Ed.apply_fixed_values(Xs)
+n0 = len(calls)
+snes.solve(None, Xs)
+PETSc.Sys.Print("python_api: SNES with the provider: %d Newton steps, %d provider calls" % (snes.getIterationNumber(), len(calls) - n0))
+assert snes.getConvergedReason() > 0 and len(calls) - n0 >= snes.getIterationNumber() >= 1
+calls.extend([0] * 100)  # the next call raises
+try:
+    snes.solve(None, Ed.coordinates())
+except ValueError as e:
+    assert "too many calls" in str(e), str(e)
+else:
+    raise AssertionError("the provider's exception did not leave snes.solve")
 
 # errors: the library's, with PETSc's message; Python's for bad shapes
 try:

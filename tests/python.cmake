@@ -46,4 +46,4 @@ endif()
 add_test(NAME python_pip_install COMMAND sh ${pytests}/pip_install.sh ${MFADPY_PYTHON} ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/install-test/prefix
                                        ${CMAKE_CURRENT_BINARY_DIR}/python-pip ${MFAD_MPIEXEC} ${MFAD_MPIEXEC_FLAGS})
 set_tests_properties(python_pip_install PROPERTIES LABELS "install;python" ENVIRONMENT "${MFAD_MPI_ENV};OMP_NUM_THREADS=1" FIXTURES_REQUIRED mfad_install
-                     PROCESSORS 2 TIMEOUT 600 PASS_REGULAR_EXPRESSION "stretch: energy 2\\.6777777778e\\+01, CONVERGED")
+                     PROCESSORS 2 TIMEOUT 600 COST 60 PASS_REGULAR_EXPRESSION "stretch: energy 2\\.6777777778e\\+01, CONVERGED")

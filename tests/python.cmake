@@ -20,10 +20,10 @@ add_test(NAME python_api_np2 COMMAND ${MFAD_MPIEXEC} ${MFAD_MPIEXEC_FLAGS} -n 2 
 add_test(NAME python_kernel_from_c COMMAND ${MFADPY_PYTHON} ${pytests}/test_kernel.py ${PROJECT_SOURCE_DIR}/docs/tutorial/sym_dirichlet.c)
 # Ctrl-C (SIGINT) during SNESSolve: KeyboardInterrupt from snes.solve, the solve stopped
 add_test(NAME python_interrupt COMMAND ${MFADPY_PYTHON} ${pytests}/test_interrupt.py ${pyexamples}/param.py)
-set_tests_properties(python_import python_api python_kernel_from_c python_interrupt PROPERTIES LABELS "unit;python" ENVIRONMENT "${MFADPY_ENV}")
+set_tests_properties(python_import python_api python_kernel_from_c python_interrupt PROPERTIES LABELS "unit;python" ENVIRONMENT "${MFADPY_ENV}" TIMEOUT 180)
 # the same on 2 ranks with SIGINT to rank 0 alone: both stop at the same step
 add_test(NAME python_interrupt_np2 COMMAND ${MFADPY_PYTHON} ${pytests}/test_interrupt.py ${pyexamples}/param.py ${MFAD_MPIEXEC} ${MFAD_MPIEXEC_FLAGS})
-set_tests_properties(python_api_np2 python_interrupt_np2 PROPERTIES LABELS "mpi;python" ENVIRONMENT "${MFADPY_ENV}" PROCESSORS 2)
+set_tests_properties(python_api_np2 python_interrupt_np2 PROPERTIES LABELS "mpi;python" ENVIRONMENT "${MFADPY_ENV}" PROCESSORS 2 TIMEOUT 180)
 
 # the README's tutorial in Python on 1 and 2 ranks: the closed form, as the C tutorial's install test
 foreach(np 1 2)

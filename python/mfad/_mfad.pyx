@@ -71,6 +71,19 @@ cdef extern from * nogil:
     PetscErrorCode MfadKernelGetMaterialCount(MfadKernel k, PetscInt *nmaterial)
     PetscErrorCode MfadKernelGetRestDimension(MfadKernel k, PetscInt *rest_dim)
 
+    PetscErrorCode MfadEnergyCreate(MPI_Comm comm, PetscInt dof, PetscInt n, PetscInt N, MfadEnergy *E)
+    ctypedef struct _p_MfadContact
+    ctypedef _p_MfadContact *MfadContact
+    PetscInt PETSC_DECIDE
+    PetscInt PETSC_DETERMINE
+    PetscErrorCode MfadContactCreate(MPI_Comm comm, MfadContact *C)
+    PetscErrorCode MfadContactDestroy(MfadContact *C)
+    PetscErrorCode MfadContactSetSurface(MfadContact C, PetscInt nv, const PetscInt gid[], PetscInt ntri, const PetscInt tri[], PetscInt nedge, const PetscInt edge[], PetscInt npoint, const PetscInt point[])
+    PetscErrorCode MfadContactSetBarrier(MfadContact C, PetscReal dhat, PetscReal kappa)
+    PetscErrorCode MfadContactSetRestCoordinates(MfadContact C, const PetscReal rest[])
+    PetscErrorCode MfadEnergyAddContact(MfadEnergy E, MfadContact C, PetscInt *pt, PetscInt *ee)
+    PetscErrorCode MfadEnergyGetContactDetections(MfadEnergy E, PetscInt *n)
+    PetscErrorCode MfadEnergyGetStepCuts(MfadEnergy E, PetscInt *n)
     PetscErrorCode MfadEnergyAddTerm(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[], const PetscReal params[], PetscReal weight, PetscInt *term)
     PetscErrorCode MfadEnergyAddTermFromRestWithMaterial(MfadEnergy E, MfadKernel k, PetscInt nelem, const PetscInt conn[], const PetscReal rest[], PetscInt nmaterial, const PetscReal material[], PetscReal weight, PetscInt *term)
     PetscErrorCode MfadEnergySetTermParams(MfadEnergy E, PetscInt term, const PetscReal params[])
@@ -355,6 +368,15 @@ cdef class Energy(Object):
         self.dm = dm
         return self
 
+    @staticmethod
+    def create(comm, nvert, dof):
+        """An energy over nvert vertices (global) with dof unknowns each and no mesh, PETSc's split
+        of the vertices (MfadEnergyCreate()); terms from add_term(kernel, elements=, params=)."""
+        cdef Energy self = Energy()
+        cdef Comm c = PETSc.Comm(comm) if comm is not None else PETSc.COMM_WORLD
+        CHKERR(MfadEnergyCreate(c.comm, dof, PETSC_DECIDE, nvert, &self.E))
+        return self
+
     # ------------------------------------------------------------ sizes and vectors
     @property
     def sizes(self):
@@ -479,6 +501,56 @@ cdef class Energy(Object):
     def update_elements(self, Vec x):
         """Calls every term's element provider at x (collective)."""
         CHKERR(MfadEnergyUpdateElements(self.E, x.vec))
+
+    def add_contact(self, triangles, dhat, kappa, edges=None, points=None, rest=None):
+        """Adds IPC contact of a triangle surface (ntri x 3 global vertex ids, every rank the same
+        arrays; dof 3): two terms (point-triangle, edge-edge) whose pairs closer than dhat are
+        detected before each Newton step, and the continuous-collision bound on each SNES line
+        search (MfadEnergyAddContact()). `edges` (nedge x 2) and `points` (vertex ids) default to
+        every triangle edge and every vertex of a triangle or edge. `rest`: nvert x 3 rest
+        coordinates for the edge-edge mollifier. Returns the two terms' indices."""
+        cdef MfadContact C = NULL
+        cdef PetscInt pt = -1, ee = -1, nv = 0
+        cdef cnp.ndarray tri = _ints(triangles).reshape(-1, 3)
+        cdef cnp.ndarray edg, pts, r
+        # the defaults made here: the library derives them on one rank only
+        if edges is None:
+            edges = np.unique(np.sort(tri[:, [0, 1, 1, 2, 2, 0]].reshape(-1, 2), axis=1), axis=0) if tri.size else np.zeros((0, 2))
+        edg = _ints(edges).reshape(-1, 2)
+        if points is None:
+            points = np.unique(np.concatenate([tri.ravel(), edg.ravel()]))
+        pts = _ints(points).ravel()
+        cdef int mine = self.comm.getRank() == 0  # rank 0 gives the whole surface
+        nv = self.sizes[2]
+        CHKERR(MfadContactCreate((<Comm>self.comm).comm, &C))
+        try:
+            if mine:
+                CHKERR(MfadContactSetSurface(C, nv, NULL, tri.shape[0], _ip(tri) if tri.size else NULL, edg.shape[0], _ip(edg) if edg.size else NULL,
+                                             pts.size, _ip(pts) if pts.size else NULL))
+            else:
+                CHKERR(MfadContactSetSurface(C, 0, NULL, 0, NULL, 0, NULL, 0, NULL))
+            CHKERR(MfadContactSetBarrier(C, dhat, kappa))
+            if rest is not None and mine:
+                r = _reals(rest)
+                CHKERR(MfadContactSetRestCoordinates(C, _rp(r)))
+            CHKERR(MfadEnergyAddContact(self.E, C, &pt, &ee))
+        finally:
+            CHKERR(MfadContactDestroy(&C))  # the energy holds its own reference
+        return int(pt), int(ee)
+
+    @property
+    def contact_detections(self):
+        """The contact detections made so far (0 without contact)."""
+        cdef PetscInt n = 0
+        CHKERR(MfadEnergyGetContactDetections(self.E, &n))
+        return int(n)
+
+    @property
+    def step_cuts(self):
+        """The SNES steps cut so far at an energy's wall or the contact's bound."""
+        cdef PetscInt n = 0
+        CHKERR(MfadEnergyGetStepCuts(self.E, &n))
+        return int(n)
 
     def vertices(self):
         """A copy of V (energies made from V, F)."""

@@ -145,6 +145,23 @@ except ValueError as e:
 else:
     raise AssertionError("the provider's exception did not leave snes.solve")
 
+# contact (tests/test_contactterms.c in Python): a point pulled by a spring towards a target beyond
+# a fixed triangle stops above it, within dhat, the collision bound having cut a step
+xyz = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0.25, 0.25, 0.5]])
+Ec = mfad.Energy.create(comm, 4, 3)
+Ec.add_term(mfad.Kernel("pin_spring"), elements=[[3]], params=[[0.25, 0.25, -1, 1]])  # every rank the same: each adds its share
+Ec.set_fixed(np.arange(9), xyz[:3].ravel())
+Ec.add_contact([[0, 1, 2]], dhat=0.1, kappa=1.0, points=[3])
+Xc = Ec.create_vec()
+a, b = Xc.getOwnershipRange()
+Xc.getArray()[:] = xyz.ravel()[a:b]
+snes = PETSc.SNES().create(comm)
+Ec.set_snes(snes)
+snes.solve(None, Xc)
+z = comm.tompi4py().allreduce(Xc.getArray()[11 - a] if a <= 11 < b else -np.inf, op=__import__("mpi4py.MPI").MPI.MAX)
+PETSc.Sys.Print("python_api: contact: z %.6f, %d detections, %d steps cut, reason %d" % (z, Ec.contact_detections, Ec.step_cuts, snes.getConvergedReason()))
+assert snes.getConvergedReason() > 0 and 0 < z < 0.1 and Ec.contact_detections >= 1 and Ec.step_cuts >= 1
+
 # errors: the library's, with PETSc's message; Python's for bad shapes
 try:
     E.add_term(k, material=[1.0])

@@ -15,6 +15,9 @@ packages=(
   python3-matplotlib                  # python/mfad/render.py draws results (the demo's picture, scripts/render.sh)
   python3-meshio                      # python/mfad/render.py reads VTU files
   ccache                              # compiled objects cached across builds and clones (scripts/ccache.sh)
+  python3-dev cython3                 # python/: the Cython extension mfad._mfad (headers, the compiler)
+  python3-numpy python3-mpi4py        # python/: meshes as numpy arrays; communicators from mpi4py
+  python3-petsc4py                    # python/: PETSc's Python binding, Debian's build of the PETSc above (its .pxd)
 )
 # shellcheck disable=SC2206
 packages+=(${MFAD_EXTRA_PACKAGES:-})

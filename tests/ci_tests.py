@@ -127,6 +127,8 @@ def cmd_targets(a):
         names = [n for n in names if re.search(a.names, n)]
     if a.exclude:
         names = [n for n in names if not re.search(a.exclude, n)]
+    if "mfad_python" in known and any("python" in tests[n]["labels"] for n in names):
+        want.add("mfad_python")  # the Python tests' extension (tests/python.cmake), named by no command
     for n in names:
         for arg in cmds.get(n, tests[n]["command"]):
             if os.path.realpath(arg).startswith(build + os.sep) and os.path.basename(arg) in known:
@@ -143,6 +145,8 @@ CHANGED_LABELS = [
     (r"^docs/|^README\.md$", "docs"),
     (r"^bench/|^problems/", "bench"),
     (r"^python/mfad/render\.py$|^scripts/render", "render"),
+    (r"^python/", "python"),
+    (r"^python/mfad/__init__\.py$", "render"),  # render.py imports the package
 ]
 
 

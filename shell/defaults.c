@@ -33,8 +33,15 @@
    on sock 72 vs 168 and spot_jitter 15 vs 16; elastic on the Spot tets 71 vs 69 (TAO 65 vs 67), its
    bar 12 vs 12. Abs flips a negative eigenvalue to its magnitude and so shortens the step along it:
    far from a minimum (param's Tutte start) that costs steps. Newton-CG keeps abs for its
-   preconditioner (sphere on Spot 49 with abs, 55 with clamp). */
-#define MFAD_DIRECT_PSD MFAD_PSD_CLAMP
+   preconditioner (sphere on Spot 49 with abs, 55 with clamp). Clamp only where MUMPS factors (it
+   pivots): PETSc's own LDL^T does not, and on clamp's nearly singular blocks (eigenvalues raised to
+   -mfad_psd_epsilon) its steps stopped short (PETSc 3.26 without MUMPS: elastic's bar at -g -2000
+   ended with |g| reduced to 2e-7 of its start, abs to 1e-13; CI stage 2's example_elastic_domain). */
+#if defined(PETSC_HAVE_MUMPS)
+  #define MFAD_DIRECT_PSD MFAD_PSD_CLAMP
+#else
+  #define MFAD_DIRECT_PSD MFAD_PSD_ABS
+#endif
 
 /* -<prefix><name> in the options database */
 static PetscErrorCode MfadOptionGiven_Private(const char prefix[], const char name[], PetscBool *set)

@@ -341,18 +341,15 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
 }
 
 /* An assembled Hessian that only a Krylov method applies (the operator of -mfad_hessian auto, or of
-   -mfad_hessian aij beside another -mfad_pmat): factorisations and preconditioners never read it, so
-   its format is the one with the faster product. With more than one unknown per vertex that is
-   baij (block size dof): 1.9-2.2x aij's MatMult on Neo-Hookean tets (bench_spmv_eigen, 100k tets:
-   1.04 against 2.26 ms; Eigen 1.78), filled in place as fast as aij on one rank (src/assemble_csr.c).
-   On several ranks (mpibaij filled by MatSetValuesBlocked()) and for a backend that keeps its
-   values unmerged (COO), aij, as measured before. */
+   -mfad_hessian aij beside another -mfad_pmat): aij. baij (block size dof) has the faster product
+   (bench_spmv_eigen, 100k tets: 1.04 against 2.26 ms; Eigen 1.78), but with its in-place fill from
+   mfad's CSR drop's contact did not converge on PETSc 3.26 (residual 19.7 of the load, twice; aij:
+   1.2e-6, CI stage 2's example_drop_contact), its pattern changing at every contact pair: not the
+   default until that fill is tested against aij's product on changing patterns. -mat_type baij still gives baij, filled by MatSetValuesBlocked(). */
 MatType MfadEnergyOperatorMatType_Private(MfadEnergy E)
 {
-  PetscMPIInt size = 1;
-
-  if (MPI_Comm_size(PetscObjectComm((PetscObject)E), &size)) size = 2;
-  return E->dof > 1 && size == 1 && MfadEnergyCOOMerge_Private(E) && E->opt.assemble_csr ? MATBAIJ : MATAIJ;
+  (void)E;
+  return MATAIJ;
 }
 
 PetscErrorCode MfadEnergyCreateMatrixOfType_Private(MfadEnergy E, MatType type, Mat *A)

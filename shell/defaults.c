@@ -26,22 +26,6 @@
 
 #define MFAD_KRYLOV_CAP   500 /* iterations per linear solve (PETSc's default: 10,000) */
 #define MFAD_NEWTON_STEPS 200
-/* The projection of the factored Newton step where none was chosen: clamp (eigenvalues below
-   -mfad_psd_epsilon raised to it). Newton steps to the minimum with the defaults, clamp against abs
-   (the default until 2026-12): param on spot_jitter 15 vs 16, spot_patch 14 vs 14, sock.obj 129 vs
-   305, TinyAD-Examples' bunny_cut 52 vs 63 and armadillo_cut_low 56 vs 82 (a lower minimum); TAO nls
-   on sock 72 vs 168 and spot_jitter 15 vs 16; elastic on the Spot tets 71 vs 69 (TAO 65 vs 67), its
-   bar 12 vs 12. Abs flips a negative eigenvalue to its magnitude and so shortens the step along it:
-   far from a minimum (param's Tutte start) that costs steps. Newton-CG keeps abs for its
-   preconditioner (sphere on Spot 49 with abs, 55 with clamp). Clamp only where MUMPS factors (it
-   pivots): PETSc's own LDL^T does not, and on clamp's nearly singular blocks (eigenvalues raised to
-   -mfad_psd_epsilon) its steps stopped short (PETSc 3.26 without MUMPS: elastic's bar at -g -2000
-   ended with |g| reduced to 2e-7 of its start, abs to 1e-13; CI stage 2's example_elastic_domain). */
-#if defined(PETSC_HAVE_MUMPS)
-  #define MFAD_DIRECT_PSD MFAD_PSD_CLAMP
-#else
-  #define MFAD_DIRECT_PSD MFAD_PSD_ABS
-#endif
 
 /* -<prefix><name> in the options database */
 static PetscErrorCode MfadOptionGiven_Private(const char prefix[], const char name[], PetscBool *set)
@@ -221,7 +205,7 @@ PetscErrorCode MfadSNESSetDefaults_Private(MfadEnergy E, SNES snes, MfadHessianT
       PetscBool psd_chosen;
       *form = MFAD_HESSIAN_AIJ;
       PetscCall(MfadKSPSetCholesky_Private(ksp));
-      PetscCall(MfadEnergySetPSDProjectionDefault_Private(E, MFAD_DIRECT_PSD, &psd_chosen));
+      PetscCall(MfadEnergySetPSDProjectionDefault_Private(E, MFAD_PSD_ABS, &psd_chosen));
       PetscCall(PetscInfo(snes,
                           "mfad: default solver: %" PetscInt_FMT " unknowns (-mfad_direct_solve_limit %" PetscInt_FMT
                           "): assembled Hessian%s, sparse Cholesky\n",
@@ -229,7 +213,7 @@ PetscErrorCode MfadSNESSetDefaults_Private(MfadEnergy E, SNES snes, MfadHessianT
     } else if (needs) { /* a factorisation or other PC of entries chosen: assembled, projected unless chosen */
       PetscBool psd_chosen;
       *form = MFAD_HESSIAN_AIJ;
-      if (has) PetscCall(MfadEnergySetPSDProjectionDefault_Private(E, MFAD_DIRECT_PSD, &psd_chosen));
+      if (has) PetscCall(MfadEnergySetPSDProjectionDefault_Private(E, MFAD_PSD_ABS, &psd_chosen));
     } else *form = MFAD_HESSIAN_AUTO;
   }
   PetscCall(MfadKSPSetCap_Private(ksp));
@@ -306,7 +290,7 @@ static PetscErrorCode MfadTaoChooseDefaults_Private(MfadEnergy E, Tao tao, MfadH
       PetscContainer tag;
       PetscBool      psd_chosen;
       *form = MFAD_HESSIAN_AIJ;
-      PetscCall(MfadEnergySetPSDProjectionDefault_Private(E, MFAD_DIRECT_PSD, &psd_chosen));
+      PetscCall(MfadEnergySetPSDProjectionDefault_Private(E, MFAD_PSD_ABS, &psd_chosen));
       PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)tao), &tag));
       PetscCall(PetscContainerSetPointer(tag, &MfadTaoDirectTag));
       PetscCall(PetscObjectCompose((PetscObject)tao, "MfadTaoDirect", (PetscObject)tag));
@@ -317,7 +301,7 @@ static PetscErrorCode MfadTaoChooseDefaults_Private(MfadEnergy E, Tao tao, MfadH
     if (needs) {
       PetscBool psd_chosen;
       *form = MFAD_HESSIAN_AIJ;
-      if (has) PetscCall(MfadEnergySetPSDProjectionDefault_Private(E, MFAD_DIRECT_PSD, &psd_chosen));
+      if (has) PetscCall(MfadEnergySetPSDProjectionDefault_Private(E, MFAD_PSD_ABS, &psd_chosen));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
   }

@@ -109,11 +109,7 @@ START_TEST(no_choice_gets_the_factorisation)
     ck_assert_str_eq(o.factor, MATSOLVERPETSC);
 #endif
     ck_assert_msg(!strcmp(o.jtype, MATSEQAIJ), "order %d: Jacobian %s", order, o.jtype);
-#if defined(PETSC_HAVE_MUMPS)
-    ck_assert_int_eq(o.psd, MFAD_PSD_CLAMP);
-#else
-    ck_assert_int_eq(o.psd, MFAD_PSD_ABS); /* PETSc's LDL^T does not pivot: shell/defaults.c */
-#endif
+    ck_assert_int_eq(o.psd, MFAD_PSD_ABS);
     ck_assert_int_eq(o.snes_max_it, 200);
     ck_assert_msg(!o.options_written, "order %d: a default was written into the options database", order);
   }

@@ -22,7 +22,7 @@ static const char help[] =
     "The Tutte start is the library's (MfadEnergyComputeTutteStart: -mfad_tutte_ksp_*, -mfad_tutte_pc_*).\n"
     "The Newton solve is the library's default (MfadEnergySetSolverDefaults): with no -mfad_hessian,\n"
     "-ksp_type or -pc_type given, the assembled Hessian, projected per element (symmetric Dirichlet is\n"
-    "not convex; by clamp here, the library's abs with -mfad_psd_project abs), factored by a sparse Cholesky with inertia (MUMPS, else PETSc's own, on several\n"
+    "not convex), factored by a sparse Cholesky with inertia (MUMPS, else PETSc's own, on several\n"
     "ranks by every rank), exact Newton steps where the exact Hessian is positive definite\n"
     "(-mfad_psd_switch auto: quadratic convergence at the end; never: projected throughout); TAO nls\n"
     "the same. With -mfad_hessian given: the exact Hessian (unless -mfad_psd_project), CG + Jacobi\n"
@@ -243,13 +243,6 @@ int main(int argc, char **argv)
   PetscCall(MfadMeshGetCellRange(comm, m, &cstart, &cend));
   PetscCall(MfadEnergyAddTermFromMesh(E, m, MFAD_KERNEL(symmetric_dirichlet), NULL, 1.0, &term));
   if (barrier > 0) PetscCall(MfadEnergyAddTermFromMesh(E, m, MFAD_KERNEL(flip_barrier_tri), NULL, barrier, NULL));
-  /* clamp, not the library's abs (-mfad_psd_project overrides): fewer Newton steps from a Tutte start,
-     where abs turns every negative eigenvalue into a stiff direction. Measured, every other default:
-     spot_jitter 15 vs 16, spot_patch 14 vs 14, sock.obj 129 vs 305 (another minimum, 2,539.33 against
-     2,537.78), TinyAD-Examples' bunny_cut 52 vs 63, armadillo_cut_low 56 vs 82 (a lower minimum);
-     TAO sock 72 vs 168. Not the library's default: on a free spring chain on 2 ranks (test_refusals,
-     sanitizer build) clamp's zero eigenvalues left MUMPS a failed factor (INFOG(1) = -3). */
-  PetscCall(MfadEnergySetPSDProjection(E, MFAD_PSD_CLAMP, 0));
   PetscCall(MfadEnergySetFromOptions(E));
 
   /* Tutte, scaled to the surface's area, rigid motions pinned (geommesh.h) */

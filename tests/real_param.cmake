@@ -32,7 +32,7 @@ mfad_real_param_test(real_param_patch_ranks 2 ranks OPTIONS -mesh ${_patch})
 mfad_real_param_test(real_param_jitter_ranks 2 ranks OPTIONS -mesh ${_jitter})
 # tests/meshes/sock.obj: Tutte's map squeezes its closed end e^-16-fold; unfolding it took 372 SNES
 # steps (TAO: 270) with the abs projection, more than the 200 the defaults once allowed; 129 (TAO 72)
-# with clamp, param's projection since 2026-12 (at a minimum of 2,539.33, not abs's 2,537.78). The facts of a converged map only,
+# with -mfad_psd_project clamp (at a minimum of 2,539.33, not abs's 2,537.78). The facts of a converged map only,
 # on 1 and 2 ranks and with TAO: over hundreds of steps of a non-convex energy, round-off can end
 # the path at another local minimum (2 ranks with PETSc 3.26's redundant Cholesky: 2,543.84 after
 # 264 steps against 2,537.78 on 1 rank; with 3.18's, 2,537.78 in 367 steps), so energies are not

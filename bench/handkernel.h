@@ -114,4 +114,5 @@ const struct _n_MfadKernel MFAD_CAT(BenchKernel_, HAND_NAME) = {
   0, /* derivatives at the unknowns */
   0,    /* hand-written, no adjoint sweep */
   NULL, /* no step bound */
+  0,    /* the library's default projection */
 };

@@ -182,7 +182,7 @@ PetscErrorCode MfadSNESSetDefaults_Private(MfadEnergy E, SNES snes, MfadHessianT
     PetscBool psd_chosen;
     if (!formset) {
       *pform = MFAD_HESSIAN_AIJ;
-      PetscCall(MfadEnergySetPSDProjectionDefault_Private(E, MFAD_PSD_ABS, &psd_chosen));
+      PetscCall(MfadEnergySetPSDProjectionDefault_Private(E, &psd_chosen));
     }
     PetscBool ksp_chosen, pc_chosen;
     PetscCall(SNESGetKSP(snes, &ksp));
@@ -205,7 +205,7 @@ PetscErrorCode MfadSNESSetDefaults_Private(MfadEnergy E, SNES snes, MfadHessianT
       PetscBool psd_chosen;
       *form = MFAD_HESSIAN_AIJ;
       PetscCall(MfadKSPSetCholesky_Private(ksp));
-      PetscCall(MfadEnergySetPSDProjectionDefault_Private(E, MFAD_PSD_ABS, &psd_chosen));
+      PetscCall(MfadEnergySetPSDProjectionDefault_Private(E, &psd_chosen));
       PetscCall(PetscInfo(snes,
                           "mfad: default solver: %" PetscInt_FMT " unknowns (-mfad_direct_solve_limit %" PetscInt_FMT
                           "): assembled Hessian%s, sparse Cholesky\n",
@@ -213,7 +213,7 @@ PetscErrorCode MfadSNESSetDefaults_Private(MfadEnergy E, SNES snes, MfadHessianT
     } else if (needs) { /* a factorisation or other PC of entries chosen: assembled, projected unless chosen */
       PetscBool psd_chosen;
       *form = MFAD_HESSIAN_AIJ;
-      if (has) PetscCall(MfadEnergySetPSDProjectionDefault_Private(E, MFAD_PSD_ABS, &psd_chosen));
+      if (has) PetscCall(MfadEnergySetPSDProjectionDefault_Private(E, &psd_chosen));
     } else *form = MFAD_HESSIAN_AUTO;
   }
   PetscCall(MfadKSPSetCap_Private(ksp));
@@ -290,7 +290,7 @@ static PetscErrorCode MfadTaoChooseDefaults_Private(MfadEnergy E, Tao tao, MfadH
       PetscContainer tag;
       PetscBool      psd_chosen;
       *form = MFAD_HESSIAN_AIJ;
-      PetscCall(MfadEnergySetPSDProjectionDefault_Private(E, MFAD_PSD_ABS, &psd_chosen));
+      PetscCall(MfadEnergySetPSDProjectionDefault_Private(E, &psd_chosen));
       PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)tao), &tag));
       PetscCall(PetscContainerSetPointer(tag, &MfadTaoDirectTag));
       PetscCall(PetscObjectCompose((PetscObject)tao, "MfadTaoDirect", (PetscObject)tag));
@@ -301,7 +301,7 @@ static PetscErrorCode MfadTaoChooseDefaults_Private(MfadEnergy E, Tao tao, MfadH
     if (needs) {
       PetscBool psd_chosen;
       *form = MFAD_HESSIAN_AIJ;
-      if (has) PetscCall(MfadEnergySetPSDProjectionDefault_Private(E, MFAD_PSD_ABS, &psd_chosen));
+      if (has) PetscCall(MfadEnergySetPSDProjectionDefault_Private(E, &psd_chosen));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
   }

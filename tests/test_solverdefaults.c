@@ -3,6 +3,7 @@
    and that any choice, by option or in code, before or after, wins: on the spring grid pulled far
    from its rest shape (an indefinite exact Hessian at the start), whose minimiser is the rest shape. */
 #include "testutil.h"
+#include "hessian_fixtures.h"
 #include <string.h>
 
 typedef struct {
@@ -242,6 +243,56 @@ START_TEST(tao_defaults)
 }
 END_TEST
 
+/* The default projection is the energy's (MfadEnergyInfo.projection): clamp where every scalar term
+   declares it (symmetric_dirichlet), abs where one does not (flip_barrier_tri beside it, or the
+   spring grid), the user's where chosen (option or code, before or after); SNES and TAO nls */
+START_TEST(projection_is_the_energys)
+{
+  const char *const opts[] = {"", "", "-mfad_psd_project abs", "", "-tao_type nls", "-tao_type nls"};
+  for (int c = 0; c < 6; c++) {
+    HFix              f, g;
+    MfadEnergy        E;
+    SNES              snes = NULL;
+    Tao               tao  = NULL;
+    MfadPSDProjection psd, want;
+
+    TestCall(PetscOptionsClear(NULL));
+    TestCall(PetscOptionsInsertString(NULL, opts[c]));
+    TestCall(HFixCreate("symmetric_dirichlet", &f));
+    TestCall(HFixEnergy(PETSC_COMM_SELF, &f, &E));
+    want = MFAD_PSD_CLAMP;
+    if (c == 1 || c == 5) { /* a second term whose energy declares nothing: abs */
+      TestCall(HFixCreate("flip_barrier_tri", &g));
+      TestCall(MfadEnergyAddTerm(E, g.k, g.nelem, g.conn, g.params, 1.0, NULL));
+      TestCall(HFixDestroy(&g));
+      want = MFAD_PSD_ABS;
+    }
+    if (c == 2) want = MFAD_PSD_ABS; /* chosen by option */
+    if (c == 3) {                    /* chosen in code */
+      TestCall(MfadEnergySetPSDProjection(E, MFAD_PSD_ABS, 0));
+      want = MFAD_PSD_ABS;
+    }
+    if (c < 4) {
+      TestCall(SNESCreate(PETSC_COMM_SELF, &snes));
+      TestCall(MfadEnergySetSNES(E, snes));
+      TestCall(SNESSetFromOptions(snes));
+    } else {
+      TestCall(TaoCreate(PETSC_COMM_SELF, &tao));
+      TestCall(MfadEnergySetTao(E, tao));
+      TestCall(TaoSetFromOptions(tao));
+    }
+    TestCall(MfadEnergySetFromOptions(E));
+    TestCall(MfadEnergyGetPSDProjection(E, &psd, NULL));
+    ck_assert_msg(psd == want, "case %d (%s): projection %s, expected %s", c, opts[c], MfadPSDProjections[psd], MfadPSDProjections[want]);
+    TestCall(SNESDestroy(&snes));
+    TestCall(TaoDestroy(&tao));
+    TestCall(MfadEnergyDestroy(&E));
+    TestCall(HFixDestroy(&f));
+  }
+  TestCall(PetscOptionsClear(NULL));
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   Suite   *s  = suite_create("solverdefaults");
@@ -256,6 +307,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, other_choices_win);
   tcase_add_test(tc, newton_cg);
   tcase_add_test(tc, tao_defaults);
+  tcase_add_test(tc, projection_is_the_energys);
   suite_add_tcase(s, tc);
   sr = srunner_create(s);
   srunner_set_fork_status(sr, CK_NOFORK); /* MPI is not fork-safe */

@@ -85,6 +85,11 @@ typedef struct {
       SNES's line search starts short of the first element's wall (MfadEnergySetStepBound()). */
   double (*step)(const double *x, const double *d, const double *p);
   int reverse; /**< MFAD_REVERSE_REQUIRED: refuse to translate an energy without reverse mode (else a warning); MFAD_REVERSE_NEVER: do not try */
+  /** The PSD projection a Newton solve's defaults give this energy's element Hessians
+      (MfadEnergySetSNES(), MfadEnergySetTao() where no projection was chosen): MFAD_PROJECT_CLAMP
+      or MFAD_PROJECT_ABS; 0, the default: abs. Where every term of an energy declares clamp, clamp;
+      otherwise abs. Say beside it what was measured. */
+  int projection;
 } MfadEnergyInfo;
 
 /** E(x, p) of an energy as plain C, through its feature map where it has one (tests, tools) */
@@ -174,6 +179,11 @@ static inline void mfad_tmatmul(double *C, const double *A, const double *B, int
 /** MfadEnergyInfo.reverse: forward over forward by the author's choice (say why beside it): the
     translator does not try the adjoint sweep, and says nothing */
 #define MFAD_REVERSE_NEVER 2
+
+/** MfadEnergyInfo.projection: negative eigenvalues of an element Hessian raised to 0 (MFAD_PSD_CLAMP) */
+#define MFAD_PROJECT_CLAMP 1
+/** MfadEnergyInfo.projection: eigenvalues replaced by their absolute values (MFAD_PSD_ABS, the default) */
+#define MFAD_PROJECT_ABS 2
 
 /** A while or do-while loop in an energy is translated as at most n rounds (the derivative code
     unrolls loops over differentiated values; a while without it is refused at its file:line):

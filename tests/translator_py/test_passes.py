@@ -102,3 +102,24 @@ def test_adjoint_refuses_index_variable(tmp_path):
     """An array read at an index only known at run time has no adjoint here: NoReverse, with the reason."""
     with pytest.raises(NoReverse, match="not a constant: k"):
         Reverser(body_ir(translate(tmp_path, FEATURES))).function()
+
+
+def test_projection_declared(tmp_path):
+    """.projection reaches the kernel (MFAD_ENERGY_PROJECTION, read by the solver defaults); a value
+    other than MFAD_PROJECT_CLAMP/ABS, or on a residual, is refused at the info."""
+    from mfad_energy.common import TranslateError
+    from mfad_energy.output import unit_text
+    clamp = FEATURES.replace(".feature = fm}", ".feature = fm, .projection = MFAD_PROJECT_CLAMP}")
+    assert translate(tmp_path, clamp).meta["projection"] == 1
+    assert "projection" not in translate(tmp_path, FEATURES).meta
+    tr = translate(tmp_path, clamp)
+    text = unit_text(str(tmp_path / "e.c"), str(tmp_path / "out.c"), "e", tr.meta, False, [], [], [], None, [], None, [])
+    assert "#define MFAD_ENERGY_PROJECTION 1" in text
+    with pytest.raises(TranslateError, match="projection must be"):
+        translate(tmp_path, FEATURES.replace(".feature = fm}", ".feature = fm, .projection = 3}"))
+    residual = """
+static void r(const double x[2], const double p[1], double out[1]) { out[0] = x[1] - x[0]; }
+const MfadEnergyInfo e_info = {.vertices = 2, .dof = 1, .params = 1, .residual = r, .outputs = 1, .projection = MFAD_PROJECT_ABS};
+"""
+    with pytest.raises(TranslateError, match="projection belongs to a scalar"):
+        translate(tmp_path, residual)

@@ -65,6 +65,8 @@ def unit_text(source, out, name, meta, residual, body, feature, rest, rest_name,
         hdr.append("#define MFAD_ENERGY_CELL_VERTICES %d" % meta["cell_vertices"])
     if "description" in meta:
         hdr.append("#define MFAD_ENERGY_DESCRIPTION %s" % meta["description"])
+    if meta.get("projection"):
+        hdr.append("#define MFAD_ENERGY_PROJECTION %d" % meta["projection"])
     if reverse:
         hdr.append("#define MFAD_ENERGY_REVERSE  1")
     if lanes:

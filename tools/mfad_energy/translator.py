@@ -91,6 +91,10 @@ class Translator:
                 out[field] = const_int(val)  # MFAD_REVERSE_REQUIRED is 1, MFAD_REVERSE_NEVER 2 once preprocessed
                 if out[field] not in (0, 1, 2):
                     fail(val, ".reverse must be MFAD_REVERSE_REQUIRED, MFAD_REVERSE_NEVER or 0")
+            elif field == "projection":
+                out[field] = const_int(val)  # MFAD_PROJECT_CLAMP is 1, MFAD_PROJECT_ABS 2 once preprocessed
+                if out[field] not in (0, 1, 2):
+                    fail(val, ".projection must be MFAD_PROJECT_CLAMP, MFAD_PROJECT_ABS or 0")
             elif field == "description":
                 if not (isinstance(val, c_ast.Constant) and val.type == "string"):
                     fail(val, ".description must be a string literal")
@@ -134,6 +138,8 @@ class Translator:
             fail(d, "'%s': .rest needs .rest_dim (coordinates per vertex it reads)" % d.name)
         if "step" in out and "residual" in out:
             fail(d, "'%s': .step (the largest valid step) belongs to a scalar .energy" % d.name)
+        if out.get("projection") and "residual" in out:
+            fail(d, "'%s': .projection belongs to a scalar .energy (a residual's Hessian is Gauss-Newton's, positive semi-definite)" % d.name)
         if ("features" in out) != ("feature" in out):
             fail(d, "'%s': .features (how many) and .feature (the map x -> f) come together" % d.name)
         if "features" in out:

@@ -385,6 +385,10 @@ MFAD_PART_LINKAGE void MFAD_PART_FN(cpu_blockdiag)(const MfadLoop *L) { mfad_cpu
 #define MFAD_REST_FN 0
 #endif
 
+#ifndef MFAD_ENERGY_PROJECTION
+#define MFAD_ENERGY_PROJECTION 0
+#endif
+
 #if defined(MFAD_ENERGY_STEP)
 #define MFAD_STEP_FN mfad_energy_step
 #else
@@ -492,7 +496,7 @@ const struct _n_MfadKernel            MFAD_KERNEL_SYMBOL = {
 #else
              0,
 #endif
-             MFAD_STEP_FN,
+             MFAD_STEP_FN, MFAD_ENERGY_PROJECTION,
 };
 #ifdef __cplusplus
 }

@@ -176,6 +176,8 @@ struct _n_MfadKernel {
   /** The element's largest valid step (the energy's .step, NULL if it declares none): the t at which
       x + t d first leaves the energy's domain (a flip, an inversion), +inf if it never does; host. */
   double (*step)(const double *x, const double *d, const double *params);
+  /** The projection the solver defaults give this energy (its .projection: 1 clamp, 2 abs, 0 not said) */
+  int projection;
 };
 
 #ifdef __cplusplus

@@ -31,6 +31,8 @@ struct _n_MfadMatCSR {
   PetscCount   nzd, nzo;         /* entries written into the diagonal and off-diagonal blocks */
   PetscBool    mpi;              /* mpiaij: the two blocks; else seqaij */
   PetscBool    blocked, upper;   /* (s)baij: block rows through MatSetValuesBlocked(); sbaij: the upper triangle */
+  PetscBool      seqbaij;          /* seqbaij: the blocks written in place instead */
+  PetscCount     nblocks;          /* blocked: the blocks stored */
   char        *keep;             /* blocked: each merged entry stored or not (rows and columns all fixed, or below the diagonal) */
   PetscInt    *bcol;             /* blocked: one block row's columns */
   PetscScalar *bval;             /* blocked: one block row's values, row-major */
@@ -225,6 +227,14 @@ static PetscErrorCode MfadMatCSRPreallocateBlocks_Private(MfadMatCSR c, Mat A)
   }
   PetscCall(PetscFree2(ii, jj));
   PetscCall(MatSetOption(A, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
+  c->nblocks = q;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQBAIJ, &c->seqbaij));
+  if (c->seqbaij) { /* written in place in this order: PETSc must have stored exactly these blocks */
+    MatInfo info;
+    PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
+    PetscCheck((PetscCount)info.nz_used == c->nblocks * dof * dof, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "CSR assembly: PETSc stored %g baij entries, %" PetscCount_FMT " expected", info.nz_used, c->nblocks * dof * dof);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -405,6 +415,46 @@ static PetscErrorCode MfadMatCSRFillBlocks_Private(MfadMatCSR c, Mat A, const do
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* seqbaij: the blocks written in place, in the order of the preallocation (each block row's kept
+   columns ascending), each block column-major as PETSc stores it; MatSetValuesBlocked() per row
+   searched every column and made the baij fill ~1.5x aij's (bench_hessian_forms -mat_type baij) */
+static PetscErrorCode MfadMatCSRFillSeqBAIJ_Private(MfadMatCSR c, Mat A, const double *vals)
+{
+  const PetscInt dof = c->dof, bb = dof * dof;
+  PetscScalar   *aa;
+  PetscCount     q = 0;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqBAIJGetArray(A, &aa));
+  for (PetscInt a = 0; a < c->n; a++) {
+    const PetscInt m0 = c->mstart[a], len = c->mstart[a + 1] - m0, g = c->rstart + a, fix = c->rfix[a];
+    PetscCall(MfadMatCSRRow_Private(c, a, vals));
+    for (PetscInt k = 0; k < len; k++) {
+      const PetscInt m = m0 + k, cfix = c->mfix[m];
+      PetscScalar   *blk;
+      if (!c->keep[m]) continue;
+      PetscCheck(q < c->nblocks, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CSR fill: more than the %" PetscCount_FMT " baij blocks stored", c->nblocks);
+      blk = aa + (size_t)q++ * bb;
+      if (!fix && !cfix)
+        for (PetscInt i = 0; i < dof; i++)
+          for (PetscInt j = 0; j < dof; j++) blk[j * dof + i] = c->row[k][i * dof + j];
+      else
+        for (PetscInt i = 0; i < dof; i++)
+          for (PetscInt j = 0; j < dof; j++) {
+            const PetscBool out = (PetscBool)((fix >> i & 1) || (cfix >> j & 1));
+            blk[j * dof + i]    = out ? ((c->mcol[m] == g && i == j) ? 1.0 : 0.0) : c->row[k][i * dof + j];
+          }
+    }
+  }
+  PetscCall(MatSeqBAIJRestoreArray(A, &aa));
+  PetscCheck(q == c->nblocks, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CSR fill: %" PetscCount_FMT " baij blocks written, %" PetscCount_FMT " stored", q,
+             c->nblocks);
+  /* a new state, and PETSc's cached inverse diagonal blocks (SOR) marked stale */
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadMatCSRFill_Private(MfadMatCSR c, Mat A, const MfadPairPattern *pat, const double *vals)
 {
   PetscFunctionBegin;
@@ -413,7 +463,8 @@ PetscErrorCode MfadMatCSRFill_Private(MfadMatCSR c, Mat A, const MfadPairPattern
     PetscCall(PetscSFReduceBegin(c->sf, c->block, leaf, c->rvals, MPI_REPLACE));
     PetscCall(PetscSFReduceEnd(c->sf, c->block, leaf, c->rvals, MPI_REPLACE));
   }
-  if (c->blocked) PetscCall(MfadMatCSRFillBlocks_Private(c, A, vals));
+  if (c->seqbaij) PetscCall(MfadMatCSRFillSeqBAIJ_Private(c, A, vals));
+  else if (c->blocked) PetscCall(MfadMatCSRFillBlocks_Private(c, A, vals));
   else PetscCall(MfadMatCSRFillAIJ_Private(c, A, vals));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -375,19 +375,18 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
 /* An assembled Hessian that only a Krylov method applies (the operator of -mfad_hessian auto, or of
    -mfad_hessian aij beside another -mfad_pmat): never factored (a preconditioner reads at most its
    diagonal or diagonal blocks, through auto's shell), so its format is the one with the faster
-   product. With more than one unknown per vertex that is baij (block size dof): 1.7-2x aij's
-   MatMult on Neo-Hookean tets (bench_spmv_eigen, 100k tets: 1.36 against 2.45 ms; Eigen 2.05),
-   filled in place as fast as aij on one rank (src/assemble_csr.c). A changed pattern (contact)
-   preallocates it again with a new nonzero state (MfadMatNewNonzeroState_Private(): without it
-   PETSc 3.26 read its diagonal blocks at the old positions and example_drop_contact stalled).
-   On several ranks (mpibaij filled by MatSetValuesBlocked()) and for a backend that keeps its
-   values unmerged (COO), aij, as measured before. */
+   product. With more than one unknown per vertex that is baij (block size dof), filled in place
+   as fast as aij (src/assemble_csr.c), on one rank and on several: bench_spmv_eigen, 100k tets:
+   1.14 against 1.77 ms (Eigen 1.90), 384k: 3.66 against 7.67 ms (Eigen 5.00); on 2 ranks
+   (bench_scaling -assembled, 100k tets, 3 runs on 2 busy cores) MatMult 1.2-2.8x aij's, the fill
+   within the noise of aij's (0.64-1.3x; by MatSetValuesBlocked() it was 1.1-1.4x).
+   A changed pattern (contact) preallocates it again with a new nonzero state
+   (MfadMatNewNonzeroState_Private(): without it PETSc 3.26 read its diagonal blocks at the old
+   positions and example_drop_contact stalled). For a backend that keeps its values unmerged
+   (COO, no in-place fill), aij. */
 MatType MfadEnergyOperatorMatType_Private(MfadEnergy E)
 {
-  PetscMPIInt size = 1;
-
-  if (MPI_Comm_size(PetscObjectComm((PetscObject)E), &size)) size = 2;
-  return E->dof > 1 && size == 1 && MfadEnergyCOOMerge_Private(E) && E->opt.assemble_csr ? MATBAIJ : MATAIJ;
+  return E->dof > 1 && MfadEnergyCOOMerge_Private(E) && E->opt.assemble_csr ? MATBAIJ : MATAIJ;
 }
 
 PetscErrorCode MfadEnergyCreateMatrixOfType_Private(MfadEnergy E, MatType type, Mat *A)

@@ -5,10 +5,68 @@
    -petscpartitioner_type), and -reps products y = H(x) v are timed. The library's log events
    split each product: MfadGhostExch (the VecScatters: v to the ghosts, y back to the owners),
    MfadElements (the element loops); the rest is bookkeeping. Times are the slowest rank's.
-     mpiexec -n 2 ./bench_scaling -n 40 -m 40 [-weak] [-reps 20] [-mfad_view] */
+     mpiexec -n 2 ./bench_scaling -n 40 -m 40 [-weak] [-reps 20] [-mfad_view] [-assembled]
+   -assembled: then the assembled Hessian in aij and in baij (block size 3) over the same ranks,
+   in turn: its fill (element Hessians at one of two points + assembly) and MatMult, medians of
+   -reps (slowest rank: barriers around each), which of the two mfad's operator should be. */
 #include <mfadmesh.h>
+#include <petsctime.h>
+#include <stdlib.h>
 
 /* this rank's time in event `name` during `stage`, and the messages it sent */
+static int CompareDouble(const void *a, const void *b)
+{
+  return (*(const double *)a > *(const double *)b) - (*(const double *)a < *(const double *)b);
+}
+
+/* -assembled: aij and baij filled and applied in turn (the same load for each), medians */
+static PetscErrorCode TimeAssembled(MfadEnergy E, Vec X, Vec V, Vec Y, PetscInt reps, PetscInt ntet)
+{
+  const char *types[2] = {"aij", "baij"};
+  Mat         A[2];
+  Vec         X2;
+  double     *t[2][2];
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(X, &X2)); /* a second point: every fill computes the element Hessians again */
+  PetscCall(VecCopy(X, X2));
+  PetscCall(VecScale(X2, 1.0 + 1e-9));
+  for (int f = 0; f < 2; f++) {
+    PetscCall(PetscOptionsSetValue(NULL, "-mat_type", types[f]));
+    PetscCall(MfadEnergyCreateMatrix(E, &A[f]));
+    PetscCall(MfadEnergyComputeHessian(E, X, A[f]));
+    PetscCall(PetscMalloc2(reps, &t[f][0], reps, &t[f][1]));
+  }
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_type"));
+  for (PetscInt r = -2; r < reps; r++) /* r < 0: warm-up; the first format rotating */
+    for (int g = 0; g < 2; g++) {
+      const int      f = (int)((g + PetscMax(r, 0)) % 2);
+      PetscLogDouble t0, t1, t2;
+      PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+      PetscCall(PetscTime(&t0));
+      PetscCall(MfadEnergyComputeHessian(E, (r & 1) ? X : X2, A[f]));
+      PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+      PetscCall(PetscTime(&t1));
+      for (int q = 0; q < 10; q++) PetscCall(MatMult(A[f], V, Y));
+      PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+      PetscCall(PetscTime(&t2));
+      if (r >= 0) t[f][0][r] = t1 - t0, t[f][1][r] = (t2 - t1) / 10;
+    }
+  for (int f = 0; f < 2; f++) {
+    MatType type;
+    qsort(t[f][0], (size_t)reps, sizeof(double), CompareDouble);
+    qsort(t[f][1], (size_t)reps, sizeof(double), CompareDouble);
+    PetscCall(MatGetType(A[f], &type));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "  assembled %-8s %" PetscInt_FMT " tets: fill (element Hessians + assembly) %8.2f ms, MatMult %7.3f ms\n", type, ntet,
+                          1e3 * t[f][0][reps / 2], 1e3 * t[f][1][reps / 2]));
+    PetscCall(PetscFree2(t[f][0], t[f][1]));
+    PetscCall(MatDestroy(&A[f]));
+  }
+  PetscCall(VecDestroy(&X2));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode EventTime(PetscLogStage stage, const char *name, PetscReal *t, PetscReal *bytes, PetscReal *msgs)
 {
   PetscLogEvent      ev;
@@ -26,7 +84,7 @@ static PetscErrorCode EventTime(PetscLogStage stage, const char *name, PetscReal
 int main(int argc, char **argv)
 {
   PetscInt      n = 40, m = 40, reps = 20, ntet, nv, mz, nghost = 0, ghost_max;
-  PetscBool     weak = PETSC_FALSE;
+  PetscBool       weak = PETSC_FALSE, assembled = PETSC_FALSE;
   PetscMPIInt   rank, size;
   MfadMesh      mesh = NULL;
   MfadEnergy    E;
@@ -48,6 +106,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-m", &m, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-reps", &reps, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-weak", &weak, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-assembled", &assembled, NULL));
   mz   = weak ? m * size : m;
   ntet = 6 * n * n * mz;
   nv   = (n + 1) * (n + 1) * (mz + 1);
@@ -125,6 +184,7 @@ int main(int argc, char **argv)
                         "%.0f ghost messages, %.1f kB sent per HVP (all ranks); ghost vertices max %" PetscInt_FMT " per rank; %.2f M tets/s\n",
                         weak ? "weak" : "strong", size, ntet, (double)ntet / size, nv, (double)tdist, (double)tsetup, reps, 1e3 * (double)tall / reps, 1e3 * (double)telem / reps, 1e3 * (double)tghost / reps,
                         1e3 * (double)tother / reps, (double)msgs / reps, (double)bytes / reps / 1e3, ghost_max, 1e-6 * ntet * reps / (double)tall));
+  if (assembled) PetscCall(TimeAssembled(E, X, V, Y, PetscMax(reps, 1), ntet));
   PetscCall(VecDestroy(&X));
   PetscCall(VecDestroy(&V));
   PetscCall(VecDestroy(&Y));

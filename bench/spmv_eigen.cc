@@ -4,7 +4,9 @@ static const char help[] =
     "against Eigen's sparse product on the same matrix (row-major, as a CSR, and column-major,\n"
     "Eigen's default and TinyAD's), one thread each, taken in turn (the same load for each),\n"
     "medians of -reps. The Neo-Hookean box's Hessian is assembled once by mfad into aij and into\n"
-    "baij; Eigen's copies are made from aij's CSR arrays.\n"
+    "baij; Eigen's copies are made from aij's CSR arrays. The last row is the operator a SNES gets\n"
+    "from MfadEnergySetSNES() with -mfad_hessian aij -mfad_pmat shell (only a Krylov method applies it):\n"
+    "its format is mfad's default for such an operator, and it must be at least as fast as Eigen.\n"
     "  -n <20> -m <42>: an n x n x m box of cubes, 6 tets each (default ~100k tets; -n 40 -m 105: 1M)\n"
     "  -reps <31>: products timed per format\n";
 /* Built only where CMake finds Eigen 3 (bench/CMakeLists.txt); run by hand, never by CI:
@@ -20,16 +22,18 @@ static const char help[] =
 namespace {
 typedef Eigen::SparseMatrix<double, Eigen::RowMajor, PetscInt> RowMat;
 typedef Eigen::SparseMatrix<double, Eigen::ColMajor, PetscInt> ColMat;
-enum { AIJ, BAIJ, EIGEN_ROW, EIGEN_COL, NF };
-const char *const names[NF] = {"PETSc aij", "PETSc baij(3)", "Eigen row-major", "Eigen col-major"};
+enum { AIJ, BAIJ, EIGEN_ROW, EIGEN_COL, OP, NF };
+const char *const names[NF] = {"PETSc aij", "PETSc baij(3)", "Eigen row-major", "Eigen col-major", "default operator"};
 }  // namespace
 
 int main(int argc, char **argv)
 {
   PetscInt           n = 20, m = 42, reps = 31, ntet = 0, nvert = 0, nrow, nnz;
   MfadEnergy         E;
-  Vec                X, V, Y[2];
-  Mat                A[2];
+  Vec                X, V, Y[3];
+  Mat                A[3], P;
+  SNES               snes;
+  MatType            optype;
   const PetscInt    *ia, *ja;
   const PetscScalar *a, *v, *y0;
   PetscBool          done;
@@ -51,6 +55,16 @@ int main(int argc, char **argv)
     PetscCall(VecDuplicate(X, &Y[f]));
   }
   PetscCall(PetscOptionsClearValue(NULL, "-mat_type"));
+  /* the operator mfad gives a SNES where only the Krylov method applies it, in its default format */
+  PetscCall(MfadEnergySetHessianType(E, MFAD_HESSIAN_AIJ, MFAD_HESSIAN_SHELL));
+  PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
+  PetscCall(MfadEnergySetSNES(E, snes));
+  PetscCall(SNESGetJacobian(snes, &A[2], &P, NULL, NULL));
+  PetscCall(PetscObjectReference((PetscObject)A[2]));
+  PetscCall(SNESDestroy(&snes));
+  PetscCall(MfadEnergyComputeHessian(E, X, A[2]));
+  PetscCall(MatGetType(A[2], &optype));
+  PetscCall(VecDuplicate(X, &Y[2]));
   PetscCall(VecDuplicate(X, &V));
   PetscCall(VecSetRandom(V, NULL));
 
@@ -81,6 +95,7 @@ int main(int argc, char **argv)
       double    t0, t1;
       PetscCall(PetscTime(&t0));
       if (f == AIJ || f == BAIJ) PetscCall(MatMult(A[f], V, Y[f]));
+      else if (f == OP) PetscCall(MatMult(A[2], V, Y[2]));
       else if (f == EIGEN_ROW) yr.noalias() = R * x;
       else yc.noalias() = C * x;
       PetscCall(PetscTime(&t1));
@@ -98,17 +113,21 @@ int main(int argc, char **argv)
   PetscCall(VecGetArrayRead(Y[AIJ], &y0));
   {
     const PetscScalar *y1;
-    double             d[3] = {0, 0, 0}, ny = 0;
+    const PetscScalar *y2;
+    double             d[4] = {0, 0, 0, 0}, ny = 0;
     PetscCall(VecGetArrayRead(Y[BAIJ], &y1));
+    PetscCall(VecGetArrayRead(Y[2], &y2));
     for (PetscInt i = 0; i < nrow; i++) {
       const double r0 = PetscRealPart(y0[i]);
       ny += r0 * r0;
       d[0] += (PetscRealPart(y1[i]) - r0) * (PetscRealPart(y1[i]) - r0);
       d[1] += (yr[i] - r0) * (yr[i] - r0);
       d[2] += (yc[i] - r0) * (yc[i] - r0);
+      d[3] += (PetscRealPart(y2[i]) - r0) * (PetscRealPart(y2[i]) - r0);
     }
     PetscCall(VecRestoreArrayRead(Y[BAIJ], &y1));
-    for (int i = 0; i < 3; i++) worst = std::max(worst, std::sqrt(d[i] / ny));
+    PetscCall(VecRestoreArrayRead(Y[2], &y2));
+    for (int i = 0; i < 4; i++) worst = std::max(worst, std::sqrt(d[i] / ny));
   }
   PetscCall(VecRestoreArrayRead(Y[AIJ], &y0));
 
@@ -125,8 +144,10 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-16s %10s %12s %16s\n", "format", "ms", "ns/nonzero", "faster Eigen / it"));
   for (int f = 0; f < NF; f++)
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-16s %10.3f %12.3f %16.2f\n", names[f], 1e3 * med[f], 1e9 * med[f] / (double)nnz, eigen / med[f]));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "default operator: %s, %.2fx the faster Eigen's speed (%s)\n", optype, eigen / med[OP],
+                        eigen / med[OP] >= 1.0 ? "at least Eigen's" : "SLOWER than Eigen"));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "largest |y - y_aij| / |y_aij|: %.1e\n", worst));
-  for (int f = 0; f < 2; f++) {
+  for (int f = 0; f < 3; f++) {
     PetscCall(MatDestroy(&A[f]));
     PetscCall(VecDestroy(&Y[f]));
   }

@@ -75,8 +75,10 @@ static PetscErrorCode MfadAutoCurrent_Private(Mat H, const char op[], MfadAuto *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Makes form f, timed as its creation. The assembled form is only applied (a preconditioner gets
-   the preconditioning matrix): MfadEnergyOperatorMatType_Private()'s format (aij; -mat_type's where given). */
+/* Makes form f, timed as its creation. The assembled form is applied and read for its (block)
+   diagonal, never factored: its format is the one with the faster product, baij (block size dof)
+   on one rank, filled in place as fast as aij (MfadEnergyOperatorMatType_Private(); -mat_type's
+   where given). It was aij while PETSc's COO filled baij ~4x slower (65 against 15 ms at 21k tets). */
 static PetscErrorCode MfadAutoCreateForm_Private(MfadAuto *a, PetscInt f)
 {
   PetscLogDouble t0, t1;

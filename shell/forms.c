@@ -30,8 +30,9 @@ PetscErrorCode MfadEnergyCreateHessianMat(MfadEnergy E, MfadHessianType type, Ma
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The assembled form of a Hessian that only a Krylov method applies: in MfadEnergyOperatorMatType_Private()'s
-   format (aij: src/assemble.c says why not baij yet; -mat_type still decides) */
+/* The assembled form of a Hessian that only a Krylov method applies: in the format with the faster
+   product (MfadEnergyOperatorMatType_Private(): baij for several unknowns per vertex on one rank;
+   -mat_type still decides) */
 PetscErrorCode MfadEnergyCreateOperatorMat_Private(MfadEnergy E, Mat *H)
 {
   PetscFunctionBegin;

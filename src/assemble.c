@@ -14,6 +14,7 @@
    ranks), and each owned fixed dof gets one diagonal entry of value 1: fixed rows and columns
    are the identity, as in the fused product. */
 #include "mfadimpl.h"
+#include <petsc/private/matimpl.h> /* the nonzero state of a Mat: MfadMatNewNonzeroState_Private() */
 
 #define MFAD_MAX_ELEMENT_N 24 /* as mfad/impl/ad.h */
 
@@ -152,6 +153,34 @@ static PetscErrorCode MfadMatCOOElements_Private(MfadEnergy E, const char *fixed
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A matrix preallocated again for a new pattern (dynamic element sets: contact) gets a new nonzero
+   state, before + 1, on every rank. PCs rebuild a symbolic factorisation only on a new state, and
+   PETSc 3.26 finds a seq(s)baij's diagonal blocks again only then (MatGetDiagonalMarkers_SeqBAIJ(),
+   read by MatGetDiagonal(), MatInvertBlockDiagonal() and MatSOR(); 3.18 found them at each
+   assembly). Seq(S)BAIJ preallocation keeps the old state (3.18 and 3.26; SeqAIJ's raises it), as
+   does PETSc 3.18's COO preallocation on several ranks: with the old diagonal positions read in the
+   new arrays, point-block Jacobi on the assembled form of -mfad_hessian auto (seqbaij) inverted the
+   wrong blocks and example_drop_contact's Newton steps stalled at a residual of 19.7 of the load
+   on PETSc 3.26 (1.2e-6 with aij). On several ranks assembly sets the state to the sum of the
+   ranks' diagonal and off-diagonal blocks' (again at each one where new locations are allowed),
+   so the difference goes into rank 0's diagonal block: the sum stays before + 1. Collective. */
+static PetscErrorCode MfadMatNewNonzeroState_Private(Mat A, PetscObjectState before)
+{
+  PetscMPIInt size, rank;
+  Mat         Ad;
+
+  PetscFunctionBegin;
+  if (A->nonzerostate > before) PetscFunctionReturn(PETSC_SUCCESS); /* the same on every rank: summed, or one rank */
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)A), &rank));
+  if (size > 1 && rank == 0) {
+    PetscCall(MatGetDiagonalBlock(A, &Ad));
+    Ad->nonzerostate += before + 1 - A->nonzerostate;
+  }
+  A->nonzerostate = before + 1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* MatSetPreallocationCOO() for the energy's current elements and fixed dofs, on a new matrix or
    again on one whose pattern changed (dynamic element sets); pat: the merged pattern, taken (NULL:
    built here). Collective. */
@@ -161,9 +190,11 @@ static PetscErrorCode MfadMatPreallocate_Private(MfadEnergy E, Mat A, MfadMatCOO
   PetscCount     ncoo, nfix0;
   PetscInt      *ci, *cj;
   char          *fixed;
+  PetscObjectState before;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(MFAD_PatternEvent, 0, 0, 0, 0));
+  PetscCall(MatGetNonzeroState(A, &before));
   PetscCall(MfadPairPatternDestroy_Private(&c->pat));
   PetscCall(PetscFree(c->vals));
   PetscCall(PetscFree(c->fixloc));
@@ -207,6 +238,7 @@ static PetscErrorCode MfadMatPreallocate_Private(MfadEnergy E, Mat A, MfadMatCOO
     PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
   }
+  PetscCall(MfadMatNewNonzeroState_Private(A, before));
   {
     PetscBool sym;
     PetscCall(MfadEnergyIsSymmetric(E, &sym));
@@ -341,15 +373,20 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
 }
 
 /* An assembled Hessian that only a Krylov method applies (the operator of -mfad_hessian auto, or of
-   -mfad_hessian aij beside another -mfad_pmat): aij. baij (block size dof) has the faster product
-   (bench_spmv_eigen, 100k tets: 1.04 against 2.26 ms; Eigen 1.78), but with its in-place fill from
-   mfad's CSR drop's contact did not converge on PETSc 3.26 (residual 19.7 of the load, twice; aij:
-   1.2e-6, CI stage 2's example_drop_contact), its pattern changing at every contact pair: not the
-   default until that fill is tested against aij's product on changing patterns. -mat_type baij still gives baij, filled by MatSetValuesBlocked(). */
+   -mfad_hessian aij beside another -mfad_pmat): never factored (a preconditioner reads at most its
+   diagonal or diagonal blocks, through auto's shell), so its format is the one with the faster
+   product. With more than one unknown per vertex that is baij (block size dof), filled in place
+   as fast as aij (src/assemble_csr.c), on one rank and on several: bench_spmv_eigen, 100k tets:
+   1.14 against 1.77 ms (Eigen 1.90), 384k: 3.66 against 7.67 ms (Eigen 5.00); on 2 ranks
+   (bench_scaling -assembled, 100k tets, 3 runs on 2 busy cores) MatMult 1.2-2.8x aij's, the fill
+   within the noise of aij's (0.64-1.3x; by MatSetValuesBlocked() it was 1.1-1.4x).
+   A changed pattern (contact) preallocates it again with a new nonzero state
+   (MfadMatNewNonzeroState_Private(): without it PETSc 3.26 read its diagonal blocks at the old
+   positions and example_drop_contact stalled). For a backend that keeps its values unmerged
+   (COO, no in-place fill), aij. */
 MatType MfadEnergyOperatorMatType_Private(MfadEnergy E)
 {
-  (void)E;
-  return MATAIJ;
+  return E->dof > 1 && MfadEnergyCOOMerge_Private(E) && E->opt.assemble_csr ? MATBAIJ : MATAIJ;
 }
 
 PetscErrorCode MfadEnergyCreateMatrixOfType_Private(MfadEnergy E, MatType type, Mat *A)

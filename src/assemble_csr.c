@@ -9,7 +9,8 @@
    and the fills write their value arrays in place, in the order MatMPIAIJSetPreallocationCSR()
    leaves them: each block's columns ascending by global index (the off-diagonal block's are
    compressed in that order; the entry counts are checked against PETSc's at set-up).
-   baij, sbaij: PETSc's block CSR preallocation, and one MatSetValuesBlocked() per block row.
+   baij, sbaij: PETSc's block CSR preallocation; baij's blocks are written in place as aij's
+   values are (into both blocks on several ranks), sbaij's by one MatSetValuesBlocked() per block row.
    Fixed dofs as in COO: a fixed row is its diagonal 1 alone, a fixed column is not stored (in a
    block format: stored as 0). */
 #include "mfadimpl.h"
@@ -31,6 +32,8 @@ struct _n_MfadMatCSR {
   PetscCount   nzd, nzo;         /* entries written into the diagonal and off-diagonal blocks */
   PetscBool    mpi;              /* mpiaij: the two blocks; else seqaij */
   PetscBool    blocked, upper;   /* (s)baij: block rows through MatSetValuesBlocked(); sbaij: the upper triangle */
+  PetscBool      inplace, mpibaij; /* (seq|mpi)baij: the blocks written in place instead; mpibaij: into its two blocks */
+  PetscCount     nbd, nbo;         /* blocked: the blocks stored in the diagonal and off-diagonal blocks */
   char        *keep;             /* blocked: each merged entry stored or not (rows and columns all fixed, or below the diagonal) */
   PetscInt    *bcol;             /* blocked: one block row's columns */
   PetscScalar *bval;             /* blocked: one block row's values, row-major */
@@ -211,7 +214,11 @@ static PetscErrorCode MfadMatCSRPreallocateBlocks_Private(MfadMatCSR c, Mat A)
     const PetscInt g = c->rstart + a;
     for (PetscInt m = c->mstart[a]; m < c->mstart[a + 1]; m++) {
       c->keep[m] = (char)(c->mcol[m] == g || (c->rfix[a] != all && c->mfix[m] != all && (!c->upper || c->mcol[m] > g)));
-      if (c->keep[m]) jj[q++] = c->mcol[m];
+      if (c->keep[m]) {
+        jj[q++] = c->mcol[m];
+        if (c->mcol[m] >= c->rstart && c->mcol[m] < c->rstart + n) c->nbd++;
+        else c->nbo++;
+      }
     }
     ii[a + 1] = q;
   }
@@ -225,6 +232,20 @@ static PetscErrorCode MfadMatCSRPreallocateBlocks_Private(MfadMatCSR c, Mat A)
   }
   PetscCall(PetscFree2(ii, jj));
   PetscCall(MatSetOption(A, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQBAIJ, &c->inplace));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPIBAIJ, &c->mpibaij));
+  c->inplace = (PetscBool)(c->inplace || c->mpibaij);
+  if (c->inplace) { /* written in place in this order: PETSc must have stored exactly these blocks */
+    Mat     Ad = A, Ao = NULL;
+    MatInfo id, io;
+    if (c->mpibaij) PetscCall(MatMPIBAIJGetSeqBAIJ(A, &Ad, &Ao, NULL));
+    PetscCall(MatGetInfo(Ad, MAT_LOCAL, &id));
+    if (Ao) PetscCall(MatGetInfo(Ao, MAT_LOCAL, &io));
+    else io.nz_used = 0;
+    PetscCheck((PetscCount)id.nz_used == c->nbd * dof * dof && (PetscCount)io.nz_used == c->nbo * dof * dof, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "CSR assembly: PETSc stored %g + %g baij entries, %" PetscCount_FMT " + %" PetscCount_FMT " expected", id.nz_used, io.nz_used,
+               c->nbd * dof * dof, c->nbo * dof * dof);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -405,6 +426,55 @@ static PetscErrorCode MfadMatCSRFillBlocks_Private(MfadMatCSR c, Mat A, const do
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* (seq|mpi)baij: the blocks written in place, in the order of the preallocation (each block row's
+   kept columns ascending; on several ranks the owned ones into the diagonal block, the others into
+   the off-diagonal block, whose columns PETSc numbers in ascending global order), each block
+   column-major as PETSc stores it; MatSetValuesBlocked() per row searched every column and made
+   the baij fill ~1.5x aij's (bench_hessian_forms -mat_type baij; on 2 ranks 1.1-1.4x) */
+static PetscErrorCode MfadMatCSRFillBAIJ_Private(MfadMatCSR c, Mat A, const double *vals)
+{
+  const PetscInt dof = c->dof, bb = dof * dof, rend = c->rstart + c->n;
+  Mat            Ad = A, Ao = NULL;
+  PetscScalar   *va, *vb    = NULL;
+  PetscCount     qa = 0, qb = 0;
+
+  PetscFunctionBegin;
+  if (c->mpibaij) PetscCall(MatMPIBAIJGetSeqBAIJ(A, &Ad, &Ao, NULL));
+  PetscCall(MatSeqBAIJGetArray(Ad, &va));
+  if (Ao) PetscCall(MatSeqBAIJGetArray(Ao, &vb));
+  for (PetscInt a = 0; a < c->n; a++) {
+    const PetscInt m0 = c->mstart[a], len = c->mstart[a + 1] - m0, g = c->rstart + a, fix = c->rfix[a];
+    PetscCall(MfadMatCSRRow_Private(c, a, vals));
+    for (PetscInt k = 0; k < len; k++) {
+      const PetscInt  m = m0 + k, cfix = c->mfix[m];
+      const PetscBool owned = (PetscBool)(c->mcol[m] >= c->rstart && c->mcol[m] < rend);
+      PetscScalar    *blk;
+      if (!c->keep[m]) continue;
+      PetscCheck(owned ? qa < c->nbd : qb < c->nbo, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CSR fill: more than the %" PetscCount_FMT " baij blocks stored",
+                 owned ? c->nbd : c->nbo);
+      blk = owned ? va + (size_t)qa++ * bb : vb + (size_t)qb++ * bb;
+      if (!fix && !cfix)
+        for (PetscInt i = 0; i < dof; i++)
+          for (PetscInt j = 0; j < dof; j++) blk[j * dof + i] = c->row[k][i * dof + j];
+      else
+        for (PetscInt i = 0; i < dof; i++)
+          for (PetscInt j = 0; j < dof; j++) {
+            const PetscBool out = (PetscBool)((fix >> i & 1) || (cfix >> j & 1));
+            blk[j * dof + i]    = out ? ((c->mcol[m] == g && i == j) ? 1.0 : 0.0) : c->row[k][i * dof + j];
+          }
+    }
+  }
+  PetscCall(MatSeqBAIJRestoreArray(Ad, &va));
+  if (Ao) PetscCall(MatSeqBAIJRestoreArray(Ao, &vb));
+  PetscCheck(qa == c->nbd && qb == c->nbo, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "CSR fill: %" PetscCount_FMT " + %" PetscCount_FMT " baij blocks written, %" PetscCount_FMT " + %" PetscCount_FMT " stored", qa, qb,
+             c->nbd, c->nbo);
+  /* a new state, and PETSc's cached inverse diagonal blocks (SOR) marked stale */
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadMatCSRFill_Private(MfadMatCSR c, Mat A, const MfadPairPattern *pat, const double *vals)
 {
   PetscFunctionBegin;
@@ -413,7 +483,8 @@ PetscErrorCode MfadMatCSRFill_Private(MfadMatCSR c, Mat A, const MfadPairPattern
     PetscCall(PetscSFReduceBegin(c->sf, c->block, leaf, c->rvals, MPI_REPLACE));
     PetscCall(PetscSFReduceEnd(c->sf, c->block, leaf, c->rvals, MPI_REPLACE));
   }
-  if (c->blocked) PetscCall(MfadMatCSRFillBlocks_Private(c, A, vals));
+  if (c->inplace) PetscCall(MfadMatCSRFillBAIJ_Private(c, A, vals));
+  else if (c->blocked) PetscCall(MfadMatCSRFillBlocks_Private(c, A, vals));
   else PetscCall(MfadMatCSRFillAIJ_Private(c, A, vals));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -209,6 +209,66 @@ typedef struct {
   Vec        X, V;
 } Dyn;
 
+/* MfadEnergyComputeHessian() into M, whose nonzero state must be new exactly when the pair set
+   changed (M preallocated again): PCs redo a symbolic factorisation, and PETSc 3.26 finds the
+   diagonal blocks again, only on a new state. Its seq(s)baij preallocation kept the state (the
+   fill then read the old diagonal positions in the new arrays: example_drop_contact) */
+static PetscErrorCode ComputeNewState(const char *stage, const char *what, MfadEnergy E, Vec X, Mat M, PetscBool pairs_changed)
+{
+  PetscObjectState s0, s1;
+  char             msg[128];
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetNonzeroState(M, &s0));
+  PetscCall(MfadEnergyComputeHessian(E, X, M));
+  PetscCall(MatGetNonzeroState(M, &s1));
+  PetscCall(PetscSNPrintf(msg, sizeof msg, "%s: nonzero state changed (expected iff a rank's pair set changed)", what));
+  PetscCall(Expect((PetscBool)((s1 != s0) == pairs_changed), stage, msg, (PetscReal)(s1 != s0), pairs_changed));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* what a preconditioner reads from M, filled by E at X: its diagonal and (blocks: PETSc has them
+   for aij and baij, not sbaij) inverted diagonal blocks (point-block Jacobi), against a matrix
+   made afresh from the from-scratch energy E2 at X, whose caches cannot be stale. Called after a
+   pattern change and again at another point (new values, the same pattern). 1e-12 on the
+   diagonal (summation order); 1e-10 on the inverted 3 x 3 blocks (their condition numbers) */
+static PetscErrorCode SameDiagonals(const char *stage, const char *what, MfadEnergy E, MfadEnergy E2, Vec X, Mat M, PetscBool blocks)
+{
+  Mat                F;
+  Vec                DF, DM;
+  const PetscScalar *fi, *mi;
+  PetscInt           n, bs;
+  PetscReal          rel = 0, diff = 0, nrm = 0;
+  char               msg[160];
+
+  PetscFunctionBeginUser;
+  PetscCall(MfadEnergyComputeHessian(E, X, M));
+  PetscCall(MfadEnergyCreateMatrix(E2, &F));
+  PetscCall(MfadEnergyComputeHessian(E2, X, F));
+  PetscCall(MatCreateVecs(F, &DF, NULL));
+  PetscCall(VecDuplicate(DF, &DM));
+  PetscCall(MatGetDiagonal(F, DF));
+  PetscCall(MatGetDiagonal(M, DM));
+  PetscCall(HFixRelDiff(DM, DF, &rel));
+  PetscCall(PetscSNPrintf(msg, sizeof msg, "|diagonal(%s) - diagonal(new aij)| / |.|", what));
+  PetscCall(Expect((PetscBool)(rel <= 1e-12), stage, msg, rel, 1e-12));
+  PetscCall(VecDestroy(&DF));
+  PetscCall(VecDestroy(&DM));
+  if (blocks) {
+    PetscCall(MatGetLocalSize(F, &n, NULL));
+    PetscCall(MatGetBlockSize(F, &bs));
+    PetscCall(MatInvertBlockDiagonal(F, &fi));
+    PetscCall(MatInvertBlockDiagonal(M, &mi));
+    for (PetscInt i = 0; i < n * bs; i++) diff = PetscMax(diff, PetscAbsScalar(mi[i] - fi[i])), nrm = PetscMax(nrm, PetscAbsScalar(fi[i]));
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &diff, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &nrm, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+    PetscCall(PetscSNPrintf(msg, sizeof msg, "max |inverted diagonal blocks(%s) - new aij's| / max |new aij's|", what));
+    PetscCall(Expect((PetscBool)(diff <= 1e-10 * nrm), stage, msg, diff / nrm, 1e-10));
+  }
+  PetscCall(MatDestroy(&F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode CheckStage(const char *stage, const HFix *f, Dyn *d, const Springs *s, const Springs *prev)
 {
   MfadEnergy E2, Es;
@@ -292,15 +352,15 @@ static PetscErrorCode CheckStage(const char *stage, const HFix *f, Dyn *d, const
   PetscCall(MatMult(d->C, d->V, Y2));
   PetscCall(HFixRelDiff(Y2, Y, &rel));
   PetscCall(Expect((PetscBool)(rel <= 1e-12), stage, "|cached - fused| / |fused|", rel, 1e-12));
-  PetscCall(MfadEnergyComputeHessian(d->E, d->X, d->A));
+  PetscCall(ComputeNewState(stage, "aij", d->E, d->X, d->A, pairs_changed));
   PetscCall(MatMult(d->A, d->V, Y2));
   PetscCall(HFixRelDiff(Y2, Y, &rel));
   PetscCall(Expect((PetscBool)(rel <= 1e-12), stage, "|assembled aij - fused| / |fused|", rel, 1e-12));
-  PetscCall(MfadEnergyComputeHessian(d->E, d->X, d->B));
+  PetscCall(ComputeNewState(stage, "baij", d->E, d->X, d->B, pairs_changed));
   PetscCall(MatMult(d->B, d->V, Y2));
   PetscCall(HFixRelDiff(Y2, Y, &rel));
   PetscCall(Expect((PetscBool)(rel <= 1e-12), stage, "|assembled baij - fused| / |fused|", rel, 1e-12));
-  PetscCall(MfadEnergyComputeHessian(d->E, d->X, d->Q));
+  PetscCall(ComputeNewState(stage, "sbaij", d->E, d->X, d->Q, pairs_changed));
   PetscCall(MatMult(d->Q, d->V, Y2));
   PetscCall(HFixRelDiff(Y2, Y, &rel));
   PetscCall(Expect((PetscBool)(rel <= 1e-12), stage, "|assembled sbaij - fused| / |fused|", rel, 1e-12));
@@ -308,6 +368,18 @@ static PetscErrorCode CheckStage(const char *stage, const HFix *f, Dyn *d, const
   PetscCall(MatMult(d->Z, d->V, Y2));
   PetscCall(HFixRelDiff(Y2, Y, &rel));
   PetscCall(Expect((PetscBool)(rel <= 1e-12), stage, "|assembled aij (element COO) - fused| / |fused|", rel, 1e-12));
+  { /* the diagonals after the change, and at another point on the same pattern */
+    Vec Xq;
+    PetscCall(VecDuplicate(d->X, &Xq));
+    PetscCall(VecWAXPY(Xq, 1e-2, d->V, d->X));
+    for (int p = 0; p < 2; p++) {
+      Vec Xp = p ? Xq : d->X;
+      PetscCall(SameDiagonals(stage, p ? "aij, another point" : "aij", d->E, E2, Xp, d->A, PETSC_TRUE));
+      PetscCall(SameDiagonals(stage, p ? "baij, another point" : "baij", d->E, E2, Xp, d->B, PETSC_TRUE));
+      PetscCall(SameDiagonals(stage, p ? "sbaij, another point" : "sbaij", d->E, E2, Xp, d->Q, PETSC_FALSE));
+    }
+    PetscCall(VecDestroy(&Xq));
+  }
   {
     PetscBool sym;
     PetscCall(MatNorm(d->A, NORM_FROBENIUS, &nrm));

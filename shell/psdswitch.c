@@ -417,7 +417,7 @@ PetscErrorCode MfadPSDSwitchStep_Private(PetscObject solver, MfadEnergy E, KSP k
       c->exact = (PetscBool)(gnorm > 0.25 * c->gprev && lambda >= 0.999);
     }
   }
-  c->cut = 1;
+  c->cut   = 1;
   c->gprev = gnorm;
   c->ksp = ksp, c->P = P, c->X = X;
   PetscCall(MfadEnergySetPSDProjectionInUse_Private(E, c->exact ? MFAD_PSD_NONE : psd));

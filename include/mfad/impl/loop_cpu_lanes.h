@@ -9,7 +9,8 @@
   lane), the feature map, the body and the pull-back run once on the lanes (mfad-energy writes the
   map's lanes copy too), and each lane's element vector is scattered in element order: every output entry receives the scalar path's contributions in
 the scalar path's order. The block's tail (fewer than MFAD_VW elements left), and a group whose lanes take a branch on values differently (the body
-reports it), run on the scalar path. L->scalar = 1 keeps the scalar path throughout (the comparison, and the choice by measurement).
+reports it), run on the scalar path. L->scalar = 1 keeps the scalar path throughout (the comparison); MFAD_LANES_MODES below, the modes
+the energy runs on lanes at all (the choice by measurement).
 **/
 #if !defined(MFAD_IMPL_ALLOWED)
 #error "<mfad/impl/loop_cpu_lanes.h> is generated-code machinery: include <mfad.h> or <mfad/energy.h>; mfad-energy's output defines MFAD_IMPL_ALLOWED"
@@ -74,7 +75,7 @@ static inline __attribute__((always_inline)) void mfad_lanes_scatter(const MfadL
 
 /* one group of lanes; 0 where its lanes took a branch differently (nothing scattered). The block's
    energy gets the lanes' values in element order (the value pass of the scalar loop, fused) */
-static inline int mfad_lanes_gradient_group(const MfadLoop *L, int e0, double *sum)
+static inline __attribute__((unused)) int mfad_lanes_gradient_group(const MfadLoop *L, int e0, double *sum)
 {
   long long idx[MFAD_NV][MFAD_VW];
   mfad_vd   xv[MFAD_N], fv[MFAD_NF], pv[MFAD_NPV], E, af[MFAD_NF];
@@ -90,7 +91,7 @@ static inline int mfad_lanes_gradient_group(const MfadLoop *L, int e0, double *s
   return 1;
 }
 
-static inline int mfad_lanes_hvp_group(const MfadLoop *L, int e0, double *sum)
+static inline __attribute__((unused)) int mfad_lanes_hvp_group(const MfadLoop *L, int e0, double *sum)
 {
   (void)sum;
   long long  idx[MFAD_NV][MFAD_VW];
@@ -154,14 +155,34 @@ static inline int mfad_lanes_hvp_group(const MfadLoop *L, int e0, double *sum)
     mfad_elem_scatter(L->y, L->conn + (long)(e)*MFAD_NV, hv_, L->weight); \
   } while (0)
 
+/* The modes on lanes (bits: 1 gradient, 2 HVP), chosen per energy by measurement: mfad_add_energy's
+   LANES_MODES (cmake/MfadEnergy.cmake) passes -DMFAD_LANES_MODES; a mode left out keeps the scalar
+   loop and its lanes body is never instantiated (a fraction of the unit's compile time) */
+#ifndef MFAD_LANES_MODES
+#define MFAD_LANES_MODES 3
+#endif
+
+/* MFAD_CPU_LANES(L, mode) of mfad/impl/loop_cpu.h: the lanes' loop of the mode, unless L->scalar */
+#if (MFAD_LANES_MODES) & 1
 /* the gradient and the blocks' energies (the scalar loop's value pass and gradient pass in one) */
-static __attribute__((unused)) void mfad_cpu_lanes_gradient(const MfadLoop *L)
-{
-  MFAD_CPU_COLOURED_LANES(L, mfad_lanes_gradient_group, MFAD_LANES_SCALAR_GRADIENT, 1);
-}
-static __attribute__((unused)) void mfad_cpu_lanes_hvp(const MfadLoop *L)
-{
-  MFAD_CPU_COLOURED_LANES(L, mfad_lanes_hvp_group, MFAD_LANES_SCALAR_HVP, 0);
-}
+static void mfad_cpu_lanes_gradient(const MfadLoop *L) { MFAD_CPU_COLOURED_LANES(L, mfad_lanes_gradient_group, MFAD_LANES_SCALAR_GRADIENT, 1); }
+#define MFAD_CPU_LANES_gradient(L) \
+  if (!(L)->scalar && !(L)->atomic) { \
+    mfad_cpu_lanes_gradient(L); \
+    return; \
+  }
+#else
+#define MFAD_CPU_LANES_gradient(L)
+#endif
+#if (MFAD_LANES_MODES) & 2
+static void mfad_cpu_lanes_hvp(const MfadLoop *L) { MFAD_CPU_COLOURED_LANES(L, mfad_lanes_hvp_group, MFAD_LANES_SCALAR_HVP, 0); }
+#define MFAD_CPU_LANES_hvp(L) \
+  if (!(L)->scalar && !(L)->atomic) { \
+    mfad_cpu_lanes_hvp(L); \
+    return; \
+  }
+#else
+#define MFAD_CPU_LANES_hvp(L)
+#endif
 
 #endif /* MFAD_LOOP_CPU_LANES_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 static const char help[] =
-    "SIMD lanes against the scalar element loop (mfad/impl/loop_cpu_lanes.h): gradient and fused HVP of\n"
+    "SIMD lanes against the scalar element loop (mfad/impl/loop_cpu_lanes.h): gradient, fused HVP and value of\n"
     "one energy through the library kernel's scalar loop (MfadLoop.scalar), its lanes at 4 (and at 8\n"
     "for neohookean_tet and mass_spring: copies of the energy compiled here with -DMFAD_LANES_WIDTH, every\n"
     "mode on lanes whatever the library chose), and the hand-written scalar C of bench_ops (hand_*.c)\n"
@@ -175,7 +175,7 @@ int main(int argc, char **argv)
   {
     const int   ne = (int)M.nelem, nd = (int)(M.nvert * M.dof);
     int        *conn, bs[2] = {0, ne}, cs[2] = {0, 1}, cb[1] = {0};
-    double     *v, *y[4][2], bv, t[4][2][99], hz;
+    double     *v, *y[4][2], bv, bvs[4], t[4][3][99], hz;
     PetscRandom rnd;
     PetscCall(PetscMalloc2(M.nv * M.nelem, &conn, nd, &v));
     for (PetscInt i = 0; i < M.nv * M.nelem; i++) conn[i] = (int)M.conn[i];
@@ -191,26 +191,27 @@ int main(int argc, char **argv)
     hz = ClockHz();
     for (PetscInt r = -1; r < reps; r++) /* r = -1: warm-up; the kernels interleaved */
       for (int k = 0; k < nk; k++)
-        for (int op = 0; op < 2; op++) {
-          L.y      = y[k][op];
+        for (int op = 0; op < 3; op++) { /* gradient, HVP, value */
+          L.y      = y[k][op % 2];
           L.scalar = k == 0;
-          memset(L.y, 0, sizeof(double) * (size_t)nd);
+          if (op < 2) memset(L.y, 0, sizeof(double) * (size_t)nd);
           const double t0 = Now();
-          (op ? ks[k]->cpu_hvp : ks[k]->cpu_gradient)(&L);
+          (op == 2 ? ks[k]->cpu_value : op ? ks[k]->cpu_hvp : ks[k]->cpu_gradient)(&L);
           if (r >= 0) t[k][op][r] = Now() - t0;
+          if (op == 2) bvs[k] = bv;
         }
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "energy %s: %d elements, 1 thread, clock %.2f GHz (dependent adds), %s of %d\n", energy, ne, 1e-9 * hz,
                           median ? "medians" : "fastest", (int)reps));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s %10s %10s %8s %12s %10s %10s %8s %12s\n", "loop", "grad ns/el", "cycles/el", "speed-up", "diff",
-                          "hvp ns/el", "cycles/el", "speed-up", "diff"));
-    double med[4][2];
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s %10s %10s %8s %9s %10s %10s %8s %9s %10s %10s %8s %9s\n", "loop", "grad ns/el", "cycles/el",
+                          "speed-up", "diff", "hvp ns/el", "cycles/el", "speed-up", "diff", "val ns/el", "cycles/el", "speed-up", "diff"));
+    double med[4][3];
     for (int k = 0; k < nk; k++)
-      for (int op = 0; op < 2; op++) {
+      for (int op = 0; op < 3; op++) {
         qsort(t[k][op], (size_t)reps, sizeof(double), CompareDouble);
         med[k][op] = t[k][op][median ? reps / 2 : 0] / ne;
       }
     for (int k = 0; k < nk; k++) {
-      double diff[2];
+      double diff[3];
       for (int op = 0; op < 2; op++) {
         double d = 0, s = 0;
         for (int i = 0; i < nd; i++) {
@@ -219,8 +220,11 @@ int main(int argc, char **argv)
         }
         diff[op] = d / s;
       }
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s %10.2f %10.1f %8.2f %12.2e %10.2f %10.1f %8.2f %12.2e\n", names[k], 1e9 * med[k][0],
-                            hz * med[k][0], med[0][0] / med[k][0], diff[0], 1e9 * med[k][1], hz * med[k][1], med[0][1] / med[k][1], diff[1]));
+      diff[2] = PetscAbsReal(bvs[k] - bvs[0]) / PetscAbsReal(bvs[0]);
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s", names[k]));
+      for (int op = 0; op < 3; op++)
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, " %10.2f %10.1f %8.2f %9.1e", 1e9 * med[k][op], hz * med[k][op], med[0][op] / med[k][op], diff[op]));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n"));
     }
     for (int k = 0; k < nk; k++)
       for (int op = 0; op < 2; op++) PetscCall(PetscFree(y[k][op]));

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # mfad_add_energy(<target> <name> [SOURCE <file.c>] [HEADER <file.h>] [BUILTIN] [NO_CUDA] [ROLL_HESSIAN_ROWS] [LANES]
-#                 [LANES_MODES <gradient|hvp>...] [CUDA_DIAGONAL_COLUMNS] [COMPILE_OPTIONS <opt>...])
+#                 [LANES_MODES <gradient|hvp|value>...] [CUDA_DIAGONAL_COLUMNS] [COMPILE_OPTIONS <opt>...])
 #   Compiles energy <name> into <target>: value, gradient, fused HVP and element Hessian on the
 #   CPU, as the kernel MfadKernel_<name>; when the library has CUDA, the same source is also
 #   compiled by nvcc into <target> (the kernel's CUDA entry points, -mfad_backend cuda).
@@ -16,8 +16,9 @@
 #   include/mfad/impl/loop_cpu_lanes.h), where the translator finds the energy's reverse body fit
 #   for them (else a note, and the scalar path): a second body in the gradient/HVP unit. The lanes'
 #   width: -DMFAD_LANES_WIDTH=4|8 at configure time (default 4, include/mfad/impl/ad_lanes.h).
-#   LANES_MODES: only these modes on lanes (implies LANES), the others on the scalar loop: where
-#   bench_lanes measured the lanes slower for a mode of the energy (energies/CMakeLists.txt).
+#   LANES_MODES: these modes on lanes (implies LANES; LANES alone: gradient hvp), the others on the
+#   scalar loop: where bench_lanes measured the lanes slower for a mode of the energy, or the value
+#   (line searches) where faster (energies/CMakeLists.txt).
 #   CUDA_DIAGONAL_COLUMNS: the GPU's Hessian diagonal by N HVP columns instead of the diagonal
 #   mode, for an energy whose diagonal-mode body does not fit a thread (ptxas's stack over 1 KB
 #   where the columns' is under it: docs/gpu.md).
@@ -63,8 +64,10 @@ function(mfad_add_energy target name)
         math(EXPR lanes_modes "${lanes_modes} | 1")
       elseif(mode STREQUAL "hvp")
         math(EXPR lanes_modes "${lanes_modes} | 2")
+      elseif(mode STREQUAL "value")
+        math(EXPR lanes_modes "${lanes_modes} | 4")
       else()
-        message(FATAL_ERROR "mfad_add_energy(${name}): LANES_MODES ${mode}: the modes on lanes are gradient and hvp")
+        message(FATAL_ERROR "mfad_add_energy(${name}): LANES_MODES ${mode}: the modes on lanes are gradient, hvp and value")
       endif()
     endforeach()
   endif()

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* SIMD lanes (mfad/impl/loop_cpu_lanes.h) against the scalar element loop, on every built-in energy
-   built with lanes (energies/CMakeLists.txt: LANES, LANES_MODES): the gradient, the blocks' energies
-   and the HVP of the same kernel with MfadLoop.scalar = 1 and = 0, on elements that share vertices,
+   built with lanes (energies/CMakeLists.txt: LANES, LANES_MODES): the gradient, the blocks' energies,
+   the HVP and the value mode's blocks' energies of the same kernel with MfadLoop.scalar = 1 and = 0, on elements that share vertices,
    in blocks whose sizes leave tails (13, 4, 27 and the rest, none a multiple of 4 or 8), with
    branches on values taken differently in the lanes of one group and alike in whole groups: an
    inverted tet (E = inf for neohookean_tet and volume_barrier_tet) among valid ones, a spring of
@@ -27,7 +27,7 @@ static const char *const LanesEnergies[] = {"neohookean_tet",      "mass_spring"
 
 #define NELEM  93               /* blocks of 13, 4, 27 and 49 */
 #define NVERT  40               /* shared by the valid elements */
-#define NTOTAL (NVERT + 17 * 4) /* and the branched elements' own */
+#define NTOTAL (NVERT + 18 * 4) /* and the branched elements' own */
 
 static unsigned long long Rng;
 static double             Uniform(double a, double b)
@@ -46,12 +46,13 @@ static const double Simplex[4][3] = {
     {0.5, 0.28867513459481287, 0.816496580927726}
 };
 
-/* elements 2 and 20..35: branched (an inverted tet, a spring of zero length, a flipped or degenerate
-   triangle); the rest valid.
-   Element 2 shares its group with valid ones at both widths; 20..35 cover whole groups of block 2
-   ([17, 44): groups from 17 by 4 or 8). A branched element has vertices of its own; the valid ones
+/* elements 2, 20..35 and 49: branched (an inverted tet, a spring of zero length, a flipped or
+   degenerate triangle); the rest valid. Element 2 shares its group with valid ones at both widths
+   (the first group of the HVP's first pair of groups in block 0); 20..35 cover whole groups of
+   block 2 ([17, 44): groups from 17 by 4 or 8); 49 is in the second group of the first pair of
+   block 3 ([44, 52)). A branched element has vertices of its own; the valid ones
    share vertices (the scatter adds several elements to each). */
-static int Branched(int e) { return e == 2 || (e >= 20 && e < 36); }
+static int Branched(int e) { return e == 2 || (e >= 20 && e < 36) || e == 49; }
 
 static void Compare(const char *what, const char *name, const double *a, const double *b, int n)
 {
@@ -75,7 +76,7 @@ static void CheckKernel(MfadKernel k, const char *name)
 {
   const int nv = k->nvert, nd      = k->dof;
   int       conn[NELEM * 4], bs[5] = {0, 13, 17, 44, NELEM}, cs[2] = {0, 4}, cb[4] = {0, 1, 2, 3};
-  double    x[NTOTAL * 3], v[NTOTAL * 3], p[NELEM * 12], y[2][2][NTOTAL * 3], bv[2][4];
+  double    x[NTOTAL * 3], v[NTOTAL * 3], p[NELEM * 12], y[2][2][NTOTAL * 3], bv[2][4], bvv[2][4];
   double    xe[NELEM][12], rest[12], mat[2] = {1.0, 2.0};
 
   ck_assert_int_le(k->nvert * k->dof, 12);
@@ -126,14 +127,17 @@ static void CheckKernel(MfadKernel k, const char *name)
     k->cpu_gradient(&L);
     L.y = y[lanes][1];
     k->cpu_hvp(&L);
+    L.block_value = bvv[lanes];
+    k->cpu_value(&L);
   }
-  /* the branches were taken: an inverted tet has E = inf, the other blocks are finite */
+  /* the branches were taken: an inverted tet has E = inf, block 1 (none) is finite */
   if (!strcmp(name, "neohookean_tet") || !strcmp(name, "volume_barrier_tet"))
-    ck_assert_msg(isinf(bv[0][0]) && isinf(bv[0][2]) && isfinite(bv[0][1]) && isfinite(bv[0][3]), "%s: block energies %g %g %g %g", name, bv[0][0],
+    ck_assert_msg(isinf(bv[0][0]) && isinf(bv[0][2]) && isfinite(bv[0][1]) && isinf(bv[0][3]), "%s: block energies %g %g %g %g", name, bv[0][0],
                   bv[0][1], bv[0][2], bv[0][3]);
   Compare("gradient", name, y[1][0], y[0][0], NTOTAL * nd);
   Compare("energies", name, bv[1], bv[0], 4);
   Compare("HVP", name, y[1][1], y[0][1], NTOTAL * nd);
+  Compare("value", name, bvv[1], bvv[0], 4);
 }
 
 START_TEST(lanes_equal_the_scalar_loop)

@@ -92,7 +92,11 @@ static inline int mfad_cpu_threads(const MfadLoop *L) { (void)L; return 1; }
 #define MFAD_CPU_LANES(L, mode)
 #endif
 
-MFAD_CPU_LOOP void mfad_cpu_value(const MfadLoop *L) { MFAD_CPU_BLOCKS(L, sum_ += L->weight * mfad_elem_value(L, e)); }
+MFAD_CPU_LOOP void mfad_cpu_value(const MfadLoop *L)
+{
+  MFAD_CPU_LANES(L, value)
+  MFAD_CPU_BLOCKS(L, sum_ += L->weight * mfad_elem_value(L, e));
+}
 
 MFAD_CPU_LOOP void mfad_cpu_gradient(const MfadLoop *L)
 {

@@ -1,24 +1,103 @@
 // SPDX-License-Identifier: BSD-2-Clause
 static const char help[] =
-    "SIMD lanes against the scalar element loop (mfad/impl/loop_cpu_lanes.h) on the driver's workloads\n"
-    "(workloads.h): gradient and fused HVP of the same kernel through its scalar loop (MfadLoop.scalar),\n"
-    "its lanes at 4 and at 8 (copies of the energy compiled here with -DMFAD_LANES_WIDTH), and the\n"
-    "hand-written scalar C of bench_ops (hand_*.c), interleaved in one process, 1 thread, one block\n"
-    "in element order (the scatter of a real mesh). The fastest of -reps (the least disturbed on a\n"
-    "shared machine; -median: medians) of this thread's CPU time: ns and cycles per element (the\n"
-    "clock measured by a chain of dependent integer adds, 1 cycle each), the speed-up over scalar,\n"
-    "and the largest difference from the scalar results relative to their largest entry.\n"
-    "  -workload neohookean|cloth  -n <20> -m <42>  -reps <15>\n";
+    "SIMD lanes against the scalar element loop (mfad/impl/loop_cpu_lanes.h): gradient, fused HVP and value of\n"
+    "one energy through the library kernel's scalar loop (MfadLoop.scalar), its lanes at 4 (and at 8\n"
+    "for neohookean_tet and mass_spring: copies of the energy compiled here with -DMFAD_LANES_WIDTH, every\n"
+    "mode on lanes whatever the library chose), and the hand-written scalar C of bench_ops (hand_*.c)\n"
+    "where there is one, interleaved in one process, 1 thread, one block in element order (the scatter\n"
+    "of a real mesh). The fastest of -reps (the least disturbed on a shared machine; -median: medians)\n"
+    "of this thread's CPU time: ns and cycles per element (the clock measured by a chain of dependent\n"
+    "integer adds, 1 cycle each), the speed-up over scalar, and the largest difference from the scalar\n"
+    "results relative to their largest entry.\n"
+    "  -energy <name> (every energy of LanesEnergies below; default: the workload's)\n"
+    "  -workload neohookean|cloth  -n <20> -m <42>  -reps <15>\n"
+    "Meshes: the workloads' (workloads.h) for neohookean_tet, mass_spring and symmetric_dirichlet; other\n"
+    "tet energies the neohookean box (bending_dihedral: a tet's four vertices as its hinge), other\n"
+    "triangle energies a grid of 4n x 3m squares, 2 triangles each, stretched and wiggled out of plane.\n";
 #include <math.h>
 #include <string.h>
 #include <time.h>
 #include "hand.h"
 #include "workloads.h"
 
-MFAD_KERNEL_DECLARE(neohookean_tet_w4);
+/* the energies the translator takes on lanes (mfad-energy --lanes writes their body), each compiled
+   here at 4 lanes (bench/CMakeLists.txt: the same list) */
+#define LANES_ENERGIES(X) \
+  X(neohookean_tet) \
+  X(mass_spring) \
+  X(stable_neohookean_tet) \
+  X(volume_barrier_tet) \
+  X(bending_dihedral) \
+  X(symmetric_dirichlet) \
+  X(arap_tri) \
+  X(flip_barrier_tri) \
+  X(dirichlet_tri) \
+  X(membrane_tri)
+#define DECLARE_W4(name) MFAD_KERNEL_DECLARE(name##_w4);
+LANES_ENERGIES(DECLARE_W4)
 MFAD_KERNEL_DECLARE(neohookean_tet_w8);
-MFAD_KERNEL_DECLARE(mass_spring_w4);
 MFAD_KERNEL_DECLARE(mass_spring_w8);
+#define ENTRY_W4(name) {#name, MFAD_KERNEL(name##_w4)},
+static const struct {
+  const char *name;
+  MfadKernel  w4;
+} LanesEnergies[] = {LANES_ENERGIES(ENTRY_W4)};
+
+/* the mesh of an energy that no workload names: tets (the neohookean box), or triangles (4n x 3m
+   squares); the parameters from the energy's own rest set-up on the undeformed coordinates */
+static PetscErrorCode MeshCreateFor(MfadKernel k, PetscInt n, PetscInt m, Mesh *M)
+{
+  PetscReal *coords, mat[2] = {1e5 / (2 * 1.3), 1e5 * 0.3 / (1.3 * 0.4)}; /* mu, lambda (or k, kappa): E = 1e5, nu = 0.3 */
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(M, sizeof(*M)));
+  M->k   = k;
+  M->nv  = k->nvert;
+  M->dof = k->dof;
+  M->np  = k->nparam;
+  PetscCheck(k->rest_dim == 3 && (M->nv == 4 || M->nv == 3), PETSC_COMM_SELF, PETSC_ERR_SUP, "bench_lanes: energy %s: %d vertices: no mesh here",
+             k->name, k->nvert);
+  if (M->nv == 4) {
+    const PetscInt nc    = n * n * m;
+    PetscReal      lo[3] = {0, 0, 0}, hi[3] = {1.0, 1.0, (PetscReal)m / n};
+    M->nelem = 6 * nc;
+    M->nvert = (n + 1) * (n + 1) * (m + 1);
+    PetscCall(PetscMalloc3(M->nv * M->nelem, &M->conn, M->np * M->nelem, &M->params, M->dof * M->nvert, &M->x));
+    PetscCall(PetscMalloc1(3 * M->nvert, &coords));
+    PetscCall(MfadMeshBoxTets(n, n, m, 0, nc, M->conn));
+    PetscCall(MfadMeshBoxVertices(n, n, m, lo, hi, 0, M->nvert, coords));
+    for (PetscInt i = 0; i < 3 * M->nvert; i++) M->x[i] = coords[i] * (i % 3 == 2 ? 1.1 : 0.97) + 0.01 / n * PetscSinReal(1.7 * i);
+  } else {
+    const PetscInt  nx = 4 * n, ny = 3 * m;
+    const PetscReal h = 1.0 / nx;
+    M->nvert          = (nx + 1) * (ny + 1);
+    M->nelem          = 2 * nx * ny;
+    PetscCall(PetscMalloc3(M->nv * M->nelem, &M->conn, M->np * M->nelem, &M->params, M->dof * M->nvert, &M->x));
+    PetscCall(PetscMalloc1(3 * M->nvert, &coords));
+    for (PetscInt j = 0, e = 0; j < ny; j++)
+      for (PetscInt i = 0; i < nx; i++, e += 2) {
+        const PetscInt v   = j * (nx + 1) + i; /* counter-clockwise triangles */
+        M->conn[3 * e]     = v;
+        M->conn[3 * e + 1] = v + 1;
+        M->conn[3 * e + 2] = v + nx + 2;
+        M->conn[3 * e + 3] = v;
+        M->conn[3 * e + 4] = v + nx + 2;
+        M->conn[3 * e + 5] = v + nx + 1;
+      }
+    for (PetscInt v = 0; v < M->nvert; v++) {
+      const PetscReal X = h * (v % (nx + 1)), Y = h * (v / (nx + 1)),
+                      xv[3] = {1.1 * X + 0.3 * Y + 0.02 * h * PetscSinReal(1.7 * v), 0.95 * Y + 0.02 * h * PetscCosReal(2.3 * v),
+                               0.1 * h * PetscSinReal(1.3 * v)};
+      coords[3 * v]         = X;
+      coords[3 * v + 1]     = Y;
+      coords[3 * v + 2]     = 0;
+      for (PetscInt d = 0; d < M->dof; d++) M->x[M->dof * v + d] = xv[d];
+    }
+  }
+  PetscCall(MeshRestParams(M, coords, k->nmaterial ? mat : NULL));
+  PetscCall(PetscFree(coords));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static double Now(void)
 {
@@ -48,30 +127,55 @@ static double ClockHz(void)
 
 int main(int argc, char **argv)
 {
-  PetscInt    wl = WL_NEOHOOKEAN, n = 20, m = 42, reps = 15;
-  PetscBool   median = PETSC_FALSE;
+  PetscInt    wl = WL_NEOHOOKEAN, n = 20, m = 42, reps = 15, ie = -1;
+  PetscBool   median     = PETSC_FALSE, set;
+  char        energy[64] = "";
   Mesh        M;
-  MfadKernel  ks[4];
+  MfadKernel  ks[4], lib;
   const char *names[4] = {"scalar", "lanes4", "lanes8", "hand"};
+  int         nk;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "bench_lanes", NULL);
   PetscCall(PetscOptionsEList("-workload", "neohookean or cloth", NULL, WorkloadNames, 2, WorkloadNames[wl], &wl, NULL));
+  PetscCall(PetscOptionsString("-energy", "the energy (default: the workload's)", NULL, energy, energy, sizeof(energy), &set));
   PetscCall(PetscOptionsInt("-n", "size (workloads.h)", NULL, n, &n, NULL));
   PetscCall(PetscOptionsInt("-m", "length (neohookean)", NULL, m, &m, NULL));
   PetscCall(PetscOptionsInt("-reps", "repetitions", NULL, reps, &reps, NULL));
   PetscCall(PetscOptionsBool("-median", "medians instead of the fastest", NULL, median, &median, NULL));
   PetscOptionsEnd();
   PetscCheck(reps >= 1 && reps <= 99, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-reps %" PetscInt_FMT " must be in [1, 99]", reps);
-  PetscCall(MeshCreate((Workload)wl, n, m, &M));
-  ks[0] = M.k;
-  ks[1] = wl == WL_NEOHOOKEAN ? MFAD_KERNEL(neohookean_tet_w4) : MFAD_KERNEL(mass_spring_w4);
-  ks[2] = wl == WL_NEOHOOKEAN ? MFAD_KERNEL(neohookean_tet_w8) : MFAD_KERNEL(mass_spring_w8);
-  ks[3] = wl == WL_NEOHOOKEAN ? &BenchKernel_neohookean_tet_hand : &BenchKernel_mass_spring_hand;
+  if (!set) PetscCall(PetscStrncpy(energy, WorkloadKernels[wl], sizeof(energy)));
+  for (PetscInt i = 0; i < (PetscInt)(sizeof(LanesEnergies) / sizeof(LanesEnergies[0])); i++) {
+    PetscBool eq;
+    PetscCall(PetscStrcmp(energy, LanesEnergies[i].name, &eq));
+    if (eq) ie = i;
+  }
+  PetscCheck(ie >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-energy %s: not an energy built here with lanes (bench/lanes.c: LanesEnergies)",
+             energy);
+  PetscCall(MfadKernelFind(energy, &lib));
+  {
+    PetscInt w = -1;
+    for (PetscInt i = 0; i < 3; i++) {
+      PetscBool eq;
+      PetscCall(PetscStrcmp(energy, WorkloadKernels[i], &eq));
+      if (eq) w = i;
+    }
+    if (w >= 0) PetscCall(MeshCreate((Workload)w, n, m, &M));
+    else PetscCall(MeshCreateFor(lib, n, m, &M));
+  }
+  nk    = 2;
+  ks[0] = lib;
+  ks[1] = LanesEnergies[ie].w4;
+  if (ie <= 1) { /* 8 lanes and the hand-written C: the two workloads of bench_ops */
+    nk    = 4;
+    ks[2] = ie == 0 ? MFAD_KERNEL(neohookean_tet_w8) : MFAD_KERNEL(mass_spring_w8);
+    ks[3] = ie == 0 ? &BenchKernel_neohookean_tet_hand : &BenchKernel_mass_spring_hand;
+  }
   {
     const int   ne = (int)M.nelem, nd = (int)(M.nvert * M.dof);
     int        *conn, bs[2] = {0, ne}, cs[2] = {0, 1}, cb[1] = {0};
-    double     *v, *y[4][2], bv, t[4][2][99], hz;
+    double     *v, *y[4][2], bv, bvs[4], t[4][3][99], hz;
     PetscRandom rnd;
     PetscCall(PetscMalloc2(M.nv * M.nelem, &conn, nd, &v));
     for (PetscInt i = 0; i < M.nv * M.nelem; i++) conn[i] = (int)M.conn[i];
@@ -79,34 +183,35 @@ int main(int argc, char **argv)
     PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
     for (int i = 0; i < nd; i++) PetscCall(PetscRandomGetValueReal(rnd, &v[i]));
     PetscCall(PetscRandomDestroy(&rnd));
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < nk; k++)
       for (int op = 0; op < 2; op++) PetscCall(PetscMalloc1(nd, &y[k][op]));
     MfadLoop L = {0};
     L.nelem = ne, L.conn = conn, L.params = M.np ? M.params : NULL, L.weight = 1.0, L.x = M.x, L.v = v, L.block_value = &bv;
     L.nblocks = 1, L.ncolors = 1, L.block_start = bs, L.color_start = cs, L.color_blocks = cb, L.nthreads = 1, L.parallel = 0;
     hz = ClockHz();
-    for (PetscInt r = -1; r < reps; r++) /* r = -1: warm-up; the four interleaved */
-      for (int k = 0; k < 4; k++)
-        for (int op = 0; op < 2; op++) {
-          L.y      = y[k][op];
+    for (PetscInt r = -1; r < reps; r++) /* r = -1: warm-up; the kernels interleaved */
+      for (int k = 0; k < nk; k++)
+        for (int op = 0; op < 3; op++) { /* gradient, HVP, value */
+          L.y      = y[k][op % 2];
           L.scalar = k == 0;
-          memset(L.y, 0, sizeof(double) * (size_t)nd);
+          if (op < 2) memset(L.y, 0, sizeof(double) * (size_t)nd);
           const double t0 = Now();
-          (op ? ks[k]->cpu_hvp : ks[k]->cpu_gradient)(&L);
+          (op == 2 ? ks[k]->cpu_value : op ? ks[k]->cpu_hvp : ks[k]->cpu_gradient)(&L);
           if (r >= 0) t[k][op][r] = Now() - t0;
+          if (op == 2) bvs[k] = bv;
         }
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "workload %s: %d elements, 1 thread, clock %.2f GHz (dependent adds), %s of %d\n", WorkloadNames[wl], ne,
-                          1e-9 * hz, median ? "medians" : "fastest", (int)reps));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s %10s %10s %8s %12s %10s %10s %8s %12s\n", "loop", "grad ns/el", "cycles/el", "speed-up", "diff",
-                          "hvp ns/el", "cycles/el", "speed-up", "diff"));
-    double med[4][2];
-    for (int k = 0; k < 4; k++)
-      for (int op = 0; op < 2; op++) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "energy %s: %d elements, 1 thread, clock %.2f GHz (dependent adds), %s of %d\n", energy, ne, 1e-9 * hz,
+                          median ? "medians" : "fastest", (int)reps));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s %10s %10s %8s %9s %10s %10s %8s %9s %10s %10s %8s %9s\n", "loop", "grad ns/el", "cycles/el",
+                          "speed-up", "diff", "hvp ns/el", "cycles/el", "speed-up", "diff", "val ns/el", "cycles/el", "speed-up", "diff"));
+    double med[4][3];
+    for (int k = 0; k < nk; k++)
+      for (int op = 0; op < 3; op++) {
         qsort(t[k][op], (size_t)reps, sizeof(double), CompareDouble);
         med[k][op] = t[k][op][median ? reps / 2 : 0] / ne;
       }
-    for (int k = 0; k < 4; k++) {
-      double diff[2];
+    for (int k = 0; k < nk; k++) {
+      double diff[3];
       for (int op = 0; op < 2; op++) {
         double d = 0, s = 0;
         for (int i = 0; i < nd; i++) {
@@ -115,10 +220,13 @@ int main(int argc, char **argv)
         }
         diff[op] = d / s;
       }
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s %10.2f %10.1f %8.2f %12.2e %10.2f %10.1f %8.2f %12.2e\n", names[k], 1e9 * med[k][0],
-                            hz * med[k][0], med[0][0] / med[k][0], diff[0], 1e9 * med[k][1], hz * med[k][1], med[0][1] / med[k][1], diff[1]));
+      diff[2] = PetscAbsReal(bvs[k] - bvs[0]) / PetscAbsReal(bvs[0]);
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s", names[k]));
+      for (int op = 0; op < 3; op++)
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, " %10.2f %10.1f %8.2f %9.1e", 1e9 * med[k][op], hz * med[k][op], med[0][op] / med[k][op], diff[op]));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n"));
     }
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < nk; k++)
       for (int op = 0; op < 2; op++) PetscCall(PetscFree(y[k][op]));
     PetscCall(PetscFree2(conn, v));
   }

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # mfad_add_energy(<target> <name> [SOURCE <file.c>] [HEADER <file.h>] [BUILTIN] [NO_CUDA] [ROLL_HESSIAN_ROWS] [LANES]
-#                 [CUDA_DIAGONAL_COLUMNS] [COMPILE_OPTIONS <opt>...])
+#                 [LANES_MODES <gradient|hvp|value>...] [CUDA_DIAGONAL_COLUMNS] [COMPILE_OPTIONS <opt>...])
 #   Compiles energy <name> into <target>: value, gradient, fused HVP and element Hessian on the
 #   CPU, as the kernel MfadKernel_<name>; when the library has CUDA, the same source is also
 #   compiled by nvcc into <target> (the kernel's CUDA entry points, -mfad_backend cuda).
@@ -16,6 +16,9 @@
 #   include/mfad/impl/loop_cpu_lanes.h), where the translator finds the energy's reverse body fit
 #   for them (else a note, and the scalar path): a second body in the gradient/HVP unit. The lanes'
 #   width: -DMFAD_LANES_WIDTH=4|8 at configure time (default 4, include/mfad/impl/ad_lanes.h).
+#   LANES_MODES: these modes on lanes (implies LANES; LANES alone: gradient hvp), the others on the
+#   scalar loop: where bench_lanes measured the lanes slower for a mode of the energy, or the value
+#   (line searches) where faster (energies/CMakeLists.txt).
 #   CUDA_DIAGONAL_COLUMNS: the GPU's Hessian diagonal by N HVP columns instead of the diagonal
 #   mode, for an energy whose diagonal-mode body does not fit a thread (ptxas's stack over 1 KB
 #   where the columns' is under it: docs/gpu.md).
@@ -51,7 +54,23 @@ function(_mfad_find_translator)
 endfunction()
 
 function(mfad_add_energy target name)
-  cmake_parse_arguments(ARG "BUILTIN;NO_CUDA;ROLL_HESSIAN_ROWS;CUDA_DIAGONAL_COLUMNS;LANES" "HEADER;SOURCE" "COMPILE_OPTIONS" ${ARGN})
+  cmake_parse_arguments(ARG "BUILTIN;NO_CUDA;ROLL_HESSIAN_ROWS;CUDA_DIAGONAL_COLUMNS;LANES" "HEADER;SOURCE" "COMPILE_OPTIONS;LANES_MODES" ${ARGN})
+  set(lanes_modes 3) # bits of include/mfad/impl/loop_cpu_lanes.h's MFAD_LANES_MODES: 1 gradient, 2 HVP
+  if(ARG_LANES_MODES)
+    set(ARG_LANES ON)
+    set(lanes_modes 0)
+    foreach(mode ${ARG_LANES_MODES})
+      if(mode STREQUAL "gradient")
+        math(EXPR lanes_modes "${lanes_modes} | 1")
+      elseif(mode STREQUAL "hvp")
+        math(EXPR lanes_modes "${lanes_modes} | 2")
+      elseif(mode STREQUAL "value")
+        math(EXPR lanes_modes "${lanes_modes} | 4")
+      else()
+        message(FATAL_ERROR "mfad_add_energy(${name}): LANES_MODES ${mode}: the modes on lanes are gradient, hvp and value")
+      endif()
+    endforeach()
+  endif()
   if(NOT ARG_COMPILE_OPTIONS)
     # in mfad's own tree, its host tuning too (MFAD_NATIVE: the 4-wide derivative lanes of
     # mfad/impl/ad.h are two SSE halves without it: the advdiff Jacobian measured 2x slower)
@@ -144,6 +163,9 @@ function(mfad_add_energy target name)
   if(ARG_LANES AND MFAD_LANES_WIDTH)
     # the lanes' width chosen at configure time (default 4: include/mfad/impl/ad_lanes.h says why)
     list(APPEND defs "MFAD_LANES_WIDTH=${MFAD_LANES_WIDTH}")
+  endif()
+  if(ARG_LANES AND NOT lanes_modes EQUAL 3)
+    list(APPEND defs "MFAD_LANES_MODES=${lanes_modes}")
   endif()
   set_source_files_properties(${unit} TARGET_DIRECTORY ${target} PROPERTIES COMPILE_DEFINITIONS "${defs}")
   set_source_files_properties(${hunit} TARGET_DIRECTORY ${target} PROPERTIES OBJECT_DEPENDS ${unit})

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* SIMD lanes (mfad/impl/loop_cpu_lanes.h) against the scalar element loop, on every built-in energy
-   built with lanes (energies/CMakeLists.txt: LANES): the gradient, the blocks' energies and the HVP of
-   the same kernel with MfadLoop.scalar = 1 and = 0, on elements that share vertices, in blocks whose
-   sizes leave tails (13, 4, 27 and the rest, none a multiple of 4 or 8), with branches on values
-   taken differently in the lanes of one group (an inverted tet, E = inf, among valid ones; a spring
-   of zero length, whose derivatives are 0, among stretched ones) and alike in whole groups.
+   built with lanes (energies/CMakeLists.txt: LANES, LANES_MODES): the gradient, the blocks' energies,
+   the HVP and the value mode's blocks' energies of the same kernel with MfadLoop.scalar = 1 and = 0, on elements that share vertices,
+   in blocks whose sizes leave tails (13, 4, 27 and the rest, none a multiple of 4 or 8), with
+   branches on values taken differently in the lanes of one group and alike in whole groups: an
+   inverted tet (E = inf for neohookean_tet and volume_barrier_tet) among valid ones, a spring of
+   zero length (derivatives 0) among stretched ones, a flipped triangle (E = inf for the 2-D
+   barriers) or, in 3-D, a degenerate one of zero area (arap's and the membrane's square roots and
+   divisions at 0). A mode an energy keeps on the scalar loop (LANES_MODES) compares equal bitwise.
    The lanes run the scalar path's operations in its order, and the scatter adds each element in
    element order: equal to 1e-14 of the largest entry, bitwise where the compiler contracts the
    same products into FMA in both and no log is taken (ad_lanes.h's log is within an ulp of the C
@@ -18,12 +21,13 @@
 #define MFAD_IMPL_ALLOWED 1 /* runs the kernels' CPU loops directly */
 #include <mfad/impl/kernel.h>
 
-MFAD_KERNEL_DECLARE(neohookean_tet);
-MFAD_KERNEL_DECLARE(mass_spring);
+/* the energies declared LANES in energies/CMakeLists.txt (every one the translator takes on lanes) */
+static const char *const LanesEnergies[] = {"neohookean_tet",      "mass_spring", "stable_neohookean_tet", "volume_barrier_tet", "bending_dihedral",
+                                            "symmetric_dirichlet", "arap_tri",    "membrane_tri",          "dirichlet_tri",      "flip_barrier_tri"};
 
 #define NELEM  93               /* blocks of 13, 4, 27 and 49 */
 #define NVERT  40               /* shared by the valid elements */
-#define NTOTAL (NVERT + 17 * 4) /* and the branched elements' own */
+#define NTOTAL (NVERT + 18 * 4) /* and the branched elements' own */
 
 static unsigned long long Rng;
 static double             Uniform(double a, double b)
@@ -42,19 +46,21 @@ static const double Simplex[4][3] = {
     {0.5, 0.28867513459481287, 0.816496580927726}
 };
 
-/* elements 2 and 20..35: branched (an inverted tet, or a spring of zero length); the rest valid.
-   Element 2 shares its group with valid ones at both widths; 20..35 cover whole groups of block 2
-   ([17, 44): groups from 17 by 4 or 8). A branched element has vertices of its own; the valid ones
+/* elements 2, 20..35 and 49: branched (an inverted tet, a spring of zero length, a flipped or
+   degenerate triangle); the rest valid. Element 2 shares its group with valid ones at both widths
+   (the first group of the HVP's first pair of groups in block 0); 20..35 cover whole groups of
+   block 2 ([17, 44): groups from 17 by 4 or 8); 49 is in the second group of the first pair of
+   block 3 ([44, 52)). A branched element has vertices of its own; the valid ones
    share vertices (the scatter adds several elements to each). */
-static int Branched(int e) { return e == 2 || (e >= 20 && e < 36); }
+static int Branched(int e) { return e == 2 || (e >= 20 && e < 36) || e == 49; }
 
 static void Compare(const char *what, const char *name, const double *a, const double *b, int n)
 {
   double d = 0, s = 0;
   int    bitwise = 1;
   for (int i = 0; i < n; i++) {
-    if (isinf(a[i]) || isinf(b[i])) {
-      ck_assert_msg(a[i] == b[i], "%s %s entry %d: lanes %g, scalar %g", name, what, i, a[i], b[i]);
+    if (!isfinite(a[i]) || !isfinite(b[i])) { /* inf alike, or NaN in both */
+      ck_assert_msg(a[i] == b[i] || (isnan(a[i]) && isnan(b[i])), "%s %s entry %d: lanes %g, scalar %g", name, what, i, a[i], b[i]);
       continue;
     }
     d = fmax(d, fabs(a[i] - b[i]));
@@ -68,9 +74,9 @@ static void Compare(const char *what, const char *name, const double *a, const d
 
 static void CheckKernel(MfadKernel k, const char *name)
 {
-  const int nv = k->nvert, nd = k->dof, n = nv * nd;
+  const int nv = k->nvert, nd      = k->dof;
   int       conn[NELEM * 4], bs[5] = {0, 13, 17, 44, NELEM}, cs[2] = {0, 4}, cb[4] = {0, 1, 2, 3};
-  double    x[NTOTAL * 3], v[NTOTAL * 3], p[NELEM * 12], y[2][2][NTOTAL * 3], bv[2][4];
+  double    x[NTOTAL * 3], v[NTOTAL * 3], p[NELEM * 12], y[2][2][NTOTAL * 3], bv[2][4], bvv[2][4];
   double    xe[NELEM][12], rest[12], mat[2] = {1.0, 2.0};
 
   ck_assert_int_le(k->nvert * k->dof, 12);
@@ -82,16 +88,17 @@ static void CheckKernel(MfadKernel k, const char *name)
       for (int d = 0; d < 3; d++) rest[3 * a + d] = Simplex[a][d] + Uniform(-0.05, 0.05);
     ck_assert_int_eq(k->rest(rest, mat, p + e * k->nparam), 0);
     const double s = Uniform(0.8, 1.2);
-    for (int i = 0; i < n; i++) xe[e][i] = s * rest[i] + Uniform(-0.05, 0.05);
+    for (int a = 0; a < nv; a++)
+      for (int d = 0; d < nd; d++) xe[e][nd * a + d] = s * rest[3 * a + d] + Uniform(-0.05, 0.05);
     if (Branched(e)) {
-      if (nv == 4)
-        for (int d = 0; d < 3; d++) { /* vertices 1 and 2 swapped: inverted */
-          const double t = xe[e][3 + d];
-          xe[e][3 + d]   = xe[e][6 + d];
-          xe[e][6 + d]   = t;
+      if (nv == 4 || (nv == 3 && nd == 2))
+        for (int d = 0; d < nd; d++) { /* vertices 1 and 2 swapped: inverted, flipped */
+          const double t    = xe[e][nd + d];
+          xe[e][nd + d]     = xe[e][2 * nd + d];
+          xe[e][2 * nd + d] = t;
         }
       else
-        for (int d = 0; d < 3; d++) xe[e][3 + d] = xe[e][d]; /* zero length */
+        for (int d = 0; d < nd; d++) xe[e][nd * (nv - 1) + d] = xe[e][d]; /* zero length, zero area */
     }
   }
   /* the vertex pool: valid element e's vertex a is pool vertex a NVERT/4 + e mod NVERT/4 (always its
@@ -104,10 +111,10 @@ static void CheckKernel(MfadKernel k, const char *name)
       const int c      = Branched(e) ? own++ : a * (NVERT / 4) + e % (NVERT / 4);
       conn[e * nv + a] = c;
       if (!seen[c])
-        for (int d = 0; d < 3; d++) x[3 * c + d] = xe[e][3 * a + d];
+        for (int d = 0; d < nd; d++) x[nd * c + d] = xe[e][nd * a + d];
       seen[c] = 1;
     }
-  for (int i = 0; i < NTOTAL * 3; i++) v[i] = Uniform(-1.0, 1.0);
+  for (int i = 0; i < NTOTAL * nd; i++) v[i] = Uniform(-1.0, 1.0);
 
   MfadLoop L = {0};
   L.nelem = NELEM, L.conn = conn, L.params = p, L.weight = 0.75, L.x = x, L.v = v;
@@ -120,20 +127,26 @@ static void CheckKernel(MfadKernel k, const char *name)
     k->cpu_gradient(&L);
     L.y = y[lanes][1];
     k->cpu_hvp(&L);
+    L.block_value = bvv[lanes];
+    k->cpu_value(&L);
   }
-  /* the branches were taken: an inverted tet has E = inf, the other blocks are finite */
-  if (nv == 4)
-    ck_assert_msg(isinf(bv[0][0]) && isinf(bv[0][2]) && isfinite(bv[0][1]) && isfinite(bv[0][3]), "%s: block energies %g %g %g %g", name, bv[0][0],
+  /* the branches were taken: an inverted tet has E = inf, block 1 (none) is finite */
+  if (!strcmp(name, "neohookean_tet") || !strcmp(name, "volume_barrier_tet"))
+    ck_assert_msg(isinf(bv[0][0]) && isinf(bv[0][2]) && isfinite(bv[0][1]) && isinf(bv[0][3]), "%s: block energies %g %g %g %g", name, bv[0][0],
                   bv[0][1], bv[0][2], bv[0][3]);
-  Compare("gradient", name, y[1][0], y[0][0], NTOTAL * 3);
+  Compare("gradient", name, y[1][0], y[0][0], NTOTAL * nd);
   Compare("energies", name, bv[1], bv[0], 4);
-  Compare("HVP", name, y[1][1], y[0][1], NTOTAL * 3);
+  Compare("HVP", name, y[1][1], y[0][1], NTOTAL * nd);
+  Compare("value", name, bvv[1], bvv[0], 4);
 }
 
 START_TEST(lanes_equal_the_scalar_loop)
 {
-  CheckKernel(MFAD_KERNEL(neohookean_tet), "neohookean_tet");
-  CheckKernel(MFAD_KERNEL(mass_spring), "mass_spring");
+  for (size_t i = 0; i < sizeof(LanesEnergies) / sizeof(LanesEnergies[0]); i++) {
+    MfadKernel k;
+    ck_assert_int_eq(MfadKernelFind(LanesEnergies[i], &k), 0);
+    CheckKernel(k, LanesEnergies[i]);
+  }
 }
 END_TEST
 

@@ -60,3 +60,14 @@ def test_lanes_refusals(tmp_path, stmt, why):
     Reverser(b).function()
     with pytest.raises(NoLanes, match=why):
         lanes_function(b)
+
+
+def test_lanes_literals_broadcast(tmp_path):
+    """A passive double set from literals alone (a C scalar: gcc refuses it for a vector) is broadcast
+    by MFAD_VS, declared or assigned; the body marks its divergence flag used (an energy without a
+    branch on values never sets it: -Werror=unused-parameter)."""
+    code = GUARD.replace("const double s = f[0] * f[1];", "double q = 2.0 * 1.0; q = 3.0; const double s = q * f[0] * f[1];")
+    lanes = lanes_function(body_ir(translate(tmp_path, code)))
+    text = " ".join(lanes)
+    assert "= MFAD_VS(2.0 * 1.0);" in text and "= MFAD_VS(3.0);" in text
+    assert lanes[2].strip().startswith("(void)_mfad_div;")

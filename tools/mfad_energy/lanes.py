@@ -85,7 +85,13 @@ class LaneReverser(Reverser):
                 self.const(s.init)
             except NoReverse:
                 raise NoLanes("the int %s (an int may hold a value's branch)" % s.name)
-        return super().declare(s)
+        t = super().declare(s)
+        if t and isinstance(s, ir.PDecl) and s.base == "double":
+            # a double set from literals alone (2.0 * 1.0, a folded constant of lower.py) is a scalar
+            # in C: broadcast (MFAD_VS leaves a lane vector as it is)
+            n, e = t[:-1].split(" = ", 1)
+            t = "%s = MFAD_VS(%s);" % (n, e)
+        return t
 
     def save(self, decl, text, fwd):
         # a value saved under any recorded branch starts initialised (the scalar sweep does so only
@@ -104,12 +110,16 @@ class LaneReverser(Reverser):
     def stmt(self, s, fwd, rev, last):
         if isinstance(s, ir.PAssign):
             self.check(s.e)
+            if s.op == "=" and isinstance(s.lv, ir.Name) and self.name(s.lv) not in self.svars and self.name(s.lv) not in self.arrays:
+                fwd.append("%s = MFAD_VS(%s);" % (s.lv.cgen(self.lk), s.e.cgen(self.lk)))  # as declare: literals broadcast
+                return
         if isinstance(s, ir.Op) and s.name in NO_LANE_OPS:
             raise NoLanes("op %s" % s.name)
         return super().stmt(s, fwd, rev, last)
 
     def function(self):
         out = super().function()
+        out.insert(2, "  (void)_mfad_div; /* an energy without a branch on values never reports one */")
         res = []
         for line in out:
             m = re.match(r"^  double (\w+)( = 0\.0)?;(.*)$", line)

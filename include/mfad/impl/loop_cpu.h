@@ -86,17 +86,17 @@ static inline int mfad_cpu_threads(const MfadLoop *L) { (void)L; return 1; }
 
 #if defined(MFAD_ENERGY_LANES_DEFINED)
 #include <mfad/impl/loop_cpu_lanes.h>
-/* the lanes' loop where the energy has one (mfad/impl/loop_cpu_lanes.h), unless L->scalar */
-#define MFAD_CPU_LANES(L, mode) \
-  if (!(L)->scalar && !(L)->atomic) { \
-    mfad_cpu_lanes_##mode(L); \
-    return; \
-  }
+/* the lanes' loop where the energy has one for the mode (mfad/impl/loop_cpu_lanes.h), unless L->scalar */
+#define MFAD_CPU_LANES(L, mode) MFAD_CPU_LANES_##mode(L)
 #else
 #define MFAD_CPU_LANES(L, mode)
 #endif
 
-MFAD_CPU_LOOP void mfad_cpu_value(const MfadLoop *L) { MFAD_CPU_BLOCKS(L, sum_ += L->weight * mfad_elem_value(L, e)); }
+MFAD_CPU_LOOP void mfad_cpu_value(const MfadLoop *L)
+{
+  MFAD_CPU_LANES(L, value)
+  MFAD_CPU_BLOCKS(L, sum_ += L->weight * mfad_elem_value(L, e));
+}
 
 MFAD_CPU_LOOP void mfad_cpu_gradient(const MfadLoop *L)
 {

@@ -9,7 +9,8 @@
   lane), the feature map, the body and the pull-back run once on the lanes (mfad-energy writes the
   map's lanes copy too), and each lane's element vector is scattered in element order: every output entry receives the scalar path's contributions in
 the scalar path's order. The block's tail (fewer than MFAD_VW elements left), and a group whose lanes take a branch on values differently (the body
-reports it), run on the scalar path. L->scalar = 1 keeps the scalar path throughout (the comparison, and the choice by measurement).
+reports it), run on the scalar path. L->scalar = 1 keeps the scalar path throughout (the comparison); MFAD_LANES_MODES below, the modes
+the energy runs on lanes at all (the choice by measurement).
 **/
 #if !defined(MFAD_IMPL_ALLOWED)
 #error "<mfad/impl/loop_cpu_lanes.h> is generated-code machinery: include <mfad.h> or <mfad/energy.h>; mfad-energy's output defines MFAD_IMPL_ALLOWED"
@@ -74,7 +75,7 @@ static inline __attribute__((always_inline)) void mfad_lanes_scatter(const MfadL
 
 /* one group of lanes; 0 where its lanes took a branch differently (nothing scattered). The block's
    energy gets the lanes' values in element order (the value pass of the scalar loop, fused) */
-static inline int mfad_lanes_gradient_group(const MfadLoop *L, int e0, double *sum)
+static inline __attribute__((unused)) int mfad_lanes_gradient_group(const MfadLoop *L, int e0, double *sum)
 {
   long long idx[MFAD_NV][MFAD_VW];
   mfad_vd   xv[MFAD_N], fv[MFAD_NF], pv[MFAD_NPV], E, af[MFAD_NF];
@@ -90,13 +91,28 @@ static inline int mfad_lanes_gradient_group(const MfadLoop *L, int e0, double *s
   return 1;
 }
 
-static inline int mfad_lanes_hvp_group(const MfadLoop *L, int e0, double *sum)
+/* the value alone: the gradient's group without the scatter (the compiler drops the adjoints) */
+static inline __attribute__((unused)) int mfad_lanes_value_group(const MfadLoop *L, int e0, double *sum)
 {
-  (void)sum;
-  long long  idx[MFAD_NV][MFAD_VW];
-  mfad_vd    xv[MFAD_N], fx[MFAD_NF], fw[MFAD_NF], pv[MFAD_NPV], at[MFAD_NF];
+  long long idx[MFAD_NV][MFAD_VW];
+  mfad_vd   xv[MFAD_N], fv[MFAD_NF], pv[MFAD_NPV], E, af[MFAD_NF];
+  int       div = 0;
+  mfad_lanes_index(L, e0, idx);
+  mfad_lanes_gather_vec(L->x, idx, xv);
+  mfad_lanes_params(L, e0, pv);
+  mfad_feature_map_lanes(xv, pv, fv);
+  mfad_energy_lanes_vval(fv, pv, &E, af, &div);
+  if (div) return 0;
+  for (int l = 0; l < MFAD_VW; l++) *sum += L->weight * E[l];
+  return 1;
+}
+
+/* the HVP of one group up to its feature adjoints' tangents at (H_F B v, before the pull-back) */
+static inline __attribute__((always_inline)) void mfad_lanes_hvp_front(const MfadLoop *L, int e0, long long idx[MFAD_NV][MFAD_VW], mfad_vd *pv,
+                                                                       mfad_vd *at, int *div)
+{
+  mfad_vd    xv[MFAD_N], fx[MFAD_NF], fw[MFAD_NF];
   mfad_vdual fs[MFAD_NF], af[MFAD_NF], E;
-  int        div = 0;
   mfad_lanes_index(L, e0, idx);
   mfad_lanes_params(L, e0, pv);
   mfad_lanes_gather_vec(L->x, idx, xv);
@@ -107,16 +123,27 @@ static inline int mfad_lanes_hvp_group(const MfadLoop *L, int e0, double *sum)
     fs[m].v = fx[m];
     fs[m].t = fw[m];
   }
-  mfad_energy_lanes_vdual(fs, pv, &E, af, &div);
-  if (div) return 0;
+  mfad_energy_lanes_vdual(fs, pv, &E, af, div);
   for (int m = 0; m < MFAD_NF; m++) at[m] = af[m].t;
+}
+
+static inline __attribute__((unused)) int mfad_lanes_hvp_group(const MfadLoop *L, int e0, double *sum)
+{
+  (void)sum;
+  long long idx[MFAD_NV][MFAD_VW];
+  mfad_vd   pv[MFAD_NPV], at[MFAD_NF];
+  int       div = 0;
+  mfad_lanes_hvp_front(L, e0, idx, pv, at, &div);
+  if (div) return 0;
   mfad_lanes_scatter(L, idx, pv, at);
   return 1;
 }
 
-/* the coloured loop of mfad/impl/loop_cpu.h, a block's elements by groups of lanes, then its tail;
-   with VALUE, the block's energy in block_value (each block is one thread's, in element order) */
-#define MFAD_CPU_COLOURED_LANES(L, GROUP, SCALAR, VALUE) \
+/* the coloured loop of mfad/impl/loop_cpu.h, a block's elements by pairs of groups (PAIRS: those it
+   takes, e advanced past them), by groups of lanes, then its tail; with VALUE, the block's energy
+   in block_value (each block is one thread's, in element order) */
+#define MFAD_LANES_NO_PAIRS(L, e, hi)
+#define MFAD_CPU_COLOURED_LANES(L, PAIRS, GROUP, SCALAR, VALUE) \
   do { \
     const int nt_ = mfad_cpu_threads(L); \
     (void)nt_; \
@@ -127,6 +154,7 @@ static inline int mfad_lanes_hvp_group(const MfadLoop *L, int e0, double *sum)
         const int b_ = (L)->color_blocks[bi_], hi_ = (L)->block_start[b_ + 1]; \
         int       e    = (L)->block_start[b_]; \
         double    sum_ = 0.0; \
+        PAIRS(L, e, hi_); \
         for (; e + MFAD_VW <= hi_; e += MFAD_VW) \
           if (!GROUP(L, e, &sum_)) \
             for (int l_ = 0; l_ < MFAD_VW; l_++) { \
@@ -154,14 +182,105 @@ static inline int mfad_lanes_hvp_group(const MfadLoop *L, int e0, double *sum)
     mfad_elem_scatter(L->y, L->conn + (long)(e)*MFAD_NV, hv_, L->weight); \
   } while (0)
 
+/* The modes on lanes (bits: 1 gradient, 2 HVP, 4 value), chosen per energy by measurement:
+   mfad_add_energy's LANES_MODES (cmake/MfadEnergy.cmake) passes -DMFAD_LANES_MODES; a mode left out
+   keeps the scalar loop and its lanes body is never instantiated (a fraction of the unit's compile
+   time). LANES alone: gradient and HVP */
+#ifndef MFAD_LANES_MODES
+#define MFAD_LANES_MODES 3
+#endif
+
+#if (MFAD_LANES_MODES) & 4
+/* the blocks' energies (mfad/impl/loop_cpu.h's value loop: blocks uncoloured), groups of lanes in
+   element order, then the tail */
+static void mfad_cpu_lanes_value(const MfadLoop *L)
+{
+  const int nt_ = mfad_cpu_threads(L);
+  (void)nt_;
+  MFAD_OMP(parallel for schedule(dynamic, 1) num_threads(nt_) if (L->nblocks > 1))
+  for (int b = 0; b < L->nblocks; b++) {
+    const int hi  = L->block_start[b + 1];
+    int       e   = L->block_start[b];
+    double    sum = 0.0;
+    for (; e + MFAD_VW <= hi; e += MFAD_VW)
+      if (!mfad_lanes_value_group(L, e, &sum))
+        for (int l = 0; l < MFAD_VW; l++) sum += L->weight * mfad_elem_value(L, e + l);
+    for (; e < hi; e++) sum += L->weight * mfad_elem_value(L, e);
+    L->block_value[b] = sum;
+  }
+}
+#define MFAD_CPU_LANES_value(L) \
+  if (!(L)->scalar) { \
+    mfad_cpu_lanes_value(L); \
+    return; \
+  }
+#else
+#define MFAD_CPU_LANES_value(L)
+#endif
+
+/* MFAD_CPU_LANES(L, mode) of mfad/impl/loop_cpu.h: the lanes' loop of the mode, unless L->scalar */
+#if (MFAD_LANES_MODES) & 1
 /* the gradient and the blocks' energies (the scalar loop's value pass and gradient pass in one) */
-static __attribute__((unused)) void mfad_cpu_lanes_gradient(const MfadLoop *L)
+static void mfad_cpu_lanes_gradient(const MfadLoop *L)
 {
-  MFAD_CPU_COLOURED_LANES(L, mfad_lanes_gradient_group, MFAD_LANES_SCALAR_GRADIENT, 1);
+  MFAD_CPU_COLOURED_LANES(L, MFAD_LANES_NO_PAIRS, mfad_lanes_gradient_group, MFAD_LANES_SCALAR_GRADIENT, 1);
 }
-static __attribute__((unused)) void mfad_cpu_lanes_hvp(const MfadLoop *L)
+#define MFAD_CPU_LANES_gradient(L) \
+  if (!(L)->scalar && !(L)->atomic) { \
+    mfad_cpu_lanes_gradient(L); \
+    return; \
+  }
+#else
+#define MFAD_CPU_LANES_gradient(L)
+#endif
+#if (MFAD_LANES_MODES) & 2
+/* The HVP by pairs of groups: two bodies side by side, then the two scatters in element order (a
+   divergent group's elements on the scalar path in their place). One body's dependent chain (a
+   spring's sqrt and divisions, ~70 cycles a group) overlaps the other's: mass_spring's HVP 7.7-8.1
+   -> 6.9-7.3 ns a spring (bench_lanes -energy mass_spring -n 300); the gradient measured no gain */
+#define MFAD_LANES_HVP_PAIRS(L, e, hi) \
+  for (; e + 2 * MFAD_VW <= hi; e += 2 * MFAD_VW) { \
+    long long idxa_[MFAD_NV][MFAD_VW], idxb_[MFAD_NV][MFAD_VW]; \
+    mfad_vd   pa_[MFAD_NPV], pb_[MFAD_NPV], ata_[MFAD_NF], atb_[MFAD_NF]; \
+    int       da_ = 0, db_ = 0; \
+    mfad_lanes_hvp_front(L, e, idxa_, pa_, ata_, &da_); \
+    mfad_lanes_hvp_front(L, e + MFAD_VW, idxb_, pb_, atb_, &db_); \
+    if (!da_) mfad_lanes_scatter(L, idxa_, pa_, ata_); \
+    else \
+      for (int l_ = 0; l_ < MFAD_VW; l_++) { \
+        const int e_ = e + l_; \
+        MFAD_LANES_SCALAR_HVP(e_); \
+      } \
+    if (!db_) mfad_lanes_scatter(L, idxb_, pb_, atb_); \
+    else \
+      for (int l_ = 0; l_ < MFAD_VW; l_++) { \
+        const int e_ = e + MFAD_VW + l_; \
+        MFAD_LANES_SCALAR_HVP(e_); \
+      } \
+  }
+/* pairs where the body is small (3 features: mass_spring's HVP 1.16-1.17x the scalar loop -> 1.24-1.31x);
+   larger bodies spill registers with two groups live (neohookean_tet 1.88-1.94x -> 1.56-1.60x,
+   membrane_tri 1.65-1.67x -> 1.40-1.47x; symmetric_dirichlet and arap_tri, 4 features, equal within the
+   noise): bench_lanes, 2 runs each, -DMFAD_LANES_PAIRS=0|1 */
+#ifndef MFAD_LANES_PAIRS
+#define MFAD_LANES_PAIRS (MFAD_NF <= 3)
+#endif
+#if MFAD_LANES_PAIRS
+#define MFAD_LANES_HVP_PAIRS_ MFAD_LANES_HVP_PAIRS
+#else
+#define MFAD_LANES_HVP_PAIRS_ MFAD_LANES_NO_PAIRS
+#endif
+static void mfad_cpu_lanes_hvp(const MfadLoop *L)
 {
-  MFAD_CPU_COLOURED_LANES(L, mfad_lanes_hvp_group, MFAD_LANES_SCALAR_HVP, 0);
+  MFAD_CPU_COLOURED_LANES(L, MFAD_LANES_HVP_PAIRS_, mfad_lanes_hvp_group, MFAD_LANES_SCALAR_HVP, 0);
 }
+#define MFAD_CPU_LANES_hvp(L) \
+  if (!(L)->scalar && !(L)->atomic) { \
+    mfad_cpu_lanes_hvp(L); \
+    return; \
+  }
+#else
+#define MFAD_CPU_LANES_hvp(L)
+#endif
 
 #endif /* MFAD_LOOP_CPU_LANES_H */

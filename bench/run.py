@@ -124,7 +124,14 @@ TARGETS = ["bench_ops", "bench_stream", "bench_loops", "bench_hessian_forms", "b
            "bench_spmv_eigen", "bench_psd", "bench_port", "bench_contact", "bench_lsq", "bench_residual_pde", "bench_scaling",
            "bench_gpu_estimate", "bench_cuda_cached_mult", "bench_dynamic", "elastic", "cloth", "sphere", "param", "mfad_python"]
 WHERE = {"bench_dynamic": "tests", "elastic": "petsc-examples", "cloth": "petsc-examples", "sphere": "petsc-examples",
-         "param": "petsc-examples", "mfad_python": "python/mfad"}
+         "param": "petsc-examples"}
+
+
+def built(b, t):
+    if t == "mfad_python":  # the extension module, named by Python's suffix
+        d = os.path.join(b, "python", "mfad")
+        return os.path.isdir(d) and any(f.startswith("_mfad.") for f in os.listdir(d))
+    return os.path.exists(os.path.join(b, WHERE.get(t, "bench"), t))
 
 
 def ensure_build(build, extra, targets=("bench_ops", "bench_stream")):
@@ -134,7 +141,7 @@ def ensure_build(build, extra, targets=("bench_ops", "bench_stream")):
     if not os.path.exists(os.path.join(b, "CMakeCache.txt")):
         log(f"configuring {build}")
         run(["cmake", "-S", ROOT, "-B", b, "-DCMAKE_BUILD_TYPE=Release"] + extra, timeout=600)
-    missing = [t for t in targets if not os.path.exists(os.path.join(b, WHERE.get(t, "bench"), t))]
+    missing = [t for t in targets if not built(b, t)]
     known = subprocess.run(["cmake", "--build", b, "--target", "help"], capture_output=True, text=True).stdout
     if known:  # the generator lists its targets: leave out those this configuration does not define
         missing = [t for t in missing if re.search(rf"\b{t}\b", known)]

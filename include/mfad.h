@@ -328,7 +328,8 @@ extern const char *const MfadPSDSwitches[];
 /** @brief Sets how a Newton solve (SNES, or TAO's nls/ntr/ntl) chooses each step's Hessian
     (-mfad_psd_switch auto|never|steps|inertia; default auto).
     inertia: exact steps are tried where the last step reduced |g| by less than a factor 4 (slower
-    than quadratic) or the last exact step went through; the factorisation's inertia (MUMPS's LDL^T,
+    than quadratic) and went the whole Newton step (one cut by a wall or backtracked is far from a
+    minimum), or the last exact step went through; the factorisation's inertia (MUMPS's LDL^T,
     or PETSc's own Cholesky, alone or inside PCREDUNDANT on several ranks) says whether the exact
     Hessian is positive definite, and if not the projected one is assembled and factored instead
     for that step; with SNES an exact step that does not descend (PETSc's LDL^T does not pivot and

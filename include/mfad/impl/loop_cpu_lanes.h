@@ -73,38 +73,40 @@ static inline __attribute__((always_inline)) void mfad_lanes_scatter(const MfadL
       for (int d = 0; d < MFAD_ND; d++) L->y[idx[i][l] + d] += L->weight * o[i * MFAD_ND + d][l];
 }
 
+/* one group's energies, in element order into *sum, and their feature adjoints af; 0 where its lanes
+   took a branch differently (nothing summed) */
+static inline __attribute__((always_inline)) int mfad_lanes_energy_group(const MfadLoop *L, int e0, double *sum, long long idx[MFAD_NV][MFAD_VW],
+                                                                         mfad_vd pv[MFAD_NPV], mfad_vd af[MFAD_NF])
+{
+  mfad_vd xv[MFAD_N], fv[MFAD_NF], E;
+  int     div = 0;
+  mfad_lanes_index(L, e0, idx);
+  mfad_lanes_gather_vec(L->x, idx, xv);
+  mfad_lanes_params(L, e0, pv);
+  mfad_feature_map_lanes(xv, pv, fv);
+  mfad_energy_lanes_vval(fv, pv, &E, af, &div);
+  if (div) return 0;
+  for (int l = 0; l < MFAD_VW; l++) *sum += L->weight * E[l];
+  return 1;
+}
+
 /* one group of lanes; 0 where its lanes took a branch differently (nothing scattered). The block's
    energy gets the lanes' values in element order (the value pass of the scalar loop, fused) */
 static inline __attribute__((unused)) int mfad_lanes_gradient_group(const MfadLoop *L, int e0, double *sum)
 {
   long long idx[MFAD_NV][MFAD_VW];
-  mfad_vd   xv[MFAD_N], fv[MFAD_NF], pv[MFAD_NPV], E, af[MFAD_NF];
-  int       div = 0;
-  mfad_lanes_index(L, e0, idx);
-  mfad_lanes_gather_vec(L->x, idx, xv);
-  mfad_lanes_params(L, e0, pv);
-  mfad_feature_map_lanes(xv, pv, fv);
-  mfad_energy_lanes_vval(fv, pv, &E, af, &div);
-  if (div) return 0;
-  for (int l = 0; l < MFAD_VW; l++) *sum += L->weight * E[l];
+  mfad_vd   pv[MFAD_NPV], af[MFAD_NF];
+  if (!mfad_lanes_energy_group(L, e0, sum, idx, pv, af)) return 0;
   mfad_lanes_scatter(L, idx, pv, af);
   return 1;
 }
 
-/* the value alone: the gradient's group without the scatter (the compiler drops the adjoints) */
+/* the value alone: the gradient's group without the scatter (inlined, the compiler drops the adjoints) */
 static inline __attribute__((unused)) int mfad_lanes_value_group(const MfadLoop *L, int e0, double *sum)
 {
   long long idx[MFAD_NV][MFAD_VW];
-  mfad_vd   xv[MFAD_N], fv[MFAD_NF], pv[MFAD_NPV], E, af[MFAD_NF];
-  int       div = 0;
-  mfad_lanes_index(L, e0, idx);
-  mfad_lanes_gather_vec(L->x, idx, xv);
-  mfad_lanes_params(L, e0, pv);
-  mfad_feature_map_lanes(xv, pv, fv);
-  mfad_energy_lanes_vval(fv, pv, &E, af, &div);
-  if (div) return 0;
-  for (int l = 0; l < MFAD_VW; l++) *sum += L->weight * E[l];
-  return 1;
+  mfad_vd   pv[MFAD_NPV], af[MFAD_NF];
+  return mfad_lanes_energy_group(L, e0, sum, idx, pv, af);
 }
 
 /* the HVP of one group up to its feature adjoints' tangents at (H_F B v, before the pull-back) */

@@ -403,7 +403,7 @@ PetscErrorCode MfadPSDSwitchStep_Private(PetscObject solver, MfadEnergy E, KSP k
         PetscCall(SNESGetLineSearch((SNES)solver, &ls));
         PetscCall(SNESLineSearchGetLambda(ls, &lambda));
         lambda *= c->cut;
-      } else {
+      } else if (solver->classid == TAO_CLASSID) { /* SNES newtontr: no line search, 1 */
         TaoLineSearch ls;
         PetscCall(TaoGetLineSearch((Tao)solver, &ls));
         if (ls) PetscCall(TaoLineSearchGetStepLength(ls, &lambda));

@@ -57,7 +57,7 @@ static const char help[] =
     "declared wall, -mfad_step_bound). -snes_atol gatol sqrt(area), -snes_rtol 0, -snes_stol 0 (the\n"
     "gradient norm decides, in the same terms on every mesh, or mfad's stop at the energy's round-off,\n"
     "CONVERGED_SNORM_RELATIVE), -snes_max_it 10000, no divergence test (parts squeezed by the start\n"
-    "take tens to hundreds of steps while their barrier gradients grow: -shape fingers 59, Cheburashka\n"
+    "take tens to hundreds of steps while their barrier gradients grow: -shape fingers 48, Cheburashka\n"
     "146, an armadillo 479); -use_tao: -tao_type ntr.\n"
     "Every SNES/KSP/PC/TAO and mfad option applies\n"
     "(-snes_type newtontr retracts too, but PETSc 3.18's trust region stops at the first trial step\n"
@@ -866,7 +866,7 @@ int main(int argc, char **argv)
        1e2 on -shape fingers, 9e4 on Cheburashka); no convergence on a short step (stol 0): the step
        bound may shorten a step to nothing where a triangle is about to flip, which is not a
        minimum. Long thin parts squeezed by the start take many steps of steady descent (-shape
-       fingers: 59 on 866 vertices; scanned Cheburashka, ears squeezed 1e4-fold: 146; a scanned
+       fingers: 48 on 866 vertices; scanned Cheburashka, ears squeezed 1e4-fold: 146; a scanned
        armadillo of 15,002 vertices: 479; thousands before the great-circle wall of
        energies/sphere_symmetric_dirichlet.c), hence 10000. */
     PetscCall(SNESSetTolerances(snes, gatol * PetscSqrtReal(area), 0.0, 0.0, 10000, PETSC_DEFAULT));

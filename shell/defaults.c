@@ -28,7 +28,7 @@
 #define MFAD_NEWTON_STEPS 200
 
 /* -<prefix><name> in the options database */
-static PetscErrorCode MfadOptionGiven_Private(const char prefix[], const char name[], PetscBool *set)
+PetscErrorCode MfadOptionGiven_Private(const char prefix[], const char name[], PetscBool *set)
 {
   char opt[256];
 

@@ -14,6 +14,7 @@
    scan, unbounded doubling left 15 projected steps at |g| ratio 0.42 before the exact ones that
    finished it). */
 #include "shellimpl.h"
+#include <petsc/private/kspimpl.h> /* the pre-solve set before ours: KSPSetPreSolve() has no getter */
 #include <string.h>
 
 /* E's round-off, in units of eps |E|: param's measured floor (a 30k-vertex scan, E = 2.2e6, the
@@ -47,6 +48,9 @@ typedef struct {
   /* SNES: the line search's pre-check that was there before ours, run after it */
   PetscErrorCode (*precheck)(SNESLineSearch, Vec, Vec, PetscBool *, void *);
   void *precheck_ctx;
+  /* the KSP's pre-solve that was there before ours (PETSc 3.18's Eisenstat-Walker), run first */
+  PetscErrorCode (*presolve)(KSP, Vec, Vec, void *);
+  void *presolve_ctx;
 } MfadPSDSwitchCtx;
 
 static PetscErrorCode MfadPSDSwitchCtxDestroy_Private(void *arg)
@@ -233,7 +237,7 @@ static PetscErrorCode MfadPSDSwitchPreSolve_Private(KSP ksp, Vec b, Vec x, void 
   PetscInt          nneg;
 
   PetscFunctionBegin;
-  (void)b, (void)x;
+  if (c->presolve) PetscCall((*c->presolve)(ksp, b, x, c->presolve_ctx));
   if (!c->resolved) {
     MfadPSDSwitch sw;
     Mat           A;
@@ -421,6 +425,7 @@ PetscErrorCode MfadPSDSwitchStep_Private(PetscObject solver, MfadEnergy E, KSP k
   c->gprev = gnorm;
   c->ksp = ksp, c->P = P, c->X = X;
   PetscCall(MfadEnergySetPSDProjectionInUse_Private(E, c->exact ? MFAD_PSD_NONE : psd));
+  if (ksp->presolve != MfadPSDSwitchPreSolve_Private) c->presolve = ksp->presolve, c->presolve_ctx = ksp->prectx;
   PetscCall(KSPSetPreSolve(ksp, MfadPSDSwitchPreSolve_Private, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -74,6 +74,7 @@ PETSC_INTERN PetscErrorCode MfadPCIsPETScDefault_Private(PC pc, PetscBool *isdef
 /* shell/defaults.c: mfad's solver where the user chose none (-mfad_solver_defaults) */
 PETSC_INTERN PetscErrorCode MfadPCTypeNeedsEntries_Private(const char type[], PetscBool *needs);
 PETSC_INTERN PetscErrorCode MfadPCSetCholesky_Private(PC pc, PC *fpc);
+PETSC_INTERN PetscErrorCode MfadOptionGiven_Private(const char prefix[], const char name[], PetscBool *set);
 PETSC_INTERN PetscErrorCode MfadSNESSetDefaults_Private(MfadEnergy E, SNES snes, MfadHessianType *form, PetscInt *pform);
 PETSC_INTERN PetscErrorCode MfadTaoSetDefaults_Private(MfadEnergy E, Tao tao, MfadHessianType *form);
 PETSC_INTERN PetscErrorCode MfadTaoResidualSetDefaults_Private(MfadEnergy E, Tao tao, PetscBool *aij);

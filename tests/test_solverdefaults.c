@@ -11,7 +11,24 @@ typedef struct {
   PetscInt          ksp_max_it, snes_max_it, its, ncg_fallbacks, ncg_escapes;
   PetscBool         converged, options_written;
   MfadPSDProjection psd;
+  PetscInt          nsolves;                        /* linear solves */
+  PetscReal         rtol_first, rtol_min, rtol_max; /* CG's relative tolerance in them */
 } Outcome;
+
+/* Each linear solve's relative tolerance, read at its first iteration (after every pre-solve) */
+static PetscErrorCode RecordRtol(KSP ksp, PetscInt it, PetscReal rnorm, void *ctx)
+{
+  Outcome  *o = (Outcome *)ctx;
+  PetscReal rtol;
+
+  PetscFunctionBeginUser;
+  (void)rnorm;
+  if (it) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPGetTolerances(ksp, &rtol, NULL, NULL, NULL));
+  if (!o->nsolves++) o->rtol_first = o->rtol_min = o->rtol_max = rtol;
+  o->rtol_min = PetscMin(o->rtol_min, rtol), o->rtol_max = PetscMax(o->rtol_max, rtol);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 typedef enum { MFAD_ORDER_BEFORE, MFAD_ORDER_AFTER } Order; /* MfadEnergySetSNES before or after SNESSetFromOptions */
 
@@ -51,6 +68,7 @@ static PetscErrorCode Solve(const char *opts, Order order, const char *code, Pet
       PetscCall(PCSetType(pc, code + 12));
     }
   } else if (code[0]) PetscCall(KSPSetType(ksp, code));
+  PetscCall(KSPMonitorSet(ksp, RecordRtol, o, NULL));
   if (order == MFAD_ORDER_AFTER) PetscCall(SNESSetFromOptions(snes));
   PetscCall(MfadEnergySetSNES(E, snes));
   if (order == MFAD_ORDER_BEFORE) PetscCall(SNESSetFromOptions(snes));
@@ -177,7 +195,18 @@ START_TEST(newton_cg)
     ck_assert_msg(!strcmp(o.jtype, MATSHELL) && !strcmp(o.ptype, MATSEQAIJ), "order %d: J %s P %s", order, o.jtype, o.ptype);
     ck_assert_int_eq(o.psd, MFAD_PSD_ABS);
     ck_assert_msg(!o.options_written, "order %d: a default was written into the options database", order);
+    /* CG's tolerance: the forcing term min(0.5, |g| / |g0|), 0.5 at the start and tighter as |g| falls */
+    ck_assert_msg(o.nsolves > 1 && o.rtol_first == 0.5 && o.rtol_min < 1e-3, "order %d: CG's rtol first %g, smallest %g in %" PetscInt_FMT " solves",
+                  order, (double)o.rtol_first, (double)o.rtol_min, o.nsolves);
   }
+  /* a tolerance chosen is kept in every step; Eisenstat-Walker's (-snes_ksp_ew) replaces the forcing
+     term: its first is its rtol_0, 0.3 (on PETSc 3.18 the switch's pre-solve, set after SNES's, used
+     to drop it silently) */
+  TestCall(Solve("-mfad_newton_cg -ksp_rtol 1e-3", MFAD_ORDER_BEFORE, "", PETSC_FALSE, &o));
+  ck_assert_msg(o.converged && o.rtol_min == 1e-3 && o.rtol_max == 1e-3, "-ksp_rtol 1e-3: CG's rtol %g to %g", (double)o.rtol_min,
+                (double)o.rtol_max);
+  TestCall(Solve("-mfad_newton_cg -snes_ksp_ew", MFAD_ORDER_BEFORE, "", PETSC_FALSE, &o));
+  ck_assert_msg(o.converged && PetscAbsReal(o.rtol_first - 0.3) < 1e-15, "-snes_ksp_ew: CG's first rtol %g", (double)o.rtol_first);
   /* the exact Hessian factored as the preconditioner too (shifted where indefinite): CG fails or meets
      negative curvature, the projected step (here of that factor) or an escape takes over, and the
      solve still converges (measured: 13 steps, 3 fallbacks, 1 escape; 7 steps and none above) */

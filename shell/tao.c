@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* TAO glue: objective and gradient in one pass, Hessian = the forms of -mfad_hessian, -mfad_pmat. */
 #include "shellimpl.h"
+#include <petsc/private/taolinesearchimpl.h> /* the line search's apply, wrapped for the step bound */
 
 /* An invalid point: an error at the first evaluation of a solve, -info lines later
    (MfadReportInvalid_Private()); TAO itself would stop with "Inf or NaN" and no element named */
@@ -26,9 +27,12 @@ static PetscErrorCode MfadTaoObjective_Private(Tao tao, Vec X, PetscReal *f, voi
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode MfadTaoSetStepBound_Private(Tao tao, MfadEnergy E);
+
 static PetscErrorCode MfadTaoObjectiveGradient_Private(Tao tao, Vec X, PetscReal *f, Vec G, void *ctx)
 {
   PetscFunctionBegin;
+  PetscCall(MfadTaoSetStepBound_Private(tao, (MfadEnergy)ctx)); /* every method evaluates one before its first line search */
   PetscCall(MfadEnergyComputeObjectiveGradient((MfadEnergy)ctx, X, f, G));
   PetscCall(MfadTaoCheckValid_Private(tao, (MfadEnergy)ctx, X, *f));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -70,41 +74,94 @@ static PetscErrorCode MfadTaoChooseProjection_Private(Tao tao, MfadEnergy E, Mat
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* -mfad_step_bound for TAO's nls: after the Newton step's linear solve (a KSP post-solve, the step
-   being X - t Y), the line search's first trial step is cut to 0.8 of the first wall along it and to
-   the contact bound (TaoLineSearchSetInitialStepLength(); nls keeps no initial step of its own, so
-   it is set at every step, 1 where nothing limits it). TAO's line search has no pre-check, and its
-   largest step has no setter: More-Thuente may still extrapolate past the wall, where the energy's
-   +inf backs it off. Where nls takes another direction than the Newton step (a gradient step),
-   the cut applies to it too: a shorter first trial, never a longer one. */
-static PetscErrorCode MfadTaoStepBoundPostSolve_Private(KSP ksp, Vec b, Vec Y, void *ctx)
-{
-  Tao            tao = (Tao)ctx;
-  MfadEnergy     E;
-  TaoLineSearch  ls;
-  Vec            X;
-  PetscReal      cut;
+/* -mfad_step_bound for every TAO method with a line search (nls, bnls, lmvm, blmvm, cg, bncg, ...):
+   TaoLineSearch has no pre-check, so its apply is wrapped. Before the line search along the direction S (the step being X + t S) its
+     first trial step is cut to 0.8 of the first wall along it and to the contact bound
+   (MfadEnergyComputeStepCut_Private()), and restored after, so that a method's own first step
+   (blmvm's, bncg's) stands where nothing limits it. Its largest step has no setter that
+   More-Thuente keeps: it may still extrapolate past the wall, where the energy's +inf backs it
+   off. */
+typedef struct {
+  MfadEnergy E;                                                       /* borrowed: the Tao holds E */
+  Tao        tao;                                                     /* borrowed: the line search is the Tao's */
+  PetscErrorCode (*apply)(TaoLineSearch, Vec, PetscReal *, Vec, Vec); /* the line search's own */
+} MfadTaoStepBound;
 
+static PetscErrorCode MfadTaoStepBoundDestroy_Private(void *arg)
+{
   PetscFunctionBegin;
-  (void)ksp, (void)b;
-  PetscCall(MfadEnergyQueryAttached_Private((PetscObject)tao, &E));
-  PetscCall(TaoGetSolution(tao, &X));
-  PetscCall(MfadEnergyComputeStepCut_Private(E, (PetscObject)tao, X, Y, &cut));
-  PetscCall(TaoGetLineSearch(tao, &ls));
-  PetscCall(TaoLineSearchSetInitialStepLength(ls, cut));
+  PetscCall(PetscFree(MfadCtxDestroyArg(arg)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode MfadTaoStepBoundGet_Private(TaoLineSearch ls, MfadTaoStepBound **b)
+{
+  PetscContainer holder;
+
+  PetscFunctionBegin;
+  *b = NULL;
+  PetscCall(PetscObjectQuery((PetscObject)ls, "MfadTaoStepBound", (PetscObject *)&holder));
+  if (holder) PetscCall(PetscContainerGetPointer(holder, (void **)b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MfadTaoLineSearchApply_Private(TaoLineSearch ls, Vec X, PetscReal *f, Vec G, Vec S)
+{
+  MfadTaoStepBound *b;
+  PetscBool         bound;
+  PetscReal         cut = 1, f0 = *f, initstep = ls->initstep;
+  PetscScalar       gs;
+
+  PetscFunctionBegin;
+  PetscCall(MfadTaoStepBoundGet_Private(ls, &b));
+  PetscCall(MfadEnergyGetStepBound(b->E, &bound));
+  if (bound) {
+    PetscCall(VecScale(S, -1)); /* the step cut's convention: the step X - Y (exact: a sign) */
+    PetscCall(MfadEnergyComputeStepCut_Private(b->E, (PetscObject)b->tao, X, S, &cut));
+    PetscCall(VecScale(S, -1));
+  }
+  ls->initstep = PetscMin(initstep, cut);
+  PetscCall(VecDot(G, S, &gs));
+  PetscCall((*b->apply)(ls, X, f, G, S));
+  ls->initstep = initstep;
+  /* with a wall within the step, the point of More-Thuente's curvature condition may lie past it:
+     its Armijo point is a step (as a backtracking search would take it), not a failure after
+     which the method throws the decrease away (lmvm on param's Tutte start: DIVERGED_LS_FAILURE at
+     step 13, the search having gone past the wall, met +inf and halted at 0.8 of the wall) */
+  if (cut < 1 && ls->step > 0 && PetscRealPart(gs) < 0 && *f <= f0 + ls->ftol * ls->step * PetscRealPart(gs) &&
+      (ls->reason == TAOLINESEARCH_HALTED_OTHER || ls->reason == TAOLINESEARCH_HALTED_UPPERBOUND || ls->reason == TAOLINESEARCH_HALTED_RTOL ||
+       ls->reason == TAOLINESEARCH_HALTED_MAXFCN)) {
+    PetscCall(PetscInfo(b->tao, "mfad: line search halted (%d) at a step %g with sufficient decrease short of a wall: taken\n", (int)ls->reason,
+                        (double)ls->step));
+    ls->reason = TAOLINESEARCH_SUCCESS;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Wraps the Tao's line search (again where TaoLineSearchSetType() replaced it since) */
 static PetscErrorCode MfadTaoSetStepBound_Private(Tao tao, MfadEnergy E)
 {
-  PetscBool bound, nls;
-  KSP       ksp;
+  TaoLineSearch     ls;
+  PetscContainer    holder;
+  MfadTaoStepBound *b;
+
+  PetscBool bound;
 
   PetscFunctionBegin;
   PetscCall(MfadEnergyGetStepBound(E, &bound));
-  PetscCall(PetscObjectTypeCompare((PetscObject)tao, TAONLS, &nls));
-  PetscCall(TaoGetKSP(tao, &ksp));
-  if (bound && nls && ksp) PetscCall(KSPSetPostSolve(ksp, MfadTaoStepBoundPostSolve_Private, tao));
+  PetscCall(TaoGetLineSearch(tao, &ls));
+  if (!bound || !ls || !ls->ops->apply || ls->ops->apply == MfadTaoLineSearchApply_Private) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MfadTaoStepBoundGet_Private(ls, &b));
+  if (!b) {
+    PetscCall(PetscNew(&b));
+    PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)ls), &holder));
+    PetscCall(PetscContainerSetPointer(holder, b));
+    PetscCall(MfadContainerSetCtxDestroy(holder, MfadTaoStepBoundDestroy_Private));
+    PetscCall(PetscObjectCompose((PetscObject)ls, "MfadTaoStepBound", (PetscObject)holder));
+    PetscCall(PetscContainerDestroy(&holder));
+  }
+  b->E = E, b->tao = tao, b->apply = ls->ops->apply;
+  ls->ops->apply = MfadTaoLineSearchApply_Private;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -120,7 +177,6 @@ static PetscErrorCode MfadTaoHessian_Private(Tao tao, Vec X, Mat H, Mat P, void 
   if (it == 0) PetscCall(MfadEnergyCheckUntouched_Private((MfadEnergy)ctx)); /* an empty row fails the first linear solve, naming nothing */
   PetscCall(MfadTaoDefaultPC_Private(tao, P));
   PetscCall(MfadTaoChooseProjection_Private(tao, (MfadEnergy)ctx, P, X));
-  PetscCall(MfadTaoSetStepBound_Private(tao, (MfadEnergy)ctx));
   PetscCall(MfadJacobiansSetPoint_Private(H, P, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

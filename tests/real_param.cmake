@@ -45,6 +45,9 @@ mfad_real_param_test(real_param_sock_tao 1 disk OPTIONS -mesh ${_sock} -use_tao)
 mfad_real_param_test(real_param_patch_tao 1 agree -use_tao -- OPTIONS -mesh ${_patch})
 mfad_real_param_test(real_param_jitter_tao 1 agree -use_tao -- OPTIONS -mesh ${_jitter})
 mfad_real_param_test(real_param_jitter_tao_np2 2 agree -use_tao -- OPTIONS -mesh ${_jitter})
+# TAO bnls: the step bound wraps any TAO method's line search (before, nls only: bnls, lmvm and
+# blmvm ended DIVERGED_LS_FAILURE on the Tutte start, bnls at its first step into a flip)
+mfad_real_param_test(real_param_jitter_tao_bnls 1 agree -use_tao -tao_type bnls -- OPTIONS -mesh ${_jitter})
 # another linear solver reaches the same minimum: PETSc's own Cholesky (1 rank; the fallback where
 # PETSc has no MUMPS)
 mfad_real_param_test(real_param_jitter_petsc_cholesky 1 agree -pc_factor_mat_solver_type petsc -pc_factor_mat_ordering_type nd -- OPTIONS -mesh ${_jitter})

@@ -2,6 +2,9 @@
 /* TAO glue: objective and gradient in one pass, Hessian = the forms of -mfad_hessian, -mfad_pmat. */
 #include "shellimpl.h"
 #include <petsc/private/taolinesearchimpl.h> /* the line search's apply, wrapped for the step bound */
+#include <petsc/private/taoimpl.h>           /* whether a method uses Hessian matrices */
+#include <petsc/private/matimpl.h>           /* a Hessian without a point, not assembled */
+#include <string.h>
 
 /* An invalid point: an error at the first evaluation of a solve, -info lines later
    (MfadReportInvalid_Private()); TAO itself would stop with "Inf or NaN" and no element named */
@@ -29,10 +32,34 @@ static PetscErrorCode MfadTaoObjective_Private(Tao tao, Vec X, PetscReal *f, voi
 
 static PetscErrorCode MfadTaoSetStepBound_Private(Tao tao, MfadEnergy E);
 
+/* TAO's bounded quasi-Newton methods (bqnls, bqnktr, bqnktl) use no Hessian but look at the one they
+   were given: they estimate their first active set from its diagonal where MatAssembled() says so,
+   and the automatic Hessian, before its first point, answers with its "before the first point"
+   error. Before that point it is marked not assembled for them, and they take their fallback (the
+   gradient). */
+static PetscErrorCode MfadTaoHideUnsetHessian_Private(Tao tao)
+{
+  Mat         H;
+  PetscBool   isauto, qn;
+  const char *form;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)tao, &qn, TAOBQNLS, TAOBQNKTR, TAOBQNKTL, ""));
+  if (!qn) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(TaoGetHessian(tao, &H, NULL, NULL, NULL));
+  if (!H) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MfadHessianIsAuto_Private(H, &isauto));
+  if (!isauto) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MfadAutoGetFormName_Private(H, &form));
+  if (!strcmp(form, "none")) H->assembled = PETSC_FALSE; /* MfadHessianSetPoint() assembles it */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MfadTaoObjectiveGradient_Private(Tao tao, Vec X, PetscReal *f, Vec G, void *ctx)
 {
   PetscFunctionBegin;
   PetscCall(MfadTaoSetStepBound_Private(tao, (MfadEnergy)ctx)); /* every method evaluates one before its first line search */
+  PetscCall(MfadTaoHideUnsetHessian_Private(tao));
   PetscCall(MfadEnergyComputeObjectiveGradient((MfadEnergy)ctx, X, f, G));
   PetscCall(MfadTaoCheckValid_Private(tao, (MfadEnergy)ctx, X, *f));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -31,7 +31,7 @@ PetscErrorCode MfadEnergyCreateHessianMat(MfadEnergy E, MfadHessianType type, Ma
 }
 
 /* The assembled form of a Hessian that only a Krylov method applies: in the format with the faster
-   product (MfadEnergyOperatorMatType_Private(): baij for several unknowns per vertex on one rank;
+   product (MfadEnergyOperatorMatType_Private(): baij for several unknowns per vertex, on any number of ranks;
    -mat_type still decides) */
 PetscErrorCode MfadEnergyCreateOperatorMat_Private(MfadEnergy E, Mat *H)
 {

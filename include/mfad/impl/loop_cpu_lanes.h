@@ -28,6 +28,94 @@ static inline __attribute__((always_inline)) void mfad_lanes_index(const MfadLoo
     for (int a = 0; a < MFAD_NV; a++) idx[a][l] = (long long)c[l * MFAD_NV + a] * MFAD_ND;
 }
 
+/* lanes i0 .. of (a, b) into a vector of as many lanes as indices: gcc 12's and clang's builtin */
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)
+#define MFAD_LANES_PAIRED 1
+#define MFAD_VSV          __builtin_shufflevector
+typedef double mfad_v2d __attribute__((vector_size(16)));
+#define MFAD_LANES_SHUF4 __builtin_shufflevector
+#else
+#define MFAD_LANES_PAIRED 0
+#define MFAD_LANES_SHUF4  MFAD_VSHUF4
+#endif
+
+#if MFAD_LANES_PAIRED && (MFAD_VW == 4 || MFAD_VW == 8)
+/* Pairs of lanes' consecutive entries (a vertex's x and y, two parameters) are one 16-byte load
+   (store) a lane, transposed in registers: the lanes' pairs (x_l, y_l) -> X, Y and back, two
+   unpacks and a few lane moves against 2 VW scalar loads and inserts (extracts and stores) */
+static inline __attribute__((always_inline)) mfad_v2d mfad_lanes_load2(const double *a)
+{
+  mfad_v2d r;
+  memcpy(&r, a, sizeof(r));
+  return r;
+}
+#if MFAD_VW == 4
+#define MFAD_LANES_PAIRS_IN(P, lo, hi) const mfad_vd lo = MFAD_VSV(P[0], P[2], 0, 1, 2, 3), hi = MFAD_VSV(P[1], P[3], 0, 1, 2, 3)
+#define MFAD_LANES_X(lo, hi)           MFAD_VSV(lo, hi, 0, 4, 2, 6)
+#define MFAD_LANES_Y(lo, hi)           MFAD_VSV(lo, hi, 1, 5, 3, 7)
+#define MFAD_LANES_PAIRS_OUT(X, Y, P) \
+  do { \
+    const mfad_vd lo_ = MFAD_VSV(X, Y, 0, 4, 2, 6), hi_ = MFAD_VSV(X, Y, 1, 5, 3, 7); \
+    P[0] = MFAD_VSV(lo_, lo_, 0, 1), P[2] = MFAD_VSV(lo_, lo_, 2, 3); \
+    P[1] = MFAD_VSV(hi_, hi_, 0, 1), P[3] = MFAD_VSV(hi_, hi_, 2, 3); \
+  } while (0)
+#else
+#define MFAD_LANES_PAIRS_IN(P, lo, hi) \
+  const mfad_vd lo = MFAD_VSV(MFAD_VSV(P[0], P[2], 0, 1, 2, 3), MFAD_VSV(P[4], P[6], 0, 1, 2, 3), 0, 1, 2, 3, 4, 5, 6, 7), \
+                hi = MFAD_VSV(MFAD_VSV(P[1], P[3], 0, 1, 2, 3), MFAD_VSV(P[5], P[7], 0, 1, 2, 3), 0, 1, 2, 3, 4, 5, 6, 7)
+#define MFAD_LANES_X(lo, hi) MFAD_VSV(lo, hi, 0, 8, 2, 10, 4, 12, 6, 14)
+#define MFAD_LANES_Y(lo, hi) MFAD_VSV(lo, hi, 1, 9, 3, 11, 5, 13, 7, 15)
+#define MFAD_LANES_PAIRS_OUT(X, Y, P) \
+  do { \
+    const mfad_vd lo_ = MFAD_VSV(X, Y, 0, 8, 2, 10, 4, 12, 6, 14), hi_ = MFAD_VSV(X, Y, 1, 9, 3, 11, 5, 13, 7, 15); \
+    P[0] = MFAD_VSV(lo_, lo_, 0, 1), P[2] = MFAD_VSV(lo_, lo_, 2, 3), P[4] = MFAD_VSV(lo_, lo_, 4, 5), P[6] = MFAD_VSV(lo_, lo_, 6, 7); \
+    P[1] = MFAD_VSV(hi_, hi_, 0, 1), P[3] = MFAD_VSV(hi_, hi_, 2, 3), P[5] = MFAD_VSV(hi_, hi_, 4, 5), P[7] = MFAD_VSV(hi_, hi_, 6, 7); \
+  } while (0)
+#endif
+
+#endif
+
+#if MFAD_LANES_PAIRED && (MFAD_VW == 4 || MFAD_VW == 8) && (MFAD_ND == 2 || MFAD_ND == 3)
+/* the lanes' element vectors of a (x or v): xv[a nd + d] lane l = a[idx[a][l] + d], by pairs (a
+   third unknown: the pairs (y_l, z_l)). Each entry is read as the scalar path reads it, never the
+   next vertex's: the array's end stays untouched */
+static inline __attribute__((always_inline)) void mfad_lanes_gather_vec(const double *a, const long long idx[MFAD_NV][MFAD_VW], mfad_vd *xv)
+{
+  for (int i = 0; i < MFAD_NV; i++) {
+    mfad_v2d P[MFAD_VW];
+    for (int l = 0; l < MFAD_VW; l++) P[l] = mfad_lanes_load2(a + idx[i][l]);
+    MFAD_LANES_PAIRS_IN(P, lo, hi);
+    xv[i * MFAD_ND]     = MFAD_LANES_X(lo, hi);
+    xv[i * MFAD_ND + 1] = MFAD_LANES_Y(lo, hi);
+#if MFAD_ND == 3
+    /* the pairs (y_l, z_l): Z the second of each, as Y of the first */
+    for (int l = 0; l < MFAD_VW; l++) P[l] = mfad_lanes_load2(a + idx[i][l] + 1);
+    MFAD_LANES_PAIRS_IN(P, lo2, hi2);
+    xv[i * MFAD_ND + 2] = MFAD_LANES_Y(lo2, hi2);
+#endif
+  }
+}
+
+/* y[idx[a][l] + d] += weight o[a nd + d] lane l, lane by lane (element order), vertex by vertex: by
+   pairs, a third unknown alone (each entry written as the scalar path writes it: a neighbour's
+   entry, another thread's, is never read and stored back) */
+static inline __attribute__((always_inline)) void mfad_lanes_scatter_vec(double *y, double weight, const long long idx[MFAD_NV][MFAD_VW],
+                                                                         const mfad_vd *o)
+{
+  mfad_v2d P[MFAD_NV][MFAD_VW];
+  for (int i = 0; i < MFAD_NV; i++) MFAD_LANES_PAIRS_OUT(o[i * MFAD_ND], o[i * MFAD_ND + 1], P[i]);
+  for (int l = 0; l < MFAD_VW; l++)
+    for (int i = 0; i < MFAD_NV; i++) {
+      double  *yi = y + idx[i][l];
+      mfad_v2d t  = mfad_lanes_load2(yi);
+      t += weight * P[i][l];
+      memcpy(yi, &t, sizeof(t));
+#if MFAD_ND == 3
+      yi[2] += weight * o[i * MFAD_ND + 2][l];
+#endif
+    }
+}
+#else
 /* the lanes' element vectors of a (x or v): xv[a nd + d] lane l = a[idx[a][l] + d] */
 static inline __attribute__((always_inline)) void mfad_lanes_gather_vec(const double *a, const long long idx[MFAD_NV][MFAD_VW], mfad_vd *xv)
 {
@@ -35,24 +123,57 @@ static inline __attribute__((always_inline)) void mfad_lanes_gather_vec(const do
     for (int d = 0; d < MFAD_ND; d++) xv[i * MFAD_ND + d] = mfad_vgather(a + d, idx[i]);
 }
 
+/* y[idx[a][l] + d] += weight o[a nd + d] lane l, lane by lane (element order) */
+static inline __attribute__((always_inline)) void mfad_lanes_scatter_vec(double *y, double weight, const long long idx[MFAD_NV][MFAD_VW],
+                                                                         const mfad_vd *o)
+{
+  double oa[MFAD_N][MFAD_VW];
+  memcpy(oa, o, sizeof(oa));
+  for (int l = 0; l < MFAD_VW; l++)
+    for (int i = 0; i < MFAD_NV; i++)
+      for (int d = 0; d < MFAD_ND; d++) y[idx[i][l] + d] += weight * oa[i * MFAD_ND + d][l];
+}
+#endif
+
 /* the lanes' parameters: pv[k] lane l = params[(e0 + l) np + k] */
 static inline __attribute__((always_inline)) void mfad_lanes_params(const MfadLoop *L, int e0, mfad_vd *pv)
 {
   long long idx[MFAD_VW];
   int       k = 0;
-#if MFAD_VW == 4
-  /* 4 x 4 blocks of the lanes' consecutive rows, transposed in registers (a fraction of the loads) */
-  const double *P = L->params + (long)e0 * MFAD_NP;
+#if MFAD_VW == 4 || (MFAD_VW == 8 && MFAD_LANES_PAIRED)
+  /* 4 x 4 blocks of the lanes' consecutive rows, transposed in registers (a fraction of the loads);
+     8 lanes: two such blocks, one a half */
+  typedef double mfad_v4d __attribute__((vector_size(32)));
   for (; k + 4 <= MFAD_NP; k += 4) {
-    mfad_vd r[4];
-    memcpy(r, P + k, sizeof(mfad_vd)), memcpy(r + 1, P + MFAD_NP + k, sizeof(mfad_vd));
-    memcpy(r + 2, P + 2 * MFAD_NP + k, sizeof(mfad_vd)), memcpy(r + 3, P + 3 * MFAD_NP + k, sizeof(mfad_vd));
-    const mfad_vd lo01 = MFAD_VSHUF4(r[0], r[1], 0, 4, 2, 6), hi01 = MFAD_VSHUF4(r[0], r[1], 1, 5, 3, 7);
-    const mfad_vd lo23 = MFAD_VSHUF4(r[2], r[3], 0, 4, 2, 6), hi23 = MFAD_VSHUF4(r[2], r[3], 1, 5, 3, 7);
-    pv[k]     = MFAD_VSHUF4(lo01, lo23, 0, 1, 4, 5);
-    pv[k + 1] = MFAD_VSHUF4(hi01, hi23, 0, 1, 4, 5);
-    pv[k + 2] = MFAD_VSHUF4(lo01, lo23, 2, 3, 6, 7);
-    pv[k + 3] = MFAD_VSHUF4(hi01, hi23, 2, 3, 6, 7);
+    mfad_v4d q[MFAD_VW / 4][4];
+    for (int h = 0; h < MFAD_VW / 4; h++) {
+      const double *P = L->params + (long)(e0 + 4 * h) * MFAD_NP;
+      mfad_v4d      r[4];
+      memcpy(r, P + k, sizeof(mfad_v4d)), memcpy(r + 1, P + MFAD_NP + k, sizeof(mfad_v4d));
+      memcpy(r + 2, P + 2 * MFAD_NP + k, sizeof(mfad_v4d)), memcpy(r + 3, P + 3 * MFAD_NP + k, sizeof(mfad_v4d));
+      const mfad_v4d lo01 = MFAD_LANES_SHUF4(r[0], r[1], 0, 4, 2, 6), hi01 = MFAD_LANES_SHUF4(r[0], r[1], 1, 5, 3, 7);
+      const mfad_v4d lo23 = MFAD_LANES_SHUF4(r[2], r[3], 0, 4, 2, 6), hi23 = MFAD_LANES_SHUF4(r[2], r[3], 1, 5, 3, 7);
+      q[h][0] = MFAD_LANES_SHUF4(lo01, lo23, 0, 1, 4, 5);
+      q[h][1] = MFAD_LANES_SHUF4(hi01, hi23, 0, 1, 4, 5);
+      q[h][2] = MFAD_LANES_SHUF4(lo01, lo23, 2, 3, 6, 7);
+      q[h][3] = MFAD_LANES_SHUF4(hi01, hi23, 2, 3, 6, 7);
+    }
+    for (int j = 0; j < 4; j++)
+#if MFAD_VW == 4
+      pv[k + j] = q[0][j];
+#else
+      pv[k + j] = MFAD_VSV(q[0][j], q[1][j], 0, 1, 2, 3, 4, 5, 6, 7);
+#endif
+  }
+#endif
+#if MFAD_LANES_PAIRED && (MFAD_VW == 4 || MFAD_VW == 8)
+  /* two left: a 16-byte load a lane, transposed as a vertex's first two unknowns */
+  for (; k + 2 <= MFAD_NP; k += 2) {
+    mfad_v2d P[MFAD_VW];
+    for (int l = 0; l < MFAD_VW; l++) P[l] = mfad_lanes_load2(L->params + (long)(e0 + l) * MFAD_NP + k);
+    MFAD_LANES_PAIRS_IN(P, lo, hi);
+    pv[k]     = MFAD_LANES_X(lo, hi);
+    pv[k + 1] = MFAD_LANES_Y(lo, hi);
   }
 #endif
   for (int l = 0; l < MFAD_VW; l++) idx[l] = (long long)(e0 + l) * MFAD_NP;
@@ -65,12 +186,8 @@ static inline __attribute__((always_inline)) void mfad_lanes_scatter(const MfadL
                                                                      const mfad_vd *af)
 {
   mfad_vd out[MFAD_N];
-  double  o[MFAD_N][MFAD_VW];
   mfad_feature_pull_lanes(af, pv, out);
-  memcpy(o, out, sizeof(o));
-  for (int l = 0; l < MFAD_VW; l++)
-    for (int i = 0; i < MFAD_NV; i++)
-      for (int d = 0; d < MFAD_ND; d++) L->y[idx[i][l] + d] += L->weight * o[i * MFAD_ND + d][l];
+  mfad_lanes_scatter_vec(L->y, L->weight, idx, out);
 }
 
 /* one group's energies, in element order into *sum, and their feature adjoints af; 0 where its lanes

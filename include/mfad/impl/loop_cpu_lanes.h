@@ -50,22 +50,22 @@ static inline __attribute__((always_inline)) mfad_v2d mfad_lanes_load2(const dou
   return r;
 }
 #if MFAD_VW == 4
-#define MFAD_LANES_PAIRS_IN(P, lo, hi) const mfad_vd lo = MFAD_VSV(P[0], P[2], 0, 1, 2, 3), hi = MFAD_VSV(P[1], P[3], 0, 1, 2, 3)
+#define MFAD_LANES_XY_IN(P, lo, hi)    const mfad_vd lo = MFAD_VSV(P[0], P[2], 0, 1, 2, 3), hi = MFAD_VSV(P[1], P[3], 0, 1, 2, 3)
 #define MFAD_LANES_X(lo, hi)           MFAD_VSV(lo, hi, 0, 4, 2, 6)
 #define MFAD_LANES_Y(lo, hi)           MFAD_VSV(lo, hi, 1, 5, 3, 7)
-#define MFAD_LANES_PAIRS_OUT(X, Y, P) \
+#define MFAD_LANES_XY_OUT(X, Y, P) \
   do { \
     const mfad_vd lo_ = MFAD_VSV(X, Y, 0, 4, 2, 6), hi_ = MFAD_VSV(X, Y, 1, 5, 3, 7); \
     P[0] = MFAD_VSV(lo_, lo_, 0, 1), P[2] = MFAD_VSV(lo_, lo_, 2, 3); \
     P[1] = MFAD_VSV(hi_, hi_, 0, 1), P[3] = MFAD_VSV(hi_, hi_, 2, 3); \
   } while (0)
 #else
-#define MFAD_LANES_PAIRS_IN(P, lo, hi) \
+#define MFAD_LANES_XY_IN(P, lo, hi) \
   const mfad_vd lo = MFAD_VSV(MFAD_VSV(P[0], P[2], 0, 1, 2, 3), MFAD_VSV(P[4], P[6], 0, 1, 2, 3), 0, 1, 2, 3, 4, 5, 6, 7), \
                 hi = MFAD_VSV(MFAD_VSV(P[1], P[3], 0, 1, 2, 3), MFAD_VSV(P[5], P[7], 0, 1, 2, 3), 0, 1, 2, 3, 4, 5, 6, 7)
 #define MFAD_LANES_X(lo, hi) MFAD_VSV(lo, hi, 0, 8, 2, 10, 4, 12, 6, 14)
 #define MFAD_LANES_Y(lo, hi) MFAD_VSV(lo, hi, 1, 9, 3, 11, 5, 13, 7, 15)
-#define MFAD_LANES_PAIRS_OUT(X, Y, P) \
+#define MFAD_LANES_XY_OUT(X, Y, P) \
   do { \
     const mfad_vd lo_ = MFAD_VSV(X, Y, 0, 8, 2, 10, 4, 12, 6, 14), hi_ = MFAD_VSV(X, Y, 1, 9, 3, 11, 5, 13, 7, 15); \
     P[0] = MFAD_VSV(lo_, lo_, 0, 1), P[2] = MFAD_VSV(lo_, lo_, 2, 3), P[4] = MFAD_VSV(lo_, lo_, 4, 5), P[6] = MFAD_VSV(lo_, lo_, 6, 7); \
@@ -75,7 +75,34 @@ static inline __attribute__((always_inline)) mfad_v2d mfad_lanes_load2(const dou
 
 #endif
 
+#if MFAD_LANES_PAIRED && MFAD_VW == 4 && MFAD_ND == 3 && defined(__AVX512VL__) && !defined(MFAD_LANES_NO_MASKED)
+#include <immintrin.h>
+/* A vertex's three unknowns as one masked 32-byte load (store) a lane, the fourth entry masked off
+   (never read or written: the array's end, a neighbour's entry another thread writes), the lanes'
+   4 x 4 block transposed in registers (AVX-512VL's masked moves: as fast as plain ones) */
+#define MFAD_LANES_T4(r, c) \
+  do { \
+    const mfad_vd lo01_ = MFAD_VSV(r[0], r[1], 0, 4, 2, 6), hi01_ = MFAD_VSV(r[0], r[1], 1, 5, 3, 7); \
+    const mfad_vd lo23_ = MFAD_VSV(r[2], r[3], 0, 4, 2, 6), hi23_ = MFAD_VSV(r[2], r[3], 1, 5, 3, 7); \
+    c[0] = MFAD_VSV(lo01_, lo23_, 0, 1, 4, 5); \
+    c[1] = MFAD_VSV(hi01_, hi23_, 0, 1, 4, 5); \
+    c[2] = MFAD_VSV(lo01_, lo23_, 2, 3, 6, 7); \
+    c[3] = MFAD_VSV(hi01_, hi23_, 2, 3, 6, 7); \
+  } while (0)
+static inline __attribute__((always_inline)) void mfad_lanes_gather_vec(const double *a, const long long idx[MFAD_NV][MFAD_VW], mfad_vd *xv)
+{
+  for (int i = 0; i < MFAD_NV; i++) {
+    mfad_vd r[4], c[4];
+    for (int l = 0; l < 4; l++) r[l] = (mfad_vd)_mm256_maskz_loadu_pd(0x7, a + idx[i][l]);
+    MFAD_LANES_T4(r, c);
+    for (int d = 0; d < 3; d++) xv[i * 3 + d] = c[d];
+  }
+}
+#define MFAD_LANES_GATHER_MASKED 1
+#endif
+
 #if MFAD_LANES_PAIRED && (MFAD_VW == 4 || MFAD_VW == 8) && (MFAD_ND == 2 || MFAD_ND == 3)
+#if !defined(MFAD_LANES_GATHER_MASKED)
 /* the lanes' element vectors of a (x or v): xv[a nd + d] lane l = a[idx[a][l] + d], by pairs (a
    third unknown: the pairs (y_l, z_l)). Each entry is read as the scalar path reads it, never the
    next vertex's: the array's end stays untouched */
@@ -84,18 +111,19 @@ static inline __attribute__((always_inline)) void mfad_lanes_gather_vec(const do
   for (int i = 0; i < MFAD_NV; i++) {
     mfad_v2d P[MFAD_VW];
     for (int l = 0; l < MFAD_VW; l++) P[l] = mfad_lanes_load2(a + idx[i][l]);
-    MFAD_LANES_PAIRS_IN(P, lo, hi);
+    MFAD_LANES_XY_IN(P, lo, hi);
     xv[i * MFAD_ND]     = MFAD_LANES_X(lo, hi);
     xv[i * MFAD_ND + 1] = MFAD_LANES_Y(lo, hi);
 #if MFAD_ND == 3
     /* the pairs (y_l, z_l): Z the second of each, as Y of the first */
     for (int l = 0; l < MFAD_VW; l++) P[l] = mfad_lanes_load2(a + idx[i][l] + 1);
-    MFAD_LANES_PAIRS_IN(P, lo2, hi2);
+    MFAD_LANES_XY_IN(P, lo2, hi2);
     xv[i * MFAD_ND + 2] = MFAD_LANES_Y(lo2, hi2);
 #endif
   }
 }
 
+#endif
 /* y[idx[a][l] + d] += weight o[a nd + d] lane l, lane by lane (element order), vertex by vertex: by
    pairs, a third unknown alone (each entry written as the scalar path writes it: a neighbour's
    entry, another thread's, is never read and stored back) */
@@ -103,7 +131,7 @@ static inline __attribute__((always_inline)) void mfad_lanes_scatter_vec(double 
                                                                          const mfad_vd *o)
 {
   mfad_v2d P[MFAD_NV][MFAD_VW];
-  for (int i = 0; i < MFAD_NV; i++) MFAD_LANES_PAIRS_OUT(o[i * MFAD_ND], o[i * MFAD_ND + 1], P[i]);
+  for (int i = 0; i < MFAD_NV; i++) MFAD_LANES_XY_OUT(o[i * MFAD_ND], o[i * MFAD_ND + 1], P[i]);
   for (int l = 0; l < MFAD_VW; l++)
     for (int i = 0; i < MFAD_NV; i++) {
       double  *yi = y + idx[i][l];
@@ -171,7 +199,7 @@ static inline __attribute__((always_inline)) void mfad_lanes_params(const MfadLo
   for (; k + 2 <= MFAD_NP; k += 2) {
     mfad_v2d P[MFAD_VW];
     for (int l = 0; l < MFAD_VW; l++) P[l] = mfad_lanes_load2(L->params + (long)(e0 + l) * MFAD_NP + k);
-    MFAD_LANES_PAIRS_IN(P, lo, hi);
+    MFAD_LANES_XY_IN(P, lo, hi);
     pv[k]     = MFAD_LANES_X(lo, hi);
     pv[k + 1] = MFAD_LANES_Y(lo, hi);
   }
@@ -190,21 +218,25 @@ static inline __attribute__((always_inline)) void mfad_lanes_scatter(const MfadL
   mfad_lanes_scatter_vec(L->y, L->weight, idx, out);
 }
 
-/* one group's energies, in element order into *sum, and their feature adjoints af; 0 where its lanes
-   took a branch differently (nothing summed) */
-static inline __attribute__((always_inline)) int mfad_lanes_energy_group(const MfadLoop *L, int e0, double *sum, long long idx[MFAD_NV][MFAD_VW],
-                                                                         mfad_vd pv[MFAD_NPV], mfad_vd af[MFAD_NF])
+/* one group's energies E and their feature adjoints af; 0 where its lanes took a branch
+   differently */
+static inline __attribute__((always_inline)) int mfad_lanes_energy_front(const MfadLoop *L, int e0, long long idx[MFAD_NV][MFAD_VW],
+                                                                         mfad_vd pv[MFAD_NPV], mfad_vd af[MFAD_NF], mfad_vd *E)
 {
-  mfad_vd xv[MFAD_N], fv[MFAD_NF], E;
+  mfad_vd xv[MFAD_N], fv[MFAD_NF];
   int     div = 0;
   mfad_lanes_index(L, e0, idx);
   mfad_lanes_gather_vec(L->x, idx, xv);
   mfad_lanes_params(L, e0, pv);
   mfad_feature_map_lanes(xv, pv, fv);
-  mfad_energy_lanes_vval(fv, pv, &E, af, &div);
-  if (div) return 0;
+  mfad_energy_lanes_vval(fv, pv, E, af, &div);
+  return !div;
+}
+
+/* the lanes' energies into *sum in element order (the scalar loop's additions) */
+static inline __attribute__((always_inline)) void mfad_lanes_sum(const MfadLoop *L, mfad_vd E, double *sum)
+{
   for (int l = 0; l < MFAD_VW; l++) *sum += L->weight * E[l];
-  return 1;
 }
 
 /* one group of lanes; 0 where its lanes took a branch differently (nothing scattered). The block's
@@ -212,8 +244,9 @@ static inline __attribute__((always_inline)) int mfad_lanes_energy_group(const M
 static inline __attribute__((unused)) int mfad_lanes_gradient_group(const MfadLoop *L, int e0, double *sum)
 {
   long long idx[MFAD_NV][MFAD_VW];
-  mfad_vd   pv[MFAD_NPV], af[MFAD_NF];
-  if (!mfad_lanes_energy_group(L, e0, sum, idx, pv, af)) return 0;
+  mfad_vd   pv[MFAD_NPV], af[MFAD_NF], E;
+  if (!mfad_lanes_energy_front(L, e0, idx, pv, af, &E)) return 0;
+  mfad_lanes_sum(L, E, sum);
   mfad_lanes_scatter(L, idx, pv, af);
   return 1;
 }
@@ -222,8 +255,10 @@ static inline __attribute__((unused)) int mfad_lanes_gradient_group(const MfadLo
 static inline __attribute__((unused)) int mfad_lanes_value_group(const MfadLoop *L, int e0, double *sum)
 {
   long long idx[MFAD_NV][MFAD_VW];
-  mfad_vd   pv[MFAD_NPV], af[MFAD_NF];
-  return mfad_lanes_energy_group(L, e0, sum, idx, pv, af);
+  mfad_vd   pv[MFAD_NPV], af[MFAD_NF], E;
+  if (!mfad_lanes_energy_front(L, e0, idx, pv, af, &E)) return 0;
+  mfad_lanes_sum(L, E, sum);
+  return 1;
 }
 
 /* the HVP of one group up to its feature adjoints' tangents at (H_F B v, before the pull-back) */
@@ -337,12 +372,50 @@ static void mfad_cpu_lanes_value(const MfadLoop *L)
 #define MFAD_CPU_LANES_value(L)
 #endif
 
+/* pairs where the body is small (3 features: mass_spring's HVP 1.16-1.17x the scalar loop -> 1.24-1.31x);
+   larger bodies spill registers with two groups live (neohookean_tet 1.88-1.94x -> 1.56-1.60x,
+   membrane_tri 1.65-1.67x -> 1.40-1.47x; symmetric_dirichlet and arap_tri, 4 features, equal within the
+   noise): bench_lanes, 2 runs each, -DMFAD_LANES_PAIRS=0|1. The gradient too, since the gather and
+   scatter by 16-byte pairs: mass_spring 1.56-1.88x -> 2.09-2.12x (-n 200), neohookean_tet equal */
+#ifndef MFAD_LANES_PAIRS
+#define MFAD_LANES_PAIRS (MFAD_NF <= 3)
+#endif
 /* MFAD_CPU_LANES(L, mode) of mfad/impl/loop_cpu.h: the lanes' loop of the mode, unless L->scalar */
 #if (MFAD_LANES_MODES) & 1
 /* the gradient and the blocks' energies (the scalar loop's value pass and gradient pass in one) */
+/* by pairs of groups as the HVP's below (MFAD_LANES_PAIRS), the energies summed and the gradients
+   scattered in element order */
+#define MFAD_LANES_GRADIENT_PAIRS(L, e, hi) \
+  for (; e + 2 * MFAD_VW <= hi; e += 2 * MFAD_VW) { \
+    long long idxa_[MFAD_NV][MFAD_VW], idxb_[MFAD_NV][MFAD_VW]; \
+    mfad_vd   pa_[MFAD_NPV], pb_[MFAD_NPV], afa_[MFAD_NF], afb_[MFAD_NF], Ea_, Eb_; \
+    const int oka_ = mfad_lanes_energy_front(L, e, idxa_, pa_, afa_, &Ea_); \
+    const int okb_ = mfad_lanes_energy_front(L, e + MFAD_VW, idxb_, pb_, afb_, &Eb_); \
+    if (oka_) { \
+      mfad_lanes_sum(L, Ea_, &sum_); \
+      mfad_lanes_scatter(L, idxa_, pa_, afa_); \
+    } else \
+      for (int l_ = 0; l_ < MFAD_VW; l_++) { \
+        const int e_ = e + l_; \
+        MFAD_LANES_SCALAR_GRADIENT(e_); \
+      } \
+    if (okb_) { \
+      mfad_lanes_sum(L, Eb_, &sum_); \
+      mfad_lanes_scatter(L, idxb_, pb_, afb_); \
+    } else \
+      for (int l_ = 0; l_ < MFAD_VW; l_++) { \
+        const int e_ = e + MFAD_VW + l_; \
+        MFAD_LANES_SCALAR_GRADIENT(e_); \
+      } \
+  }
+#if MFAD_LANES_PAIRS
+#define MFAD_LANES_GRADIENT_PAIRS_ MFAD_LANES_GRADIENT_PAIRS
+#else
+#define MFAD_LANES_GRADIENT_PAIRS_ MFAD_LANES_NO_PAIRS
+#endif
 static void mfad_cpu_lanes_gradient(const MfadLoop *L)
 {
-  MFAD_CPU_COLOURED_LANES(L, MFAD_LANES_NO_PAIRS, mfad_lanes_gradient_group, MFAD_LANES_SCALAR_GRADIENT, 1);
+  MFAD_CPU_COLOURED_LANES(L, MFAD_LANES_GRADIENT_PAIRS_, mfad_lanes_gradient_group, MFAD_LANES_SCALAR_GRADIENT, 1);
 }
 #define MFAD_CPU_LANES_gradient(L) \
   if (!(L)->scalar && !(L)->atomic) { \
@@ -377,13 +450,6 @@ static void mfad_cpu_lanes_gradient(const MfadLoop *L)
         MFAD_LANES_SCALAR_HVP(e_); \
       } \
   }
-/* pairs where the body is small (3 features: mass_spring's HVP 1.16-1.17x the scalar loop -> 1.24-1.31x);
-   larger bodies spill registers with two groups live (neohookean_tet 1.88-1.94x -> 1.56-1.60x,
-   membrane_tri 1.65-1.67x -> 1.40-1.47x; symmetric_dirichlet and arap_tri, 4 features, equal within the
-   noise): bench_lanes, 2 runs each, -DMFAD_LANES_PAIRS=0|1 */
-#ifndef MFAD_LANES_PAIRS
-#define MFAD_LANES_PAIRS (MFAD_NF <= 3)
-#endif
 #if MFAD_LANES_PAIRS
 #define MFAD_LANES_HVP_PAIRS_ MFAD_LANES_HVP_PAIRS
 #else

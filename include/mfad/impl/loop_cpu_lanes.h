@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /**
   @file mfad/impl/loop_cpu_lanes.h
-  @brief The CPU gradient and HVP loops over SIMD lanes (mfad/impl/ad_lanes.h): an energy with
+  @brief The CPU gradient, HVP, value and element-Hessian loops over SIMD lanes (mfad/impl/ad_lanes.h): an energy with
          features whose reverse body mfad-energy also wrote on lanes (--lanes, MFAD_ENERGY_LANES).
 
   The colouring, the blocks and their order are mfad/impl/loop_cpu.h's. Within a block, MFAD_VW
@@ -59,6 +59,16 @@ static inline __attribute__((always_inline)) mfad_v2d mfad_lanes_load2(const dou
     P[0] = MFAD_VSV(lo_, lo_, 0, 1), P[2] = MFAD_VSV(lo_, lo_, 2, 3); \
     P[1] = MFAD_VSV(hi_, hi_, 0, 1), P[3] = MFAD_VSV(hi_, hi_, 2, 3); \
   } while (0)
+/* the lanes' 4 x 4 block r (a row a lane) transposed: c[j] lane l = r[l] lane j */
+#define MFAD_LANES_T4(r, c) \
+  do { \
+    const mfad_vd lo01_ = MFAD_VSV(r[0], r[1], 0, 4, 2, 6), hi01_ = MFAD_VSV(r[0], r[1], 1, 5, 3, 7); \
+    const mfad_vd lo23_ = MFAD_VSV(r[2], r[3], 0, 4, 2, 6), hi23_ = MFAD_VSV(r[2], r[3], 1, 5, 3, 7); \
+    c[0] = MFAD_VSV(lo01_, lo23_, 0, 1, 4, 5); \
+    c[1] = MFAD_VSV(hi01_, hi23_, 0, 1, 4, 5); \
+    c[2] = MFAD_VSV(lo01_, lo23_, 2, 3, 6, 7); \
+    c[3] = MFAD_VSV(hi01_, hi23_, 2, 3, 6, 7); \
+  } while (0)
 #else
 #define MFAD_LANES_XY_IN(P, lo, hi) \
   const mfad_vd lo = MFAD_VSV(MFAD_VSV(P[0], P[2], 0, 1, 2, 3), MFAD_VSV(P[4], P[6], 0, 1, 2, 3), 0, 1, 2, 3, 4, 5, 6, 7), \
@@ -80,15 +90,6 @@ static inline __attribute__((always_inline)) mfad_v2d mfad_lanes_load2(const dou
 /* A vertex's three unknowns as one masked 32-byte load (store) a lane, the fourth entry masked off
    (never read or written: the array's end, a neighbour's entry another thread writes), the lanes'
    4 x 4 block transposed in registers (AVX-512VL's masked moves: as fast as plain ones) */
-#define MFAD_LANES_T4(r, c) \
-  do { \
-    const mfad_vd lo01_ = MFAD_VSV(r[0], r[1], 0, 4, 2, 6), hi01_ = MFAD_VSV(r[0], r[1], 1, 5, 3, 7); \
-    const mfad_vd lo23_ = MFAD_VSV(r[2], r[3], 0, 4, 2, 6), hi23_ = MFAD_VSV(r[2], r[3], 1, 5, 3, 7); \
-    c[0] = MFAD_VSV(lo01_, lo23_, 0, 1, 4, 5); \
-    c[1] = MFAD_VSV(hi01_, hi23_, 0, 1, 4, 5); \
-    c[2] = MFAD_VSV(lo01_, lo23_, 2, 3, 6, 7); \
-    c[3] = MFAD_VSV(hi01_, hi23_, 2, 3, 6, 7); \
-  } while (0)
 static inline __attribute__((always_inline)) void mfad_lanes_gather_vec(const double *a, const long long idx[MFAD_NV][MFAD_VW], mfad_vd *xv)
 {
   for (int i = 0; i < MFAD_NV; i++) {
@@ -336,7 +337,7 @@ static inline __attribute__((unused)) int mfad_lanes_hvp_group(const MfadLoop *L
     mfad_elem_scatter(L->y, L->conn + (long)(e)*MFAD_NV, hv_, L->weight); \
   } while (0)
 
-/* The modes on lanes (bits: 1 gradient, 2 HVP, 4 value), chosen per energy by measurement:
+/* The modes on lanes (bits: 1 gradient, 2 HVP, 4 value, 8 element Hessian), chosen per energy by measurement:
    mfad_add_energy's LANES_MODES (cmake/MfadEnergy.cmake) passes -DMFAD_LANES_MODES; a mode left out
    keeps the scalar loop and its lanes body is never instantiated (a fraction of the unit's compile
    time). LANES alone: gradient and HVP */
@@ -466,6 +467,93 @@ static void mfad_cpu_lanes_hvp(const MfadLoop *L)
   }
 #else
 #define MFAD_CPU_LANES_hvp(L)
+#endif
+
+#if ((MFAD_LANES_MODES)&8) && defined(MFAD_VMD_K)
+/* The element Hessians of a group (the Hessian mode, no PSD projection): the feature Hessian H_F in
+   one sweep of dual numbers with one tangent per feature (seeded with the unit directions: the
+   adjoints' tangents are H_F's columns), then B^T H_F B as mfad_elem_feature_pullback does (M + N
+   pull-backs), on the lanes; each lane's N x N block written to its element's place. H_F by
+   forward-over-reverse where the scalar path takes Hessian numbers: equal to round-off */
+static inline __attribute__((always_inline)) int mfad_lanes_hessian_group(const MfadLoop *L, int e0, double *sum)
+{
+  long long   idx[MFAD_NV][MFAD_VW];
+  mfad_vd     pv[MFAD_NPV], xv[MFAD_N], fx[MFAD_NF], W[MFAD_NF][MFAD_N], w[MFAD_NF], hf[MFAD_NF], row[MFAD_N];
+  mfad_vmdual fs[MFAD_NF], af[MFAD_NF], E;
+  int         div = 0;
+  mfad_lanes_index(L, e0, idx);
+  mfad_lanes_gather_vec(L->x, idx, xv);
+  mfad_lanes_params(L, e0, pv);
+  mfad_feature_map_lanes(xv, pv, fx);
+  mfad_vd HF[MFAD_NF][MFAD_NF];
+  for (int k0 = 0; k0 < MFAD_NF; k0 += MFAD_VMD_K) {
+    for (int m = 0; m < MFAD_NF; m++) {
+      fs[m].v = fx[m];
+      for (int k = 0; k < MFAD_VMD_K; k++) fs[m].t[k] = mfad_vsplat(m == k0 + k ? 1.0 : 0.0);
+    }
+    mfad_energy_lanes_vmd(fs, pv, &E, af, &div);
+    if (div) return 0;
+    for (int m = 0; m < MFAD_NF; m++)
+      for (int k = 0; k < MFAD_VMD_K && k0 + k < MFAD_NF; k++) HF[m][k0 + k] = af[m].t[k];
+  }
+  for (int l = 0; l < MFAD_VW; l++) *sum += L->weight * E.v[l];
+  /* W = B^T H_F by H_F's rows (its columns: symmetric to round-off; the scalar path reads rows) */
+  for (int m = 0; m < MFAD_NF; m++) {
+    for (int k = 0; k < MFAD_NF; k++) hf[k] = HF[m][k];
+    mfad_feature_pull_lanes(hf, pv, W[m]);
+  }
+  for (int n = 0; n < MFAD_N; n++) {
+    double *H = L->y + (long)e0 * MFAD_N * MFAD_N + (long)n * MFAD_N;
+    for (int m = 0; m < MFAD_NF; m++) w[m] = W[m][n];
+    mfad_feature_pull_lanes(w, pv, row);
+    for (int j = 0; j < MFAD_N; j++) row[j] = row[j] * L->weight;
+    int j = 0;
+#if defined(MFAD_LANES_T4)
+    /* 4 x 4 blocks transposed in registers: a lane's 4 consecutive entries one store */
+    for (; j + 4 <= MFAD_N; j += 4) {
+      mfad_vd c[4];
+      MFAD_LANES_T4((row + j), c);
+      for (int l = 0; l < 4; l++) memcpy(H + (long)l * MFAD_N * MFAD_N + j, &c[l], sizeof(mfad_vd));
+    }
+#endif
+    for (; j < MFAD_N; j++)
+      for (int l = 0; l < MFAD_VW; l++) H[(long)l * MFAD_N * MFAD_N + j] = row[j][l];
+  }
+  return 1;
+}
+
+#define MFAD_LANES_SCALAR_HESSIAN(e) \
+  do { \
+    double *H_ = L->y + (long)(e)*MFAD_N * MFAD_N; \
+    sum += L->weight * MFAD_CPU_ELEM_HESSIAN(L, e, H_); \
+    for (int i_ = 0; i_ < MFAD_N * MFAD_N; i_++) H_[i_] *= L->weight; \
+  } while (0)
+/* the Hessian mode's loop (mfad/impl/loop_cpu.h's mfad_cpu_hessian: blocks uncoloured, each element's
+   block its own), groups of lanes in element order, then the tail */
+static void mfad_cpu_lanes_hessian(const MfadLoop *L)
+{
+  const int nt_ = mfad_cpu_threads(L);
+  (void)nt_;
+  MFAD_OMP(parallel for schedule(dynamic, 1) num_threads(nt_) if (L->nblocks > 1))
+  for (int b = 0; b < L->nblocks; b++) {
+    const int hi  = L->block_start[b + 1];
+    int       e   = L->block_start[b];
+    double    sum = 0.0;
+    for (; e + MFAD_VW <= hi; e += MFAD_VW)
+      if (!mfad_lanes_hessian_group(L, e, &sum))
+        for (int l = 0; l < MFAD_VW; l++) MFAD_LANES_SCALAR_HESSIAN(e + l);
+    for (; e < hi; e++) MFAD_LANES_SCALAR_HESSIAN(e);
+    L->block_value[b] = sum;
+  }
+}
+/* the PSD-projected element Hessians stay on the scalar path (a projection per element, lane by lane) */
+#define MFAD_CPU_LANES_hessian(L) \
+  if (!(L)->scalar && !(L)->psd) { \
+    mfad_cpu_lanes_hessian(L); \
+    return; \
+  }
+#else
+#define MFAD_CPU_LANES_hessian(L)
 #endif
 
 #endif /* MFAD_LOOP_CPU_LANES_H */

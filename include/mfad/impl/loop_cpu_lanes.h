@@ -29,7 +29,7 @@ static inline __attribute__((always_inline)) void mfad_lanes_index(const MfadLoo
 }
 
 /* lanes i0 .. of (a, b) into a vector of as many lanes as indices: gcc 12's and clang's builtin */
-#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)
+#if !defined(MFAD_LANES_NO_PAIRED) && (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)) /* -D..: the older compilers' path */
 #define MFAD_LANES_PAIRED 1
 #define MFAD_VSV          __builtin_shufflevector
 typedef double mfad_v2d __attribute__((vector_size(16)));

@@ -23,8 +23,8 @@
 #define MFAD_AD_LANES_H
 
 /* 4 unless the build chooses (cmake -DMFAD_LANES_WIDTH=8): on the AMD EPYC (AVX-512) of
-   bench/lanes.c, 8 lanes were slower than 4 (Neo-Hookean HVP 1.37x against 1.69x over the scalar
-   loop; mass_spring 0.9x against 1.2-1.4x) */
+   bench/lanes.c, 8 lanes are slower than 4 (Neo-Hookean HVP 2.12-2.22x against 2.26-2.29x over the
+   scalar loop; cloth gradient 1.61-1.74x against 2.12-2.75x; bench/README.md) */
 #ifndef MFAD_LANES_WIDTH
 #define MFAD_LANES_WIDTH 4
 #endif

@@ -10,7 +10,8 @@ static const char help[] =
     "integer adds, 1 cycle each), the speed-up over scalar, and the largest difference from the scalar\n"
     "results relative to their largest entry.\n"
     "  -energy <name> (every energy of LanesEnergies below; default: the workload's)\n"
-    "  -workload neohookean|cloth  -n <20> -m <42>  -reps <15>\n"
+    "  -workload neohookean|cloth  -n <20> -m <42>  -reps <15>  -hessian (the element Hessians too: energies with\n"
+    "  LANES_MODES hessian on lanes, the others on the scalar path at every width)\n"
     "Meshes: the workloads' (workloads.h) for neohookean_tet, mass_spring and symmetric_dirichlet; other\n"
     "tet energies the neohookean box (bending_dihedral: a tet's four vertices as its hinge), other\n"
     "triangle energies a grid of 4n x 3m squares, 2 triangles each, stretched and wiggled out of plane.\n";
@@ -128,7 +129,7 @@ static double ClockHz(void)
 int main(int argc, char **argv)
 {
   PetscInt    wl = WL_NEOHOOKEAN, n = 20, m = 42, reps = 15, ie = -1;
-  PetscBool   median     = PETSC_FALSE, set;
+  PetscBool   median = PETSC_FALSE, hess = PETSC_FALSE, set;
   char        energy[64] = "";
   Mesh        M;
   MfadKernel  ks[4], lib;
@@ -143,6 +144,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-m", "length (neohookean)", NULL, m, &m, NULL));
   PetscCall(PetscOptionsInt("-reps", "repetitions", NULL, reps, &reps, NULL));
   PetscCall(PetscOptionsBool("-median", "medians instead of the fastest", NULL, median, &median, NULL));
+  PetscCall(PetscOptionsBool("-hessian", "the element Hessians too (Hessian mode, the first 16384 elements)", NULL, hess, &hess, NULL));
   PetscOptionsEnd();
   PetscCheck(reps >= 1 && reps <= 99, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-reps %" PetscInt_FMT " must be in [1, 99]", reps);
   if (!set) PetscCall(PetscStrncpy(energy, WorkloadKernels[wl], sizeof(energy)));
@@ -225,6 +227,31 @@ int main(int argc, char **argv)
       for (int op = 0; op < 3; op++)
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, " %10.2f %10.1f %8.2f %9.1e", 1e9 * med[k][op], hz * med[k][op], med[0][op] / med[k][op], diff[op]));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n"));
+    }
+    if (hess) { /* the element Hessians (Hessian mode, no projection) of the first elements, the kernels interleaved */
+      const int neh = ne < 16384 ? ne : 16384, nh = neh * (int)(M.nv * M.dof) * (int)(M.nv * M.dof), nkh = nk < 3 ? nk : 3;
+      double   *H[3], th[3][99], hv[3];
+      bs[1] = neh, L.nelem = neh;
+      for (int k = 0; k < nkh; k++) PetscCall(PetscMalloc1(nh, &H[k]));
+      for (PetscInt r = -1; r < reps; r++)
+        for (int k = 0; k < nkh; k++) {
+          L.y = H[k], L.scalar = k == 0;
+          const double t0 = Now();
+          ks[k]->cpu_hessian(&L);
+          if (r >= 0) th[k][r] = Now() - t0;
+          hv[k] = bv;
+        }
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "element Hessians of %d elements:\n%-8s %10s %10s %8s %9s\n", neh, "loop", "hess ns/el", "cycles/el",
+                            "speed-up", "diff"));
+      for (int k = 0; k < nkh; k++) qsort(th[k], (size_t)reps, sizeof(double), CompareDouble);
+      for (int k = 0; k < nkh; k++) {
+        const double tk = th[k][median ? reps / 2 : 0] / neh, t0 = th[0][median ? reps / 2 : 0] / neh;
+        double       d = PetscAbsReal(hv[k] - hv[0]) / PetscAbsReal(hv[0]), s = 0;
+        for (int i = 0; i < nh; i++) s = PetscMax(s, PetscAbsReal(H[0][i]));
+        for (int i = 0; i < nh; i++) d = PetscMax(d, PetscAbsReal(H[k][i] - H[0][i]) / s);
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s %10.2f %10.1f %8.2f %9.1e\n", names[k], 1e9 * tk, hz * tk, t0 / tk, d));
+      }
+      for (int k = 0; k < nkh; k++) PetscCall(PetscFree(H[k]));
     }
     for (int k = 0; k < nk; k++)
       for (int op = 0; op < 2; op++) PetscCall(PetscFree(y[k][op]));

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # mfad_add_energy(<target> <name> [SOURCE <file.c>] [HEADER <file.h>] [BUILTIN] [NO_CUDA] [ROLL_HESSIAN_ROWS] [LANES]
-#                 [LANES_MODES <gradient|hvp|value>...] [CUDA_DIAGONAL_COLUMNS] [COMPILE_OPTIONS <opt>...])
+#                 [LANES_MODES <gradient|hvp|value|hessian>...] [CUDA_DIAGONAL_COLUMNS] [COMPILE_OPTIONS <opt>...])
 #   Compiles energy <name> into <target>: value, gradient, fused HVP and element Hessian on the
 #   CPU, as the kernel MfadKernel_<name>; when the library has CUDA, the same source is also
 #   compiled by nvcc into <target> (the kernel's CUDA entry points, -mfad_backend cuda).
@@ -18,7 +18,8 @@
 #   width: -DMFAD_LANES_WIDTH=4|8 at configure time (default 4, include/mfad/impl/ad_lanes.h).
 #   LANES_MODES: these modes on lanes (implies LANES; LANES alone: gradient hvp), the others on the
 #   scalar loop: where bench_lanes measured the lanes slower for a mode of the energy, or the value
-#   (line searches) where faster (energies/CMakeLists.txt).
+#   (line searches) where faster (energies/CMakeLists.txt); hessian: the element Hessians (Hessian
+#   mode) on lanes, the lanes' body in the Hessian's unit too.
 #   CUDA_DIAGONAL_COLUMNS: the GPU's Hessian diagonal by N HVP columns instead of the diagonal
 #   mode, for an energy whose diagonal-mode body does not fit a thread (ptxas's stack over 1 KB
 #   where the columns' is under it: docs/gpu.md).
@@ -66,8 +67,10 @@ function(mfad_add_energy target name)
         math(EXPR lanes_modes "${lanes_modes} | 2")
       elseif(mode STREQUAL "value")
         math(EXPR lanes_modes "${lanes_modes} | 4")
+      elseif(mode STREQUAL "hessian")
+        math(EXPR lanes_modes "${lanes_modes} | 8")
       else()
-        message(FATAL_ERROR "mfad_add_energy(${name}): LANES_MODES ${mode}: the modes on lanes are gradient, hvp and value")
+        message(FATAL_ERROR "mfad_add_energy(${name}): LANES_MODES ${mode}: the modes on lanes are gradient, hvp, value and hessian")
       endif()
     endforeach()
   endif()
@@ -168,6 +171,11 @@ function(mfad_add_energy target name)
     list(APPEND defs "MFAD_LANES_MODES=${lanes_modes}")
   endif()
   set_source_files_properties(${unit} TARGET_DIRECTORY ${target} PROPERTIES COMPILE_DEFINITIONS "${defs}")
+  if(ARG_LANES AND lanes_modes GREATER_EQUAL 8)
+    # the element Hessian on lanes: the Hessian's unit takes the lanes' body too
+    list(REMOVE_ITEM defs "MFAD_INSTANTIATE_MODES=31")
+    set_source_files_properties(${hunit} TARGET_DIRECTORY ${target} PROPERTIES COMPILE_DEFINITIONS "${defs}")
+  endif()
   set_source_files_properties(${hunit} TARGET_DIRECTORY ${target} PROPERTIES OBJECT_DEPENDS ${unit})
   if(MFAD_HAVE_CUDA AND NOT ARG_NO_CUDA)
     set(cusrc "${src}")

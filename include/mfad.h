@@ -210,7 +210,8 @@ PetscErrorCode MfadEnergySetReorder(MfadEnergy E, PetscBool flg);
 /** @brief Checks the point for NaN/Inf before each evaluation, an error naming the vertex and dof
     (-mfad_check_finite, default true). */
 PetscErrorCode MfadEnergySetCheckFinite(MfadEnergy E, PetscBool flg);
-/** -mfad_lanes: the CPU gradient, HVP and value of an energy built with SIMD lanes (mfad_add_energy(... LANES), the modes measured faster)
+/** -mfad_lanes: the CPU gradient, HVP, value and element Hessians (those clamped in feature space excepted) of an
+    energy built with SIMD lanes (mfad_add_energy(... LANES), the modes measured faster)
     run several elements at once, one a lane (default on; off: the scalar element loop, the same values
     to round-off). */
 PetscErrorCode MfadEnergySetLanes(MfadEnergy E, PetscBool flg);

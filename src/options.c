@@ -164,7 +164,7 @@ static const MfadOption MfadEnergyOptionList[] = {
     {"-mfad_reorder", MFAD_OPTION_BOOL, "Sort elements by their first local vertex for locality", "MfadEnergySetReorder", NULL, 0, NULL, {0}, MfadOptReorder},
     {"-mfad_check_finite", MFAD_OPTION_BOOL, "Check the point for NaN/Inf before each evaluation", "MfadEnergySetCheckFinite", NULL, 0, NULL, {0},
      MfadOptCheckFinite},
-    {"-mfad_lanes", MFAD_OPTION_BOOL, "CPU gradient, HVP and value on SIMD lanes, one element a lane, where the energy has them (else the scalar loop)",
+    {"-mfad_lanes", MFAD_OPTION_BOOL, "CPU gradient, HVP, value and element Hessians on SIMD lanes, one element a lane, where the energy has them (else the scalar loop)",
      "MfadEnergySetLanes", NULL, 0, NULL, {0}, MfadOptLanes},
     {"-mfad_cuda_sync", MFAD_OPTION_BOOL, "CUDA backend: synchronise after each kernel launch, so that a fault names its kernel (debugging)", "MfadEnergySetCUDASync",
      NULL, 0, NULL, {0}, MfadOptCUDASync},

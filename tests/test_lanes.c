@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* SIMD lanes (mfad/impl/loop_cpu_lanes.h) against the scalar element loop, on every built-in energy
    built with lanes (energies/CMakeLists.txt: LANES, LANES_MODES): the gradient, the blocks' energies,
-   the HVP and the value mode's blocks' energies of the same kernel with MfadLoop.scalar = 1 and = 0, on elements that share vertices,
+   the HVP, the value mode's blocks' energies and the element Hessians (Hessian mode: LANES_MODES
+   hessian) of the same kernel with MfadLoop.scalar = 1 and = 0, on elements that share vertices,
    in blocks whose sizes leave tails (13, 4, 27 and the rest, none a multiple of 4 or 8), with
    branches on values taken differently in the lanes of one group and alike in whole groups: an
    inverted tet (E = inf for neohookean_tet and volume_barrier_tet) among valid ones, a spring of
@@ -11,7 +12,9 @@
    The lanes run the scalar path's operations in its order, and the scatter adds each element in
    element order: equal to 1e-14 of the largest entry, bitwise where the compiler contracts the
    same products into FMA in both and no log is taken (ad_lanes.h's log is within an ulp of the C
-   library's, not bitwise; -DMFAD_LANES_EXACT_MATH); the test prints which. */
+   library's, not bitwise; -DMFAD_LANES_EXACT_MATH); the test prints which. The lanes' element
+   Hessians take the feature Hessian by forward-over-reverse where the scalar path takes Hessian
+   numbers: to 1e-14 of the largest entry as well, not bitwise. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -77,7 +80,8 @@ static void CheckKernel(MfadKernel k, const char *name)
   const int nv = k->nvert, nd      = k->dof;
   int       conn[NELEM * 4], bs[5] = {0, 13, 17, 44, NELEM}, cs[2] = {0, 4}, cb[4] = {0, 1, 2, 3};
   double    x[NTOTAL * 3], v[NTOTAL * 3], p[NELEM * 12], y[2][2][NTOTAL * 3], bv[2][4], bvv[2][4];
-  double    xe[NELEM][12], rest[12], mat[2] = {1.0, 2.0};
+  double        xe[NELEM][12], rest[12], mat[2] = {1.0, 2.0}, bvh[2][4];
+  static double H[2][NELEM * 144]; /* the element Hessians (Hessian mode), 12 x 12 at most */
 
   ck_assert_int_le(k->nvert * k->dof, 12);
   ck_assert_int_le(k->nparam, 12);
@@ -129,6 +133,9 @@ static void CheckKernel(MfadKernel k, const char *name)
     k->cpu_hvp(&L);
     L.block_value = bvv[lanes];
     k->cpu_value(&L);
+    L.y           = H[lanes];
+    L.block_value = bvh[lanes];
+    k->cpu_hessian(&L);
   }
   /* the branches were taken: an inverted tet has E = inf, block 1 (none) is finite */
   if (!strcmp(name, "neohookean_tet") || !strcmp(name, "volume_barrier_tet"))
@@ -138,6 +145,8 @@ static void CheckKernel(MfadKernel k, const char *name)
   Compare("energies", name, bv[1], bv[0], 4);
   Compare("HVP", name, y[1][1], y[0][1], NTOTAL * nd);
   Compare("value", name, bvv[1], bvv[0], 4);
+  Compare("Hessians", name, H[1], H[0], NELEM * nv * nd * nv * nd);
+  Compare("H energies", name, bvh[1], bvh[0], 4);
 }
 
 START_TEST(lanes_equal_the_scalar_loop)

@@ -23,8 +23,8 @@
 #define MFAD_AD_LANES_H
 
 /* 4 unless the build chooses (cmake -DMFAD_LANES_WIDTH=8): on the AMD EPYC (AVX-512) of
-   bench/lanes.c, 8 lanes were slower than 4 (Neo-Hookean HVP 1.37x against 1.69x over the scalar
-   loop; mass_spring 0.9x against 1.2-1.4x) */
+   bench/lanes.c, 8 lanes are slower than 4 (Neo-Hookean HVP 2.12-2.22x against 2.26-2.29x over the
+   scalar loop; cloth gradient 1.61-1.74x against 2.12-2.75x; bench/README.md) */
 #ifndef MFAD_LANES_WIDTH
 #define MFAD_LANES_WIDTH 4
 #endif
@@ -272,6 +272,85 @@ MFAD_VINLINE void mfad_vdual_div(mfad_vdual *r, const mfad_vdual *a, const mfad_
   const mfad_vd ib = 1.0 / b->v, f = a->v * ib;
   mfad_vdual_chain2_(r, a, b, f, ib, -f * ib, mfad_vsplat(0.0), mfad_vsplat(0.0), mfad_vsplat(0.0));
 }
+
+/* ------------------------------------------ lanes of K-direction dual numbers (the element Hessian) */
+/* MFAD_VMD_K tangents at once, one per feature (the instantiation sets it to the energy's features):
+   seeded with the unit directions, the adjoints' tangents are the feature Hessian's columns, one
+   sweep where the HVP's dual numbers take K (the primal and its adjoint once, not K times) */
+#if defined(MFAD_VMD_K)
+typedef struct {
+  mfad_vd v, t[MFAD_VMD_K];
+} mfad_vmdual;
+MFAD_VINLINE mfad_vd mfad_vmd_val(const mfad_vmdual *a) { return a->v; }
+MFAD_VINLINE void    mfad_vmd_set_(mfad_vmdual *r, mfad_vd c)
+{
+  r->v = c;
+  for (int k = 0; k < MFAD_VMD_K; k++) r->t[k] = mfad_vsplat(0.0);
+}
+MFAD_VINLINE void mfad_vmd_zero(mfad_vmdual *r)
+{
+  r->v = mfad_vsplat(-0.0);
+  for (int k = 0; k < MFAD_VMD_K; k++) r->t[k] = mfad_vsplat(-0.0);
+}
+MFAD_VINLINE void mfad_vmd_copy(mfad_vmdual *r, const mfad_vmdual *a) { *r = *a; }
+MFAD_VINLINE void mfad_vmd_add(mfad_vmdual *r, const mfad_vmdual *a, const mfad_vmdual *b)
+{
+  for (int k = 0; k < MFAD_VMD_K; k++) r->t[k] = a->t[k] + b->t[k];
+  r->v = a->v + b->v;
+}
+MFAD_VINLINE void mfad_vmd_sub(mfad_vmdual *r, const mfad_vmdual *a, const mfad_vmdual *b)
+{
+  for (int k = 0; k < MFAD_VMD_K; k++) r->t[k] = a->t[k] - b->t[k];
+  r->v = a->v - b->v;
+}
+MFAD_VINLINE void mfad_vmd_neg(mfad_vmdual *r, const mfad_vmdual *a)
+{
+  for (int k = 0; k < MFAD_VMD_K; k++) r->t[k] = -a->t[k];
+  r->v = -a->v;
+}
+MFAD_VINLINE void mfad_vmd_adds_(mfad_vmdual *r, const mfad_vmdual *a, mfad_vd s)
+{
+  for (int k = 0; k < MFAD_VMD_K; k++) r->t[k] = a->t[k];
+  r->v = a->v + s;
+}
+MFAD_VINLINE void mfad_vmd_muls_(mfad_vmdual *r, const mfad_vmdual *a, mfad_vd s)
+{
+  for (int k = 0; k < MFAD_VMD_K; k++) r->t[k] = a->t[k] * s;
+  r->v = a->v * s;
+}
+MFAD_VINLINE void mfad_vmd_mul(mfad_vmdual *r, const mfad_vmdual *a, const mfad_vmdual *b)
+{
+  const mfad_vd av = a->v, bv = b->v;
+  for (int k = 0; k < MFAD_VMD_K; k++) r->t[k] = a->t[k] * bv + b->t[k] * av;
+  r->v = av * bv;
+}
+MFAD_VINLINE void mfad_vmd_chain1_(mfad_vmdual *r, const mfad_vmdual *a, mfad_vd f, mfad_vd df, mfad_vd d2f)
+{
+  (void)d2f;
+  for (int k = 0; k < MFAD_VMD_K; k++) r->t[k] = a->t[k] * df;
+  r->v = f;
+}
+MFAD_VINLINE void mfad_vmd_chain2_(mfad_vmdual *r, const mfad_vmdual *a, const mfad_vmdual *b, mfad_vd f, mfad_vd fa, mfad_vd fb, mfad_vd faa,
+                                   mfad_vd fab, mfad_vd fbb)
+{
+  (void)faa;
+  (void)fab;
+  (void)fbb;
+  for (int k = 0; k < MFAD_VMD_K; k++) r->t[k] = a->t[k] * fa + b->t[k] * fb;
+  r->v = f;
+}
+MFAD_VINLINE void mfad_vmd_div(mfad_vmdual *r, const mfad_vmdual *a, const mfad_vmdual *b)
+{
+  const mfad_vd ib = 1.0 / b->v, f = a->v * ib;
+  mfad_vmd_chain2_(r, a, b, f, ib, -f * ib, mfad_vsplat(0.0), mfad_vsplat(0.0), mfad_vsplat(0.0));
+}
+#define mfad_vmd_set(r, c)                mfad_vmd_set_(r, MFAD_VS(c))
+#define mfad_vmd_adds(r, a, s)            mfad_vmd_adds_(r, a, MFAD_VS(s))
+#define mfad_vmd_muls(r, a, s)            mfad_vmd_muls_(r, a, MFAD_VS(s))
+#define mfad_vmd_chain1(r, a, f, df, d2f) mfad_vmd_chain1_(r, a, MFAD_VS(f), MFAD_VS(df), MFAD_VS(d2f))
+#define mfad_vmd_chain2(r, a, b, f, fa, fb, faa, fab, fbb) \
+  mfad_vmd_chain2_(r, a, b, MFAD_VS(f), MFAD_VS(fa), MFAD_VS(fb), MFAD_VS(faa), MFAD_VS(fab), MFAD_VS(fbb))
+#endif
 
 /* the operations that take passive numbers, their scalars broadcast (the rules and the generated
    code pass literals: 2.0, INFINITY) */

@@ -71,7 +71,7 @@ typedef struct {
      feature Hessian H_F before the pull-back B^T H_F B (PSD as well); 0 everywhere else */
   int           psd;          /**< MfadPSDProjection of the feature Hessian, 0: none */
   double        psd_eps;      /**< its smallest eigenvalue */
-  int           scalar;       /**< 1: the scalar gradient and HVP loops where the energy also has SIMD lanes (mfad/impl/loop_cpu_lanes.h) */
+  int           scalar;       /**< 1: the scalar loops where the energy also has SIMD lanes (mfad/impl/loop_cpu_lanes.h) */
 } MfadLoop;
 
 typedef void (*MfadLoopFn)(const MfadLoop *);

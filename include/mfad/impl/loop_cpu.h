@@ -134,6 +134,7 @@ MFAD_CPU_LOOP void mfad_cpu_blockdiag(const MfadLoop *L)
 
 MFAD_CPU_LOOP void mfad_cpu_hessian(const MfadLoop *L)
 {
+  MFAD_CPU_LANES(L, hessian)
   MFAD_CPU_BLOCKS(L, double *H = L->y + (long)e * MFAD_N * MFAD_N; sum_ += L->weight * MFAD_CPU_ELEM_HESSIAN(L, e, H);
                   for (int i = 0; i < MFAD_N * MFAD_N; i++) H[i] *= L->weight);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /**
   @file mfad/impl/loop_cpu_lanes.h
-  @brief The CPU gradient and HVP loops over SIMD lanes (mfad/impl/ad_lanes.h): an energy with
+  @brief The CPU gradient, HVP, value and element-Hessian loops over SIMD lanes (mfad/impl/ad_lanes.h): an energy with
          features whose reverse body mfad-energy also wrote on lanes (--lanes, MFAD_ENERGY_LANES).
 
   The colouring, the blocks and their order are mfad/impl/loop_cpu.h's. Within a block, MFAD_VW
@@ -28,6 +28,123 @@ static inline __attribute__((always_inline)) void mfad_lanes_index(const MfadLoo
     for (int a = 0; a < MFAD_NV; a++) idx[a][l] = (long long)c[l * MFAD_NV + a] * MFAD_ND;
 }
 
+/* lanes i0 .. of (a, b) into a vector of as many lanes as indices: gcc 12's and clang's builtin */
+#if !defined(MFAD_LANES_NO_PAIRED) && (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)) /* -D..: the older compilers' path */
+#define MFAD_LANES_PAIRED 1
+#define MFAD_VSV          __builtin_shufflevector
+typedef double mfad_v2d __attribute__((vector_size(16)));
+#define MFAD_LANES_SHUF4 __builtin_shufflevector
+#else
+#define MFAD_LANES_PAIRED 0
+#define MFAD_LANES_SHUF4  MFAD_VSHUF4
+#endif
+
+#if MFAD_LANES_PAIRED && (MFAD_VW == 4 || MFAD_VW == 8)
+/* Pairs of lanes' consecutive entries (a vertex's x and y, two parameters) are one 16-byte load
+   (store) a lane, transposed in registers: the lanes' pairs (x_l, y_l) -> X, Y and back, two
+   unpacks and a few lane moves against 2 VW scalar loads and inserts (extracts and stores) */
+static inline __attribute__((always_inline)) mfad_v2d mfad_lanes_load2(const double *a)
+{
+  mfad_v2d r;
+  memcpy(&r, a, sizeof(r));
+  return r;
+}
+#if MFAD_VW == 4
+#define MFAD_LANES_XY_IN(P, lo, hi)    const mfad_vd lo = MFAD_VSV(P[0], P[2], 0, 1, 2, 3), hi = MFAD_VSV(P[1], P[3], 0, 1, 2, 3)
+#define MFAD_LANES_X(lo, hi)           MFAD_VSV(lo, hi, 0, 4, 2, 6)
+#define MFAD_LANES_Y(lo, hi)           MFAD_VSV(lo, hi, 1, 5, 3, 7)
+#define MFAD_LANES_XY_OUT(X, Y, P) \
+  do { \
+    const mfad_vd lo_ = MFAD_VSV(X, Y, 0, 4, 2, 6), hi_ = MFAD_VSV(X, Y, 1, 5, 3, 7); \
+    P[0] = MFAD_VSV(lo_, lo_, 0, 1), P[2] = MFAD_VSV(lo_, lo_, 2, 3); \
+    P[1] = MFAD_VSV(hi_, hi_, 0, 1), P[3] = MFAD_VSV(hi_, hi_, 2, 3); \
+  } while (0)
+/* the lanes' 4 x 4 block r (a row a lane) transposed: c[j] lane l = r[l] lane j */
+#define MFAD_LANES_T4(r, c) \
+  do { \
+    const mfad_vd lo01_ = MFAD_VSV(r[0], r[1], 0, 4, 2, 6), hi01_ = MFAD_VSV(r[0], r[1], 1, 5, 3, 7); \
+    const mfad_vd lo23_ = MFAD_VSV(r[2], r[3], 0, 4, 2, 6), hi23_ = MFAD_VSV(r[2], r[3], 1, 5, 3, 7); \
+    c[0] = MFAD_VSV(lo01_, lo23_, 0, 1, 4, 5); \
+    c[1] = MFAD_VSV(hi01_, hi23_, 0, 1, 4, 5); \
+    c[2] = MFAD_VSV(lo01_, lo23_, 2, 3, 6, 7); \
+    c[3] = MFAD_VSV(hi01_, hi23_, 2, 3, 6, 7); \
+  } while (0)
+#else
+#define MFAD_LANES_XY_IN(P, lo, hi) \
+  const mfad_vd lo = MFAD_VSV(MFAD_VSV(P[0], P[2], 0, 1, 2, 3), MFAD_VSV(P[4], P[6], 0, 1, 2, 3), 0, 1, 2, 3, 4, 5, 6, 7), \
+                hi = MFAD_VSV(MFAD_VSV(P[1], P[3], 0, 1, 2, 3), MFAD_VSV(P[5], P[7], 0, 1, 2, 3), 0, 1, 2, 3, 4, 5, 6, 7)
+#define MFAD_LANES_X(lo, hi) MFAD_VSV(lo, hi, 0, 8, 2, 10, 4, 12, 6, 14)
+#define MFAD_LANES_Y(lo, hi) MFAD_VSV(lo, hi, 1, 9, 3, 11, 5, 13, 7, 15)
+#define MFAD_LANES_XY_OUT(X, Y, P) \
+  do { \
+    const mfad_vd lo_ = MFAD_VSV(X, Y, 0, 8, 2, 10, 4, 12, 6, 14), hi_ = MFAD_VSV(X, Y, 1, 9, 3, 11, 5, 13, 7, 15); \
+    P[0] = MFAD_VSV(lo_, lo_, 0, 1), P[2] = MFAD_VSV(lo_, lo_, 2, 3), P[4] = MFAD_VSV(lo_, lo_, 4, 5), P[6] = MFAD_VSV(lo_, lo_, 6, 7); \
+    P[1] = MFAD_VSV(hi_, hi_, 0, 1), P[3] = MFAD_VSV(hi_, hi_, 2, 3), P[5] = MFAD_VSV(hi_, hi_, 4, 5), P[7] = MFAD_VSV(hi_, hi_, 6, 7); \
+  } while (0)
+#endif
+
+#endif
+
+#if MFAD_LANES_PAIRED && MFAD_VW == 4 && MFAD_ND == 3 && defined(__AVX512VL__) && !defined(MFAD_LANES_NO_MASKED)
+#include <immintrin.h>
+/* A vertex's three unknowns as one masked 32-byte load (store) a lane, the fourth entry masked off
+   (never read or written: the array's end, a neighbour's entry another thread writes), the lanes'
+   4 x 4 block transposed in registers (AVX-512VL's masked moves: as fast as plain ones) */
+static inline __attribute__((always_inline)) void mfad_lanes_gather_vec(const double *a, const long long idx[MFAD_NV][MFAD_VW], mfad_vd *xv)
+{
+  for (int i = 0; i < MFAD_NV; i++) {
+    mfad_vd r[4], c[4];
+    for (int l = 0; l < 4; l++) r[l] = (mfad_vd)_mm256_maskz_loadu_pd(0x7, a + idx[i][l]);
+    MFAD_LANES_T4(r, c);
+    for (int d = 0; d < 3; d++) xv[i * 3 + d] = c[d];
+  }
+}
+#define MFAD_LANES_GATHER_MASKED 1
+#endif
+
+#if MFAD_LANES_PAIRED && (MFAD_VW == 4 || MFAD_VW == 8) && (MFAD_ND == 2 || MFAD_ND == 3)
+#if !defined(MFAD_LANES_GATHER_MASKED)
+/* the lanes' element vectors of a (x or v): xv[a nd + d] lane l = a[idx[a][l] + d], by pairs (a
+   third unknown: the pairs (y_l, z_l)). Each entry is read as the scalar path reads it, never the
+   next vertex's: the array's end stays untouched */
+static inline __attribute__((always_inline)) void mfad_lanes_gather_vec(const double *a, const long long idx[MFAD_NV][MFAD_VW], mfad_vd *xv)
+{
+  for (int i = 0; i < MFAD_NV; i++) {
+    mfad_v2d P[MFAD_VW];
+    for (int l = 0; l < MFAD_VW; l++) P[l] = mfad_lanes_load2(a + idx[i][l]);
+    MFAD_LANES_XY_IN(P, lo, hi);
+    xv[i * MFAD_ND]     = MFAD_LANES_X(lo, hi);
+    xv[i * MFAD_ND + 1] = MFAD_LANES_Y(lo, hi);
+#if MFAD_ND == 3
+    /* the pairs (y_l, z_l): Z the second of each, as Y of the first */
+    for (int l = 0; l < MFAD_VW; l++) P[l] = mfad_lanes_load2(a + idx[i][l] + 1);
+    MFAD_LANES_XY_IN(P, lo2, hi2);
+    xv[i * MFAD_ND + 2] = MFAD_LANES_Y(lo2, hi2);
+#endif
+  }
+}
+
+#endif
+/* y[idx[a][l] + d] += weight o[a nd + d] lane l, lane by lane (element order), vertex by vertex: by
+   pairs, a third unknown alone (each entry written as the scalar path writes it: a neighbour's
+   entry, another thread's, is never read and stored back) */
+static inline __attribute__((always_inline)) void mfad_lanes_scatter_vec(double *y, double weight, const long long idx[MFAD_NV][MFAD_VW],
+                                                                         const mfad_vd *o)
+{
+  mfad_v2d P[MFAD_NV][MFAD_VW];
+  for (int i = 0; i < MFAD_NV; i++) MFAD_LANES_XY_OUT(o[i * MFAD_ND], o[i * MFAD_ND + 1], P[i]);
+  for (int l = 0; l < MFAD_VW; l++)
+    for (int i = 0; i < MFAD_NV; i++) {
+      double  *yi = y + idx[i][l];
+      mfad_v2d t  = mfad_lanes_load2(yi);
+      t += weight * P[i][l];
+      memcpy(yi, &t, sizeof(t));
+#if MFAD_ND == 3
+      yi[2] += weight * o[i * MFAD_ND + 2][l];
+#endif
+    }
+}
+#else
 /* the lanes' element vectors of a (x or v): xv[a nd + d] lane l = a[idx[a][l] + d] */
 static inline __attribute__((always_inline)) void mfad_lanes_gather_vec(const double *a, const long long idx[MFAD_NV][MFAD_VW], mfad_vd *xv)
 {
@@ -35,24 +152,57 @@ static inline __attribute__((always_inline)) void mfad_lanes_gather_vec(const do
     for (int d = 0; d < MFAD_ND; d++) xv[i * MFAD_ND + d] = mfad_vgather(a + d, idx[i]);
 }
 
+/* y[idx[a][l] + d] += weight o[a nd + d] lane l, lane by lane (element order) */
+static inline __attribute__((always_inline)) void mfad_lanes_scatter_vec(double *y, double weight, const long long idx[MFAD_NV][MFAD_VW],
+                                                                         const mfad_vd *o)
+{
+  double oa[MFAD_N][MFAD_VW];
+  memcpy(oa, o, sizeof(oa));
+  for (int l = 0; l < MFAD_VW; l++)
+    for (int i = 0; i < MFAD_NV; i++)
+      for (int d = 0; d < MFAD_ND; d++) y[idx[i][l] + d] += weight * oa[i * MFAD_ND + d][l];
+}
+#endif
+
 /* the lanes' parameters: pv[k] lane l = params[(e0 + l) np + k] */
 static inline __attribute__((always_inline)) void mfad_lanes_params(const MfadLoop *L, int e0, mfad_vd *pv)
 {
   long long idx[MFAD_VW];
   int       k = 0;
-#if MFAD_VW == 4
-  /* 4 x 4 blocks of the lanes' consecutive rows, transposed in registers (a fraction of the loads) */
-  const double *P = L->params + (long)e0 * MFAD_NP;
+#if MFAD_VW == 4 || (MFAD_VW == 8 && MFAD_LANES_PAIRED)
+  /* 4 x 4 blocks of the lanes' consecutive rows, transposed in registers (a fraction of the loads);
+     8 lanes: two such blocks, one a half */
+  typedef double mfad_v4d __attribute__((vector_size(32)));
   for (; k + 4 <= MFAD_NP; k += 4) {
-    mfad_vd r[4];
-    memcpy(r, P + k, sizeof(mfad_vd)), memcpy(r + 1, P + MFAD_NP + k, sizeof(mfad_vd));
-    memcpy(r + 2, P + 2 * MFAD_NP + k, sizeof(mfad_vd)), memcpy(r + 3, P + 3 * MFAD_NP + k, sizeof(mfad_vd));
-    const mfad_vd lo01 = MFAD_VSHUF4(r[0], r[1], 0, 4, 2, 6), hi01 = MFAD_VSHUF4(r[0], r[1], 1, 5, 3, 7);
-    const mfad_vd lo23 = MFAD_VSHUF4(r[2], r[3], 0, 4, 2, 6), hi23 = MFAD_VSHUF4(r[2], r[3], 1, 5, 3, 7);
-    pv[k]     = MFAD_VSHUF4(lo01, lo23, 0, 1, 4, 5);
-    pv[k + 1] = MFAD_VSHUF4(hi01, hi23, 0, 1, 4, 5);
-    pv[k + 2] = MFAD_VSHUF4(lo01, lo23, 2, 3, 6, 7);
-    pv[k + 3] = MFAD_VSHUF4(hi01, hi23, 2, 3, 6, 7);
+    mfad_v4d q[MFAD_VW / 4][4];
+    for (int h = 0; h < MFAD_VW / 4; h++) {
+      const double *P = L->params + (long)(e0 + 4 * h) * MFAD_NP;
+      mfad_v4d      r[4];
+      memcpy(r, P + k, sizeof(mfad_v4d)), memcpy(r + 1, P + MFAD_NP + k, sizeof(mfad_v4d));
+      memcpy(r + 2, P + 2 * MFAD_NP + k, sizeof(mfad_v4d)), memcpy(r + 3, P + 3 * MFAD_NP + k, sizeof(mfad_v4d));
+      const mfad_v4d lo01 = MFAD_LANES_SHUF4(r[0], r[1], 0, 4, 2, 6), hi01 = MFAD_LANES_SHUF4(r[0], r[1], 1, 5, 3, 7);
+      const mfad_v4d lo23 = MFAD_LANES_SHUF4(r[2], r[3], 0, 4, 2, 6), hi23 = MFAD_LANES_SHUF4(r[2], r[3], 1, 5, 3, 7);
+      q[h][0] = MFAD_LANES_SHUF4(lo01, lo23, 0, 1, 4, 5);
+      q[h][1] = MFAD_LANES_SHUF4(hi01, hi23, 0, 1, 4, 5);
+      q[h][2] = MFAD_LANES_SHUF4(lo01, lo23, 2, 3, 6, 7);
+      q[h][3] = MFAD_LANES_SHUF4(hi01, hi23, 2, 3, 6, 7);
+    }
+    for (int j = 0; j < 4; j++)
+#if MFAD_VW == 4
+      pv[k + j] = q[0][j];
+#else
+      pv[k + j] = MFAD_VSV(q[0][j], q[1][j], 0, 1, 2, 3, 4, 5, 6, 7);
+#endif
+  }
+#endif
+#if MFAD_LANES_PAIRED && (MFAD_VW == 4 || MFAD_VW == 8)
+  /* two left: a 16-byte load a lane, transposed as a vertex's first two unknowns */
+  for (; k + 2 <= MFAD_NP; k += 2) {
+    mfad_v2d P[MFAD_VW];
+    for (int l = 0; l < MFAD_VW; l++) P[l] = mfad_lanes_load2(L->params + (long)(e0 + l) * MFAD_NP + k);
+    MFAD_LANES_XY_IN(P, lo, hi);
+    pv[k]     = MFAD_LANES_X(lo, hi);
+    pv[k + 1] = MFAD_LANES_Y(lo, hi);
   }
 #endif
   for (int l = 0; l < MFAD_VW; l++) idx[l] = (long long)(e0 + l) * MFAD_NP;
@@ -65,29 +215,29 @@ static inline __attribute__((always_inline)) void mfad_lanes_scatter(const MfadL
                                                                      const mfad_vd *af)
 {
   mfad_vd out[MFAD_N];
-  double  o[MFAD_N][MFAD_VW];
   mfad_feature_pull_lanes(af, pv, out);
-  memcpy(o, out, sizeof(o));
-  for (int l = 0; l < MFAD_VW; l++)
-    for (int i = 0; i < MFAD_NV; i++)
-      for (int d = 0; d < MFAD_ND; d++) L->y[idx[i][l] + d] += L->weight * o[i * MFAD_ND + d][l];
+  mfad_lanes_scatter_vec(L->y, L->weight, idx, out);
 }
 
-/* one group's energies, in element order into *sum, and their feature adjoints af; 0 where its lanes
-   took a branch differently (nothing summed) */
-static inline __attribute__((always_inline)) int mfad_lanes_energy_group(const MfadLoop *L, int e0, double *sum, long long idx[MFAD_NV][MFAD_VW],
-                                                                         mfad_vd pv[MFAD_NPV], mfad_vd af[MFAD_NF])
+/* one group's energies E and their feature adjoints af; 0 where its lanes took a branch
+   differently */
+static inline __attribute__((always_inline)) int mfad_lanes_energy_front(const MfadLoop *L, int e0, long long idx[MFAD_NV][MFAD_VW],
+                                                                         mfad_vd pv[MFAD_NPV], mfad_vd af[MFAD_NF], mfad_vd *E)
 {
-  mfad_vd xv[MFAD_N], fv[MFAD_NF], E;
+  mfad_vd xv[MFAD_N], fv[MFAD_NF];
   int     div = 0;
   mfad_lanes_index(L, e0, idx);
   mfad_lanes_gather_vec(L->x, idx, xv);
   mfad_lanes_params(L, e0, pv);
   mfad_feature_map_lanes(xv, pv, fv);
-  mfad_energy_lanes_vval(fv, pv, &E, af, &div);
-  if (div) return 0;
+  mfad_energy_lanes_vval(fv, pv, E, af, &div);
+  return !div;
+}
+
+/* the lanes' energies into *sum in element order (the scalar loop's additions) */
+static inline __attribute__((always_inline)) void mfad_lanes_sum(const MfadLoop *L, mfad_vd E, double *sum)
+{
   for (int l = 0; l < MFAD_VW; l++) *sum += L->weight * E[l];
-  return 1;
 }
 
 /* one group of lanes; 0 where its lanes took a branch differently (nothing scattered). The block's
@@ -95,8 +245,9 @@ static inline __attribute__((always_inline)) int mfad_lanes_energy_group(const M
 static inline __attribute__((unused)) int mfad_lanes_gradient_group(const MfadLoop *L, int e0, double *sum)
 {
   long long idx[MFAD_NV][MFAD_VW];
-  mfad_vd   pv[MFAD_NPV], af[MFAD_NF];
-  if (!mfad_lanes_energy_group(L, e0, sum, idx, pv, af)) return 0;
+  mfad_vd   pv[MFAD_NPV], af[MFAD_NF], E;
+  if (!mfad_lanes_energy_front(L, e0, idx, pv, af, &E)) return 0;
+  mfad_lanes_sum(L, E, sum);
   mfad_lanes_scatter(L, idx, pv, af);
   return 1;
 }
@@ -105,8 +256,10 @@ static inline __attribute__((unused)) int mfad_lanes_gradient_group(const MfadLo
 static inline __attribute__((unused)) int mfad_lanes_value_group(const MfadLoop *L, int e0, double *sum)
 {
   long long idx[MFAD_NV][MFAD_VW];
-  mfad_vd   pv[MFAD_NPV], af[MFAD_NF];
-  return mfad_lanes_energy_group(L, e0, sum, idx, pv, af);
+  mfad_vd   pv[MFAD_NPV], af[MFAD_NF], E;
+  if (!mfad_lanes_energy_front(L, e0, idx, pv, af, &E)) return 0;
+  mfad_lanes_sum(L, E, sum);
+  return 1;
 }
 
 /* the HVP of one group up to its feature adjoints' tangents at (H_F B v, before the pull-back) */
@@ -184,7 +337,7 @@ static inline __attribute__((unused)) int mfad_lanes_hvp_group(const MfadLoop *L
     mfad_elem_scatter(L->y, L->conn + (long)(e)*MFAD_NV, hv_, L->weight); \
   } while (0)
 
-/* The modes on lanes (bits: 1 gradient, 2 HVP, 4 value), chosen per energy by measurement:
+/* The modes on lanes (bits: 1 gradient, 2 HVP, 4 value, 8 element Hessian), chosen per energy by measurement:
    mfad_add_energy's LANES_MODES (cmake/MfadEnergy.cmake) passes -DMFAD_LANES_MODES; a mode left out
    keeps the scalar loop and its lanes body is never instantiated (a fraction of the unit's compile
    time). LANES alone: gradient and HVP */
@@ -220,12 +373,50 @@ static void mfad_cpu_lanes_value(const MfadLoop *L)
 #define MFAD_CPU_LANES_value(L)
 #endif
 
+/* pairs where the body is small (3 features: mass_spring's HVP 1.16-1.17x the scalar loop -> 1.24-1.31x);
+   larger bodies spill registers with two groups live (neohookean_tet 1.88-1.94x -> 1.56-1.60x,
+   membrane_tri 1.65-1.67x -> 1.40-1.47x; symmetric_dirichlet and arap_tri, 4 features, equal within the
+   noise): bench_lanes, 2 runs each, -DMFAD_LANES_PAIRS=0|1. The gradient too, since the gather and
+   scatter by 16-byte pairs: mass_spring 1.56-1.88x -> 2.09-2.12x (-n 200), neohookean_tet equal */
+#ifndef MFAD_LANES_PAIRS
+#define MFAD_LANES_PAIRS (MFAD_NF <= 3)
+#endif
 /* MFAD_CPU_LANES(L, mode) of mfad/impl/loop_cpu.h: the lanes' loop of the mode, unless L->scalar */
 #if (MFAD_LANES_MODES) & 1
 /* the gradient and the blocks' energies (the scalar loop's value pass and gradient pass in one) */
+/* by pairs of groups as the HVP's below (MFAD_LANES_PAIRS), the energies summed and the gradients
+   scattered in element order */
+#define MFAD_LANES_GRADIENT_PAIRS(L, e, hi) \
+  for (; e + 2 * MFAD_VW <= hi; e += 2 * MFAD_VW) { \
+    long long idxa_[MFAD_NV][MFAD_VW], idxb_[MFAD_NV][MFAD_VW]; \
+    mfad_vd   pa_[MFAD_NPV], pb_[MFAD_NPV], afa_[MFAD_NF], afb_[MFAD_NF], Ea_, Eb_; \
+    const int oka_ = mfad_lanes_energy_front(L, e, idxa_, pa_, afa_, &Ea_); \
+    const int okb_ = mfad_lanes_energy_front(L, e + MFAD_VW, idxb_, pb_, afb_, &Eb_); \
+    if (oka_) { \
+      mfad_lanes_sum(L, Ea_, &sum_); \
+      mfad_lanes_scatter(L, idxa_, pa_, afa_); \
+    } else \
+      for (int l_ = 0; l_ < MFAD_VW; l_++) { \
+        const int e_ = e + l_; \
+        MFAD_LANES_SCALAR_GRADIENT(e_); \
+      } \
+    if (okb_) { \
+      mfad_lanes_sum(L, Eb_, &sum_); \
+      mfad_lanes_scatter(L, idxb_, pb_, afb_); \
+    } else \
+      for (int l_ = 0; l_ < MFAD_VW; l_++) { \
+        const int e_ = e + MFAD_VW + l_; \
+        MFAD_LANES_SCALAR_GRADIENT(e_); \
+      } \
+  }
+#if MFAD_LANES_PAIRS
+#define MFAD_LANES_GRADIENT_PAIRS_ MFAD_LANES_GRADIENT_PAIRS
+#else
+#define MFAD_LANES_GRADIENT_PAIRS_ MFAD_LANES_NO_PAIRS
+#endif
 static void mfad_cpu_lanes_gradient(const MfadLoop *L)
 {
-  MFAD_CPU_COLOURED_LANES(L, MFAD_LANES_NO_PAIRS, mfad_lanes_gradient_group, MFAD_LANES_SCALAR_GRADIENT, 1);
+  MFAD_CPU_COLOURED_LANES(L, MFAD_LANES_GRADIENT_PAIRS_, mfad_lanes_gradient_group, MFAD_LANES_SCALAR_GRADIENT, 1);
 }
 #define MFAD_CPU_LANES_gradient(L) \
   if (!(L)->scalar && !(L)->atomic) { \
@@ -260,13 +451,6 @@ static void mfad_cpu_lanes_gradient(const MfadLoop *L)
         MFAD_LANES_SCALAR_HVP(e_); \
       } \
   }
-/* pairs where the body is small (3 features: mass_spring's HVP 1.16-1.17x the scalar loop -> 1.24-1.31x);
-   larger bodies spill registers with two groups live (neohookean_tet 1.88-1.94x -> 1.56-1.60x,
-   membrane_tri 1.65-1.67x -> 1.40-1.47x; symmetric_dirichlet and arap_tri, 4 features, equal within the
-   noise): bench_lanes, 2 runs each, -DMFAD_LANES_PAIRS=0|1 */
-#ifndef MFAD_LANES_PAIRS
-#define MFAD_LANES_PAIRS (MFAD_NF <= 3)
-#endif
 #if MFAD_LANES_PAIRS
 #define MFAD_LANES_HVP_PAIRS_ MFAD_LANES_HVP_PAIRS
 #else
@@ -283,6 +467,93 @@ static void mfad_cpu_lanes_hvp(const MfadLoop *L)
   }
 #else
 #define MFAD_CPU_LANES_hvp(L)
+#endif
+
+#if ((MFAD_LANES_MODES)&8) && defined(MFAD_VMD_K)
+/* The element Hessians of a group (the Hessian mode, no PSD projection): the feature Hessian H_F in
+   one sweep of dual numbers with one tangent per feature (seeded with the unit directions: the
+   adjoints' tangents are H_F's columns), then B^T H_F B as mfad_elem_feature_pullback does (M + N
+   pull-backs), on the lanes; each lane's N x N block written to its element's place. H_F by
+   forward-over-reverse where the scalar path takes Hessian numbers: equal to round-off */
+static inline __attribute__((always_inline)) int mfad_lanes_hessian_group(const MfadLoop *L, int e0, double *sum)
+{
+  long long   idx[MFAD_NV][MFAD_VW];
+  mfad_vd     pv[MFAD_NPV], xv[MFAD_N], fx[MFAD_NF], W[MFAD_NF][MFAD_N], w[MFAD_NF], hf[MFAD_NF], row[MFAD_N];
+  mfad_vmdual fs[MFAD_NF], af[MFAD_NF], E;
+  int         div = 0;
+  mfad_lanes_index(L, e0, idx);
+  mfad_lanes_gather_vec(L->x, idx, xv);
+  mfad_lanes_params(L, e0, pv);
+  mfad_feature_map_lanes(xv, pv, fx);
+  mfad_vd HF[MFAD_NF][MFAD_NF];
+  for (int k0 = 0; k0 < MFAD_NF; k0 += MFAD_VMD_K) {
+    for (int m = 0; m < MFAD_NF; m++) {
+      fs[m].v = fx[m];
+      for (int k = 0; k < MFAD_VMD_K; k++) fs[m].t[k] = mfad_vsplat(m == k0 + k ? 1.0 : 0.0);
+    }
+    mfad_energy_lanes_vmd(fs, pv, &E, af, &div);
+    if (div) return 0;
+    for (int m = 0; m < MFAD_NF; m++)
+      for (int k = 0; k < MFAD_VMD_K && k0 + k < MFAD_NF; k++) HF[m][k0 + k] = af[m].t[k];
+  }
+  for (int l = 0; l < MFAD_VW; l++) *sum += L->weight * E.v[l];
+  /* W = B^T H_F by H_F's rows (its columns: symmetric to round-off; the scalar path reads rows) */
+  for (int m = 0; m < MFAD_NF; m++) {
+    for (int k = 0; k < MFAD_NF; k++) hf[k] = HF[m][k];
+    mfad_feature_pull_lanes(hf, pv, W[m]);
+  }
+  for (int n = 0; n < MFAD_N; n++) {
+    double *H = L->y + (long)e0 * MFAD_N * MFAD_N + (long)n * MFAD_N;
+    for (int m = 0; m < MFAD_NF; m++) w[m] = W[m][n];
+    mfad_feature_pull_lanes(w, pv, row);
+    for (int j = 0; j < MFAD_N; j++) row[j] = row[j] * L->weight;
+    int j = 0;
+#if defined(MFAD_LANES_T4)
+    /* 4 x 4 blocks transposed in registers: a lane's 4 consecutive entries one store */
+    for (; j + 4 <= MFAD_N; j += 4) {
+      mfad_vd c[4];
+      MFAD_LANES_T4((row + j), c);
+      for (int l = 0; l < 4; l++) memcpy(H + (long)l * MFAD_N * MFAD_N + j, &c[l], sizeof(mfad_vd));
+    }
+#endif
+    for (; j < MFAD_N; j++)
+      for (int l = 0; l < MFAD_VW; l++) H[(long)l * MFAD_N * MFAD_N + j] = row[j][l];
+  }
+  return 1;
+}
+
+#define MFAD_LANES_SCALAR_HESSIAN(e) \
+  do { \
+    double *H_ = L->y + (long)(e)*MFAD_N * MFAD_N; \
+    sum += L->weight * MFAD_CPU_ELEM_HESSIAN(L, e, H_); \
+    for (int i_ = 0; i_ < MFAD_N * MFAD_N; i_++) H_[i_] *= L->weight; \
+  } while (0)
+/* the Hessian mode's loop (mfad/impl/loop_cpu.h's mfad_cpu_hessian: blocks uncoloured, each element's
+   block its own), groups of lanes in element order, then the tail */
+static void mfad_cpu_lanes_hessian(const MfadLoop *L)
+{
+  const int nt_ = mfad_cpu_threads(L);
+  (void)nt_;
+  MFAD_OMP(parallel for schedule(dynamic, 1) num_threads(nt_) if (L->nblocks > 1))
+  for (int b = 0; b < L->nblocks; b++) {
+    const int hi  = L->block_start[b + 1];
+    int       e   = L->block_start[b];
+    double    sum = 0.0;
+    for (; e + MFAD_VW <= hi; e += MFAD_VW)
+      if (!mfad_lanes_hessian_group(L, e, &sum))
+        for (int l = 0; l < MFAD_VW; l++) MFAD_LANES_SCALAR_HESSIAN(e + l);
+    for (; e < hi; e++) MFAD_LANES_SCALAR_HESSIAN(e);
+    L->block_value[b] = sum;
+  }
+}
+/* the PSD-projected element Hessians stay on the scalar path (a projection per element, lane by lane) */
+#define MFAD_CPU_LANES_hessian(L) \
+  if (!(L)->scalar && !(L)->psd) { \
+    mfad_cpu_lanes_hessian(L); \
+    return; \
+  }
+#else
+#define MFAD_CPU_LANES_hessian(L)
 #endif
 
 #endif /* MFAD_LOOP_CPU_LANES_H */

@@ -45,8 +45,12 @@ def main():
     ap.add_argument("--gnorm", type=float, help="target |grad E| (reached when |g| <= it)")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--exe", default=os.path.join(ROOT, "build", "petsc-examples", "param"))
-    ap.add_argument("extra", nargs="*", help="param options (after --)")
-    a = ap.parse_args()
+    # the param options after `--` are split off by hand: argparse fills the optional positional
+    # `extra` with [] when it reads MESH, and then refuses a `-- ...` that comes after --energy
+    argv = sys.argv[1:]
+    cut = argv.index("--") if "--" in argv else len(argv)
+    a = ap.parse_args(argv[:cut])
+    a.extra = argv[cut + 1 :]
     runs = [once(a.exe, a.mesh, a.extra, a.energy, a.gnorm) for _ in range(a.reps)]
     med = lambda xs: statistics.median(xs)  # noqa: E731
     wall, final_t = med([r[0] for r in runs]), med([r[1] for r in runs])

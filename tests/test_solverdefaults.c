@@ -322,6 +322,62 @@ START_TEST(projection_is_the_energys)
 }
 END_TEST
 
+/* The factorisation follows the pattern on one rank (shell/defaults.c): a triangle mesh's
+   (symmetric_dirichlet) PETSc's own Cholesky, simplicial, where PETSc has AMD to order it (else as
+   below); a tet mesh's (neohookean_tet) and the spring grid's (which may fill a volume) MUMPS where
+   PETSc has it, else PETSc's. SNES and TAO nls alike; a solver type given by option wins. */
+START_TEST(the_factorisation_follows_the_pattern)
+{
+  static const char *const names[] = {"symmetric_dirichlet", "neohookean_tet", "mass_spring"};
+  PetscErrorCode (*amd)(void)      = NULL;
+#if defined(PETSC_HAVE_MUMPS)
+  const char *other = MATSOLVERMUMPS;
+#else
+  const char *other = MATSOLVERPETSC;
+#endif
+
+  TestCall(MatInitializePackage());
+  TestCall(PetscFunctionListFind(MatOrderingList, MATORDERINGAMD, &amd));
+  for (int c = 0; c < 3 * 2 * 2; c++) {
+    const char *name = names[c % 3], *want, *got = NULL;
+    PetscBool   tao = (PetscBool)((c / 3) % 2), given = (PetscBool)(c / 6);
+    HFix        f;
+    MfadEnergy  E;
+    SNES        snes = NULL;
+    Tao         t    = NULL;
+    KSP         ksp;
+    PC          pc;
+
+    TestCall(PetscOptionsClear(NULL));
+    if (given) TestCall(PetscOptionsInsertString(NULL, "-pc_factor_mat_solver_type petsc -tao_nls_pc_factor_mat_solver_type petsc"));
+    want = given || (c % 3 == 0 && amd) ? MATSOLVERPETSC : other;
+    TestCall(HFixCreate(name, &f));
+    TestCall(HFixEnergy(PETSC_COMM_SELF, &f, &E));
+    if (tao) {
+      TestCall(TaoCreate(PETSC_COMM_SELF, &t));
+      TestCall(TaoSetType(t, TAONLS));
+      TestCall(MfadEnergySetTao(E, t));
+      TestCall(TaoSetFromOptions(t));
+      TestCall(TaoGetKSP(t, &ksp));
+    } else {
+      TestCall(SNESCreate(PETSC_COMM_SELF, &snes));
+      TestCall(MfadEnergySetSNES(E, snes));
+      TestCall(SNESSetFromOptions(snes));
+      TestCall(SNESGetKSP(snes, &ksp));
+    }
+    TestCall(KSPGetPC(ksp, &pc));
+    TestCall(PCFactorGetMatSolverType(pc, &got));
+    ck_assert_msg(got && !strcmp(got, want), "%s, %s%s: factorisation %s, expected %s", name, tao ? "TAO nls" : "SNES",
+                  given ? ", -pc_factor_mat_solver_type petsc" : "", got ? got : "(none)", want);
+    TestCall(SNESDestroy(&snes));
+    TestCall(TaoDestroy(&t));
+    TestCall(MfadEnergyDestroy(&E));
+    TestCall(HFixDestroy(&f));
+  }
+  TestCall(PetscOptionsClear(NULL));
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   Suite   *s  = suite_create("solverdefaults");
@@ -337,6 +393,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, newton_cg);
   tcase_add_test(tc, tao_defaults);
   tcase_add_test(tc, projection_is_the_energys);
+  tcase_add_test(tc, the_factorisation_follows_the_pattern);
   suite_add_tcase(s, tc);
   sr = srunner_create(s);
   srunner_set_fork_status(sr, CK_NOFORK); /* MPI is not fork-safe */

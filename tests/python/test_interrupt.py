@@ -65,8 +65,12 @@ text = "".join(out)
 print(text)
 steps = text.count("SNES Function norm")
 raised = text.count("\nKeyboardInterrupt")
-print("python_interrupt: exit %d, %.2f s after SIGINT, %d Newton steps printed, %d KeyboardInterrupt" % (p.returncode, time.time() - t0, steps, raised))
-assert raised == nranks and "snes.solve" in text, "not a KeyboardInterrupt from snes.solve on each of the %d ranks" % nranks
+# each rank's exception reached the top: its traceback began. mpiexec ends the job as rank 0 exits on
+# SIGINT and may cut rank 1's traceback before its last line, "KeyboardInterrupt" (seen once in CI on
+# a loaded machine: two tracebacks, one such line); a rank that did not stop prints none
+tracebacks = text.count("Traceback (most recent call last)")
+print("python_interrupt: exit %d, %.2f s after SIGINT, %d Newton steps printed, %d tracebacks, %d KeyboardInterrupt" % (p.returncode, time.time() - t0, steps, tracebacks, raised))
+assert tracebacks == nranks and raised >= 1 and "snes.solve" in text, "not a KeyboardInterrupt from snes.solve on each of the %d ranks" % nranks
 assert "param: vertices" not in text, "the solve ran to its end"
 assert p.returncode != 0
 assert steps <= 4, "the solve went on for %d steps after SIGINT" % steps

@@ -8,9 +8,9 @@
        chosen, factored by a sparse Cholesky that reports its inertia (MUMPS's LDL^T where PETSc
        has it, except PETSc's own in AMD order for a triangle mesh on one rank, where it is faster:
        MfadKSPSetCholesky_Private(); else PETSc's own with nested dissection, on several ranks
-       factored whole by every rank in PCREDUNDANT), so that -mfad_psd_switch auto takes exact steps where the exact
-       Hessian is positive definite and projected ones elsewhere. CG + Jacobi on the fused product
-       (the default before) ran 564 s on a user's first Newton step of a Mooney-Rivlin bar and
+       factored whole by every rank in PCREDUNDANT), so that -mfad_psd_switch auto takes exact
+       steps where the exact Hessian is positive definite and projected ones elsewhere. CG +
+       Jacobi on the fused product (the default before) ran 564 s on a user's first Newton step of a Mooney-Rivlin bar and
        ended DIVERGED_LINEAR_SOLVE, and took 10,000 iterations on a linear (LSCM) problem;
      - otherwise, with no form chosen, the automatic form (the cheapest per Newton step by
        measured cost), or, where the chosen preconditioner needs entries (a factorisation), the
@@ -89,8 +89,7 @@ static PetscErrorCode MfadKSPChosenParts_Private(KSP ksp, KSPType own, PetscBool
 
 /* The direct solve: preonly and the Cholesky above, or, on one rank for a triangle mesh's pattern
    (the largest elements have 3 vertices: a surface, whose fronts stay small; a spring grid may
-   fill a volume, a tet mesh does), PETSc's own
-   Cholesky (simplicial: no dense fronts) with AMD, where PETSc has AMD (SuiteSparse). Measured on
+   fill a volume, a tet mesh does), PETSc's own Cholesky (simplicial: no dense fronts) with AMD, where PETSc has AMD (SuiteSparse). Measured on
    param's Hessians (1 thread, each the fastest of 50): bunny_cut (19,700 unknowns) numeric 20.0 ms
    and solve 1.0 ms against MUMPS's 31.5-35.4 and 4.2-5.4 ms; armadillo_cut_low (64,242) 87 and
    3.6 ms against 148 and 18.5 ms; MUMPS's analysis with PORD (its choice here: no METIS) alone took

@@ -2,7 +2,6 @@
 /* TAO glue: objective and gradient in one pass, Hessian = the forms of -mfad_hessian, -mfad_pmat. */
 #include "shellimpl.h"
 #include <petsc/private/taolinesearchimpl.h> /* the line search's apply, wrapped for the step bound */
-#include <petsc/private/taoimpl.h>           /* whether a method uses Hessian matrices */
 #include <petsc/private/matimpl.h>           /* a Hessian without a point, not assembled */
 #include <string.h>
 
@@ -102,12 +101,12 @@ static PetscErrorCode MfadTaoChooseProjection_Private(Tao tao, MfadEnergy E, Mat
 }
 
 /* -mfad_step_bound for every TAO method with a line search (nls, bnls, lmvm, blmvm, cg, bncg, ...):
-   TaoLineSearch has no pre-check, so its apply is wrapped. Before the line search along the direction S (the step being X + t S) its
-     first trial step is cut to 0.8 of the first wall along it and to the contact bound
-   (MfadEnergyComputeStepCut_Private()), and restored after, so that a method's own first step
-   (blmvm's, bncg's) stands where nothing limits it. Its largest step has no setter that
-   More-Thuente keeps: it may still extrapolate past the wall, where the energy's +inf backs it
-   off. */
+   TaoLineSearch has no pre-check, so its apply is wrapped. Before the line search along the
+   direction S (the step being X + t S) its first trial step is cut to 0.8 of the first wall along
+   it and to the contact bound (MfadEnergyComputeStepCut_Private()), and restored after, so that a
+   method's own first step (blmvm's, bncg's) stands where nothing limits it. Its largest step has
+   no setter that More-Thuente keeps: it may still extrapolate past the wall, where the energy's
+   +inf backs it off. */
 typedef struct {
   MfadEnergy E;                                                       /* borrowed: the Tao holds E */
   Tao        tao;                                                     /* borrowed: the line search is the Tao's */
@@ -137,7 +136,7 @@ static PetscErrorCode MfadTaoLineSearchApply_Private(TaoLineSearch ls, Vec X, Pe
   MfadTaoStepBound *b;
   PetscBool         bound;
   PetscReal         cut = 1, f0 = *f, initstep = ls->initstep;
-  PetscScalar       gs;
+  PetscScalar       gs = 0;
 
   PetscFunctionBegin;
   PetscCall(MfadTaoStepBoundGet_Private(ls, &b));
@@ -148,7 +147,7 @@ static PetscErrorCode MfadTaoLineSearchApply_Private(TaoLineSearch ls, Vec X, Pe
     PetscCall(VecScale(S, -1));
   }
   ls->initstep = PetscMin(initstep, cut);
-  PetscCall(VecDot(G, S, &gs));
+  if (cut < 1) PetscCall(VecDot(G, S, &gs)); /* for the test below: only where a wall is near */
   PetscCall((*b->apply)(ls, X, f, G, S));
   ls->initstep = initstep;
   /* with a wall within the step, the point of More-Thuente's curvature condition may lie past it:

@@ -14,7 +14,8 @@
    scan, unbounded doubling left 15 projected steps at |g| ratio 0.42 before the exact ones that
    finished it). */
 #include "shellimpl.h"
-#include <petsc/private/kspimpl.h> /* the pre-solve set before ours: KSPSetPreSolve() has no getter */
+#include <petsc/private/kspimpl.h>        /* the pre-solve set before ours: KSPSetPreSolve() has no getter */
+#include <petsc/private/linesearchimpl.h> /* the line search's apply, wrapped for the nonmonotone first trial */
 #include <string.h>
 
 /* E's round-off, in units of eps |E|: param's measured floor (a 30k-vertex scan, E = 2.2e6, the
@@ -45,6 +46,12 @@ typedef struct {
   PetscBool curvature;     /* Newton-CG met negative curvature in this step: no round-off stop */
   PetscBool escape;        /* Newton-CG's step walks along negative curvature */
   PetscReal cut;           /* SNES: the last step's cut by the walls (1: none) */
+  /* SNES's nonmonotone full step (shell/nonmonotone.c) */
+  PetscReal        e;                      /* E at the point of the step's pre-check */
+  PetscBool        prechecked;             /* the pre-check ran for this step already */
+  MfadEnergyMemory mem;                    /* E at the last steps' points */
+  PetscErrorCode (*apply)(SNESLineSearch); /* bt's own apply */
+  PetscErrorCode (*basic)(SNESLineSearch); /* PETSc's full step */
   /* SNES: the line search's pre-check that was there before ours, run after it */
   PetscErrorCode (*precheck)(SNESLineSearch, Vec, Vec, PetscBool *, void *);
   void *precheck_ctx;
@@ -312,6 +319,7 @@ static PetscErrorCode MfadPSDSwitchPreCheck_Private(SNESLineSearch ls, Vec X, Ve
 
   PetscFunctionBegin;
   *changed = PETSC_FALSE;
+  if (c->prechecked) PetscFunctionReturn(PETSC_SUCCESS); /* the nonmonotone trial ran it for this step */
   PetscCall(SNESLineSearchGetSNES(ls, &snes));
   PetscCall(SNESGetFunction(snes, &F, NULL, NULL));
   PetscCall(VecDot(F, Y, &d));
@@ -322,6 +330,7 @@ static PetscErrorCode MfadPSDSwitchPreCheck_Private(SNESLineSearch ls, Vec X, Ve
     PetscBool has;
     PetscCall(MfadEnergyHasObjective(c->E, &has));
     if (has) PetscCall(MfadEnergyComputeObjective(c->E, X, &e));
+    c->e           = has ? e : PETSC_MAX_REAL;
     c->at_roundoff = (PetscBool)(has && !c->curvature && PetscRealPart(d) > 0 &&
                                  0.5 * PetscRealPart(d) <= MFAD_ROUNDOFF_EPS * PETSC_MACHINE_EPSILON * PetscAbsReal(e));
   }
@@ -349,6 +358,51 @@ static PetscErrorCode MfadPSDSwitchPreCheck_Private(SNESLineSearch ls, Vec X, Ve
     PetscCall(c->precheck(ls, X, Y, &d2, c->precheck_ctx));
     *changed = (PetscBool)(*changed || d2);
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SNES bt's apply with the nonmonotone first trial (shell/nonmonotone.c): the pre-check (descent,
+   walls, the user's) runs once, here; where the full step passes the nonmonotone test, PETSc's
+   full-step line search takes it, else bt runs on the pre-checked step */
+static PetscErrorCode MfadPSDSwitchLineSearchApply_Private(SNESLineSearch ls)
+{
+  MfadPSDSwitchCtx *c;
+  PetscContainer    holder;
+  SNES              snes;
+  Vec               X, F, Y, W;
+  PetscBool         changed, accept = PETSC_FALSE;
+  PetscScalar       d;
+  PetscReal         ref, ew;
+  PetscInt          M;
+
+  PetscFunctionBegin;
+  PetscCall(SNESLineSearchGetSNES(ls, &snes));
+  PetscCall(PetscObjectQuery((PetscObject)snes, "MfadPSDSwitch", (PetscObject *)&holder));
+  PetscCall(PetscContainerGetPointer(holder, (void **)&c));
+  PetscCall(MfadEnergyGetNonmonotoneMemory_Private(c->E, &M));
+  if (M <= 1) {
+    PetscCall((*c->apply)(ls));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(SNESLineSearchGetVecs(ls, &X, &F, &Y, &W, NULL));
+  PetscCall(SNESLineSearchPreCheck(ls, X, Y, &changed));
+  c->prechecked = PETSC_TRUE;
+  if (c->e < PETSC_MAX_REAL) {
+    PetscCall(MfadEnergyMemoryPush_Private(&c->mem, M, c->e, &ref));
+    PetscCall(VecDot(F, Y, &d));
+    if (PetscRealPart(d) > 0 && c->cut >= 1) { /* the full step: not one cut short of a wall */
+      PetscCall(VecWAXPY(W, -ls->lambda, Y, X));
+      PetscCall(MfadEnergyComputeObjective(c->E, W, &ew));
+      /* only a step bt would refuse: it takes the others itself */
+      accept = (PetscBool)(!PetscIsInfOrNanReal(ew) && ew <= ref - 1e-4 * ls->lambda * PetscRealPart(d) &&
+                           ew > c->e - 1e-4 * ls->lambda * PetscRealPart(d));
+      if (accept)
+        PetscCall(PetscInfo(ls, "mfad: nonmonotone full step: E %g above %g, below the last %" PetscInt_FMT " points' %g\n", (double)ew, (double)c->e,
+                            M, (double)ref));
+    }
+  }
+  PetscCall(accept ? (*c->basic)(ls) : (*c->apply)(ls));
+  c->prechecked = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -382,10 +436,27 @@ PetscErrorCode MfadPSDSwitchStep_Private(PetscObject solver, MfadEnergy E, KSP k
       c->precheck = f, c->precheck_ctx = fctx;
       PetscCall(SNESLineSearchSetPreCheck(ls, MfadPSDSwitchPreCheck_Private, c));
     }
+    {
+      PetscBool bt;
+      PetscCall(PetscObjectTypeCompare((PetscObject)ls, SNESLINESEARCHBT, &bt));
+      if (bt && ls->ops->apply != MfadPSDSwitchLineSearchApply_Private) {
+        if (!c->basic) {
+          SNESLineSearch full;
+          PetscCall(SNESLineSearchCreate(PETSC_COMM_SELF, &full));
+          PetscCall(SNESLineSearchSetType(full, "basic"));
+          c->basic = full->ops->apply;
+          PetscCall(SNESLineSearchDestroy(&full));
+        }
+        c->apply       = ls->ops->apply;
+        ls->ops->apply = MfadPSDSwitchLineSearchApply_Private;
+      }
+    }
   }
   start      = (PetscBool)(it <= c->last_it || c->last_it < 0);
   c->last_it = it;
   if (start) PetscCall(MfadEnergyCountPSDSwitch_Private(E, PETSC_TRUE, 0, 0));
+  if (start) c->mem.n = 0;
+  c->prechecked = PETSC_FALSE; /* after an error out of the last line search, too */
   if (psd == MFAD_PSD_NONE || sw == MFAD_PSD_SWITCH_NEVER || !ksp) {
     PetscCall(MfadEnergySetPSDProjectionInUse_Private(E, psd));
     PetscFunctionReturn(PETSC_SUCCESS);

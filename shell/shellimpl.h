@@ -28,6 +28,13 @@ PETSC_INTERN PetscErrorCode MfadInvertBlocks_Private(Mat H, PetscInt n, PetscInt
 PETSC_INTERN PetscErrorCode MfadShellView_Private(Mat H, PetscViewer viewer);
 PETSC_INTERN PetscErrorCode MfadShellDestroy_Private(void *ctx);
 PETSC_INTERN PetscErrorCode MfadShellCheckElements_Private(MfadShell *s, const char *what);
+/* shell/nonmonotone.c: E at the last M points of a solve, the nonmonotone line search's reference */
+typedef struct {
+  PetscInt  n; /* points seen (reset to 0 at a solve's start) */
+  PetscReal e[MFAD_LINE_SEARCH_MEMORY_MAX];
+} MfadEnergyMemory;
+PETSC_INTERN PetscErrorCode MfadEnergyGetNonmonotoneMemory_Private(MfadEnergy E, PetscInt *M);
+PETSC_INTERN PetscErrorCode MfadEnergyMemoryPush_Private(MfadEnergyMemory *mem, PetscInt M, PetscReal e, PetscReal *ref);
 /* shell/snes.c: a dynamic energy's providers at a Newton step's point; G (may be NULL) is then the gradient there */
 PETSC_INTERN PetscErrorCode MfadEnergyUpdateElementsAtStep_Private(MfadEnergy E, Vec X, Vec G);
 /* shell/snes.c: E composed on obj (a SNES, Tao or assembled Hessian), and found again */

@@ -111,12 +111,18 @@ typedef struct {
   MfadEnergy E;                                                       /* borrowed: the Tao holds E */
   Tao        tao;                                                     /* borrowed: the line search is the Tao's */
   PetscErrorCode (*apply)(TaoLineSearch, Vec, PetscReal *, Vec, Vec); /* the line search's own */
+  Vec              W;                                                 /* the nonmonotone trial point (nls) */
+  MfadEnergyMemory mem;                                               /* E at the last points (nls) */
+  PetscInt         last_it;                                           /* the Tao's iteration at the last search */
 } MfadTaoStepBound;
 
 static PetscErrorCode MfadTaoStepBoundDestroy_Private(void *arg)
 {
+  MfadTaoStepBound *b = (MfadTaoStepBound *)MfadCtxDestroyArg(arg);
+
   PetscFunctionBegin;
-  PetscCall(PetscFree(MfadCtxDestroyArg(arg)));
+  PetscCall(VecDestroy(&b->W));
+  PetscCall(PetscFree(b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -137,6 +143,8 @@ static PetscErrorCode MfadTaoLineSearchApply_Private(TaoLineSearch ls, Vec X, Pe
   PetscBool         bound;
   PetscReal         cut = 1, f0 = *f, initstep = ls->initstep;
   PetscScalar       gs = 0;
+  PetscInt          M  = 1;
+  PetscBool         nls;
 
   PetscFunctionBegin;
   PetscCall(MfadTaoStepBoundGet_Private(ls, &b));
@@ -147,7 +155,33 @@ static PetscErrorCode MfadTaoLineSearchApply_Private(TaoLineSearch ls, Vec X, Pe
     PetscCall(VecScale(S, -1));
   }
   ls->initstep = PetscMin(initstep, cut);
-  if (cut < 1) PetscCall(VecDot(G, S, &gs)); /* for the test below: only where a wall is near */
+  PetscCall(PetscObjectTypeCompare((PetscObject)b->tao, TAONLS, &nls));
+  if (nls) PetscCall(MfadEnergyGetNonmonotoneMemory_Private(b->E, &M));
+  if (cut < 1 || M > 1) PetscCall(VecDot(G, S, &gs)); /* for the tests below: only where they apply */
+  if (M > 1) {
+    PetscInt  it;
+    PetscReal ref, fw;
+
+    PetscCall(TaoGetIterationNumber(b->tao, &it));
+    if (it <= b->last_it) b->mem.n = 0; /* a new solve */
+    b->last_it = it;
+    PetscCall(MfadEnergyMemoryPush_Private(&b->mem, M, f0, &ref));
+    if (PetscRealPart(gs) < 0 && cut >= 1) { /* the full step: not one cut short of a wall */
+      PetscReal t = ls->initstep;
+      if (!b->W) PetscCall(VecDuplicate(X, &b->W));
+      PetscCall(VecWAXPY(b->W, t, S, X));
+      PetscCall(MfadEnergyComputeObjective(b->E, b->W, &fw));
+      /* only a step the line search would refuse: where it would take it, it may also go beyond */
+      if (!PetscIsInfOrNanReal(fw) && fw <= ref + ls->ftol * t * PetscRealPart(gs) && fw > f0 + ls->ftol * t * PetscRealPart(gs)) {
+        PetscCall(PetscInfo(b->tao, "mfad: nonmonotone full step: E %g above %g, below the last %" PetscInt_FMT " points' %g\n", (double)fw,
+                            (double)f0, M, (double)ref));
+        PetscCall(VecCopy(b->W, X));
+        PetscCall(TaoLineSearchComputeObjectiveAndGradient(ls, X, f, G));
+        ls->step = t, ls->reason = TAOLINESEARCH_SUCCESS, ls->initstep = initstep;
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+    }
+  }
   PetscCall((*b->apply)(ls, X, f, G, S));
   ls->initstep = initstep;
   /* with a wall within the step, the point of More-Thuente's curvature condition may lie past it:
@@ -171,15 +205,19 @@ static PetscErrorCode MfadTaoSetStepBound_Private(Tao tao, MfadEnergy E)
   PetscContainer    holder;
   MfadTaoStepBound *b;
 
-  PetscBool bound;
+  PetscBool bound, nls;
+  PetscInt  M = 1;
 
   PetscFunctionBegin;
   PetscCall(MfadEnergyGetStepBound(E, &bound));
+  PetscCall(PetscObjectTypeCompare((PetscObject)tao, TAONLS, &nls));
+  if (nls) PetscCall(MfadEnergyGetNonmonotoneMemory_Private(E, &M));
   PetscCall(TaoGetLineSearch(tao, &ls));
-  if (!bound || !ls || !ls->ops->apply || ls->ops->apply == MfadTaoLineSearchApply_Private) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!(bound || M > 1) || !ls || !ls->ops->apply || ls->ops->apply == MfadTaoLineSearchApply_Private) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MfadTaoStepBoundGet_Private(ls, &b));
   if (!b) {
     PetscCall(PetscNew(&b));
+    b->last_it = PETSC_MAX_INT;
     PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)ls), &holder));
     PetscCall(PetscContainerSetPointer(holder, b));
     PetscCall(MfadContainerSetCtxDestroy(holder, MfadTaoStepBoundDestroy_Private));

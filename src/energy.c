@@ -41,6 +41,7 @@ PetscErrorCode MfadEnergyCreate(MPI_Comm comm, PetscInt dof, PetscInt n, PetscIn
   e->opt.solver_defaults = PETSC_TRUE;
   e->opt.direct_limit    = MFAD_DIRECT_SOLVE_LIMIT;
   e->opt.step_bound      = PETSC_TRUE;
+  e->opt.ls_memory       = 10;
   e->opt.hessian_type    = -1;
   e->opt.pmat_type       = -1;
   e->opt.reorder         = PETSC_TRUE;
@@ -554,6 +555,24 @@ PetscErrorCode MfadEnergyGetStepBound(MfadEnergy E, PetscBool *flg)
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
   *flg = E->opt.step_bound;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergySetLineSearchMemory(MfadEnergy E, PetscInt m)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCheck(m >= 1 && m <= MFAD_LINE_SEARCH_MEMORY_MAX, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE,
+             "mfad: -mfad_line_search_memory %" PetscInt_FMT ": must be 1 (monotone) to %d", m, MFAD_LINE_SEARCH_MEMORY_MAX);
+  E->opt.ls_memory = m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyGetLineSearchMemory(MfadEnergy E, PetscInt *m)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  *m = E->opt.ls_memory;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -152,6 +152,7 @@ typedef struct {
   PetscBool         solver_defaults; /* -mfad_solver_defaults: SNES/TAO get mfad's solver where the user chose none (shell/defaults.c) */
   PetscInt          direct_limit;    /* -mfad_direct_solve_limit: the most unknowns that default factors */
   PetscBool         step_bound;      /* -mfad_step_bound: SNES's line search starts short of the first wall */
+  PetscInt          ls_memory;       /* -mfad_line_search_memory: the nonmonotone full step's reference (shell/nonmonotone.c) */
   PetscBool         newton_cg;       /* -mfad_newton_cg: SNES's Newton-CG preconditioned by the projected Hessian's factor (shell/newtoncg.c) */
   PetscInt          hessian_type, pmat_type; /* MfadEnergySetHessianType() (shell/forms.c; -1: not set in code) */
   PetscReal         damping;                 /* lambda I added to every Hessian (Jacobian) form: Levenberg-Marquardt */

@@ -141,6 +141,7 @@ MFAD_OPTION_ACCESS(MfadOptPSDSteps, v->i = E->opt.psd_steps, MfadEnergySetPSDPro
 MFAD_OPTION_ACCESS(MfadOptPSDSwitch, v->i = E->opt.psd_switch, MfadEnergySetPSDSwitch(E, (MfadPSDSwitch)v->i))
 MFAD_OPTION_ACCESS(MfadOptSolverDefaults, v->b = E->opt.solver_defaults, MfadEnergySetSolverDefaults(E, v->b))
 MFAD_OPTION_ACCESS(MfadOptStepBound, v->b = E->opt.step_bound, MfadEnergySetStepBound(E, v->b))
+MFAD_OPTION_ACCESS(MfadOptLineSearchMemory, v->i = E->opt.ls_memory, MfadEnergySetLineSearchMemory(E, v->i))
 MFAD_OPTION_ACCESS(MfadOptNewtonCG, v->b = E->opt.newton_cg, MfadEnergySetNewtonCG(E, v->b))
 MFAD_OPTION_ACCESS(MfadOptDirectLimit, v->i = E->opt.direct_limit, MfadEnergySetDirectSolveLimit(E, v->i))
 MFAD_OPTION_ACCESS(MfadOptDamping, v->r = E->opt.damping, MfadEnergySetDamping(E, v->r))
@@ -186,6 +187,10 @@ static const MfadOption MfadEnergyOptionList[] = {
     {"-mfad_step_bound", MFAD_OPTION_BOOL,
      "SNES, TAO nls: the line search starts at 0.8 of the step where the first element would leave its energy's domain (energies that declare it)",
      "MfadEnergySetStepBound", NULL, 0, NULL, {0}, MfadOptStepBound},
+    {"-mfad_line_search_memory", MFAD_OPTION_INT,
+     "SNES newtonls (bt), TAO nls: the full step is taken where E is below the largest E of the last m points by Armijo's decrease (nonmonotone; "
+     "1: monotone; not with -mfad_newton_cg)",
+     "MfadEnergySetLineSearchMemory", "an integer from 1 (monotone) to 16", 0, NULL, {0}, MfadOptLineSearchMemory},
     {"-mfad_newton_cg", MFAD_OPTION_BOOL,
      "SNES: Newton-CG on the exact Hessian preconditioned by the Cholesky factor of the projected one, the projected step where CG fails or meets "
      "negative curvature",

@@ -42,8 +42,9 @@ mfad_lsq_test(example_lsq_sliver_spot_jitter 1 sliver 1e-9 200 -mesh ${PROJECT_S
 #     defaults: Newton converges, in 657 steps measured (PETSc's default limit is 50; -mesh sets 10000);
 #     its minimum overlaps itself: -allow_flips
 mfad_lsq_test(example_lsq_newton_sock 1 newton 10000 -mesh ${PROJECT_SOURCE_DIR}/tests/meshes/sock.obj -allow_flips)
-# and TAO (nls): 799 iterations (10,000 without a result before shell/tao.c took the exact Hessian
-# after -mfad_psd_project_steps' 10 projected ones, as SNES does)
+# and TAO (nls): 672 iterations (10,000 without a result before shell/tao.c took the exact Hessian
+# after -mfad_psd_project_steps' 10 projected ones, as SNES does), stopped as SNES is at |g| <= 1e-8
+# |g0| (-tao_gttol; TAO's own -tao_grtol, |g| <= 1e-8 |E|, stopped it at 1.4e-8 |g0| on another path)
 mfad_lsq_test(example_lsq_newton_sock_tao 1 newton 10000 -mesh ${PROJECT_SOURCE_DIR}/tests/meshes/sock.obj -use_tao -allow_flips)
 # (c) Zero residual: rigidly moved handles make every r_e = 0 at the rigidly moved rest shape, where
 # J^T J is the exact Hessian, so Gauss-Newton is Newton there (quadratic) and must find E = 0

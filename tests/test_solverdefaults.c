@@ -13,7 +13,21 @@ typedef struct {
   MfadPSDProjection psd;
   PetscInt          nsolves;                        /* linear solves */
   PetscReal         rtol_first, rtol_min, rtol_max; /* CG's relative tolerance in them */
+  PetscInt          nenergy;                        /* E at each Newton step's point */
+  PetscReal         energy[256];
 } Outcome;
+
+static PetscErrorCode RecordEnergy(SNES snes, PetscInt it, PetscReal fnorm, void *ctx)
+{
+  Outcome *o = (Outcome *)ctx;
+  Vec      X;
+
+  PetscFunctionBeginUser;
+  (void)it, (void)fnorm;
+  PetscCall(SNESGetSolution(snes, &X));
+  if (o->nenergy < 256) PetscCall(SNESComputeObjective(snes, X, &o->energy[o->nenergy++]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* Each linear solve's relative tolerance, read at its first iteration (after every pre-solve) */
 static PetscErrorCode RecordRtol(KSP ksp, PetscInt it, PetscReal rnorm, void *ctx)
@@ -29,6 +43,8 @@ static PetscErrorCode RecordRtol(KSP ksp, PetscInt it, PetscReal rnorm, void *ct
   o->rtol_min = PetscMin(o->rtol_min, rtol), o->rtol_max = PetscMax(o->rtol_max, rtol);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+static double start_amp = 0.2; /* the start: the rest shape plus this much noise */
 
 typedef enum { MFAD_ORDER_BEFORE, MFAD_ORDER_AFTER } Order; /* MfadEnergySetSNES before or after SNESSetFromOptions */
 
@@ -57,7 +73,7 @@ static PetscErrorCode Solve(const char *opts, Order order, const char *code, Pet
   PetscCall(TestGridEnergy(PETSC_COMM_SELF, &grid, &E));
   if (psd_none) PetscCall(MfadEnergySetPSDProjection(E, MFAD_PSD_NONE, 0));
   PetscCall(MfadEnergyCreateVecs(E, &X, NULL));
-  PetscCall(TestGridPoint(&grid, 0.2, 7, X));
+  PetscCall(TestGridPoint(&grid, start_amp, 7, X));
   PetscCall(SNESCreate(PETSC_COMM_SELF, &snes));
   PetscCall(SNESGetKSP(snes, &ksp));
   if (!strcmp(code, "form:shell")) PetscCall(MfadEnergySetHessianType(E, MFAD_HESSIAN_SHELL, MFAD_HESSIAN_SHELL)); /* a form chosen in code */
@@ -69,6 +85,7 @@ static PetscErrorCode Solve(const char *opts, Order order, const char *code, Pet
     }
   } else if (code[0]) PetscCall(KSPSetType(ksp, code));
   PetscCall(KSPMonitorSet(ksp, RecordRtol, o, NULL));
+  PetscCall(SNESMonitorSet(snes, RecordEnergy, o, NULL));
   if (order == MFAD_ORDER_AFTER) PetscCall(SNESSetFromOptions(snes));
   PetscCall(MfadEnergySetSNES(E, snes));
   if (order == MFAD_ORDER_BEFORE) PetscCall(SNESSetFromOptions(snes));
@@ -378,6 +395,100 @@ START_TEST(the_factorisation_follows_the_pattern)
 }
 END_TEST
 
+/* The nonmonotone full step (-mfad_line_search_memory, shell/nonmonotone.c): no step's energy above
+   the largest of the last m points', and with 1, none above the last; on the spring grid pulled
+   farther from rest (noise 2), full steps are taken above the last point's energy and the solve is
+   shorter (39 steps monotone, 33 with 10) */
+START_TEST(the_full_step_may_rise)
+{
+  PetscInt its[2], rises[2];
+
+  start_amp = 2;
+  for (int i = 0; i < 2; i++) {
+    const PetscInt m = i ? 10 : 1;
+    char           opts[64];
+    Outcome        o;
+
+    TestCall(PetscSNPrintf(opts, sizeof opts, "-mfad_line_search_memory %" PetscInt_FMT, m));
+    TestCall(Solve(opts, MFAD_ORDER_BEFORE, "", PETSC_FALSE, &o));
+    ck_assert_msg(o.converged, "%s: did not converge (%" PetscInt_FMT " steps)", opts, o.its);
+    rises[i] = 0, its[i] = o.its;
+    for (PetscInt k = 1; k < o.nenergy; k++) {
+      PetscReal ref = o.energy[k - 1];
+      for (PetscInt j = PetscMax(0, k - m); j < k; j++) ref = PetscMax(ref, o.energy[j]);
+      ck_assert_msg(o.energy[k] <= ref, "%s: step %" PetscInt_FMT ": E %g above the last %" PetscInt_FMT " points' %g", opts, k, (double)o.energy[k],
+                    m, (double)ref);
+      if (o.energy[k] > o.energy[k - 1]) rises[i]++;
+    }
+  }
+  start_amp = 0.2;
+  ck_assert_int_eq(rises[0], 0);
+  ck_assert_int_ge(rises[1], 1);
+  ck_assert_int_lt(its[1], its[0]);
+}
+END_TEST
+
+static PetscErrorCode RecordTaoEnergy(Tao tao, void *ctx)
+{
+  Outcome  *o = (Outcome *)ctx;
+  PetscReal f;
+
+  PetscFunctionBeginUser;
+  PetscCall(TaoGetSolutionStatus(tao, NULL, &f, NULL, NULL, NULL, NULL));
+  if (o->nenergy < 256) o->energy[o->nenergy++] = f;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The same for TAO nls (its line search's apply wrapped, shell/tao.c) */
+START_TEST(the_full_step_may_rise_tao)
+{
+  PetscInt its[2], rises[2];
+
+  for (int i = 0; i < 2; i++) {
+    const PetscInt     m = i ? 10 : 1;
+    TestGrid           grid;
+    MfadEnergy         E;
+    Vec                X;
+    Tao                tao;
+    TaoConvergedReason reason;
+    Outcome            o;
+
+    TestCall(PetscMemzero(&o, sizeof o));
+    TestCall(TestGridCreate(5, 3, 3, &grid));
+    TestCall(TestGridEnergy(PETSC_COMM_SELF, &grid, &E));
+    TestCall(MfadEnergySetLineSearchMemory(E, m));
+    TestCall(MfadEnergyCreateVecs(E, &X, NULL));
+    TestCall(TestGridPoint(&grid, 2, 7, X));
+    TestCall(TaoCreate(PETSC_COMM_SELF, &tao));
+    TestCall(TaoSetType(tao, TAONLS));
+    TestCall(MfadEnergySetTao(E, tao));
+    TestCall(TaoSetSolution(tao, X));
+    TestCall(TaoSetMaximumIterations(tao, 500));
+    TestCall(TaoSetFromOptions(tao));
+    TestCall(TestTaoMonitorSet(tao, RecordTaoEnergy, &o, NULL));
+    TestCall(TaoSolve(tao));
+    TestCall(TaoGetConvergedReason(tao, &reason));
+    TestCall(TaoGetIterationNumber(tao, &its[i]));
+    ck_assert_msg(reason > 0, "memory %" PetscInt_FMT ": %s", m, TaoConvergedReasons[reason]);
+    rises[i] = 0;
+    for (PetscInt k = 1; k < o.nenergy; k++) {
+      PetscReal ref = o.energy[k - 1];
+      for (PetscInt j = PetscMax(0, k - m); j < k; j++) ref = PetscMax(ref, o.energy[j]);
+      ck_assert_msg(o.energy[k] <= ref, "memory %" PetscInt_FMT ": step %" PetscInt_FMT ": E %g above the last points' %g", m, k, (double)o.energy[k],
+                    (double)ref);
+      if (o.energy[k] > o.energy[k - 1]) rises[i]++;
+    }
+    TestCall(TaoDestroy(&tao));
+    TestCall(VecDestroy(&X));
+    TestCall(MfadEnergyDestroy(&E));
+    TestCall(TestGridDestroy(&grid));
+  }
+  ck_assert_int_eq(rises[0], 0);
+  ck_assert_int_ge(rises[1], 1);
+  ck_assert_int_lt(its[1], its[0]);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   Suite   *s  = suite_create("solverdefaults");
@@ -394,6 +505,8 @@ int main(int argc, char **argv)
   tcase_add_test(tc, tao_defaults);
   tcase_add_test(tc, projection_is_the_energys);
   tcase_add_test(tc, the_factorisation_follows_the_pattern);
+  tcase_add_test(tc, the_full_step_may_rise);
+  tcase_add_test(tc, the_full_step_may_rise_tao);
   suite_add_tcase(s, tc);
   sr = srunner_create(s);
   srunner_set_fork_status(sr, CK_NOFORK); /* MPI is not fork-safe */

@@ -123,6 +123,13 @@ typedef char *TestErrorText;
 typedef const char *TestErrorText;
 #endif
 
+/* 3.21: TaoSetMonitor() became TaoMonitorSet() */
+#if PETSC_VERSION_LT(3, 21, 0)
+#define TestTaoMonitorSet(t, f, c, d) TaoSetMonitor((t), (f), (c), (d))
+#else
+#define TestTaoMonitorSet(t, f, c, d) TaoMonitorSet((t), (f), (c), (d))
+#endif
+
 /* Whether SNES's function callback flagged a domain error at the last SNESComputeFunction():
    3.25 removed SNESGetFunctionDomainError() (the flag now marks F with Inf), so read the flag */
 #if PETSC_VERSION_LT(3, 25, 0)

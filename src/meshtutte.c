@@ -80,13 +80,61 @@ static PetscErrorCode MfadTutteKSPSetDefaults_Private(MPI_Comm comm, KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The graph Laplacian's rows [vstart, vend): the sum over the triangles of [2 -1 -1; -1 2 -1;
+   -1 -1 2] (each edge weight 1 per triangle), written as CSR from the whole mesh, which every rank
+   holds, so no entry travels. With MatSetValues() (a cell's 3 x 3 at a time) it took 55 ms of
+   param's set-up on armadillo_cut_low, preallocated; with a fixed guess of 8 a row (before) the
+   rows that outgrew it reallocated the whole matrix: 0.6 s. Integer sums: exact in any order. */
+static PetscErrorCode MfadTutteLaplacian_Private(MPI_Comm comm, MfadMesh m, PetscInt vstart, PetscInt vend, Mat *L)
+{
+  const PetscInt nloc = vend - vstart;
+  PetscInt      *inc, *fill, *ia, *ja, *mark, *where;
+  PetscScalar   *a;
+
+  PetscFunctionBegin;
+  /* each owned vertex's corners (3 c + k), by vertex */
+  PetscCall(PetscCalloc2(nloc + 1, &inc, nloc + 1, &ia));
+  for (PetscInt e = 0; e < 3 * m->ncell; e++)
+    if (m->cells[e] >= vstart && m->cells[e] < vend) inc[m->cells[e] - vstart + 1]++;
+  for (PetscInt v = 0; v < nloc; v++) inc[v + 1] += inc[v];
+  PetscCall(PetscMalloc2(inc[nloc], &fill, 3 * inc[nloc], &ja));
+  PetscCall(PetscMalloc3(3 * inc[nloc], &a, m->nvert, &mark, m->nvert, &where));
+  for (PetscInt v = 0; v < nloc; v++) ia[v] = inc[v];
+  for (PetscInt e = 0; e < 3 * m->ncell; e++)
+    if (m->cells[e] >= vstart && m->cells[e] < vend) fill[ia[m->cells[e] - vstart]++] = e;
+  /* row v: its distinct columns (a mark per vertex), summed, then sorted */
+  for (PetscInt w = 0; w < m->nvert; w++) mark[w] = -1;
+  ia[0] = 0;
+  for (PetscInt v = 0; v < nloc; v++) {
+    PetscInt n = 0;
+    for (PetscInt i = inc[v]; i < inc[v + 1]; i++) {
+      const PetscInt c = fill[i] / 3, k = fill[i] % 3;
+      for (PetscInt b = 0; b < 3; b++) {
+        const PetscInt col = m->cells[3 * c + b];
+        if (mark[col] != v) mark[col] = v, where[col] = ia[v] + n, ja[ia[v] + n] = col, a[ia[v] + n] = 0, n++;
+        a[where[col]] += b == k ? 2 : -1;
+      }
+    }
+    PetscCall(PetscSortIntWithScalarArray(n, ja + ia[v], a + ia[v]));
+    ia[v + 1] = ia[v] + n;
+  }
+  PetscCall(MatCreate(comm, L));
+  PetscCall(MatSetSizes(*L, nloc, nloc, m->nvert, m->nvert));
+  PetscCall(MatSetType(*L, MATAIJ));
+  PetscCall(MatSeqAIJSetPreallocationCSR(*L, ia, ja, a)); /* the one of the two for L's type; the other does nothing */
+  PetscCall(MatMPIAIJSetPreallocationCSR(*L, ia, ja, a));
+  PetscCall(PetscFree2(inc, ia));
+  PetscCall(PetscFree2(fill, ja));
+  PetscCall(PetscFree3(a, mark, where));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Tutte's embedding: boundary vertices on the unit circle at angles proportional to the boundary's
    arc length, the rest solving the graph Laplacian's equations (each interior edge counted once per
    triangle: positive weights, so Tutte's theorem still gives an embedding). */
-static PetscErrorCode MfadTutteEmbedding_Private(MPI_Comm comm, const char prefix[], MfadMesh m, PetscInt cstart, PetscInt cend, PetscInt vstart,
-                                                 PetscInt vend, Vec U)
+static PetscErrorCode MfadTutteEmbedding_Private(MPI_Comm comm, const char prefix[], MfadMesh m, PetscInt vstart, PetscInt vend, Vec U)
 {
-  PetscInt    *next, b0 = -1, nb = 0, nbv = 0, *rows, *dnz, *onz, nloc = vend - vstart;
+  PetscInt    *next, b0 = -1, nb = 0, nbv = 0, *rows;
   PetscReal   *theta, len = 0;
   Mat          L, Ld;
   Vec          x, rhs;
@@ -116,27 +164,7 @@ static PetscErrorCode MfadTutteEmbedding_Private(MPI_Comm comm, const char prefi
              ": the surface is not a disk (several boundaries, or holes)",
              nbv, nb);
 
-  /* Row v holds v and its neighbours: at most 1 + 2 (triangles at v), since each triangle brings
-     two. A fixed guess (8 a row, before) reallocated the whole matrix at every row that outgrew it:
-     0.6 s of memmove on armadillo_cut_low, whose valences reach 12 */
-  PetscCall(PetscCalloc2(nloc, &dnz, nloc, &onz));
-  for (PetscInt c = 0; c < m->ncell; c++)
-    for (int k = 0; k < 3; k++) {
-      const PetscInt v = m->cells[3 * c + k];
-      if (v >= vstart && v < vend) dnz[v - vstart] += 2;
-    }
-  for (PetscInt v = 0; v < nloc; v++) {
-    onz[v] = PetscMin(dnz[v], m->nvert - nloc);
-    dnz[v] = PetscMin(dnz[v] + 1, nloc);
-  }
-  PetscCall(MatCreateAIJ(comm, nloc, nloc, m->nvert, m->nvert, 0, dnz, 0, onz, &L));
-  PetscCall(PetscFree2(dnz, onz));
-  for (PetscInt c = cstart; c < cend; c++) { /* its 3 edges at once: integer sums, exact in any order */
-    const PetscScalar a[9] = {2, -1, -1, -1, 2, -1, -1, -1, 2};
-    PetscCall(MatSetValues(L, 3, &m->cells[3 * c], 3, &m->cells[3 * c], a, ADD_VALUES));
-  }
-  PetscCall(MatAssemblyBegin(L, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(L, MAT_FINAL_ASSEMBLY));
+  PetscCall(MfadTutteLaplacian_Private(comm, m, vstart, vend, &L));
   PetscCall(MatCreateVecs(L, &x, &rhs));
   PetscCall(KSPCreate(comm, &ksp));
   PetscCall(KSPSetOptionsPrefix(ksp, prefix));
@@ -219,7 +247,7 @@ PetscErrorCode MfadEnergyComputeTutteStart(MfadEnergy E, MfadMesh m, Vec U)
      Hessian singular): fix the first vertex (translation) and the y of the vertex k farthest from
      it, after turning the start about vertex 0 so that y_k = y_0; every minimiser, turned about
      vertex 0 to put k on that line, satisfies this, so the energy's minimum is unchanged. */
-  PetscCall(MfadTutteEmbedding_Private(comm, prefix, m, cstart, cend, vstart, vend, U));
+  PetscCall(MfadTutteEmbedding_Private(comm, prefix, m, vstart, vend, U));
   {
     Vec                all;
     const PetscScalar *u;

@@ -64,11 +64,11 @@ PetscErrorCode MfadEnergyCopyCoordinatesFromMesh(MfadEnergy E, MfadMesh mesh, Ve
 PetscErrorCode MfadEnergyGetOwnershipRange(MfadEnergy E, PetscInt *vstart, PetscInt *vend);
 /** @brief A flip-free start X for a map of a disk-topology triangle surface to the plane (E made by
     MfadEnergyCreateFromMesh(comm, mesh, 2, &E); every rank passes the whole mesh): Tutte's
-    embedding (the boundary loop on a circle by arc length, the interior by the graph Laplacian, one
-    linear solve: CG + Jacobi to 1e-12, -<prefix>mfad_tutte_ksp_* and _pc_* options), scaled to the
-    surface's area and oriented counter-clockwise, turned so that the vertex farthest from vertex 0
-    lies on its horizontal. The rigid motions, which leave a map's distortion unchanged, are pinned
-    by 3 fixed dofs set on E (vertex 0, and that vertex's y; MfadEnergySetFixedDofs() replaces
+    embedding (the boundary loop on a circle by arc length, the interior by the graph Laplacian:
+    one factorisation, a sparse Cholesky, on one rank, CG + Jacobi to 1e-12 on several;
+    -<prefix>mfad_tutte_ksp_* and _pc_* options), scaled to the surface's area and oriented
+    counter-clockwise, turned so that the vertex farthest from vertex 0 lies on its horizontal.
+    The rigid motions, which leave a map's distortion unchanged, are pinned by 3 fixed dofs set on E (vertex 0, and that vertex's y; MfadEnergySetFixedDofs() replaces
     any set before). A surface with no boundary or more than one loop is an error. Collective. */
 PetscErrorCode MfadEnergyComputeTutteStart(MfadEnergy E, MfadMesh mesh, Vec X);
 /* ---------------------------------------------------------------- DMPlex */

@@ -2,7 +2,6 @@
 /* The boundary of a triangle surface (MfadMeshComputeBoundary, described in mfadmesh.h): the
    edges used by one triangle only, as a successor map along the triangles' orientation. The
    boundary loop a map to the plane pins (MfadEnergyComputeTutteStart, src/meshtutte.c). */
-#include <stdlib.h>
 #include "mfadmeshimpl.h"
 
 typedef struct {
@@ -10,41 +9,37 @@ typedef struct {
   PetscInt side;   /* 3 * cell + corner: the directed edge from corner to corner + 1 */
 } MfadEdge;
 
-static int MfadEdgeCompare(const void *a, const void *b)
-{
-  const MfadEdge *x = (const MfadEdge *)a, *y = (const MfadEdge *)b;
-
-  if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
-  if (x->hi != y->hi) return x->hi < y->hi ? -1 : 1;
-  return x->side < y->side ? -1 : x->side > y->side;
-}
-
 PetscErrorCode MfadMeshComputeBoundary(MfadMesh m, PetscInt next[])
 {
   MfadEdge *edge;
-  PetscInt  ne;
+  PetscInt  ne, *perm, *work;
 
   PetscFunctionBegin;
   MfadValidPointer(m, 1);
   PetscCheck(m->ncorner == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
              "MfadMeshComputeBoundary: a triangle surface is needed (cells of %" PetscInt_FMT " corners)", m->ncorner);
   ne = 3 * m->ncell;
-  PetscCall(PetscMalloc1(ne, &edge));
+  PetscCall(PetscMalloc3(ne, &edge, ne, &perm, ne, &work));
   for (PetscInt v = 0; v < m->nvert; v++) next[v] = -1;
   for (PetscInt e = 0; e < ne; e++) {
     const PetscInt a = m->cells[e], b = m->cells[3 * (e / 3) + (e % 3 + 1) % 3];
     edge[e].lo = PetscMin(a, b), edge[e].hi = PetscMax(a, b), edge[e].side = e;
+    perm[e] = e;
   }
-  qsort(edge, (size_t)ne, sizeof(*edge), MfadEdgeCompare);
+  /* by (lo, hi, side): hi, then lo, stably, from side's order */
+  if (ne > 0) { /* else edge may be NULL */
+    PetscCall(MfadMeshSortStableByKey_Private(ne, m->nvert, &edge[0].hi, sizeof(MfadEdge) / sizeof(PetscInt), 0, perm, work));
+    PetscCall(MfadMeshSortStableByKey_Private(ne, m->nvert, &edge[0].lo, sizeof(MfadEdge) / sizeof(PetscInt), 0, perm, work));
+  }
   /* an edge of one triangle only is on the boundary */
-  for (PetscInt e = 0; e < ne; e++) {
-    const PetscBool twin = (PetscBool)((e > 0 && edge[e - 1].lo == edge[e].lo && edge[e - 1].hi == edge[e].hi) ||
-                                       (e + 1 < ne && edge[e + 1].lo == edge[e].lo && edge[e + 1].hi == edge[e].hi));
+  for (PetscInt i = 0; i < ne; i++) {
+    const MfadEdge *e = &edge[perm[i]], *p = i > 0 ? &edge[perm[i - 1]] : NULL, *q = i + 1 < ne ? &edge[perm[i + 1]] : NULL;
+    const PetscBool twin = (PetscBool)((p && p->lo == e->lo && p->hi == e->hi) || (q && q->lo == e->lo && q->hi == e->hi));
     if (!twin) {
-      const PetscInt f  = edge[e].side;
+      const PetscInt f  = e->side;
       next[m->cells[f]] = m->cells[3 * (f / 3) + (f % 3 + 1) % 3];
     }
   }
-  PetscCall(PetscFree(edge));
+  PetscCall(PetscFree3(edge, perm, work));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* MfadMeshCheckManifold: no edge of a triangle surface in more than 2 triangles, no face of a
    tet mesh in more than 2 tets. Found by sorting the cells' sides (a cell minus one corner). */
-#include <stdlib.h>
 #include "mfadread.h"
 
 typedef struct {
@@ -9,28 +8,19 @@ typedef struct {
   PetscInt cell;
 } MfadSide;
 
-static int MfadSideCompare(const void *a, const void *b)
-{
-  const MfadSide *x = (const MfadSide *)a, *y = (const MfadSide *)b;
-
-  for (int i = 0; i < 3; i++)
-    if (x->v[i] != y->v[i]) return x->v[i] < y->v[i] ? -1 : 1;
-  return x->cell < y->cell ? -1 : x->cell > y->cell; /* cells ascending within a side */
-}
-
 static PetscBool MfadSideSame(const MfadSide *x, const MfadSide *y) { return (PetscBool)(x->v[0] == y->v[0] && x->v[1] == y->v[1] && x->v[2] == y->v[2]); }
 
 PetscErrorCode MfadMeshCheckManifold_Private(MfadMesh mesh, const char path[], const PetscInt cell_line[], PetscInt base, const PetscInt vertex_id[])
 {
   const PetscInt nc = mesh->ncorner, ns = nc - 1; /* corners per cell, vertices per side */
   MfadSide      *side;
-  PetscInt       n = mesh->ncell * nc, bad = -1, run = 0;
+  PetscInt       n = mesh->ncell * nc, bad = -1, run = 0, *perm, *work;
   MfadSide       first;
   PetscInt       cells[3];
 
   PetscFunctionBegin;
   if (!path) path = "mesh";
-  PetscCall(PetscMalloc1(n, &side));
+  PetscCall(PetscMalloc3(n, &side, n, &perm, n, &work));
   for (PetscInt c = 0; c < mesh->ncell; c++)
     for (PetscInt k = 0; k < nc; k++) {
       MfadSide *s = &side[c * nc + k];
@@ -47,19 +37,22 @@ PetscErrorCode MfadMeshCheckManifold_Private(MfadMesh mesh, const char path[], c
           s->v[j - 1] = t;
         }
       s->cell = c;
+      perm[c * nc + k] = c * nc + k;
     }
-  qsort(side, (size_t)n, sizeof(*side), MfadSideCompare);
+  /* by (v[0], v[1], v[2], cell): v[2] (a face's; an edge has none), v[1], v[0], stably, from the cells' order */
+  for (PetscInt i = ns - 1; i >= 0 && n > 0; i--) /* n > 0: side may be NULL */
+    PetscCall(MfadMeshSortStableByKey_Private(n, mesh->nvert + 1, &side[0].v[i], sizeof(MfadSide) / sizeof(PetscInt), 1, perm, work));
   for (PetscInt i = 0, j; i < n; i = j) {
-    for (j = i + 1; j < n && MfadSideSame(&side[i], &side[j]); j++) {}
+    for (j = i + 1; j < n && MfadSideSame(&side[perm[i]], &side[perm[j]]); j++) {}
     if (j - i > 2) {
       bad   = i;
       run   = j - i;
-      first = side[i];
-      for (PetscInt k = 0; k < 3; k++) cells[k] = side[i + k].cell;
+      first = side[perm[i]];
+      for (PetscInt k = 0; k < 3; k++) cells[k] = side[perm[i + k]].cell;
       break;
     }
   }
-  PetscCall(PetscFree(side));
+  PetscCall(PetscFree3(side, perm, work));
   if (bad < 0) PetscFunctionReturn(PETSC_SUCCESS);
   {
     const char *what = nc == 3 ? "edge" : "face", *cellname = nc == 3 ? "triangles" : "tetrahedra";

@@ -14,4 +14,10 @@
    energy's layout on a DM is this numbering. */
 PETSC_EXTERN PetscErrorCode MfadDMPlexVertices_Private(DM dm, PetscInt *vStart, PetscInt *vEnd, const PetscInt **num, IS *is, PetscInt *nowned);
 
+/* perm (n records, perm[i] < n) reordered by key[perm[i] * stride] + shift, which must lie in
+   [0, range), ascending and stable: called once per key, the least significant first, it sorts
+   by several (src/mesh/meshsort.c). work: n entries. */
+PETSC_INTERN PetscErrorCode MfadMeshSortStableByKey_Private(PetscInt n, PetscInt range, const PetscInt key[], PetscInt stride, PetscInt shift,
+                                                            PetscInt perm[], PetscInt work[]);
+
 #endif /* MFADMESHIMPL_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /**
   @file mfad/impl/loop_cpu_lanes.h
-  @brief The CPU gradient, HVP, value and element-Hessian loops over SIMD lanes (mfad/impl/ad_lanes.h): an energy with
+  @brief The CPU gradient, HVP, value, element-Hessian and Hessian-diagonal loops over SIMD lanes (mfad/impl/ad_lanes.h): an energy with
          features whose reverse body mfad-energy also wrote on lanes (--lanes, MFAD_ENERGY_LANES).
 
   The colouring, the blocks and their order are mfad/impl/loop_cpu.h's. Within a block, MFAD_VW
@@ -337,7 +337,7 @@ static inline __attribute__((unused)) int mfad_lanes_hvp_group(const MfadLoop *L
     mfad_elem_scatter(L->y, L->conn + (long)(e)*MFAD_NV, hv_, L->weight); \
   } while (0)
 
-/* The modes on lanes (bits: 1 gradient, 2 HVP, 4 value, 8 element Hessian), chosen per energy by measurement:
+/* The modes on lanes (bits: 1 gradient, 2 HVP, 4 value, 8 element Hessian, 16 Hessian diagonal), chosen per energy by measurement:
    mfad_add_energy's LANES_MODES (cmake/MfadEnergy.cmake) passes -DMFAD_LANES_MODES; a mode left out
    keeps the scalar loop and its lanes body is never instantiated (a fraction of the unit's compile
    time). LANES alone: gradient and HVP */
@@ -469,23 +469,21 @@ static void mfad_cpu_lanes_hvp(const MfadLoop *L)
 #define MFAD_CPU_LANES_hvp(L)
 #endif
 
-#if ((MFAD_LANES_MODES)&8) && defined(MFAD_VMD_K)
-/* The element Hessians of a group (the Hessian mode, no PSD projection): the feature Hessian H_F in
-   one sweep of dual numbers with one tangent per feature (seeded with the unit directions: the
-   adjoints' tangents are H_F's columns), then B^T H_F B as mfad_elem_feature_pullback does (M + N
-   pull-backs), on the lanes; each lane's N x N block written to its element's place. H_F by
-   forward-over-reverse where the scalar path takes Hessian numbers: equal to round-off */
-static inline __attribute__((always_inline)) int mfad_lanes_hessian_group(const MfadLoop *L, int e0, double *sum)
+#if ((MFAD_LANES_MODES)&24) && defined(MFAD_VMD_K)
+/* The feature Hessians H_F of a group and its energies E: one sweep of dual numbers with one tangent
+   per feature (seeded with the unit directions: the adjoints' tangents are H_F's columns), by
+   forward-over-reverse where the scalar path takes Hessian numbers; 0 where its lanes took a
+   branch differently */
+static inline __attribute__((always_inline)) int mfad_lanes_feature_hessian(const MfadLoop *L, int e0, long long idx[MFAD_NV][MFAD_VW],
+                                                                            mfad_vd pv[MFAD_NPV], mfad_vd HF[MFAD_NF][MFAD_NF], mfad_vd *Ev)
 {
-  long long   idx[MFAD_NV][MFAD_VW];
-  mfad_vd     pv[MFAD_NPV], xv[MFAD_N], fx[MFAD_NF], W[MFAD_NF][MFAD_N], w[MFAD_NF], hf[MFAD_NF], row[MFAD_N];
+  mfad_vd     xv[MFAD_N], fx[MFAD_NF];
   mfad_vmdual fs[MFAD_NF], af[MFAD_NF], E;
   int         div = 0;
   mfad_lanes_index(L, e0, idx);
   mfad_lanes_gather_vec(L->x, idx, xv);
   mfad_lanes_params(L, e0, pv);
   mfad_feature_map_lanes(xv, pv, fx);
-  mfad_vd HF[MFAD_NF][MFAD_NF];
   for (int k0 = 0; k0 < MFAD_NF; k0 += MFAD_VMD_K) {
     for (int m = 0; m < MFAD_NF; m++) {
       fs[m].v = fx[m];
@@ -496,7 +494,22 @@ static inline __attribute__((always_inline)) int mfad_lanes_hessian_group(const 
     for (int m = 0; m < MFAD_NF; m++)
       for (int k = 0; k < MFAD_VMD_K && k0 + k < MFAD_NF; k++) HF[m][k0 + k] = af[m].t[k];
   }
-  for (int l = 0; l < MFAD_VW; l++) *sum += L->weight * E.v[l];
+  *Ev = E.v;
+  return 1;
+}
+#endif
+
+#if ((MFAD_LANES_MODES)&8) && defined(MFAD_VMD_K)
+/* The element Hessians of a group (the Hessian mode, no PSD projection): the feature Hessian H_F
+   (mfad_lanes_feature_hessian), then B^T H_F B as mfad_elem_feature_pullback does (M + N
+   pull-backs), on the lanes; each lane's N x N block written to its element's place. Equal to the
+   scalar path to round-off */
+static inline __attribute__((always_inline)) int mfad_lanes_hessian_group(const MfadLoop *L, int e0, double *sum)
+{
+  long long idx[MFAD_NV][MFAD_VW];
+  mfad_vd   pv[MFAD_NPV], W[MFAD_NF][MFAD_N], w[MFAD_NF], hf[MFAD_NF], row[MFAD_N], HF[MFAD_NF][MFAD_NF], E;
+  if (!mfad_lanes_feature_hessian(L, e0, idx, pv, HF, &E)) return 0;
+  for (int l = 0; l < MFAD_VW; l++) *sum += L->weight * E[l];
   /* W = B^T H_F by H_F's rows (its columns: symmetric to round-off; the scalar path reads rows) */
   for (int m = 0; m < MFAD_NF; m++) {
     for (int k = 0; k < MFAD_NF; k++) hf[k] = HF[m][k];
@@ -554,6 +567,49 @@ static void mfad_cpu_lanes_hessian(const MfadLoop *L)
   }
 #else
 #define MFAD_CPU_LANES_hessian(L)
+#endif
+
+#if ((MFAD_LANES_MODES)&16) && defined(MFAD_VMD_K)
+/* The Hessian diagonals of a group (the Jacobi preconditioner's): H_F as the element Hessian's
+   (mfad_lanes_feature_hessian), W = B^T H_F by its rows (M pull-backs), B's rows (M pull-backs of
+   the unit directions: constants folded where B is), then diag(B^T H_F B)_n = sum_m B_mn W_mn,
+   scattered as the HVP's. The scalar path's diagonal mode carries 2N + 1 doubles through the body
+   instead: equal to round-off, not bitwise */
+static inline __attribute__((unused)) int mfad_lanes_diagonal_group(const MfadLoop *L, int e0, double *sum)
+{
+  long long idx[MFAD_NV][MFAD_VW];
+  mfad_vd   pv[MFAD_NPV], HF[MFAD_NF][MFAD_NF], E, W[MFAD_NF][MFAD_N], B[MFAD_NF][MFAD_N], u[MFAD_NF], dg[MFAD_N];
+  (void)sum;
+  if (!mfad_lanes_feature_hessian(L, e0, idx, pv, HF, &E)) return 0;
+  for (int m = 0; m < MFAD_NF; m++) {
+    mfad_feature_pull_lanes(HF[m], pv, W[m]);
+    for (int k = 0; k < MFAD_NF; k++) u[k] = mfad_vsplat(k == m ? 1.0 : 0.0);
+    mfad_feature_pull_lanes(u, pv, B[m]);
+  }
+  for (int n = 0; n < MFAD_N; n++) {
+    dg[n] = B[0][n] * W[0][n];
+    for (int m = 1; m < MFAD_NF; m++) dg[n] += B[m][n] * W[m][n];
+  }
+  mfad_lanes_scatter_vec(L->y, L->weight, idx, dg);
+  return 1;
+}
+#define MFAD_LANES_SCALAR_DIAGONAL(e) \
+  do { \
+    double dg_[MFAD_N]; \
+    mfad_elem_diagonal(L, e, dg_); \
+    mfad_elem_scatter(L->y, L->conn + (long)(e)*MFAD_NV, dg_, L->weight); \
+  } while (0)
+static void mfad_cpu_lanes_diagonal(const MfadLoop *L)
+{
+  MFAD_CPU_COLOURED_LANES(L, MFAD_LANES_NO_PAIRS, mfad_lanes_diagonal_group, MFAD_LANES_SCALAR_DIAGONAL, 0);
+}
+#define MFAD_CPU_LANES_diagonal(L) \
+  if (!(L)->scalar) { \
+    mfad_cpu_lanes_diagonal(L); \
+    return; \
+  }
+#else
+#define MFAD_CPU_LANES_diagonal(L)
 #endif
 
 #endif /* MFAD_LOOP_CPU_LANES_H */

@@ -100,6 +100,23 @@ static inline __attribute__((always_inline)) void mfad_lanes_gather_vec(const do
   }
 }
 #define MFAD_LANES_GATHER_MASKED 1
+#if defined(MFAD_FEATURE_MAP_DIFF) && MFAD_NV == 2 && MFAD_NF == 3
+/* The feature map f = x_1 - x_0 (mfad-energy's MFAD_FEATURE_MAP_DIFF: a spring's edge) taken on each
+   lane's two vertex rows, then one 4 x 4 transposition (two for x_0 and x_1 apart, and the map after);
+   the scalar map's subtractions: bitwise the same. Cloth's HVP 5.10-5.34 -> 4.76-5.01 ns a spring
+   (bench_lanes -workload cloth -n 200, 3 runs in turn, load 4.2; at load 5.1 a few percent, within the
+   noise: bench/README.md) */
+#define MFAD_LANES_MAP_DIFF 1
+static inline __attribute__((always_inline)) void mfad_lanes_gather_map(const double *a, const long long idx[MFAD_NV][MFAD_VW], const mfad_vd *pv,
+                                                                        mfad_vd *f)
+{
+  mfad_vd r[4], c[4];
+  (void)pv;
+  for (int l = 0; l < 4; l++) r[l] = (mfad_vd)_mm256_maskz_loadu_pd(0x7, a + idx[1][l]) - (mfad_vd)_mm256_maskz_loadu_pd(0x7, a + idx[0][l]);
+  MFAD_LANES_T4(r, c);
+  for (int d = 0; d < 3; d++) f[d] = c[d];
+}
+#endif
 #endif
 
 #if MFAD_LANES_PAIRED && (MFAD_VW == 4 || MFAD_VW == 8) && (MFAD_ND == 2 || MFAD_ND == 3)
@@ -164,6 +181,17 @@ static inline __attribute__((always_inline)) void mfad_lanes_scatter_vec(double 
 }
 #endif
 
+#if !defined(MFAD_LANES_MAP_DIFF)
+/* the lanes' features of a (x or v): its element vectors gathered, then the map */
+static inline __attribute__((always_inline)) void mfad_lanes_gather_map(const double *a, const long long idx[MFAD_NV][MFAD_VW], const mfad_vd *pv,
+                                                                        mfad_vd *f)
+{
+  mfad_vd xv[MFAD_N];
+  mfad_lanes_gather_vec(a, idx, xv);
+  mfad_feature_map_lanes(xv, pv, f);
+}
+#endif
+
 /* the lanes' parameters: pv[k] lane l = params[(e0 + l) np + k] */
 static inline __attribute__((always_inline)) void mfad_lanes_params(const MfadLoop *L, int e0, mfad_vd *pv)
 {
@@ -214,9 +242,31 @@ static inline __attribute__((always_inline)) void mfad_lanes_params(const MfadLo
 static inline __attribute__((always_inline)) void mfad_lanes_scatter(const MfadLoop *L, const long long idx[MFAD_NV][MFAD_VW], const mfad_vd *pv,
                                                                      const mfad_vd *af)
 {
+#if defined(MFAD_LANES_MAP_DIFF)
+  /* B^T af = (-af, af): af transposed once, each lane's row subtracted from x_0's entries and added
+     to x_1's, in the scalar path's order (y + w (-g) and y - w g are the same number) */
+  const mfad_vd r[4] = {af[0], af[1], af[2], mfad_vsplat(0.0)};
+  mfad_vd       c[4];
+  const double  w = L->weight;
+  (void)pv;
+  MFAD_LANES_T4(r, c);
+  for (int l = 0; l < 4; l++) {
+    const mfad_v2d xy = {c[l][0], c[l][1]};
+    double        *y0 = L->y + idx[0][l], *y1 = L->y + idx[1][l];
+    mfad_v2d       t0 = mfad_lanes_load2(y0);
+    t0 -= w * xy;
+    memcpy(y0, &t0, sizeof(t0));
+    y0[2] -= w * c[l][2];
+    mfad_v2d t1 = mfad_lanes_load2(y1);
+    t1 += w * xy;
+    memcpy(y1, &t1, sizeof(t1));
+    y1[2] += w * c[l][2];
+  }
+#else
   mfad_vd out[MFAD_N];
   mfad_feature_pull_lanes(af, pv, out);
   mfad_lanes_scatter_vec(L->y, L->weight, idx, out);
+#endif
 }
 
 /* one group's energies E and their feature adjoints af; 0 where its lanes took a branch
@@ -224,12 +274,11 @@ static inline __attribute__((always_inline)) void mfad_lanes_scatter(const MfadL
 static inline __attribute__((always_inline)) int mfad_lanes_energy_front(const MfadLoop *L, int e0, long long idx[MFAD_NV][MFAD_VW],
                                                                          mfad_vd pv[MFAD_NPV], mfad_vd af[MFAD_NF], mfad_vd *E)
 {
-  mfad_vd xv[MFAD_N], fv[MFAD_NF];
+  mfad_vd fv[MFAD_NF];
   int     div = 0;
   mfad_lanes_index(L, e0, idx);
-  mfad_lanes_gather_vec(L->x, idx, xv);
   mfad_lanes_params(L, e0, pv);
-  mfad_feature_map_lanes(xv, pv, fv);
+  mfad_lanes_gather_map(L->x, idx, pv, fv);
   mfad_energy_lanes_vval(fv, pv, E, af, &div);
   return !div;
 }
@@ -266,14 +315,12 @@ static inline __attribute__((unused)) int mfad_lanes_value_group(const MfadLoop 
 static inline __attribute__((always_inline)) void mfad_lanes_hvp_front(const MfadLoop *L, int e0, long long idx[MFAD_NV][MFAD_VW], mfad_vd *pv,
                                                                        mfad_vd *at, int *div)
 {
-  mfad_vd    xv[MFAD_N], fx[MFAD_NF], fw[MFAD_NF];
+  mfad_vd    fx[MFAD_NF], fw[MFAD_NF];
   mfad_vdual fs[MFAD_NF], af[MFAD_NF], E;
   mfad_lanes_index(L, e0, idx);
   mfad_lanes_params(L, e0, pv);
-  mfad_lanes_gather_vec(L->x, idx, xv);
-  mfad_feature_map_lanes(xv, pv, fx);
-  mfad_lanes_gather_vec(L->v, idx, xv);
-  mfad_feature_map_lanes(xv, pv, fw); /* B v: the map is linear */
+  mfad_lanes_gather_map(L->x, idx, pv, fx);
+  mfad_lanes_gather_map(L->v, idx, pv, fw); /* B v: the map is linear */
   for (int m = 0; m < MFAD_NF; m++) {
     fs[m].v = fx[m];
     fs[m].t = fw[m];
@@ -477,13 +524,12 @@ static void mfad_cpu_lanes_hvp(const MfadLoop *L)
 static inline __attribute__((always_inline)) int mfad_lanes_feature_hessian(const MfadLoop *L, int e0, long long idx[MFAD_NV][MFAD_VW],
                                                                             mfad_vd pv[MFAD_NPV], mfad_vd HF[MFAD_NF][MFAD_NF], mfad_vd *Ev)
 {
-  mfad_vd     xv[MFAD_N], fx[MFAD_NF];
+  mfad_vd     fx[MFAD_NF];
   mfad_vmdual fs[MFAD_NF], af[MFAD_NF], E;
   int         div = 0;
   mfad_lanes_index(L, e0, idx);
-  mfad_lanes_gather_vec(L->x, idx, xv);
   mfad_lanes_params(L, e0, pv);
-  mfad_feature_map_lanes(xv, pv, fx);
+  mfad_lanes_gather_map(L->x, idx, pv, fx);
   for (int k0 = 0; k0 < MFAD_NF; k0 += MFAD_VMD_K) {
     for (int m = 0; m < MFAD_NF; m++) {
       fs[m].v = fx[m];

@@ -11,7 +11,7 @@ static const char help[] =
     "results relative to their largest entry.\n"
     "  -energy <name> (every energy of LanesEnergies below; default: the workload's)\n"
     "  -workload neohookean|cloth  -n <20> -m <42>  -reps <15>  -hessian (the element Hessians too: energies with\n"
-    "  LANES_MODES hessian on lanes, the others on the scalar path at every width)\n"
+    "  LANES_MODES hessian on lanes, the others on the scalar path at every width)  -diagonal (the Hessian diagonal too)\n"
     "Meshes: the workloads' (workloads.h) for neohookean_tet, mass_spring and symmetric_dirichlet; other\n"
     "tet energies the neohookean box (bending_dihedral: a tet's four vertices as its hinge), other\n"
     "triangle energies a grid of 4n x 3m squares, 2 triangles each, stretched and wiggled out of plane.\n";
@@ -129,7 +129,7 @@ static double ClockHz(void)
 int main(int argc, char **argv)
 {
   PetscInt    wl = WL_NEOHOOKEAN, n = 20, m = 42, reps = 15, ie = -1;
-  PetscBool   median = PETSC_FALSE, hess = PETSC_FALSE, set;
+  PetscBool   median = PETSC_FALSE, hess = PETSC_FALSE, diag = PETSC_FALSE, set;
   char        energy[64] = "";
   Mesh        M;
   MfadKernel  ks[4], lib;
@@ -145,6 +145,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-reps", "repetitions", NULL, reps, &reps, NULL));
   PetscCall(PetscOptionsBool("-median", "medians instead of the fastest", NULL, median, &median, NULL));
   PetscCall(PetscOptionsBool("-hessian", "the element Hessians too (Hessian mode, the first 16384 elements)", NULL, hess, &hess, NULL));
+  PetscCall(PetscOptionsBool("-diagonal", "the Hessian diagonal too (the Jacobi preconditioner's)", NULL, diag, &diag, NULL));
   PetscOptionsEnd();
   PetscCheck(reps >= 1 && reps <= 99, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-reps %" PetscInt_FMT " must be in [1, 99]", reps);
   if (!set) PetscCall(PetscStrncpy(energy, WorkloadKernels[wl], sizeof(energy)));
@@ -227,6 +228,27 @@ int main(int argc, char **argv)
       for (int op = 0; op < 3; op++)
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, " %10.2f %10.1f %8.2f %9.1e", 1e9 * med[k][op], hz * med[k][op], med[0][op] / med[k][op], diff[op]));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n"));
+    }
+    if (diag) { /* the Hessian diagonal of every element (y += w diag(H_e)), the kernels interleaved */
+      const int nkd = nk < 3 ? nk : 3;
+      double    td[3][99];
+      for (PetscInt r = -1; r < reps; r++)
+        for (int k = 0; k < nkd; k++) {
+          L.y = y[k][0], L.scalar = k == 0;
+          PetscCall(PetscArrayzero(L.y, nd));
+          const double t0 = Now();
+          ks[k]->cpu_diagonal(&L);
+          if (r >= 0) td[k][r] = Now() - t0;
+        }
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Hessian diagonals:\n%-8s %10s %10s %8s %9s\n", "loop", "diag ns/el", "cycles/el", "speed-up", "diff"));
+      for (int k = 0; k < nkd; k++) qsort(td[k], (size_t)reps, sizeof(double), CompareDouble);
+      for (int k = 0; k < nkd; k++) {
+        const double tk = td[k][median ? reps / 2 : 0] / ne, t0 = td[0][median ? reps / 2 : 0] / ne;
+        double       d = 0, s = 0;
+        for (int i = 0; i < nd; i++) s = PetscMax(s, PetscAbsReal(y[0][0][i]));
+        for (int i = 0; i < nd; i++) d = PetscMax(d, PetscAbsReal(y[k][0][i] - y[0][0][i]) / s);
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s %10.2f %10.1f %8.2f %9.1e\n", names[k], 1e9 * tk, hz * tk, t0 / tk, d));
+      }
     }
     if (hess) { /* the element Hessians (Hessian mode, no projection) of the first elements, the kernels interleaved */
       const int neh = ne < 16384 ? ne : 16384, nh = neh * (int)(M.nv * M.dof) * (int)(M.nv * M.dof), nkh = nk < 3 ? nk : 3;

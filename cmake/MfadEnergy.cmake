@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # mfad_add_energy(<target> <name> [SOURCE <file.c>] [HEADER <file.h>] [BUILTIN] [NO_CUDA] [ROLL_HESSIAN_ROWS] [LANES]
-#                 [LANES_MODES <gradient|hvp|value|hessian>...] [CUDA_DIAGONAL_COLUMNS] [COMPILE_OPTIONS <opt>...])
+#                 [LANES_MODES <gradient|hvp|value|hessian|diagonal>...] [CUDA_DIAGONAL_COLUMNS] [COMPILE_OPTIONS <opt>...])
 #   Compiles energy <name> into <target>: value, gradient, fused HVP and element Hessian on the
 #   CPU, as the kernel MfadKernel_<name>; when the library has CUDA, the same source is also
 #   compiled by nvcc into <target> (the kernel's CUDA entry points, -mfad_backend cuda).
@@ -19,7 +19,8 @@
 #   LANES_MODES: these modes on lanes (implies LANES; LANES alone: gradient hvp), the others on the
 #   scalar loop: where bench_lanes measured the lanes slower for a mode of the energy, or the value
 #   (line searches) where faster (energies/CMakeLists.txt); hessian: the element Hessians (Hessian
-#   mode) on lanes, the lanes' body in the Hessian's unit too.
+#   mode) on lanes, the lanes' body in the Hessian's unit too; diagonal: the Hessian diagonal (the
+#   Jacobi preconditioner's) on lanes by the element Hessian's sweep, its loop in the Hessian's unit.
 #   CUDA_DIAGONAL_COLUMNS: the GPU's Hessian diagonal by N HVP columns instead of the diagonal
 #   mode, for an energy whose diagonal-mode body does not fit a thread (ptxas's stack over 1 KB
 #   where the columns' is under it: docs/gpu.md).
@@ -69,8 +70,10 @@ function(mfad_add_energy target name)
         math(EXPR lanes_modes "${lanes_modes} | 4")
       elseif(mode STREQUAL "hessian")
         math(EXPR lanes_modes "${lanes_modes} | 8")
+      elseif(mode STREQUAL "diagonal")
+        math(EXPR lanes_modes "${lanes_modes} | 16")
       else()
-        message(FATAL_ERROR "mfad_add_energy(${name}): LANES_MODES ${mode}: the modes on lanes are gradient, hvp, value and hessian")
+        message(FATAL_ERROR "mfad_add_energy(${name}): LANES_MODES ${mode}: the modes on lanes are gradient, hvp, value, hessian and diagonal")
       endif()
     endforeach()
   endif()
@@ -157,12 +160,20 @@ function(mfad_add_energy target name)
   # Hessian's, a wrapper of it the Hessian and block-diagonal loops, at least half of the compile
   # time (tests/buildtime.cmake's yardstick: 3 s and 5.5 s, against 9 s as one unit)
   set(hunit ${CMAKE_CURRENT_BINARY_DIR}/mfad_energy_${name}_hessian.c)
-  file(CONFIGURE OUTPUT ${hunit} CONTENT "#define MFAD_INSTANTIATE_MODES 32 /* MFAD_PART_HESSIAN */\n#include \"mfad_energy_${name}.c\"\n")
+  # the Hessian diagonal on lanes (LANES_MODES diagonal) takes the element Hessian's dual numbers on
+  # lanes: its loop moves to the Hessian's unit, whose lanes' body has them
+  set(hmodes "32 /* MFAD_PART_HESSIAN */")
+  set(kmodes 31)
+  if(ARG_LANES AND (lanes_modes GREATER_EQUAL 16))
+    set(hmodes "48 /* MFAD_PART_HESSIAN | MFAD_PART_DIAGONAL */")
+    set(kmodes 15)
+  endif()
+  file(CONFIGURE OUTPUT ${hunit} CONTENT "#define MFAD_INSTANTIATE_MODES ${hmodes}\n#include \"mfad_energy_${name}.c\"\n")
   target_sources(${target} PRIVATE ${unit} ${hunit})
   # element code is compute-bound: full optimisation whatever the build type; warnings on, so
   # that the generated code (whose #line directives name the user's file) is checked as theirs
   set_source_files_properties(${unit} ${hunit} TARGET_DIRECTORY ${target} PROPERTIES COMPILE_OPTIONS "${ARG_COMPILE_OPTIONS};-Wall;-Wextra;-iquote;${incdir}")
-  set(defs "MFAD_INSTANTIATE_MODES=31")
+  set(defs "MFAD_INSTANTIATE_MODES=${kmodes}")
   if(ARG_LANES AND MFAD_LANES_WIDTH)
     # the lanes' width chosen at configure time (default 4: include/mfad/impl/ad_lanes.h says why)
     list(APPEND defs "MFAD_LANES_WIDTH=${MFAD_LANES_WIDTH}")
@@ -172,8 +183,8 @@ function(mfad_add_energy target name)
   endif()
   set_source_files_properties(${unit} TARGET_DIRECTORY ${target} PROPERTIES COMPILE_DEFINITIONS "${defs}")
   if(ARG_LANES AND lanes_modes GREATER_EQUAL 8)
-    # the element Hessian on lanes: the Hessian's unit takes the lanes' body too
-    list(REMOVE_ITEM defs "MFAD_INSTANTIATE_MODES=31")
+    # the element Hessian or the diagonal on lanes: the Hessian's unit takes the lanes' body too
+    list(REMOVE_ITEM defs "MFAD_INSTANTIATE_MODES=${kmodes}")
     set_source_files_properties(${hunit} TARGET_DIRECTORY ${target} PROPERTIES COMPILE_DEFINITIONS "${defs}")
   endif()
   set_source_files_properties(${hunit} TARGET_DIRECTORY ${target} PROPERTIES OBJECT_DEPENDS ${unit})
@@ -198,5 +209,10 @@ function(mfad_add_energy target name)
   endif()
   if(ARG_BUILTIN)
     set_property(GLOBAL APPEND PROPERTY MFAD_BUILTIN_ENERGIES ${name})
+    if(ARG_LANES)
+      # the built-in energies on lanes and their modes (tests/features.cmake builds them again at 8 lanes)
+      set_property(GLOBAL APPEND PROPERTY MFAD_BUILTIN_LANES_ENERGIES ${name})
+      set_property(GLOBAL PROPERTY MFAD_BUILTIN_LANES_MODES_${name} ${ARG_LANES_MODES})
+    endif()
   endif()
 endfunction()

@@ -13,6 +13,25 @@ mfad_check_test(test_features)
 # SIMD lanes (energies built with LANES) against the scalar loop: gradient, energies and HVP, with
 # tails and branches on values taken differently within a group of lanes (tests/test_lanes.c)
 mfad_check_test(test_lanes)
+# the same at 8 lanes (AVX-512's registers; the library's width is 4 unless -DMFAD_LANES_WIDTH=8): the
+# built-in energies on lanes compiled into test_lanes8 again as <name>_l8, with the library's modes;
+# skipped (77) on a CPU without AVX-512F
+add_executable(test_lanes8 test_lanes.c)
+target_link_libraries(test_lanes8 PRIVATE mfad PkgConfig::CHECK m)
+target_compile_options(test_lanes8 PRIVATE -Wall -Wextra)
+target_compile_definitions(test_lanes8 PRIVATE MFAD_TEST_LANES8)
+target_include_directories(test_lanes8 PRIVATE ${CMAKE_CURRENT_BINARY_DIR})
+get_property(lanes_energies GLOBAL PROPERTY MFAD_BUILTIN_LANES_ENERGIES)
+set(lanes8_lines "")
+foreach(name IN LISTS lanes_energies)
+  get_property(modes GLOBAL PROPERTY MFAD_BUILTIN_LANES_MODES_${name})
+  mfad_add_energy(test_lanes8 ${name}_l8 SOURCE ${PROJECT_SOURCE_DIR}/energies/${name}.c NO_CUDA LANES LANES_MODES ${modes}
+                  COMPILE_OPTIONS -O3 -fno-math-errno ${MFAD_HOST_TUNING} -DMFAD_LANES_WIDTH=8)
+  string(APPEND lanes8_lines " X(${name})")
+endforeach()
+file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/test_lanes8_energies.h CONTENT "#define LANES8_ENERGIES(X)${lanes8_lines}\n")
+add_test(NAME test_lanes8 COMMAND test_lanes8)
+set_tests_properties(test_lanes8 PROPERTIES ENVIRONMENT "CK_DEFAULT_TIMEOUT=120;${MFAD_MPI_ENV}" LABELS "unit" SKIP_RETURN_CODE 77)
 # forward-over-reverse (the gradient and HVP of every energy whose body mfad-energy reverses)
 # against forward-over-forward: each is compiled here again with -DMFAD_NO_REVERSE as <name>_fof
 set(MFAD_REVERSE_ENERGIES arap_tri dirichlet_tri flip_barrier_tri mass_spring membrane_tri neohookean_tet

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* SIMD lanes (mfad/impl/loop_cpu_lanes.h) against the scalar element loop, on every built-in energy
    built with lanes (energies/CMakeLists.txt: LANES, LANES_MODES): the gradient, the blocks' energies,
-   the HVP, the value mode's blocks' energies and the element Hessians (Hessian mode: LANES_MODES
-   hessian) of the same kernel with MfadLoop.scalar = 1 and = 0, on elements that share vertices,
+   the HVP, the value mode's blocks' energies, the Hessian diagonal (LANES_MODES diagonal) and the
+   element Hessians (Hessian mode: LANES_MODES hessian) of the same kernel with MfadLoop.scalar = 1 and = 0, on elements that share vertices,
    in blocks whose sizes leave tails (13, 4, 27 and the rest, none a multiple of 4 or 8), with
    branches on values taken differently in the lanes of one group and alike in whole groups: an
    inverted tet (E = inf for neohookean_tet and volume_barrier_tet) among valid ones, a spring of
@@ -13,8 +13,8 @@
    element order: equal to 1e-14 of the largest entry, bitwise where the compiler contracts the
    same products into FMA in both and no log is taken (ad_lanes.h's log is within an ulp of the C
    library's, not bitwise; -DMFAD_LANES_EXACT_MATH); the test prints which. The lanes' element
-   Hessians take the feature Hessian by forward-over-reverse where the scalar path takes Hessian
-   numbers: to 1e-14 of the largest entry as well, not bitwise. */
+   Hessians and diagonals take the feature Hessian by forward-over-reverse where the scalar path
+   takes Hessian numbers (diagonal numbers): to 1e-14 of the largest entry as well, not bitwise. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +27,19 @@
 /* the energies declared LANES in energies/CMakeLists.txt (every one the translator takes on lanes) */
 static const char *const LanesEnergies[] = {"neohookean_tet",      "mass_spring", "stable_neohookean_tet", "volume_barrier_tet", "bending_dihedral",
                                             "symmetric_dirichlet", "arap_tri",    "membrane_tri",          "dirichlet_tri",      "flip_barrier_tri"};
+#if defined(MFAD_TEST_LANES8)
+/* test_lanes8: the library's energies on lanes compiled into the test again at MFAD_LANES_WIDTH=8 with
+   the library's modes (tests/features.cmake writes their list), <name>_l8: what a build with
+   -DMFAD_LANES_WIDTH=8 runs */
+#include "test_lanes8_energies.h"
+#define LANES_DECLARE(name) MFAD_KERNEL_DECLARE(name##_l8);
+LANES8_ENERGIES(LANES_DECLARE)
+#define LANES_ENTRY(name) {#name, MFAD_KERNEL(name##_l8)},
+static const struct {
+  const char *name;
+  MfadKernel  k;
+} Lanes8Kernels[] = {LANES8_ENERGIES(LANES_ENTRY)};
+#endif
 
 #define NELEM  93               /* blocks of 13, 4, 27 and 49 */
 #define NVERT  40               /* shared by the valid elements */
@@ -79,7 +92,7 @@ static void CheckKernel(MfadKernel k, const char *name)
 {
   const int nv = k->nvert, nd      = k->dof;
   int       conn[NELEM * 4], bs[5] = {0, 13, 17, 44, NELEM}, cs[2] = {0, 4}, cb[4] = {0, 1, 2, 3};
-  double    x[NTOTAL * 3], v[NTOTAL * 3], p[NELEM * 12], y[2][2][NTOTAL * 3], bv[2][4], bvv[2][4];
+  double        x[NTOTAL * 3], v[NTOTAL * 3], p[NELEM * 12], y[2][3][NTOTAL * 3], bv[2][4], bvv[2][4];
   double        xe[NELEM][12], rest[12], mat[2] = {1.0, 2.0}, bvh[2][4];
   static double H[2][NELEM * 144]; /* the element Hessians (Hessian mode), 12 x 12 at most */
 
@@ -133,6 +146,8 @@ static void CheckKernel(MfadKernel k, const char *name)
     k->cpu_hvp(&L);
     L.block_value = bvv[lanes];
     k->cpu_value(&L);
+    L.y = y[lanes][2];
+    k->cpu_diagonal(&L);
     L.y           = H[lanes];
     L.block_value = bvh[lanes];
     k->cpu_hessian(&L);
@@ -145,12 +160,18 @@ static void CheckKernel(MfadKernel k, const char *name)
   Compare("energies", name, bv[1], bv[0], 4);
   Compare("HVP", name, y[1][1], y[0][1], NTOTAL * nd);
   Compare("value", name, bvv[1], bvv[0], 4);
+  Compare("diagonal", name, y[1][2], y[0][2], NTOTAL * nd);
   Compare("Hessians", name, H[1], H[0], NELEM * nv * nd * nv * nd);
   Compare("H energies", name, bvh[1], bvh[0], 4);
 }
 
 START_TEST(lanes_equal_the_scalar_loop)
 {
+#if defined(MFAD_TEST_LANES8)
+  ck_assert_int_eq(sizeof(Lanes8Kernels) / sizeof(Lanes8Kernels[0]), sizeof(LanesEnergies) / sizeof(LanesEnergies[0]));
+  for (size_t i = 0; i < sizeof(Lanes8Kernels) / sizeof(Lanes8Kernels[0]); i++) CheckKernel(Lanes8Kernels[i].k, Lanes8Kernels[i].name);
+  return;
+#endif
   for (size_t i = 0; i < sizeof(LanesEnergies) / sizeof(LanesEnergies[0]); i++) {
     MfadKernel k;
     ck_assert_int_eq(MfadKernelFind(LanesEnergies[i], &k), 0);
@@ -166,6 +187,14 @@ int main(void)
   SRunner *sr;
   int      nfail;
 
+#if defined(MFAD_TEST_LANES8)
+  /* without AVX-512, 8 lanes are two 256-bit halves: correct, but not what a build of 8 lanes is
+     for (ctest's SKIP_RETURN_CODE) */
+  if (!__builtin_cpu_supports("avx512f")) {
+    printf("test_lanes8: this CPU has no AVX-512F: skipped\n");
+    return 77;
+  }
+#endif
   tcase_add_test(tc, lanes_equal_the_scalar_loop);
   suite_add_tcase(s, tc);
   sr = srunner_create(s);

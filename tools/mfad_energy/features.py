@@ -419,6 +419,12 @@ def feature_code(rows, code, n, m, fname):
     fwd_uses_p = any("p[" in t for t in keep + fwd)
     head = "/* the feature map of %s, f = B(p) x, unrolled by mfad-energy: %d of %d entries of B are not zero */" % (fname, sum(len(r) for r in rows), n * m)
     lines = [head, "#ifndef MFAD_FEATURE_MAP_DEFINED", "#define MFAD_FEATURE_MAP_DEFINED"]
+    # f = x_1 - x_0 of two 3-vectors (B = [-I I], a spring's edge): the lanes take the difference on
+    # each lane's vertex rows before transposing them, and scatter -g, +g from one transposition
+    # (mfad/impl/loop_cpu_lanes.h)
+    if n == 6 and m == 3 and all(set(rows[i]) == {i, i + 3} and poly_text(rows[i][i]) == "-1.0" and poly_text(rows[i][i + 3]) == "1.0"
+                                 for i in range(3)):
+        lines.append("#define MFAD_FEATURE_MAP_DIFF 1")
     for nm, out, inn, exprs, cnt, body, up in (("mfad_feature_map", "f", "v", fwd, m, keep, fwd_uses_p), ("mfad_feature_pull", "gx", "g", bwd, n, decl, uses_p)):
         lines.append("MFAD_HD static MFAD_INLINE void %s(const double *MFAD_RESTRICT %s, const double *MFAD_RESTRICT p, double *MFAD_RESTRICT %s)" % (nm, inn, out))
         lines.append("{")

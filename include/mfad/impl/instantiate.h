@@ -204,18 +204,20 @@ static __attribute__((noinline, unused)) double mfad_cpu_elem_hessian(const Mfad
 }
 #define MFAD_CPU_ELEM_HESSIAN mfad_cpu_elem_hessian
 
-/* the element Hessian on lanes (mfad_add_energy's LANES_MODES hessian: bit 8) is in the Hessian's unit */
-#if defined(MFAD_LANES_MODES) && ((MFAD_LANES_MODES)&8)
-#define MFAD_LANES_HESSIAN_UNIT 44
+/* the parts whose units take the lanes' body: the gradient's and the HVP's; the element Hessian's
+   where it is on lanes (mfad_add_energy's LANES_MODES hessian: bit 8), the diagonal's where it is (bit
+   16: mfad_add_energy then compiles the diagonal in the Hessian's unit, beside the same dual numbers) */
+#if defined(MFAD_LANES_MODES)
+#define MFAD_LANES_UNITS (12 | (((MFAD_LANES_MODES)&8) ? 32 : 0) | (((MFAD_LANES_MODES)&16) ? 16 : 0))
 #else
-#define MFAD_LANES_HESSIAN_UNIT 12
+#define MFAD_LANES_UNITS 12
 #endif
 #if defined(MFAD_ENERGY_LANES) && MFAD_ENERGY_FEATURES > 0 && defined(MFAD_ENERGY_REVERSE) && !defined(MFAD_NO_LANES) && defined(__AVX__) && \
-    (!defined(MFAD_INSTANTIATE_MODES) || ((MFAD_INSTANTIATE_MODES)&MFAD_LANES_HESSIAN_UNIT))
+    (!defined(MFAD_INSTANTIATE_MODES) || ((MFAD_INSTANTIATE_MODES)&MFAD_LANES_UNITS))
 /* the reverse body once more over SIMD lanes, one element a lane (mfad/impl/ad_lanes.h): lanes of
    values (the gradient), of dual numbers (the HVP); passive numbers and math.h lane vectors too.
    Only in the unit of the gradient and HVP loops (MFAD_PART_GRADIENT | MFAD_PART_HVP), the Hessian's
-   too where the element Hessian is on lanes (then over dual numbers of one tangent per feature), and where
+   too where the element Hessian or the diagonal is on lanes (then over dual numbers of one tangent per feature), and where
    the target has 256-bit registers (AVX: MFAD_NATIVE's -march=native; without, 4 lanes are pairs
    of SSE halves, no faster than the scalar loop) */
 /* the element Hessian's tangents a sweep (mfad/impl/loop_cpu_lanes.h) */
@@ -276,8 +278,8 @@ static __attribute__((noinline, unused)) double mfad_cpu_elem_hessian(const Mfad
 #undef OP
 #undef ADJ
 #undef MFAD_FN
-#if MFAD_LANES_HESSIAN_UNIT == 44
-/* the element Hessian's: dual numbers of one tangent per feature (mfad/impl/ad_lanes.h) */
+#if (MFAD_LANES_UNITS) & 48
+/* the element Hessian's and the diagonal's: dual numbers of one tangent per feature (mfad/impl/ad_lanes.h) */
 #define T          mfad_vmdual
 #define OP(f)      mfad_vmd_##f
 #define ADJ(f)     mfad_adj_vmd_##f

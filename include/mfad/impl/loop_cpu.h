@@ -123,6 +123,7 @@ MFAD_CPU_LOOP void mfad_cpu_hvp(const MfadLoop *L)
 /* the diagonal mode: one pass of 2N + 1 doubles per number (mfad/impl/ad.h) */
 MFAD_CPU_LOOP void mfad_cpu_diagonal(const MfadLoop *L)
 {
+  MFAD_CPU_LANES(L, diagonal)
   MFAD_CPU_COLOURED(L, double dg[MFAD_N]; mfad_elem_diagonal(L, e, dg); mfad_elem_scatter(L->y, L->conn + (long)e * MFAD_NV, dg, L->weight));
 }
 

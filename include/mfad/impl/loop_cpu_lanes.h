@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /**
   @file mfad/impl/loop_cpu_lanes.h
-  @brief The CPU gradient, HVP, value and element-Hessian loops over SIMD lanes (mfad/impl/ad_lanes.h): an energy with
+  @brief The CPU gradient, HVP, value, element-Hessian and Hessian-diagonal loops over SIMD lanes (mfad/impl/ad_lanes.h): an energy with
          features whose reverse body mfad-energy also wrote on lanes (--lanes, MFAD_ENERGY_LANES).
 
   The colouring, the blocks and their order are mfad/impl/loop_cpu.h's. Within a block, MFAD_VW
@@ -100,6 +100,23 @@ static inline __attribute__((always_inline)) void mfad_lanes_gather_vec(const do
   }
 }
 #define MFAD_LANES_GATHER_MASKED 1
+#if defined(MFAD_FEATURE_MAP_DIFF) && MFAD_NV == 2 && MFAD_NF == 3
+/* The feature map f = x_1 - x_0 (mfad-energy's MFAD_FEATURE_MAP_DIFF: a spring's edge) taken on each
+   lane's two vertex rows, then one 4 x 4 transposition (two for x_0 and x_1 apart, and the map after);
+   the scalar map's subtractions: bitwise the same. Cloth's HVP 5.10-5.34 -> 4.76-5.01 ns a spring
+   (bench_lanes -workload cloth -n 200, 3 runs in turn, load 4.2; at load 5.1 a few percent, within the
+   noise: bench/README.md) */
+#define MFAD_LANES_MAP_DIFF 1
+static inline __attribute__((always_inline)) void mfad_lanes_gather_map(const double *a, const long long idx[MFAD_NV][MFAD_VW], const mfad_vd *pv,
+                                                                        mfad_vd *f)
+{
+  mfad_vd r[4], c[4];
+  (void)pv;
+  for (int l = 0; l < 4; l++) r[l] = (mfad_vd)_mm256_maskz_loadu_pd(0x7, a + idx[1][l]) - (mfad_vd)_mm256_maskz_loadu_pd(0x7, a + idx[0][l]);
+  MFAD_LANES_T4(r, c);
+  for (int d = 0; d < 3; d++) f[d] = c[d];
+}
+#endif
 #endif
 
 #if MFAD_LANES_PAIRED && (MFAD_VW == 4 || MFAD_VW == 8) && (MFAD_ND == 2 || MFAD_ND == 3)
@@ -164,6 +181,17 @@ static inline __attribute__((always_inline)) void mfad_lanes_scatter_vec(double 
 }
 #endif
 
+#if !defined(MFAD_LANES_MAP_DIFF)
+/* the lanes' features of a (x or v): its element vectors gathered, then the map */
+static inline __attribute__((always_inline)) void mfad_lanes_gather_map(const double *a, const long long idx[MFAD_NV][MFAD_VW], const mfad_vd *pv,
+                                                                        mfad_vd *f)
+{
+  mfad_vd xv[MFAD_N];
+  mfad_lanes_gather_vec(a, idx, xv);
+  mfad_feature_map_lanes(xv, pv, f);
+}
+#endif
+
 /* the lanes' parameters: pv[k] lane l = params[(e0 + l) np + k] */
 static inline __attribute__((always_inline)) void mfad_lanes_params(const MfadLoop *L, int e0, mfad_vd *pv)
 {
@@ -214,9 +242,31 @@ static inline __attribute__((always_inline)) void mfad_lanes_params(const MfadLo
 static inline __attribute__((always_inline)) void mfad_lanes_scatter(const MfadLoop *L, const long long idx[MFAD_NV][MFAD_VW], const mfad_vd *pv,
                                                                      const mfad_vd *af)
 {
+#if defined(MFAD_LANES_MAP_DIFF)
+  /* B^T af = (-af, af): af transposed once, each lane's row subtracted from x_0's entries and added
+     to x_1's, in the scalar path's order (y + w (-g) and y - w g are the same number) */
+  const mfad_vd r[4] = {af[0], af[1], af[2], mfad_vsplat(0.0)};
+  mfad_vd       c[4];
+  const double  w = L->weight;
+  (void)pv;
+  MFAD_LANES_T4(r, c);
+  for (int l = 0; l < 4; l++) {
+    const mfad_v2d xy = {c[l][0], c[l][1]};
+    double        *y0 = L->y + idx[0][l], *y1 = L->y + idx[1][l];
+    mfad_v2d       t0 = mfad_lanes_load2(y0);
+    t0 -= w * xy;
+    memcpy(y0, &t0, sizeof(t0));
+    y0[2] -= w * c[l][2];
+    mfad_v2d t1 = mfad_lanes_load2(y1);
+    t1 += w * xy;
+    memcpy(y1, &t1, sizeof(t1));
+    y1[2] += w * c[l][2];
+  }
+#else
   mfad_vd out[MFAD_N];
   mfad_feature_pull_lanes(af, pv, out);
   mfad_lanes_scatter_vec(L->y, L->weight, idx, out);
+#endif
 }
 
 /* one group's energies E and their feature adjoints af; 0 where its lanes took a branch
@@ -224,12 +274,11 @@ static inline __attribute__((always_inline)) void mfad_lanes_scatter(const MfadL
 static inline __attribute__((always_inline)) int mfad_lanes_energy_front(const MfadLoop *L, int e0, long long idx[MFAD_NV][MFAD_VW],
                                                                          mfad_vd pv[MFAD_NPV], mfad_vd af[MFAD_NF], mfad_vd *E)
 {
-  mfad_vd xv[MFAD_N], fv[MFAD_NF];
+  mfad_vd fv[MFAD_NF];
   int     div = 0;
   mfad_lanes_index(L, e0, idx);
-  mfad_lanes_gather_vec(L->x, idx, xv);
   mfad_lanes_params(L, e0, pv);
-  mfad_feature_map_lanes(xv, pv, fv);
+  mfad_lanes_gather_map(L->x, idx, pv, fv);
   mfad_energy_lanes_vval(fv, pv, E, af, &div);
   return !div;
 }
@@ -266,14 +315,12 @@ static inline __attribute__((unused)) int mfad_lanes_value_group(const MfadLoop 
 static inline __attribute__((always_inline)) void mfad_lanes_hvp_front(const MfadLoop *L, int e0, long long idx[MFAD_NV][MFAD_VW], mfad_vd *pv,
                                                                        mfad_vd *at, int *div)
 {
-  mfad_vd    xv[MFAD_N], fx[MFAD_NF], fw[MFAD_NF];
+  mfad_vd    fx[MFAD_NF], fw[MFAD_NF];
   mfad_vdual fs[MFAD_NF], af[MFAD_NF], E;
   mfad_lanes_index(L, e0, idx);
   mfad_lanes_params(L, e0, pv);
-  mfad_lanes_gather_vec(L->x, idx, xv);
-  mfad_feature_map_lanes(xv, pv, fx);
-  mfad_lanes_gather_vec(L->v, idx, xv);
-  mfad_feature_map_lanes(xv, pv, fw); /* B v: the map is linear */
+  mfad_lanes_gather_map(L->x, idx, pv, fx);
+  mfad_lanes_gather_map(L->v, idx, pv, fw); /* B v: the map is linear */
   for (int m = 0; m < MFAD_NF; m++) {
     fs[m].v = fx[m];
     fs[m].t = fw[m];
@@ -337,7 +384,7 @@ static inline __attribute__((unused)) int mfad_lanes_hvp_group(const MfadLoop *L
     mfad_elem_scatter(L->y, L->conn + (long)(e)*MFAD_NV, hv_, L->weight); \
   } while (0)
 
-/* The modes on lanes (bits: 1 gradient, 2 HVP, 4 value, 8 element Hessian), chosen per energy by measurement:
+/* The modes on lanes (bits: 1 gradient, 2 HVP, 4 value, 8 element Hessian, 16 Hessian diagonal), chosen per energy by measurement:
    mfad_add_energy's LANES_MODES (cmake/MfadEnergy.cmake) passes -DMFAD_LANES_MODES; a mode left out
    keeps the scalar loop and its lanes body is never instantiated (a fraction of the unit's compile
    time). LANES alone: gradient and HVP */
@@ -469,23 +516,20 @@ static void mfad_cpu_lanes_hvp(const MfadLoop *L)
 #define MFAD_CPU_LANES_hvp(L)
 #endif
 
-#if ((MFAD_LANES_MODES)&8) && defined(MFAD_VMD_K)
-/* The element Hessians of a group (the Hessian mode, no PSD projection): the feature Hessian H_F in
-   one sweep of dual numbers with one tangent per feature (seeded with the unit directions: the
-   adjoints' tangents are H_F's columns), then B^T H_F B as mfad_elem_feature_pullback does (M + N
-   pull-backs), on the lanes; each lane's N x N block written to its element's place. H_F by
-   forward-over-reverse where the scalar path takes Hessian numbers: equal to round-off */
-static inline __attribute__((always_inline)) int mfad_lanes_hessian_group(const MfadLoop *L, int e0, double *sum)
+#if ((MFAD_LANES_MODES)&24) && defined(MFAD_VMD_K)
+/* The feature Hessians H_F of a group and its energies E: one sweep of dual numbers with one tangent
+   per feature (seeded with the unit directions: the adjoints' tangents are H_F's columns), by
+   forward-over-reverse where the scalar path takes Hessian numbers; 0 where its lanes took a
+   branch differently */
+static inline __attribute__((always_inline)) int mfad_lanes_feature_hessian(const MfadLoop *L, int e0, long long idx[MFAD_NV][MFAD_VW],
+                                                                            mfad_vd pv[MFAD_NPV], mfad_vd HF[MFAD_NF][MFAD_NF], mfad_vd *Ev)
 {
-  long long   idx[MFAD_NV][MFAD_VW];
-  mfad_vd     pv[MFAD_NPV], xv[MFAD_N], fx[MFAD_NF], W[MFAD_NF][MFAD_N], w[MFAD_NF], hf[MFAD_NF], row[MFAD_N];
+  mfad_vd     fx[MFAD_NF];
   mfad_vmdual fs[MFAD_NF], af[MFAD_NF], E;
   int         div = 0;
   mfad_lanes_index(L, e0, idx);
-  mfad_lanes_gather_vec(L->x, idx, xv);
   mfad_lanes_params(L, e0, pv);
-  mfad_feature_map_lanes(xv, pv, fx);
-  mfad_vd HF[MFAD_NF][MFAD_NF];
+  mfad_lanes_gather_map(L->x, idx, pv, fx);
   for (int k0 = 0; k0 < MFAD_NF; k0 += MFAD_VMD_K) {
     for (int m = 0; m < MFAD_NF; m++) {
       fs[m].v = fx[m];
@@ -496,7 +540,22 @@ static inline __attribute__((always_inline)) int mfad_lanes_hessian_group(const 
     for (int m = 0; m < MFAD_NF; m++)
       for (int k = 0; k < MFAD_VMD_K && k0 + k < MFAD_NF; k++) HF[m][k0 + k] = af[m].t[k];
   }
-  for (int l = 0; l < MFAD_VW; l++) *sum += L->weight * E.v[l];
+  *Ev = E.v;
+  return 1;
+}
+#endif
+
+#if ((MFAD_LANES_MODES)&8) && defined(MFAD_VMD_K)
+/* The element Hessians of a group (the Hessian mode, no PSD projection): the feature Hessian H_F
+   (mfad_lanes_feature_hessian), then B^T H_F B as mfad_elem_feature_pullback does (M + N
+   pull-backs), on the lanes; each lane's N x N block written to its element's place. Equal to the
+   scalar path to round-off */
+static inline __attribute__((always_inline)) int mfad_lanes_hessian_group(const MfadLoop *L, int e0, double *sum)
+{
+  long long idx[MFAD_NV][MFAD_VW];
+  mfad_vd   pv[MFAD_NPV], W[MFAD_NF][MFAD_N], w[MFAD_NF], hf[MFAD_NF], row[MFAD_N], HF[MFAD_NF][MFAD_NF], E;
+  if (!mfad_lanes_feature_hessian(L, e0, idx, pv, HF, &E)) return 0;
+  for (int l = 0; l < MFAD_VW; l++) *sum += L->weight * E[l];
   /* W = B^T H_F by H_F's rows (its columns: symmetric to round-off; the scalar path reads rows) */
   for (int m = 0; m < MFAD_NF; m++) {
     for (int k = 0; k < MFAD_NF; k++) hf[k] = HF[m][k];
@@ -554,6 +613,49 @@ static void mfad_cpu_lanes_hessian(const MfadLoop *L)
   }
 #else
 #define MFAD_CPU_LANES_hessian(L)
+#endif
+
+#if ((MFAD_LANES_MODES)&16) && defined(MFAD_VMD_K)
+/* The Hessian diagonals of a group (the Jacobi preconditioner's): H_F as the element Hessian's
+   (mfad_lanes_feature_hessian), W = B^T H_F by its rows (M pull-backs), B's rows (M pull-backs of
+   the unit directions: constants folded where B is), then diag(B^T H_F B)_n = sum_m B_mn W_mn,
+   scattered as the HVP's. The scalar path's diagonal mode carries 2N + 1 doubles through the body
+   instead: equal to round-off, not bitwise */
+static inline __attribute__((unused)) int mfad_lanes_diagonal_group(const MfadLoop *L, int e0, double *sum)
+{
+  long long idx[MFAD_NV][MFAD_VW];
+  mfad_vd   pv[MFAD_NPV], HF[MFAD_NF][MFAD_NF], E, W[MFAD_NF][MFAD_N], B[MFAD_NF][MFAD_N], u[MFAD_NF], dg[MFAD_N];
+  (void)sum;
+  if (!mfad_lanes_feature_hessian(L, e0, idx, pv, HF, &E)) return 0;
+  for (int m = 0; m < MFAD_NF; m++) {
+    mfad_feature_pull_lanes(HF[m], pv, W[m]);
+    for (int k = 0; k < MFAD_NF; k++) u[k] = mfad_vsplat(k == m ? 1.0 : 0.0);
+    mfad_feature_pull_lanes(u, pv, B[m]);
+  }
+  for (int n = 0; n < MFAD_N; n++) {
+    dg[n] = B[0][n] * W[0][n];
+    for (int m = 1; m < MFAD_NF; m++) dg[n] += B[m][n] * W[m][n];
+  }
+  mfad_lanes_scatter_vec(L->y, L->weight, idx, dg);
+  return 1;
+}
+#define MFAD_LANES_SCALAR_DIAGONAL(e) \
+  do { \
+    double dg_[MFAD_N]; \
+    mfad_elem_diagonal(L, e, dg_); \
+    mfad_elem_scatter(L->y, L->conn + (long)(e)*MFAD_NV, dg_, L->weight); \
+  } while (0)
+static void mfad_cpu_lanes_diagonal(const MfadLoop *L)
+{
+  MFAD_CPU_COLOURED_LANES(L, MFAD_LANES_NO_PAIRS, mfad_lanes_diagonal_group, MFAD_LANES_SCALAR_DIAGONAL, 0);
+}
+#define MFAD_CPU_LANES_diagonal(L) \
+  if (!(L)->scalar) { \
+    mfad_cpu_lanes_diagonal(L); \
+    return; \
+  }
+#else
+#define MFAD_CPU_LANES_diagonal(L)
 #endif
 
 #endif /* MFAD_LOOP_CPU_LANES_H */

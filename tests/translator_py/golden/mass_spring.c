@@ -51,6 +51,7 @@ static int mfad_energy_rest(const double *r, const double *m, double *p) { retur
 /* the feature map of mass_spring_d, f = B(p) x, unrolled by mfad-energy: 6 of 18 entries of B are not zero */
 #ifndef MFAD_FEATURE_MAP_DEFINED
 #define MFAD_FEATURE_MAP_DEFINED
+#define MFAD_FEATURE_MAP_DIFF 1
 MFAD_HD static MFAD_INLINE void mfad_feature_map(const double *MFAD_RESTRICT v, const double *MFAD_RESTRICT p, double *MFAD_RESTRICT f)
 {
   (void)p;
@@ -152,5 +153,5 @@ MFAD_ENERGY_BODY(d, p, _mfad_E)
   { const double _s0 = OP(val)(&l); const double _s1 = ((0.5 * p[1])); const double _s2 = p[0]; const double _s3 = _s2; const double _s4 = _s0 - (_s3); const double _s5 = _s1 * _s4; const double _s6 = _s1; const double _s7 = p[0]; const double _s8 = _s7; const double _s9 = _s0 - (_s8); const double _s10 = _s5 * _s9; const double _s11 = _s6 * _s9; const double _s12 = 2.0 * _s11; const double _s13 = 2.0 * (_s6); OP(chain1)(&(*_mfad_E), &l, _s10, _s12, _s13); return; }
 }
 #endif
-#line 156 "out/mass_spring.c"
+#line 157 "out/mass_spring.c"
 #endif

@@ -10,9 +10,9 @@
    less than a factor 4 (slower than quadratic), or the last exact step went through; the
    factorisation's inertia says whether the exact Hessian is positive definite, and if not the
    projected one is assembled and factored instead for this step, so every step is a descent
-   direction. A failed try waits 1, 2, 4, 4 ... steps before the next (at most 4: on a 30k-vertex
-   scan, unbounded doubling left 15 projected steps at |g| ratio 0.42 before the exact ones that
-   finished it). */
+   direction. A failed try waits 1, 2, 4, 4 ... steps before the next, or log2(n + 1) after one
+   with n negative eigenvalues (at most 4: on a 30k-vertex scan, unbounded doubling left 15
+   projected steps at |g| ratio 0.42 before the exact ones that finished it). */
 #include "shellimpl.h"
 #include <petsc/private/kspimpl.h>        /* the pre-solve set before ours: KSPSetPreSolve() has no getter */
 #include <petsc/private/linesearchimpl.h> /* the line search's apply, wrapped for the nonmonotone first trial */
@@ -218,14 +218,18 @@ static PetscErrorCode MfadPSDSwitchResolve_Private(KSP ksp, PetscBool assembled,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* This step projected after all: the projected Hessian at the point, and the next exact try
-   waits 1, 2, 4, 4 ... steps */
-static PetscErrorCode MfadPSDSwitchFallBack_Private(MfadPSDSwitchCtx *c)
+/* This step projected after all (the exact Hessian had nneg negative eigenvalues; 0: not known):
+   the projected Hessian at the point, and the next exact try waits 1, 2, 4, 4 ... steps */
+static PetscErrorCode MfadPSDSwitchFallBack_Private(MfadPSDSwitchCtx *c, PetscInt nneg)
 {
   MfadPSDProjection psd;
 
   PetscFunctionBegin;
   c->exact = PETSC_FALSE, c->skip = c->backoff, c->backoff = PetscMin(2 * c->backoff, 4);
+  /* and at least log2(nneg + 1) (at most 4): the count falls by about half a projected step (param
+     on bunny_cut: 275, 152, 55, 11, 4, 1 at its tries), so a try with many fails again soon; one
+     factorisation fewer on spot_jitter, sock.obj, bunny_cut and armadillo_cut_low, steps unchanged */
+  for (PetscInt w = 0; w < 4 && (PetscInt)1 << w <= nneg; w++) c->skip = PetscMax(c->skip, w + 1);
   PetscCall(MfadEnergyGetPSDProjection(c->E, &psd, NULL));
   PetscCall(MfadEnergySetPSDProjectionInUse_Private(c->E, psd));
   PetscCall(MfadEnergyComputeHessian(c->E, c->X, c->P));
@@ -276,7 +280,7 @@ static PetscErrorCode MfadPSDSwitchPreSolve_Private(KSP ksp, Vec b, Vec x, void 
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscInfo(ksp, "mfad: the exact Hessian has %" PetscInt_FMT " negative eigenvalues: projected\n", nneg));
-  PetscCall(MfadPSDSwitchFallBack_Private(c));
+  PetscCall(MfadPSDSwitchFallBack_Private(c, nneg));
   PetscCall(KSPSetUp(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -338,7 +342,7 @@ static PetscErrorCode MfadPSDSwitchPreCheck_Private(SNESLineSearch ls, Vec X, Ve
     if (PetscRealPart(d) <= 0) {
       PetscCall(PetscInfo(ls, "mfad: the exact step does not descend (F . Y = %g): projected\n", (double)PetscRealPart(d)));
       PetscCall(MfadEnergyCountPSDSwitch_Private(c->E, PETSC_FALSE, -1, 0));
-      PetscCall(MfadPSDSwitchFallBack_Private(c));
+      PetscCall(MfadPSDSwitchFallBack_Private(c, 0));
       PetscCall(KSPSolve(c->ksp, F, Y));
       *changed = PETSC_TRUE;
     }

@@ -82,7 +82,14 @@ typedef struct {
   } while (0)
 
 /* Threaded element loops, by operation (src/compute.c, docs/threads.md): the MfadOp ones, then these */
-typedef enum { MFAD_SITE_HESSIANS = MFAD_OP_COUNT, MFAD_SITE_CACHED_HVP, MFAD_SITE_CACHED_DIAGONAL, MFAD_SITE_CACHED_BLOCKDIAG, MFAD_SITE_COUNT } MfadThreadSite;
+typedef enum {
+  MFAD_SITE_HESSIANS = MFAD_OP_COUNT,
+  MFAD_SITE_CACHED_HVP,
+  MFAD_SITE_CACHED_DIAGONAL,
+  MFAD_SITE_CACHED_BLOCKDIAG,
+  MFAD_SITE_PAIRSUM,
+  MFAD_SITE_COUNT
+} MfadThreadSite;
 /* measured seconds per element of one site on one thread (sec[0]) and on all (sec[1]; 0: not yet) */
 typedef struct {
   double sec[2];
@@ -247,10 +254,16 @@ typedef struct {
   PetscInt   *slot;            /* term t, element e, block (a, b): slot[slot_start[t] + (e nv + a) nv + b] */
   PetscCount *slot_start;
   PetscCount  slot_cap;        /* slot's allocated length: element-set updates rewrite it in place */
+  /* the threaded sum's chunks (none until a sum runs threaded; freed when the slots change): chunk c
+     is the pairs of rows [chunk_row[c], chunk_row[c + 1]), and the element block rows (term t, e nv +
+     a) whose vertex a is in those rows are from[from_start[c nterms + t] ...], in element order */
+  PetscInt    nchunk, *chunk_row;
+  PetscCount *from_start, *from;
 } MfadPairPattern;
 PETSC_INTERN PetscErrorCode MfadPairPatternCreate_Private(MfadEnergy, MfadPairPattern *);
 PETSC_INTERN PetscErrorCode MfadPairPatternDestroy_Private(MfadPairPattern *);
-PETSC_INTERN PetscErrorCode MfadPairPatternSum_Private(MfadEnergy, const MfadPairPattern *, const double *, double *);
+PETSC_INTERN PetscErrorCode MfadPairPatternSum_Private(MfadEnergy, MfadPairPattern *, const double *, double *);
+PETSC_INTERN PetscErrorCode MfadPairPatternSlotsChanged_Private(MfadPairPattern *);
 /* aij preallocated from the pair pattern's CSR and filled in place, on any number of ranks (src/assemble_csr.c) */
 typedef struct _n_MfadMatCSR *MfadMatCSR;
 PETSC_INTERN PetscErrorCode MfadMatCSRCreate_Private(MfadEnergy, Mat, PetscBool, const MfadPairPattern *, const char *, MfadMatCSR *);
@@ -320,6 +333,7 @@ PETSC_INTERN void           MfadTermLoop_Private(MfadEnergy E, const MfadTerm *t
 PETSC_INTERN int            MfadEnergyThreads_Private(MfadEnergy E);
 PETSC_INTERN int            MfadThreadsBegin_Private(MfadEnergy E, int site, PetscCount nelem, double *t0);
 PETSC_INTERN void           MfadThreadsEnd_Private(MfadEnergy E, int site, int nt, PetscCount nelem, double t0);
+PETSC_INTERN void           MfadThreadsRestart_Private(double *t0);
 
 /* src/residual.c: residual terms (least squares, systems) */
 PETSC_INTERN PetscLogEvent  MFAD_ResidualEvent, MFAD_ResidualJacobianEvent, MFAD_TransposeEvent;

@@ -161,3 +161,10 @@ void MfadThreadsEnd_Private(MfadEnergy E, int site, int nt, PetscCount nelem, do
     c->probe = 0;
   }
 }
+
+/* Starts a site's timing again (after set-up work that belongs to no single call, such as the pair
+   sum's gather, built once per pattern): a timed run measures the loop alone */
+void MfadThreadsRestart_Private(double *t0)
+{
+  if (*t0 >= 0.0) *t0 = MfadWallTime_Private();
+}

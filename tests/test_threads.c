@@ -119,6 +119,83 @@ START_TEST(projected_results_are_bitwise_identical_for_1_2_and_default_threads)
 }
 END_TEST
 
+/* The assembled Hessian's values (aij: the pair sum and the CSR fill; -mfad_assemble_csr 0: the pair
+   sum and COO) at X with `threads`, in A's own order */
+static void AssembledValues(MfadEnergy E, Vec X, const char *threads, const char *csr, PetscInt *nnz, PetscScalar **vals)
+{
+  Mat                A;
+  const PetscScalar *a;
+  MatInfo            info;
+
+  TestCall(PetscOptionsSetValue(NULL, "-mfad_num_threads", threads));
+  TestCall(PetscOptionsSetValue(NULL, "-mfad_assemble_csr", csr));
+  TestCall(MfadEnergySetFromOptions(E));
+  TestCall(MfadEnergyCreateMatrix(E, &A));
+  for (int rep = 0; rep < 2; rep++) TestCall(MfadEnergyComputeHessian(E, X, A)); /* the second from the same element Hessians */
+  TestCall(MatGetInfo(A, MAT_LOCAL, &info));
+  *nnz = (PetscInt)info.nz_used;
+  TestCall(PetscMalloc1(*nnz, vals));
+  TestCall(MatSeqAIJGetArrayRead(A, &a)); /* one rank: seqaij */
+  memcpy(*vals, a, *nnz * sizeof(PetscScalar));
+  TestCall(MatSeqAIJRestoreArrayRead(A, &a));
+  TestCall(MatDestroy(&A));
+}
+
+/* The pair sum (src/pattern.c) gathers each vertex pair's blocks on 2 threads in the order the
+   1-thread scatter adds them: the assembled values are the same bits. Two terms of different
+   element sizes (springs, N = 6; tets of the grid's cubes, N = 12) share pairs, so each pair's sum
+   crosses terms in the one-thread order too. */
+START_TEST(assembled_hessian_is_bitwise_identical_for_1_and_2_threads)
+{
+  MfadEnergy   E;
+  MfadKernel   tet;
+  Vec          X;
+  PetscInt     nt = 0, *conn, nnz[2];
+  double      *rest, lame[2] = {1.0, 4.0};
+  PetscScalar *v[2];
+  const char  *csr[] = {"1", "0"};
+
+  TestCall(TestGridCreate(16, 16, 16, &grid));
+  TestCall(TestGridEnergy(PETSC_COMM_SELF, &grid, &E));
+  TestCall(MfadKernelFind("neohookean_tet", &tet));
+  TestCall(PetscMalloc2(4 * grid.nvert, &conn, 12 * grid.nvert, &rest));
+  for (PetscInt k = 0; k + 1 < grid.nz; k++)
+    for (PetscInt j = 0; j + 1 < grid.ny; j++)
+      for (PetscInt i = 0; i + 1 < grid.nx; i++, nt++) {
+        const PetscInt c[4] = {TestGridId(&grid, i, j, k), TestGridId(&grid, i + 1, j, k), TestGridId(&grid, i, j + 1, k),
+                               TestGridId(&grid, i, j, k + 1)};
+        for (int a = 0; a < 4; a++) {
+          conn[4 * nt + a] = c[a];
+          for (int d = 0; d < 3; d++) rest[12 * nt + 3 * a + d] = grid.rest[3 * c[a] + d];
+        }
+      }
+  TestCall(MfadEnergyAddTermFromRest(E, tet, nt, conn, rest, lame, 1.0, NULL));
+  TestCall(PetscFree2(conn, rest));
+  TestCall(MfadEnergyCreateVecs(E, &X, NULL));
+  TestCall(TestGridPoint(&grid, 0.05, 7, X));
+  ck_assert_msg(grid.nelem + nt > 16384, "the terms must be big enough to be threaded: %d elements", (int)(grid.nelem + nt));
+  for (int c = 0; c < 2; c++) {
+    for (int t = 0; t < 2; t++) AssembledValues(E, X, t ? "2" : "1", csr[c], &nnz[t], &v[t]);
+    ck_assert_msg(nnz[0] == nnz[1] && nnz[0] > 0, "-mfad_assemble_csr %s: %d nonzeros on 1 thread, %d on 2", csr[c], (int)nnz[0], (int)nnz[1]);
+    for (PetscInt i = 0; i < nnz[0]; i++)
+      ck_assert_msg(memcmp(&v[0][i], &v[1][i], sizeof(PetscScalar)) == 0, "-mfad_assemble_csr %s: value %d is %.17g on 1 thread, %.17g on 2", csr[c],
+                    (int)i, (double)v[0][i], (double)v[1][i]);
+    {
+      PetscInt used;
+      TestCall(MfadEnergyGetNumThreadsUsed(E, &used));
+      ck_assert_msg(used >= 2, "-mfad_num_threads 2: the loops were given %d thread(s): nothing threaded was compared", (int)used);
+    }
+    TestCall(PetscFree(v[0]));
+    TestCall(PetscFree(v[1]));
+  }
+  TestCall(PetscOptionsClearValue(NULL, "-mfad_num_threads"));
+  TestCall(PetscOptionsClearValue(NULL, "-mfad_assemble_csr"));
+  TestCall(VecDestroy(&X));
+  TestCall(MfadEnergyDestroy(&E));
+  TestCall(TestGridDestroy(&grid));
+}
+END_TEST
+
 #if defined(__linux__)
 /* spinning processes, one per core, forked before MPI starts (a fork after it is not safe): they
    spin while *spin_flag is 1, sleep while 0 and exit at 2 or when this process is gone */
@@ -189,6 +266,7 @@ int main(int argc, char **argv)
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, results_are_bitwise_identical_for_1_2_and_default_threads);
   tcase_add_test(tc, projected_results_are_bitwise_identical_for_1_2_and_default_threads);
+  tcase_add_test(tc, assembled_hessian_is_bitwise_identical_for_1_and_2_threads);
 #if defined(__linux__)
   tcase_add_test(tc, default_threads_stay_at_one_beside_busy_cores);
 #endif

@@ -119,26 +119,48 @@ START_TEST(projected_results_are_bitwise_identical_for_1_2_and_default_threads)
 }
 END_TEST
 
-/* The assembled Hessian's values (aij: the pair sum and the CSR fill; -mfad_assemble_csr 0: the pair
-   sum and COO) at X with `threads`, in A's own order */
-static void AssembledValues(MfadEnergy E, Vec X, const char *threads, const char *csr, PetscInt *nnz, PetscScalar **vals)
+/* A's values (seqaij: one rank), a copy */
+static void MatValues(Mat A, PetscInt *nnz, PetscScalar **vals)
 {
-  Mat                A;
   const PetscScalar *a;
   MatInfo            info;
 
-  TestCall(PetscOptionsSetValue(NULL, "-mfad_num_threads", threads));
-  TestCall(PetscOptionsSetValue(NULL, "-mfad_assemble_csr", csr));
-  TestCall(MfadEnergySetFromOptions(E));
-  TestCall(MfadEnergyCreateMatrix(E, &A));
-  for (int rep = 0; rep < 2; rep++) TestCall(MfadEnergyComputeHessian(E, X, A)); /* the second from the same element Hessians */
   TestCall(MatGetInfo(A, MAT_LOCAL, &info));
   *nnz = (PetscInt)info.nz_used;
   TestCall(PetscMalloc1(*nnz, vals));
-  TestCall(MatSeqAIJGetArrayRead(A, &a)); /* one rank: seqaij */
+  TestCall(MatSeqAIJGetArrayRead(A, &a));
   memcpy(*vals, a, *nnz * sizeof(PetscScalar));
   TestCall(MatSeqAIJRestoreArrayRead(A, &a));
+}
+
+static void SetThreads(MfadEnergy E, const char *threads, const char *csr)
+{
+  TestCall(PetscOptionsSetValue(NULL, "-mfad_num_threads", threads));
+  TestCall(PetscOptionsSetValue(NULL, "-mfad_assemble_csr", csr));
+  TestCall(MfadEnergySetFromOptions(E));
+}
+
+/* The assembled Hessian's values (aij: the pair sum and the CSR fill; -mfad_assemble_csr 0: the pair
+   sum and COO) at X with `threads`, in A's own order, from a new matrix */
+static void AssembledValues(MfadEnergy E, Vec X, const char *threads, const char *csr, PetscInt *nnz, PetscScalar **vals)
+{
+  Mat A;
+
+  SetThreads(E, threads, csr);
+  TestCall(MfadEnergyCreateMatrix(E, &A));
+  for (int rep = 0; rep < 2; rep++) TestCall(MfadEnergyComputeHessian(E, X, A)); /* the second from the same element Hessians */
+  MatValues(A, nnz, vals);
   TestCall(MatDestroy(&A));
+}
+
+static void CompareValues(const char *what, const PetscInt nnz[2], PetscScalar *v[2])
+{
+  ck_assert_msg(nnz[0] == nnz[1] && nnz[0] > 0, "%s: %d nonzeros on 1 thread, %d on 2", what, (int)nnz[0], (int)nnz[1]);
+  for (PetscInt i = 0; i < nnz[0]; i++)
+    ck_assert_msg(memcmp(&v[0][i], &v[1][i], sizeof(PetscScalar)) == 0, "%s: value %d is %.17g on 1 thread, %.17g on 2", what, (int)i,
+                  (double)v[0][i], (double)v[1][i]);
+  TestCall(PetscFree(v[0]));
+  TestCall(PetscFree(v[1]));
 }
 
 /* The pair sum (src/pattern.c) gathers each vertex pair's blocks on 2 threads in the order the
@@ -175,18 +197,43 @@ START_TEST(assembled_hessian_is_bitwise_identical_for_1_and_2_threads)
   TestCall(TestGridPoint(&grid, 0.05, 7, X));
   ck_assert_msg(grid.nelem + nt > 16384, "the terms must be big enough to be threaded: %d elements", (int)(grid.nelem + nt));
   for (int c = 0; c < 2; c++) {
+    char what[64];
     for (int t = 0; t < 2; t++) AssembledValues(E, X, t ? "2" : "1", csr[c], &nnz[t], &v[t]);
-    ck_assert_msg(nnz[0] == nnz[1] && nnz[0] > 0, "-mfad_assemble_csr %s: %d nonzeros on 1 thread, %d on 2", csr[c], (int)nnz[0], (int)nnz[1]);
-    for (PetscInt i = 0; i < nnz[0]; i++)
-      ck_assert_msg(memcmp(&v[0][i], &v[1][i], sizeof(PetscScalar)) == 0, "-mfad_assemble_csr %s: value %d is %.17g on 1 thread, %.17g on 2", csr[c],
-                    (int)i, (double)v[0][i], (double)v[1][i]);
+    snprintf(what, sizeof what, "-mfad_assemble_csr %s", csr[c]);
+    CompareValues(what, nnz, v);
     {
       PetscInt used;
       TestCall(MfadEnergyGetNumThreadsUsed(E, &used));
       ck_assert_msg(used >= 2, "-mfad_num_threads 2: the loops were given %d thread(s): nothing threaded was compared", (int)used);
     }
-    TestCall(PetscFree(v[0]));
-    TestCall(PetscFree(v[1]));
+  }
+  { /* the springs again in reverse order: the same pairs, so a matrix keeps its preallocation and its
+       slots are rewritten; its 2-thread sum, whose chunks were built for the old slots, must build
+       them again */
+    Mat        A;
+    PetscInt   kept0, kept1, *sconn;
+    PetscReal *sparam;
+    SetThreads(E, "2", "1");
+    TestCall(MfadEnergyCreateMatrix(E, &A));
+    TestCall(MfadEnergyComputeHessian(E, X, A));
+    TestCall(PetscMalloc2(2 * grid.nelem, &sconn, 2 * grid.nelem, &sparam));
+    for (PetscInt e = 0; e < grid.nelem; e++) {
+      const PetscInt r = grid.nelem - 1 - e, a = grid.conn[2 * r], b = grid.conn[2 * r + 1];
+      PetscReal      l2 = 0;
+      for (int d = 0; d < 3; d++) l2 += PetscSqr(grid.rest[3 * b + d] - grid.rest[3 * a + d]);
+      sconn[2 * e] = a, sconn[2 * e + 1] = b;
+      sparam[2 * e] = PetscSqrtReal(l2), sparam[2 * e + 1] = 3.0;
+    }
+    TestCall(MfadEnergyGetElementsCounts(E, NULL, NULL, NULL, &kept0));
+    TestCall(MfadEnergySetTermElements(E, 0, grid.nelem, sconn, sparam));
+    TestCall(PetscFree2(sconn, sparam));
+    TestCall(MfadEnergyComputeHessian(E, X, A));
+    TestCall(MfadEnergyGetElementsCounts(E, NULL, NULL, NULL, &kept1));
+    ck_assert_msg(kept1 == kept0 + 1, "the reversed springs kept the matrix's preallocation %d times, once expected", (int)(kept1 - kept0));
+    MatValues(A, &nnz[1], &v[1]);
+    TestCall(MatDestroy(&A));
+    AssembledValues(E, X, "1", "1", &nnz[0], &v[0]);
+    CompareValues("after an element-set change", nnz, v);
   }
   TestCall(PetscOptionsClearValue(NULL, "-mfad_num_threads"));
   TestCall(PetscOptionsClearValue(NULL, "-mfad_assemble_csr"));

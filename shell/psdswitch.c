@@ -397,10 +397,10 @@ static PetscErrorCode MfadPSDSwitchLineSearchApply_Private(SNESLineSearch ls)
     if (PetscRealPart(d) > 0 && c->cut >= 1) { /* the full step: not one cut short of a wall */
       PetscCall(VecWAXPY(W, -ls->lambda, Y, X));
       PetscCall(MfadEnergyComputeObjective(c->E, W, &ew));
-      /* only a step bt would refuse: it takes the others itself */
-      accept = (PetscBool)(!PetscIsInfOrNanReal(ew) && ew <= ref - 1e-4 * ls->lambda * PetscRealPart(d) &&
-                           ew > c->e - 1e-4 * ls->lambda * PetscRealPart(d));
-      if (accept)
+      /* bt takes a full step that passes the monotone test as it is (it never goes beyond 1):
+         taken here too, so that bt does not evaluate E at it a second time */
+      accept = (PetscBool)(!PetscIsInfOrNanReal(ew) && ew <= ref - 1e-4 * ls->lambda * PetscRealPart(d));
+      if (accept && ew > c->e - 1e-4 * ls->lambda * PetscRealPart(d))
         PetscCall(PetscInfo(ls, "mfad: nonmonotone full step: E %g above %g, below the last %" PetscInt_FMT " points' %g\n", (double)ew, (double)c->e,
                             M, (double)ref));
     }

@@ -89,7 +89,7 @@ int main(int argc, char **argv)
   char                out[PETSC_MAX_PATH_LEN] = "";
   int                 failed = 0;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(MfadInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
   PetscOptionsBegin(comm, NULL, "Advection-diffusion-reaction options", NULL);
   PetscCall(PetscOptionsInt("-n", "squares per side", NULL, n, &n, NULL));

@@ -100,7 +100,7 @@ int main(int argc, char **argv)
   PetscBool      file = PETSC_FALSE, allow_flips = PETSC_FALSE, overlaps;
   const char *reason_name;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(MfadInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
   PetscOptionsBegin(comm, NULL, "ARAP deformation options", NULL);
   PetscCall(PetscOptionsInt("-nx", "grid squares along the bar", NULL, nx, &nx, NULL));

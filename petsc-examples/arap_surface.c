@@ -657,7 +657,7 @@ int main(int argc, char **argv)
   const char *reason_name = "";
   PetscMPIInt size;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(MfadInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(PetscMemzero(&h, sizeof h));

@@ -274,7 +274,7 @@ int main(int argc, char **argv)
   Contact        ct;
   PetscLogDouble t0, t1;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(MfadInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
   PetscOptionsBegin(comm, NULL, "Cloth options", NULL);
   PetscCall(PetscOptionsInt("-nx", "squares along x", NULL, s.nx, &s.nx, NULL));

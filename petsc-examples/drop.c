@@ -196,7 +196,7 @@ int main(int argc, char **argv)
   const char *reason_name                = "";
   PetscInt    tets_term;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(MfadInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCallMPI(MPI_Comm_size(comm, &size));

@@ -307,7 +307,7 @@ int main(int argc, char **argv)
   const char    *reason_name = "";
   PetscLogDouble ts0, ts1, t0 = 0, t1 = 0;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(MfadInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
   PetscOptionsBegin(comm, NULL, "Hyperelastic bar options", NULL);
   PetscCall(PetscOptionsInt("-n", "cubes across the bar (y and z)", NULL, g.n, &g.n, &gridopt[0]));

@@ -270,7 +270,7 @@ int main(int argc, char **argv)
   const char        *reason_name = "";
   const PetscScalar *u;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(MfadInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
   PetscOptionsBegin(comm, NULL, "Frame field options", NULL);
   PetscCall(PetscOptionsString("-mesh", "a triangle surface (.obj, .off, .msh, .ply)", NULL, path, path, sizeof path, &file));

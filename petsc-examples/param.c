@@ -210,7 +210,7 @@ int main(int argc, char **argv)
   char        out[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN] = "";
   const char *reason_name = "";
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(MfadInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
   PetscOptionsBegin(comm, NULL, "Parameterisation options", NULL);
   PetscCall(PetscOptionsString("-mesh", "a disk-topology triangle surface (.obj, .off)", NULL, path, path, sizeof path, &file));

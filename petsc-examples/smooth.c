@@ -128,7 +128,7 @@ int main(int argc, char **argv)
   const char        *reason_name;
   unsigned long long state;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(MfadInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
   PetscOptionsBegin(comm, NULL, "Smoothing options", NULL);
   PetscCall(PetscOptionsString("-mesh", "a triangle surface file instead of the grid", NULL, meshpath, meshpath, sizeof meshpath, &readmesh));

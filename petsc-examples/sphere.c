@@ -738,7 +738,7 @@ int main(int argc, char **argv)
   PetscReal(*u)[3];
   PetscMPIInt rank;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(MfadInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscOptionsBegin(comm, NULL, "Spherical parameterisation options", NULL);

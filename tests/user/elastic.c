@@ -22,7 +22,7 @@ int main(int argc, char **argv)
   PetscInt            vstart, vend, n, *conn, *fixed, nfix = 0, its;
   SNESConvergedReason reason;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(MfadInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mesh", path, sizeof(path), NULL));
   PetscCall(MfadMeshRead(path, &mesh)); /* every rank reads the whole mesh */

@@ -20,7 +20,7 @@ int main(int argc, char **argv)
   PetscReal           f;
   SNESConvergedReason reason;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(MfadInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mesh", path, sizeof(path), NULL));
   PetscCall(MfadMeshRead(path, &mesh)); /* every rank reads the whole mesh */

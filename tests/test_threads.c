@@ -125,12 +125,18 @@ static void MatValues(Mat A, PetscInt *nnz, PetscScalar **vals)
   const PetscScalar *a;
   MatInfo            info;
 
-  TestCall(MatGetInfo(A, MAT_LOCAL, &info));
+  PetscBool aij;
+  Mat       B = A;
+
+  TestCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &aij));
+  if (!aij) TestCall(MatConvert(A, MATSEQAIJ, MAT_INITIAL_MATRIX, &B)); /* baij: its values, copied */
+  TestCall(MatGetInfo(B, MAT_LOCAL, &info));
   *nnz = (PetscInt)info.nz_used;
   TestCall(PetscMalloc1(*nnz, vals));
-  TestCall(MatSeqAIJGetArrayRead(A, &a));
+  TestCall(MatSeqAIJGetArrayRead(B, &a));
   memcpy(*vals, a, *nnz * sizeof(PetscScalar));
-  TestCall(MatSeqAIJRestoreArrayRead(A, &a));
+  TestCall(MatSeqAIJRestoreArrayRead(B, &a));
+  if (B != A) TestCall(MatDestroy(&B));
 }
 
 static void SetThreads(MfadEnergy E, const char *threads, const char *csr)
@@ -140,12 +146,14 @@ static void SetThreads(MfadEnergy E, const char *threads, const char *csr)
   TestCall(MfadEnergySetFromOptions(E));
 }
 
-/* The assembled Hessian's values (aij: the pair sum and the CSR fill; -mfad_assemble_csr 0: the pair
-   sum and COO) at X with `threads`, in A's own order, from a new matrix */
-static void AssembledValues(MfadEnergy E, Vec X, const char *threads, const char *csr, PetscInt *nnz, PetscScalar **vals)
+/* The assembled Hessian's values (the pair sum and the CSR fill, aij's or baij's in place, both on
+   threads; -mfad_assemble_csr 0: the pair sum and COO) at X with `threads`, in A's own order, from a
+   new matrix of `type` */
+static void AssembledValues(MfadEnergy E, Vec X, const char *threads, const char *csr, const char *type, PetscInt *nnz, PetscScalar **vals)
 {
   Mat A;
 
+  TestCall(PetscOptionsSetValue(NULL, "-mat_type", type));
   SetThreads(E, threads, csr);
   TestCall(MfadEnergyCreateMatrix(E, &A));
   for (int rep = 0; rep < 2; rep++) TestCall(MfadEnergyComputeHessian(E, X, A)); /* the second from the same element Hessians */
@@ -175,7 +183,7 @@ START_TEST(assembled_hessian_is_bitwise_identical_for_1_and_2_threads)
   PetscInt     nt = 0, *conn, nnz[2];
   double      *rest, lame[2] = {1.0, 4.0};
   PetscScalar *v[2];
-  const char  *csr[] = {"1", "0"};
+  const char  *csr[] = {"1", "0", "1"}, *type[] = {"aij", "aij", "baij"};
 
   TestCall(TestGridCreate(16, 16, 16, &grid));
   TestCall(TestGridEnergy(PETSC_COMM_SELF, &grid, &E));
@@ -196,10 +204,10 @@ START_TEST(assembled_hessian_is_bitwise_identical_for_1_and_2_threads)
   TestCall(MfadEnergyCreateVecs(E, &X, NULL));
   TestCall(TestGridPoint(&grid, 0.05, 7, X));
   ck_assert_msg(grid.nelem + nt > 16384, "the terms must be big enough to be threaded: %d elements", (int)(grid.nelem + nt));
-  for (int c = 0; c < 2; c++) {
+  for (int c = 0; c < 3; c++) {
     char what[64];
-    for (int t = 0; t < 2; t++) AssembledValues(E, X, t ? "2" : "1", csr[c], &nnz[t], &v[t]);
-    snprintf(what, sizeof what, "-mfad_assemble_csr %s", csr[c]);
+    for (int t = 0; t < 2; t++) AssembledValues(E, X, t ? "2" : "1", csr[c], type[c], &nnz[t], &v[t]);
+    snprintf(what, sizeof what, "-mfad_assemble_csr %s -mat_type %s", csr[c], type[c]);
     CompareValues(what, nnz, v);
     {
       PetscInt used;
@@ -213,6 +221,7 @@ START_TEST(assembled_hessian_is_bitwise_identical_for_1_and_2_threads)
     Mat        A;
     PetscInt   kept0, kept1, *sconn;
     PetscReal *sparam;
+    TestCall(PetscOptionsSetValue(NULL, "-mat_type", "aij"));
     SetThreads(E, "2", "1");
     TestCall(MfadEnergyCreateMatrix(E, &A));
     TestCall(MfadEnergyComputeHessian(E, X, A));
@@ -232,11 +241,12 @@ START_TEST(assembled_hessian_is_bitwise_identical_for_1_and_2_threads)
     ck_assert_msg(kept1 == kept0 + 1, "the reversed springs kept the matrix's preallocation %d times, once expected", (int)(kept1 - kept0));
     MatValues(A, &nnz[1], &v[1]);
     TestCall(MatDestroy(&A));
-    AssembledValues(E, X, "1", "1", &nnz[0], &v[0]);
+    AssembledValues(E, X, "1", "1", "aij", &nnz[0], &v[0]);
     CompareValues("after an element-set change", nnz, v);
   }
   TestCall(PetscOptionsClearValue(NULL, "-mfad_num_threads"));
   TestCall(PetscOptionsClearValue(NULL, "-mfad_assemble_csr"));
+  TestCall(PetscOptionsClearValue(NULL, "-mat_type"));
   TestCall(VecDestroy(&X));
   TestCall(MfadEnergyDestroy(&E));
   TestCall(TestGridDestroy(&grid));

@@ -3,9 +3,10 @@
    element connectivity, filled at each point with MatSetValuesCOO(). On the CPU the COO entries
    are the vertex-pair pattern's (src/pattern.c: one entry per nonzero, the element Hessians summed
    into it first), which makes the set-up several times cheaper than one entry per element entry;
-   -mfad_coo_merge 0, and the CUDA backend (whose values stay on the device), give PETSc the element
-   entries in the order of the element-Hessian buffer, so that buffer is the values array. Either
-   way nothing is allocated after the matrix is made. A host aij, baij or sbaij with merged entries
+   the CPU sums each block's element Hessians into the pairs as it computes them (the backend's
+   hessianpairs: no nelem x N^2 array, 1.16 GB for 1M tets). -mfad_coo_merge 0, and the CUDA
+   backend (whose values stay on the device), give PETSc the element entries in the order of the
+   element-Hessian buffer, so that buffer is the values array. A host aij, baij or sbaij with merged entries
    skips COO altogether (-mfad_assemble_csr, src/assemble_csr.c): preallocated from CSR straight
    from the pair pattern on any number of ranks, aij filled in place and (s)baij by block rows,
    which makes a (re-)preallocation 2-5x cheaper and a (s)baij fill about 2x.

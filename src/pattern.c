@@ -3,8 +3,9 @@
    that share an element of any term, and for each element the pair slot of each of its N x N
    blocks. MatSetPreallocationCOO() then sorts one COO entry per nonzero instead of one per element
    entry (a tet mesh: ~6x fewer, so the set-up no longer costs several assemblies), and a fill sums
-   the element Hessians into the pair slots first (MfadPairPatternSum_Private), which is the summing
-   PETSc's COO would otherwise do. Built here from the connectivity alone, in O(entries) plus a
+   the element Hessians into the pair slots first, which is the summing PETSc's COO would otherwise
+   do: on the CPU block by block as they are computed (MfadEnergyHessianPairs_CPU, below), else from
+   the backend's held element Hessians (MfadPairPatternSum_Private). Built here from the connectivity alone, in O(entries) plus a
    sort of each vertex's distinct neighbours. */
 #include "mfadimpl.h"
 #include <mfad/impl/psd.h> /* MFAD_PSD_MAX_N */

@@ -3,9 +3,10 @@
    element connectivity, filled at each point with MatSetValuesCOO(). On the CPU the COO entries
    are the vertex-pair pattern's (src/pattern.c: one entry per nonzero, the element Hessians summed
    into it first), which makes the set-up several times cheaper than one entry per element entry;
-   -mfad_coo_merge 0, and the CUDA backend (whose values stay on the device), give PETSc the element
-   entries in the order of the element-Hessian buffer, so that buffer is the values array. Either
-   way nothing is allocated after the matrix is made. A host aij, baij or sbaij with merged entries
+   the CPU sums each block's element Hessians into the pairs as it computes them (the backend's
+   hessianpairs: no nelem x N^2 array, 1.16 GB for 1M tets). -mfad_coo_merge 0, and the CUDA
+   backend (whose values stay on the device), give PETSc the element entries in the order of the
+   element-Hessian buffer, so that buffer is the values array. A host aij, baij or sbaij with merged entries
    skips COO altogether (-mfad_assemble_csr, src/assemble_csr.c): preallocated from CSR straight
    from the pair pattern on any number of ranks, aij filled in place and (s)baij by block rows,
    which makes a (re-)preallocation 2-5x cheaper and a (s)baij fill about 2x.
@@ -41,6 +42,7 @@ static PetscErrorCode MfadMatCOODestroy_Private(void *ptr)
   MfadMatCOO *c = (MfadMatCOO *)MfadCtxDestroyArg(ptr);
 
   PetscFunctionBegin;
+  if (c->E && c->E->caches.pairs == c->vals) c->E->caches.pairs_key.valid = PETSC_FALSE; /* its address may come back */
   PetscCall(PetscFree(c->fixloc));
   PetscCall(MfadPairPatternDestroy_Private(&c->pat));
   PetscCall(PetscFree(c->vals));
@@ -196,6 +198,7 @@ static PetscErrorCode MfadMatPreallocate_Private(MfadEnergy E, Mat A, MfadMatCOO
   PetscCall(PetscLogEventBegin(MFAD_PatternEvent, 0, 0, 0, 0));
   PetscCall(MatGetNonzeroState(A, &before));
   PetscCall(MfadPairPatternDestroy_Private(&c->pat));
+  if (E->caches.pairs == c->vals) E->caches.pairs_key.valid = PETSC_FALSE;
   PetscCall(PetscFree(c->vals));
   PetscCall(PetscFree(c->fixloc));
   PetscCall(PetscFree(c->cover));
@@ -358,6 +361,7 @@ static PetscErrorCode MfadMatUpdatePattern_Private(MfadEnergy E, Mat A, MfadMatC
     PetscCall(MfadMatPreallocate_Private(E, A, c, NULL));
     E->dyn.npattern_builds++;
   } else { /* the same pairs, the new elements' slots */
+    if (E->caches.pairs == c->vals) E->caches.pairs_key.valid = PETSC_FALSE;
     for (PetscInt t = 0; t < E->nterms; t++) c->term_updates[t] = E->terms[t].nupdates;
     c->elements_state = E->dyn.elements_state;
     c->nelemcoo       = MfadEnergyCOOSize_Private(E);
@@ -490,7 +494,7 @@ PetscErrorCode MfadEnergyComputeHessian(MfadEnergy E, Vec X, Mat A)
   PetscContainer     holder = NULL;
   MfadMatCOO        *c      = NULL;
   PetscCount         ncoo;
-  const PetscScalar *vals;
+  const PetscScalar *vals = NULL;
 
   PetscFunctionBegin;
   MfadValidEnergy(E, 1);
@@ -510,15 +514,29 @@ PetscErrorCode MfadEnergyComputeHessian(MfadEnergy E, Vec X, Mat A)
   for (PetscInt i = 0; i < E->local.nfixloc; i++)
     PetscCheck(c->fixloc[i] == E->local.fixloc[i], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
                "MfadEnergyComputeHessian: the set of fixed dofs changed since MfadEnergyCreateMatrix(); create the matrix again");
-  { /* the backend's values: the CPU's in E->caches.hess, the device's on the device, which a cuSPARSE matrix takes there */
-    MatType     type;
-    const char *cusparse;
-    PetscCall(MatGetType(A, &type));
-    PetscCall(PetscStrstr(type, "cusparse", (char **)&cusparse));
-    MfadBackendCall(E, hessianvalues, "assembled Hessian values", (E, X, cusparse ? PETSC_TRUE : PETSC_FALSE, &vals));
+  if (c->merge && E->ops->hessianpairs) {
+    /* the CPU's: pair sums with no element-Hessian array (src/pattern.c), kept for this matrix
+       while the point and settings hold (a second call at X: the fill alone) */
+    MfadHessianKey key;
+    PetscCall(MfadEnergyHessianKey_Private(E, X, &key));
+    if (!(E->caches.pairs == c->vals && MfadHessianKeyEqual_Private(&key, &E->caches.pairs_key))) {
+      E->caches.pairs_key.valid = PETSC_FALSE;
+      PetscCall(E->ops->hessianpairs(E, X, &c->pat, c->vals));
+      E->caches.pairs     = c->vals;
+      E->caches.pairs_key = key;
+    }
+    PetscCall(PetscLogEventBegin(MFAD_AssembleEvent, 0, 0, 0, 0));
+  } else {
+    { /* the backend's values: the CPU's in E->caches.hess, the device's on the device, which a cuSPARSE matrix takes there */
+      MatType     type;
+      const char *cusparse;
+      PetscCall(MatGetType(A, &type));
+      PetscCall(PetscStrstr(type, "cusparse", (char **)&cusparse));
+      MfadBackendCall(E, hessianvalues, "assembled Hessian values", (E, X, cusparse ? PETSC_TRUE : PETSC_FALSE, &vals));
+    }
+    PetscCall(PetscLogEventBegin(MFAD_AssembleEvent, 0, 0, 0, 0));
+    if (c->merge) PetscCall(MfadPairPatternSum_Private(E, &c->pat, vals, c->vals));
   }
-  PetscCall(PetscLogEventBegin(MFAD_AssembleEvent, 0, 0, 0, 0));
-  if (c->merge) PetscCall(MfadPairPatternSum_Private(E, &c->pat, vals, c->vals));
   if (c->csr) PetscCall(MfadMatCSRFill_Private(c->csrmat, A, &c->pat, c->vals));
   else PetscCall(MatSetValuesCOO(A, c->merge ? c->vals : vals, INSERT_VALUES));
   PetscCall(MfadEnergyDampMatrix_Private(E, A));

@@ -167,6 +167,7 @@ PetscErrorCode MfadEnergyCreate_CPU(MfadEnergy E)
   E->ops->cache                 = MfadEnergyHessianCache_CPU;
   E->ops->cachedrun             = MfadEnergyCachedRun_CPU;
   E->ops->hessianvalues         = MfadEnergyHessianValues_CPU;
+  E->ops->hessianpairs          = MfadEnergyHessianPairs_CPU;
   E->ops->transposeproduct      = MfadEnergyTransposeProduct_CPU;
   E->ops->residual              = MfadEnergyResidual_CPU;
   E->ops->residualjvp           = MfadEnergyResidualJVP_CPU;

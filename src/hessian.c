@@ -46,24 +46,48 @@ PetscBool MfadHessianKeyEqual_Private(const MfadHessianKey *a, const MfadHessian
            : PETSC_FALSE;
 }
 
+static void MfadTermElementHessiansLoop_Private(MfadEnergy, const MfadTerm *, int, int, int *, double *, const double *, double *, int);
+
 /* H <- the weighted (and projected) N x N Hessians of the elements of blocks [b0, b1) of `term`,
    element by element from the first element of block b0; x is the local point; nt threads
    (1: the calling thread, also inside a parallel region); start and value hold b1 - b0 + 1 block
    offsets and b1 - b0 block energies. Checked by the caller: N <= MFAD_PSD_MAX_N if projecting. */
 void MfadTermElementHessiansRange_Private(MfadEnergy E, const MfadTerm *term, int b0, int b1, const double *x, double *H, int nt, int *start, double *value)
 {
+  const int e0 = term->block_start[b0];
+
+  /* a loop over the blocks [b0, b1) alone: block offsets rebased to e0 */
+  for (int b = b0; b <= b1; b++) start[b - b0] = term->block_start[b] - e0;
+  MfadTermElementHessiansLoop_Private(E, term, e0, b1 - b0, start, value, x, H, nt);
+}
+
+/* H <- the weighted (and projected) Hessians of elements [e0, e1) of `term`, on the calling thread:
+   a part of one block, as the fused assembly takes it (src/pattern.c). Each element's Hessian is
+   the one the block's loop computes: on SIMD lanes, groups of lanes start at e0, so e0 is the
+   block's first element or that plus a multiple of the lane count. */
+void MfadTermElementHessiansSpan_Private(MfadEnergy E, const MfadTerm *term, int e0, int e1, const double *x, double *H)
+{
+  int    start[2] = {0, e1 - e0};
+  double value;
+
+  MfadTermElementHessiansLoop_Private(E, term, e0, 1, start, &value, x, H, 1);
+}
+
+/* the loop of the two above: nb blocks of elements from e0, their offsets (from e0) in start */
+static void MfadTermElementHessiansLoop_Private(MfadEnergy E, const MfadTerm *term, int e0, int nb, int *start, double *value, const double *x,
+                                                double *H, int nt)
+{
   MfadLoop     L;
-  const int    N = term->k->nvert * term->k->dof, e0 = term->block_start[b0], ne = term->block_start[b1] - e0;
+  const int    N = term->k->nvert * term->k->dof, ne = start[nb];
   const int    psd = (int)E->solve.psd;
   const double eps = E->opt.psd_eps;
 
   MfadTermLoop_Private(E, term, x, NULL, H, &L);
-  /* a loop over the blocks [b0, b1) alone: element arrays shifted to e0, block offsets rebased */
-  for (int b = b0; b <= b1; b++) start[b - b0] = term->block_start[b] - e0;
+  /* element arrays shifted to e0 */
   L.nelem       = ne;
   L.conn        = term->conn + (size_t)e0 * term->k->nvert;
   L.params      = term->k->nparam ? term->params + (size_t)e0 * term->k->nparam : NULL;
-  L.nblocks     = b1 - b0;
+  L.nblocks     = nb;
   L.block_start = start;
   L.block_value = value;
   L.nthreads    = nt;
@@ -119,5 +143,6 @@ PetscErrorCode MfadEnergyResetHessians_Private(MfadEnergy E, PetscBool keep)
   E->caches.nchunk_blocks  = 0;
   E->caches.hess_key.valid = PETSC_FALSE;
   E->caches.cache_key.valid = PETSC_FALSE;
+  E->caches.pairs_key.valid = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

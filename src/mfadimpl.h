@@ -30,6 +30,7 @@ typedef enum { MFAD_FIXED_RESIDUAL, MFAD_FIXED_IDENTITY, MFAD_FIXED_ONE, MFAD_FI
    calls these; the data stays where the backend keeps it (E->data: the backend's own state). The
    life-cycle entries may be NULL (nothing to do); a NULL compute entry is an error naming the
    backend and the entry when a computation needs it (MfadBackendCall). */
+struct _n_MfadPairPattern; /* MfadPairPattern, below */
 typedef struct {
   /* life cycle: after MfadEnergySetUp() built the local numbering and vectors; when it is dropped
      (MfadEnergyReset_Private: copies of the set-up kept by the backend go); when term `term`
@@ -55,6 +56,10 @@ typedef struct {
   PetscErrorCode (*cachedrun)(MfadEnergy E, MfadOp op);
   /* the COO values of the assembled Hessian at X, where a `device` matrix (cuSPARSE) can take them */
   PetscErrorCode (*hessianvalues)(MfadEnergy E, Vec X, PetscBool device, const PetscScalar **values);
+  /* optional: the merged values of the assembled Hessian at X, each vertex pair's sum of element
+     blocks (vals: pat->npair dof^2), without holding the element Hessians (the CPU's, src/pattern.c);
+     NULL: hessianvalues, then the pair sum from them */
+  PetscErrorCode (*hessianpairs)(MfadEnergy E, Vec X, const struct _n_MfadPairPattern *pat, double *vals);
   /* residual terms (src/residual.c): a system's transpose product yloc <- J^T vloc (zeroing vloc's
      fixed entries); the stacked least-squares residual R <- r(xloc), its Jacobian's product
      R <- J vloc (zeroing vloc's fixed entries) and transpose product yloc <- J^T R (yloc zeroed
@@ -88,6 +93,7 @@ typedef enum {
   MFAD_SITE_CACHED_DIAGONAL,
   MFAD_SITE_CACHED_BLOCKDIAG,
   MFAD_SITE_PAIRSUM,
+  MFAD_SITE_FUSEDSUM,
   MFAD_SITE_COUNT
 } MfadThreadSite;
 /* measured seconds per element of one site on one thread (sec[0]) and on all (sec[1]; 0: not yet) */
@@ -196,6 +202,8 @@ typedef struct {
   double        *cache;             /* packed element Hessians (upper triangle by rows) of every term */
   PetscCount     ncache, cache_cap; /* cache's size (-1: to be laid out) and room */
   MfadHessianKey cache_key;
+  const double  *pairs;         /* the merged values a fused assembly (hessianpairs) wrote last: a matrix's */
+  MfadHessianKey pairs_key;     /* the point they are for */
   double        *chunk;         /* full element Hessians of a few blocks, while the cache is built */
   PetscInt       nchunk;        /* doubles of one thread's chunk (the largest chunk's full Hessians) */
   int            chunk_threads; /* threads chunk has room for */
@@ -248,7 +256,7 @@ struct _p_MfadEnergy {
 
 /* The vertex-pair pattern of the assembled Hessian (src/pattern.c): CSR over local vertices, and
    each element block's pair (its index into col) */
-typedef struct {
+typedef struct _n_MfadPairPattern {
   PetscInt    nrow, npair;
   PetscInt   *row_start, *col; /* local vertex ids, each row sorted */
   PetscInt   *slot;            /* term t, element e, block (a, b): slot[slot_start[t] + (e nv + a) nv + b] */
@@ -264,6 +272,7 @@ PETSC_INTERN PetscErrorCode MfadPairPatternCreate_Private(MfadEnergy, MfadPairPa
 PETSC_INTERN PetscErrorCode MfadPairPatternDestroy_Private(MfadPairPattern *);
 PETSC_INTERN PetscErrorCode MfadPairPatternSum_Private(MfadEnergy, MfadPairPattern *, const double *, double *);
 PETSC_INTERN PetscErrorCode MfadPairPatternSlotsChanged_Private(MfadPairPattern *);
+PETSC_INTERN PetscErrorCode MfadEnergyHessianPairs_CPU(MfadEnergy, Vec, const MfadPairPattern *, double *);
 /* aij preallocated from the pair pattern's CSR and filled in place, on any number of ranks (src/assemble_csr.c) */
 typedef struct _n_MfadMatCSR *MfadMatCSR;
 PETSC_INTERN PetscErrorCode MfadMatCSRCreate_Private(MfadEnergy, Mat, PetscBool, const MfadPairPattern *, const char *, MfadMatCSR *);
@@ -349,6 +358,7 @@ PETSC_INTERN PetscLogEvent  MFAD_ElementHessianEvent, MFAD_AssembleEvent, MFAD_C
 PETSC_INTERN PetscErrorCode MfadEnergyHessianKey_Private(MfadEnergy E, Vec X, MfadHessianKey *key);
 PETSC_INTERN PetscBool      MfadHessianKeyEqual_Private(const MfadHessianKey *a, const MfadHessianKey *b);
 PETSC_INTERN PetscErrorCode MfadTermElementHessians_Private(MfadEnergy E, const MfadTerm *term, int b0, int b1, const double *x, double *H);
+PETSC_INTERN void           MfadTermElementHessiansSpan_Private(MfadEnergy E, const MfadTerm *term, int e0, int e1, const double *x, double *H);
 PETSC_INTERN void           MfadTermElementHessiansRange_Private(MfadEnergy E, const MfadTerm *term, int b0, int b1, const double *x, double *H, int nt, int *start, double *value);
 PETSC_INTERN PetscErrorCode MfadEnergyResetHessians_Private(MfadEnergy E, PetscBool keep);
 PETSC_INTERN PetscCount     MfadPackedSize_Private(int N);

@@ -27,5 +27,6 @@ PetscErrorCode MfadEnergySetTermParams(MfadEnergy E, PetscInt term, const PetscR
   /* explicit element Hessians depend on the parameters: recompute them at the next request */
   E->caches.hess_key.valid  = PETSC_FALSE;
   E->caches.cache_key.valid = PETSC_FALSE;
+  E->caches.pairs_key.valid = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

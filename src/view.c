@@ -130,8 +130,10 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
       const int N = E->terms[t].k->nvert * E->terms[t].k->dof;
       PetscCall(PetscViewerASCIIPrintf(viewer, "%s %s %d B", t ? "," : "", E->terms[t].name, 8 * N * (N + 1) / 2));
     }
-    PetscCall(PetscViewerASCIIPrintf(viewer, "; rank 0: %.3g MB (%s); assembly values (N x N per element) %.3g MB (%s)\n", bytes_cache / 1048576, E->caches.cache ? "allocated" : "not allocated", bytes_full / 1048576,
-                                     E->caches.hess ? "allocated" : "not allocated"));
+    PetscCall(PetscViewerASCIIPrintf(
+        viewer, "; rank 0: %.3g MB (%s); element Hessians held for assembly (N x N per element; CPU: -mfad_coo_merge 0 only) %.3g MB (%s)\n",
+        bytes_cache / 1048576, E->caches.cache ? "allocated" : "not allocated", bytes_full / 1048576,
+        E->caches.hess ? "allocated" : "not allocated"));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   }
   {

@@ -112,9 +112,8 @@ static PetscErrorCode MfadKSPSetCholesky_Private(MfadEnergy E, KSP ksp)
   PetscCall(MfadEnergyGetMaxElementVertices_Private(E, &nvert));
   PetscCall(MatInitializePackage()); /* registers the orderings */
   PetscCall(PetscFunctionListFind(MatOrderingList, MATORDERINGAMD, &amd));
-  if (size == 1 && nvert == 3 && amd) {
+  if (size == 1 && nvert == 3 && amd) { /* the ordering is AMD (MfadPCSetCholesky_Private) */
     PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERPETSC));
-    PetscCall(PCFactorSetMatOrderingType(pc, MATORDERINGAMD));
     PetscCall(PetscInfo(ksp, "mfad: a triangle mesh's pattern (the largest elements have 3 vertices) on one rank: PETSc's Cholesky with AMD\n"));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

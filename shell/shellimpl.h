@@ -80,6 +80,7 @@ PETSC_INTERN PetscErrorCode MfadPCCheckShell_Private(PC pc, Mat P);
 PETSC_INTERN PetscErrorCode MfadPCIsPETScDefault_Private(PC pc, PetscBool *isdefault);
 /* shell/defaults.c: mfad's solver where the user chose none (-mfad_solver_defaults) */
 PETSC_INTERN PetscErrorCode MfadPCTypeNeedsEntries_Private(const char type[], PetscBool *needs);
+PETSC_INTERN PetscErrorCode MfadPCFactorSetMinimumDegree_Private(PC pc);
 PETSC_INTERN PetscErrorCode MfadPCSetCholesky_Private(PC pc, PC *fpc);
 PETSC_INTERN PetscErrorCode MfadOptionGiven_Private(const char prefix[], const char name[], PetscBool *set);
 PETSC_INTERN PetscErrorCode MfadSNESSetDefaults_Private(MfadEnergy E, SNES snes, MfadHessianType *form, PetscInt *pform);

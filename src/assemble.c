@@ -284,7 +284,6 @@ static PetscErrorCode MfadMatSamePairs_Private(MfadEnergy E, MfadMatCOO *c, Pets
 
   PetscFunctionBegin;
   *same = PETSC_TRUE;
-  PetscCall(MfadPairPatternSlotsChanged_Private(pat));
   PetscCall(PetscMalloc1(E->nterms + 1, &start));
   start[0] = 0;
   for (PetscInt t = 0; t < E->nterms; t++) {

@@ -92,7 +92,6 @@ typedef enum {
   MFAD_SITE_CACHED_HVP,
   MFAD_SITE_CACHED_DIAGONAL,
   MFAD_SITE_CACHED_BLOCKDIAG,
-  MFAD_SITE_PAIRSUM,
   MFAD_SITE_FUSEDSUM,
   MFAD_SITE_COUNT
 } MfadThreadSite;
@@ -261,17 +260,11 @@ typedef struct _n_MfadPairPattern {
   PetscInt   *row_start, *col; /* local vertex ids, each row sorted */
   PetscInt   *slot;            /* term t, element e, block (a, b): slot[slot_start[t] + (e nv + a) nv + b] */
   PetscCount *slot_start;
-  PetscCount  slot_cap;        /* slot's allocated length: element-set updates rewrite it in place */
-  /* the threaded sum's chunks (none until a sum runs threaded; freed when the slots change): chunk c
-     is the pairs of rows [chunk_row[c], chunk_row[c + 1]), and the element block rows (term t, e nv +
-     a) whose vertex a is in those rows are from[from_start[c nterms + t] ...], in element order */
-  PetscInt    nchunk, *chunk_row;
-  PetscCount *from_start, *from;
+  PetscCount  slot_cap; /* slot's allocated length: element-set updates rewrite it in place */
 } MfadPairPattern;
 PETSC_INTERN PetscErrorCode MfadPairPatternCreate_Private(MfadEnergy, MfadPairPattern *);
 PETSC_INTERN PetscErrorCode MfadPairPatternDestroy_Private(MfadPairPattern *);
-PETSC_INTERN PetscErrorCode MfadPairPatternSum_Private(MfadEnergy, MfadPairPattern *, const double *, double *);
-PETSC_INTERN PetscErrorCode MfadPairPatternSlotsChanged_Private(MfadPairPattern *);
+PETSC_INTERN PetscErrorCode MfadPairPatternSum_Private(MfadEnergy, const MfadPairPattern *, const double *, double *);
 PETSC_INTERN PetscErrorCode MfadEnergyHessianPairs_CPU(MfadEnergy, Vec, const MfadPairPattern *, double *);
 /* aij preallocated from the pair pattern's CSR and filled in place, on any number of ranks (src/assemble_csr.c) */
 typedef struct _n_MfadMatCSR *MfadMatCSR;

@@ -4,9 +4,10 @@
    blocks. MatSetPreallocationCOO() then sorts one COO entry per nonzero instead of one per element
    entry (a tet mesh: ~6x fewer, so the set-up no longer costs several assemblies), and a fill sums
    the element Hessians into the pair slots first, which is the summing PETSc's COO would otherwise
-   do: on the CPU block by block as they are computed (MfadEnergyHessianPairs_CPU, below), else from
-   the backend's held element Hessians (MfadPairPatternSum_Private). Built here from the connectivity alone, in O(entries) plus a
-   sort of each vertex's distinct neighbours. */
+   do: on the CPU block by block as they are computed (MfadEnergyHessianPairs_CPU, below), else
+   from the held element Hessians of a backend without that operation (MfadPairPatternSum_Private).
+   Built here from the connectivity alone, in O(entries) plus a sort of each vertex's distinct
+   neighbours. */
 #include "mfadimpl.h"
 #include <mfad/impl/psd.h> /* MFAD_PSD_MAX_N */
 #ifdef _OPENMP
@@ -19,11 +20,7 @@ PetscErrorCode MfadPairPatternCreate_Private(MfadEnergy E, MfadPairPattern *pat)
   PetscCount *dest, npair_dup;
 
   PetscFunctionBegin;
-  pat->nrow       = E->local.nlocal;
-  pat->nchunk     = 0;
-  pat->chunk_row  = NULL;
-  pat->from_start = NULL;
-  pat->from       = NULL;
+  pat->nrow = E->local.nlocal;
   PetscCall(PetscCalloc1(E->local.nlocal + 1, &count));
   PetscCall(PetscMalloc1(E->nterms + 1, &pat->slot_start)); /* PetscCount: nelem N^2 over all terms may pass 2^31 */
   pat->slot_start[0] = 0;
@@ -89,65 +86,8 @@ PetscErrorCode MfadPairPatternDestroy_Private(MfadPairPattern *pat)
   PetscCall(PetscFree(pat->col));
   PetscCall(PetscFree(pat->slot));
   PetscCall(PetscFree(pat->slot_start));
-  PetscCall(MfadPairPatternSlotsChanged_Private(pat));
   pat->nrow = pat->npair = 0;
   pat->slot_cap          = 0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The chunks of the threaded sum: runs of whole rows, MFAD_PAIR_CHUNKS per thread (at least 2,048
-   pairs each), and for each chunk the element block rows (element e's rows of its vertex a) whose
-   vertex is in its rows, term by term in element order, by a counting sort: O(elements x vertices
-   + terms x chunks), 8 bytes a block row (32 MB for 1M tets, beside their 1.15 GB of element
-   Hessians). A thread sums a chunk's block rows into its pairs in that order, which for each pair
-   is the order of the one-thread scatter (term, element, block row, block column): the same sums
-   on any number of threads, bitwise, and the chunking (the thread count of the first threaded sum)
-   changes no bit either. Few large chunks: a chunk's block rows lie in H in one run per colour,
-   which the smaller the chunk the more it breaks up (on one thread, chunks of ~2,048 pairs summed
-   100k tets in 1.5-2.5x the scatter's time, 8 chunks in 1.0-1.3x). Built at the first threaded sum
-   of a pattern: a run on one thread pays neither its time nor its memory. */
-#define MFAD_PAIR_CHUNKS 4 /* per thread: a thread another process slows holds the others up by one */
-static PetscErrorCode MfadPairPatternChunks_Private(MfadEnergy E, MfadPairPattern *pat, int nt)
-{
-  const PetscInt nterms = E->nterms, size = PetscMax(pat->npair / (MFAD_PAIR_CHUNKS * nt), 2048);
-  PetscInt      *rowchunk, nc             = 0;
-  PetscCount    *fill;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc1(pat->nrow, &rowchunk));
-  PetscCall(PetscMalloc1(pat->npair / size + 2, &pat->chunk_row));
-  pat->chunk_row[0] = 0;
-  for (PetscInt r = 0; r < pat->nrow; r++) {
-    rowchunk[r] = nc;
-    if (pat->row_start[r + 1] - pat->row_start[pat->chunk_row[nc]] >= size || r + 1 == pat->nrow) pat->chunk_row[++nc] = r + 1;
-  }
-  pat->nchunk = nc;
-  PetscCall(PetscCalloc1((size_t)nc * nterms + 1, &pat->from_start));
-  for (PetscInt t = 0; t < nterms; t++) {
-    const MfadTerm *term = &E->terms[t];
-    for (PetscCount i = 0; i < (PetscCount)term->nelem * term->k->nvert; i++) pat->from_start[(size_t)rowchunk[term->conn[i]] * nterms + t + 1]++;
-  }
-  for (PetscCount i = 0; i < (PetscCount)nc * nterms; i++) pat->from_start[i + 1] += pat->from_start[i];
-  PetscCall(PetscMalloc1(PetscMax(pat->from_start[(size_t)nc * nterms], 1), &pat->from));
-  PetscCall(PetscMalloc1((size_t)nc * nterms, &fill));
-  PetscCall(PetscArraycpy(fill, pat->from_start, (size_t)nc * nterms));
-  for (PetscInt t = 0; t < nterms; t++) {
-    const MfadTerm *term = &E->terms[t];
-    for (PetscCount i = 0; i < (PetscCount)term->nelem * term->k->nvert; i++) pat->from[fill[(size_t)rowchunk[term->conn[i]] * nterms + t]++] = i;
-  }
-  PetscCall(PetscFree(fill));
-  PetscCall(PetscFree(rowchunk));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The slots changed (an element-set update rewrote them in place): the threaded sum's chunks go with them */
-PetscErrorCode MfadPairPatternSlotsChanged_Private(MfadPairPattern *pat)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree(pat->chunk_row));
-  PetscCall(PetscFree(pat->from_start));
-  PetscCall(PetscFree(pat->from));
-  pat->nchunk = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -159,84 +99,30 @@ static inline void MfadBlockAdd(PetscInt dof, int N, const double *h, double *v)
     for (PetscInt j = 0; j < dof; j++) v[i * dof + j] += h[i * N + j];
 }
 
-/* chunk c of the threaded sum: its pairs zeroed, then its block rows' blocks added, term by term
-   in element order */
-#define MFAD_PAIR_PREFETCH 8 /* block rows ahead */
-/* PETSc's PetscPrefetchBlock() needs <xmmintrin.h>, which PETSc 3.26's headers do not include
-   (_MM_HINT_T0 undeclared in CI's CUDA build) */
-#if defined(__GNUC__)
-#define MfadPrefetch(p) __builtin_prefetch((p), 0, 3)
-#else
-#define MfadPrefetch(p) ((void)(p))
-#endif
-
-static inline void MfadPairChunkSum(MfadEnergy E, const MfadPairPattern *pat, const double *H, PetscInt dof, PetscInt c, double *vals)
-{
-  const PetscInt    bb = dof * dof, p0 = pat->row_start[pat->chunk_row[c]], p1 = pat->row_start[pat->chunk_row[c + 1]];
-  const PetscCount *start = pat->from_start + (size_t)c * E->nterms;
-
-  for (PetscCount i = (PetscCount)p0 * bb; i < (PetscCount)p1 * bb; i++) vals[i] = 0.0;
-  for (PetscInt t = 0; t < E->nterms; t++) {
-    const int       nv = E->terms[t].k->nvert, N = nv * (int)dof;
-    const PetscInt *slot = pat->slot + pat->slot_start[t];
-    for (PetscCount k = start[t]; k < start[t + 1]; k++) {
-      const PetscCount r = pat->from[k]; /* block row r = e nv + a of term t */
-      const double    *h = H + r * dof * N;
-      const PetscInt  *s = slot + r * nv;
-      /* a later block row: with the gaps between them in H the hardware prefetcher lagged (one
-         thread, 100k tets: 1.0-1.1x the scatter's time with this, up to 1.5x without) */
-      if (k + MFAD_PAIR_PREFETCH < start[t + 1]) {
-        const double *p = H + pat->from[k + MFAD_PAIR_PREFETCH] * dof * N;
-        for (PetscInt o = 0; o < dof * N; o += 8) MfadPrefetch(p + o); /* a 64-byte line each */
-      }
-      for (int b = 0; b < nv; b++) MfadBlockAdd(dof, N, h + b * dof, vals + (size_t)s[b] * bb);
-    }
-    H += E->terms[t].nelem * N * N;
-  }
-}
-
 /* vals[pair * dof^2 + i * dof + j] = the sum of the element Hessians' entries (a dof + i, b dof + j)
    over the elements whose block (a, b) falls in that pair; H holds the element Hessians term by
-   term as E->caches.hess does. vals has npair * dof^2 entries. */
-PetscErrorCode MfadPairPatternSum_Private(MfadEnergy E, MfadPairPattern *pat, const double *H, double *vals)
+   term as E->caches.hess does. vals has npair * dof^2 entries. Serial: the built-in backends do not
+   come here (the CPU's fused sum, below, is threaded; CUDA keeps its values in element order), only
+   a registered backend with merged values and no hessianpairs. */
+PetscErrorCode MfadPairPatternSum_Private(MfadEnergy E, const MfadPairPattern *pat, const double *H, double *vals)
 {
   const PetscInt dof = E->dof, bb = dof * dof;
-  PetscCount     nelem = 0;
-  double         t0;
-  int            nt;
 
   PetscFunctionBegin;
-  for (PetscInt t = 0; t < E->nterms; t++) nelem += E->terms[t].nelem;
-  nt = MfadThreadsBegin_Private(E, MFAD_SITE_PAIRSUM, nelem, &t0);
-  if (nt > 1) { /* each pair summed by one thread, its blocks in the one-thread order */
-    if (!pat->from) {
-      PetscCall(MfadPairPatternChunks_Private(E, pat, nt));
-      MfadThreadsRestart_Private(&t0);
-    }
-    /* dynamically: a thread another process slows holds the others up by one chunk */
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
-    for (PetscInt c = 0; c < pat->nchunk; c++) {
-      if (dof == 3) MfadPairChunkSum(E, pat, H, 3, c, vals);
-      else if (dof == 2) MfadPairChunkSum(E, pat, H, 2, c, vals);
-      else MfadPairChunkSum(E, pat, H, dof, c, vals);
-    }
-  } else {
-    PetscCall(PetscArrayzero(vals, (size_t)pat->npair * bb));
-    for (PetscInt t = 0; t < E->nterms; t++) {
-      const MfadTerm *term = &E->terms[t];
-      const int       nv = term->k->nvert, N = nv * (int)dof;
-      const PetscInt *slot = pat->slot + pat->slot_start[t];
-      for (PetscInt e = 0; e < term->nelem; e++, H += (size_t)N * N)
-        for (int a = 0; a < nv; a++)
-          for (int b = 0; b < nv; b++) {
-            double       *v = vals + (size_t)slot[((size_t)e * nv + a) * nv + b] * bb;
-            const double *h = H + a * dof * N + b * dof;
-            if (dof == 3) MfadBlockAdd(3, N, h, v);
-            else MfadBlockAdd(dof, N, h, v);
-          }
-    }
+  PetscCall(PetscArrayzero(vals, (size_t)pat->npair * bb));
+  for (PetscInt t = 0; t < E->nterms; t++) {
+    const MfadTerm *term = &E->terms[t];
+    const int       nv = term->k->nvert, N = nv * (int)dof;
+    const PetscInt *slot = pat->slot + pat->slot_start[t];
+    for (PetscInt e = 0; e < term->nelem; e++, H += (size_t)N * N)
+      for (int a = 0; a < nv; a++)
+        for (int b = 0; b < nv; b++) {
+          double       *v = vals + (size_t)slot[((size_t)e * nv + a) * nv + b] * bb;
+          const double *h = H + a * dof * N + b * dof;
+          if (dof == 3) MfadBlockAdd(3, N, h, v);
+          else MfadBlockAdd(dof, N, h, v);
+        }
   }
-  MfadThreadsEnd_Private(E, MFAD_SITE_PAIRSUM, nt, nelem, t0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -5,6 +5,9 @@
 #include "testutil.h"
 #include "hessian_fixtures.h"
 #include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 typedef struct {
   char              ksp[64], pc[64], factor[64], jtype[64], ptype[64]; /* the types the solve ran with ("" unset) */
@@ -342,7 +345,8 @@ END_TEST
 /* The factorisation follows the pattern on one rank (shell/defaults.c): a triangle mesh's
    (symmetric_dirichlet) PETSc's own Cholesky, simplicial, where PETSc has AMD to order it (else as
    below); a tet mesh's (neohookean_tet) and the spring grid's (which may fill a volume) MUMPS where
-   PETSc has it, else PETSc's. SNES and TAO nls alike; a solver type given by option wins. */
+   PETSc has it, else PETSc's; PETSc's in AMD order, else QMD, also where an option chose it. SNES
+   and TAO nls alike; a solver type given by option wins. */
 START_TEST(the_factorisation_follows_the_pattern)
 {
   static const char *const names[] = {"symmetric_dirichlet", "neohookean_tet", "mass_spring"};
@@ -386,6 +390,36 @@ START_TEST(the_factorisation_follows_the_pattern)
     TestCall(PCFactorGetMatSolverType(pc, &got));
     ck_assert_msg(got && !strcmp(got, want), "%s, %s%s: factorisation %s, expected %s", name, tao ? "TAO nls" : "SNES",
                   given ? ", -pc_factor_mat_solver_type petsc" : "", got ? got : "(none)", want);
+    { /* PETSc's own Cholesky, chosen by mfad or by option, in minimum-degree order: the natural
+         order and SPARSPAK's nested dissection fill in (shell/pc.c) */
+      char        path[] = "/tmp/mfad_pcview_XXXXXX", text[4096] = "", line[64];
+      const int   fd = mkstemp(path);
+      PetscViewer v;
+      FILE       *fp;
+      size_t      n;
+
+      Mat A;
+
+      ck_assert_msg(fd >= 0, "mkstemp failed");
+      close(fd);
+      /* the factor's ordering is shown once the PC has its factor matrix (PETSc 3.18-3.26) */
+      TestCall(MfadEnergyCreateMatrix(E, &A));
+      TestCall(PCSetOperators(pc, A, A));
+      TestCall(PCFactorSetUpMatSolverType(pc));
+      TestCall(MatDestroy(&A));
+      TestCall(PetscViewerASCIIOpen(PETSC_COMM_SELF, path, &v));
+      TestCall(PCView(pc, v)); /* PETSc 3.18-3.26 have no PCFactorGetMatOrderingType() */
+      TestCall(PetscViewerDestroy(&v));
+      fp = fopen(path, "r");
+      ck_assert_msg(fp, "cannot read %s", path);
+      n       = fread(text, 1, sizeof(text) - 1, fp);
+      text[n] = 0;
+      fclose(fp);
+      unlink(path);
+      snprintf(line, sizeof line, "matrix ordering: %s", amd ? MATORDERINGAMD : MATORDERINGQMD);
+      ck_assert_msg(!strcmp(want, MATSOLVERMUMPS) || strstr(text, line), "%s, %s%s: expected \"%s\" in PCView:\n%s", name, tao ? "TAO nls" : "SNES",
+                    given ? ", -pc_factor_mat_solver_type petsc" : "", line, text);
+    }
     TestCall(SNESDestroy(&snes));
     TestCall(TaoDestroy(&t));
     TestCall(MfadEnergyDestroy(&E));

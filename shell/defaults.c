@@ -6,9 +6,8 @@
      - an energy of at most -mfad_direct_solve_limit unknowns, with no Hessian form and no linear
        solver chosen: the assembled Hessian, PSD-projected per element unless a projection was
        chosen, factored by a sparse Cholesky that reports its inertia (MUMPS's LDL^T where PETSc
-       has it, except PETSc's own in AMD order for a triangle mesh on one rank, where it is faster:
-       MfadKSPSetCholesky_Private(); else PETSc's own with nested dissection, on several ranks
-       factored whole by every rank in PCREDUNDANT), so that -mfad_psd_switch auto takes exact
+       has it: MfadKSPSetCholesky_Private(); else PETSc's own in minimum-degree order, on several
+       ranks factored whole by every rank in PCREDUNDANT), so that -mfad_psd_switch auto takes exact
        steps where the exact Hessian is positive definite and projected ones elsewhere. CG +
        Jacobi on the fused product (the default before) ran 564 s on a user's first Newton step of a Mooney-Rivlin bar and
        ended DIVERGED_LINEAR_SOLVE, and took 10,000 iterations on a linear (LSCM) problem;
@@ -87,35 +86,25 @@ static PetscErrorCode MfadKSPChosenParts_Private(KSP ksp, KSPType own, PetscBool
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The direct solve: preonly and the Cholesky above, or, on one rank for a triangle mesh's pattern
-   (the largest elements have 3 vertices: a surface, whose fronts stay small; a spring grid may
-   fill a volume, a tet mesh does), PETSc's own Cholesky (simplicial: no dense fronts) with AMD, where PETSc has AMD (SuiteSparse). Measured on
-   param's Hessians (1 thread, each the fastest of 50): bunny_cut (19,700 unknowns) numeric 20.0 ms
-   and solve 1.0 ms against MUMPS's 31.5-35.4 and 4.2-5.4 ms; armadillo_cut_low (64,242) 87 and
-   3.6 ms against 148 and 18.5 ms; MUMPS's analysis with PORD (its choice here: no METIS) alone took
-   88-140 ms on bunny_cut. On tets MUMPS's fronts pay: elastic's Spot (12,663 unknowns) 172 ms
-   against 227 ms with AMD, so every other pattern keeps it. Both report the inertia that
-   -mfad_psd_switch reads (PETSc's LDL^T without pivoting: a definite matrix factors stably, which
-   is all the switch asks). */
-static PetscErrorCode MfadKSPSetCholesky_Private(MfadEnergy E, KSP ksp)
+/* The direct solve: preonly and the Cholesky above (MUMPS where PETSc has it), on every pattern.
+   PETSc's own (simplicial: no dense fronts) was a triangle mesh's default on one rank for a day
+   (7381478), from param's Hessians on an Intel machine with Debian's reference BLAS (fastest of 50:
+   bunny_cut's 19,700 unknowns numeric 20.0 ms and solve 1.0 ms against MUMPS's 31.5-35.4 and
+   4.2-5.4 ms). MUMPS's fronts run on the BLAS, and with OpenBLAS (scripts/setup.sh installs it)
+   MUMPS wins there too: param with every default on an AMD EPYC (AVX2), 1 thread, processes
+   alternating, 2 rounds (2026-12-03): bunny_cut to TinyAD's final energy 2.05-2.51 s with PETSc's in
+   AMD order against 1.51-1.58 s with MUMPS, armadillo_cut_low (64,242 unknowns) 12.6-13.4 against
+   8.2-8.5 s; with the reference BLAS on that machine the two were even (-log_view: 66-103 against
+   98 ms a factorisation). -pc_factor_mat_solver_type petsc chooses PETSc's (in AMD order, else QMD:
+   shell/pc.c). Both report the inertia that -mfad_psd_switch reads. */
+static PetscErrorCode MfadKSPSetCholesky_Private(KSP ksp)
 {
-  PC              pc;
-  PetscMPIInt     size;
-  PetscInt        nvert;
-  PetscErrorCode (*amd)(void) = NULL;
+  PC pc;
 
   PetscFunctionBegin;
   PetscCall(KSPSetType(ksp, KSPPREONLY));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(MfadPCSetCholesky_Private(pc, NULL));
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ksp), &size));
-  PetscCall(MfadEnergyGetMaxElementVertices_Private(E, &nvert));
-  PetscCall(MatInitializePackage()); /* registers the orderings */
-  PetscCall(PetscFunctionListFind(MatOrderingList, MATORDERINGAMD, &amd));
-  if (size == 1 && nvert == 3 && amd) { /* the ordering is AMD (MfadPCSetCholesky_Private) */
-    PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERPETSC));
-    PetscCall(PetscInfo(ksp, "mfad: a triangle mesh's pattern (the largest elements have 3 vertices) on one rank: PETSc's Cholesky with AMD\n"));
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -225,7 +214,7 @@ PetscErrorCode MfadSNESSetDefaults_Private(MfadEnergy E, SNES snes, MfadHessianT
     if (!chosen && has && newton && N <= limit) {
       PetscBool psd_chosen;
       *form = MFAD_HESSIAN_AIJ;
-      PetscCall(MfadKSPSetCholesky_Private(E, ksp));
+      PetscCall(MfadKSPSetCholesky_Private(ksp));
       PetscCall(MfadEnergySetPSDProjectionDefault_Private(E, &psd_chosen));
       PetscCall(PetscInfo(snes,
                           "mfad: default solver: %" PetscInt_FMT " unknowns (-mfad_direct_solve_limit %" PetscInt_FMT
@@ -335,7 +324,7 @@ static PetscErrorCode MfadTaoChooseDefaults_Private(MfadEnergy E, Tao tao, MfadH
    start of its solve): when E is wired in, if TAO has made its KSP (its type set in code), and at
    the end of TaoSetFromOptions(), which makes it for -tao_type (an options handler). Idempotent:
    once set, the types are no longer TAO's own. */
-static PetscErrorCode MfadTaoApplyDefaults_Private(MfadEnergy E, Tao tao)
+static PetscErrorCode MfadTaoApplyDefaults_Private(Tao tao)
 {
   KSP            ksp;
   PetscBool      chosen;
@@ -349,7 +338,7 @@ static PetscErrorCode MfadTaoApplyDefaults_Private(MfadEnergy E, Tao tao)
   if (tag) {
     PetscCall(MfadKSPChosen_Private(ksp, KSPSTCG, &chosen, pc_type, sizeof(pc_type)));
     if (!chosen) {
-      PetscCall(MfadKSPSetCholesky_Private(E, ksp));
+      PetscCall(MfadKSPSetCholesky_Private(ksp));
       PetscCall(PetscInfo(tao, "mfad: default solver: assembled Hessian, sparse Cholesky\n"));
     }
   }
@@ -361,8 +350,8 @@ static PetscErrorCode MfadTaoApplyDefaults_Private(MfadEnergy E, Tao tao)
 static PetscErrorCode MfadTaoDefaultsHandler_Private(PetscObject obj, MfadOptionItems items, void *ctx)
 {
   PetscFunctionBegin;
-  (void)items;
-  PetscCall(MfadTaoApplyDefaults_Private((MfadEnergy)ctx, (Tao)obj));
+  (void)items, (void)ctx;
+  PetscCall(MfadTaoApplyDefaults_Private((Tao)obj));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -374,8 +363,8 @@ PetscErrorCode MfadTaoSetDefaults_Private(MfadEnergy E, Tao tao, MfadHessianType
   PetscCall(MfadTaoChooseDefaults_Private(E, tao, form));
   PetscCall(MfadEnergyGetSolverDefaults(E, &on));
   if (!on) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MfadTaoApplyDefaults_Private(E, tao));
-  PetscCall(PetscObjectAddOptionsHandler((PetscObject)tao, MfadTaoDefaultsHandler_Private, NULL, E));
+  PetscCall(MfadTaoApplyDefaults_Private(tao));
+  PetscCall(PetscObjectAddOptionsHandler((PetscObject)tao, MfadTaoDefaultsHandler_Private, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

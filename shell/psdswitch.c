@@ -490,8 +490,7 @@ PetscErrorCode MfadPSDSwitchStep_Private(PetscObject solver, MfadEnergy E, KSP k
       /* slower than quadratic, and the last step went the whole Newton step (near a minimum, where
          an exact step may go through): try exact. A step cut by a wall or backtracked is far from
          it, where the exact Hessian is seldom definite and a try costs a second factorisation:
-         param's Newton steps/factorisations without this test, with it (MUMPS, before PETSc's
-         Cholesky in AMD order became the triangles' default): spot_jitter 15/18, 14/16; spot_patch
+         param's Newton steps/factorisations without this test, with it (MUMPS): spot_jitter 15/18, 14/16; spot_patch
          14/17, 11/13; sock.obj 129/155, 114/136; bunny_cut 52/61, 48/56; elastic's Spot tets
          69/71, 70/72 (TAO nls 67/68, 65/66), its bar at -g -2000 12/14, 13/15 */
       c->exact = (PetscBool)(gnorm > 0.25 * c->gprev && lambda >= 0.999);

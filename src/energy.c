@@ -512,17 +512,6 @@ PetscErrorCode MfadEnergySetPSDProjectionDefault_Private(MfadEnergy E, PetscBool
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* shell/defaults.c: the most vertices an element of E has, over its terms (4, a point-triangle pair's,
-   with contact): 3 is a triangle mesh's pattern */
-PetscErrorCode MfadEnergyGetMaxElementVertices_Private(MfadEnergy E, PetscInt *nvert)
-{
-  PetscFunctionBegin;
-  MfadValidEnergy(E, 1);
-  *nvert = E->contact ? 4 : 0;
-  for (PetscInt k = 0; k < E->nterms; k++) *nvert = PetscMax(*nvert, (PetscInt)E->terms[k].k->nvert);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* shell/forms.c: the Hessian forms set in code (-1: none), read as the defaults of -mfad_hessian, -mfad_pmat */
 PetscErrorCode MfadEnergySetHessianTypes_Private(MfadEnergy E, PetscInt jac, PetscInt pmat)
 {

@@ -55,8 +55,6 @@ PETSC_INTERN PetscErrorCode MfadEnergyGetPSDProjectionInUse_Private(MfadEnergy E
 PETSC_INTERN PetscErrorCode MfadEnergySetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection type); /* shell/psdswitch.c */
 /* src/energy.c: a solver default's projection, unless the user chose one (*chosen) */
 PETSC_INTERN PetscErrorCode MfadEnergySetPSDProjectionDefault_Private(MfadEnergy E, PetscBool *chosen);
-/* src/energy.c: the most vertices an element has (the default factorisation's choice) */
-PETSC_INTERN PetscErrorCode MfadEnergyGetMaxElementVertices_Private(MfadEnergy E, PetscInt *nvert);
 /* src/energy.c: this solve's counts (reset: from zero) of -mfad_psd_switch and of Newton-CG */
 PETSC_INTERN PetscErrorCode MfadEnergyCountPSDSwitch_Private(MfadEnergy E, PetscBool reset, PetscInt exact, PetscInt fallbacks);
 PETSC_INTERN PetscErrorCode MfadEnergyCountNewtonCG_Private(MfadEnergy E, PetscBool reset, PetscInt fallbacks, PetscInt escapes);

@@ -43,8 +43,12 @@ def once(exe, mesh, extra, energy, gnorm, fast_mpi_init):
     steps = [(int(m[1]), float(m[2]), float(m[3]), float(m[4])) for m in map(STEP.match, p.stdout.splitlines()) if m]
     last = [line for line in p.stdout.splitlines() if line.startswith("param:")][-1]
     final_t = steps[-1][3]
-    hit = next(((k, e, g, t) for k, e, g, t in steps if (energy is None or e <= energy) and (gnorm is None or g <= gnorm)), None)
-    return wall, final_t, steps[-1], hit, last
+    hits = []  # the first step at the energy, then the first at the energy and the gradient norm
+    for want_g in (None, gnorm):
+        if energy is None and want_g is None:
+            continue
+        hits.append(next(((k, e, g, t) for k, e, g, t in steps if (energy is None or e <= energy) and (want_g is None or g <= want_g)), None))
+    return wall, final_t, steps[-1], hits, last
 
 
 def main():
@@ -65,13 +69,14 @@ def main():
     med = lambda xs: statistics.median(xs)  # noqa: E731
     wall, final_t = med([r[0] for r in runs]), med([r[1] for r in runs])
     k, e, g, _ = runs[0][2]
-    hit = runs[0][3]
     line = f"param_time {os.path.basename(a.mesh)}: set-up {wall - final_t:.3f} s{' (fast MPI init)' if a.fast_mpi_init else ''}; own stop: {k} steps, {final_t:.3f} s, energy {e:.12g}, |g| {g:.3e}"
-    if a.energy is not None or a.gnorm is not None:
-        if hit is None:
-            line += "; target not reached"
+    gnorms = ([None] if a.energy is not None else []) + ([a.gnorm] if a.gnorm is not None else [])
+    for i, want_g in enumerate(gnorms):
+        hit = runs[0][3][i]
+        if hit is None or any(r[3][i] is None for r in runs):
+            line += f"; target (energy <= {a.energy}, |g| <= {want_g}) not reached"
         else:
-            line += f"; target (energy <= {a.energy}, |g| <= {a.gnorm}) at step {hit[0]}: {med([r[3][3] for r in runs]):.3f} s (energy {hit[1]:.12g}, |g| {hit[2]:.3e})"
+            line += f"; target (energy <= {a.energy}, |g| <= {want_g}) at step {hit[0]}: {med([r[3][i][3] for r in runs]):.3f} s (energy {hit[1]:.12g}, |g| {hit[2]:.3e})"
     print(line)
     print("  " + runs[0][4])
 

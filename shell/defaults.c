@@ -94,9 +94,9 @@ static PetscErrorCode MfadKSPChosenParts_Private(KSP ksp, KSPType own, PetscBool
    MUMPS wins there too: param with every default on an AMD EPYC (AVX2), 1 thread, processes
    alternating, 2 rounds (2026-12-03): bunny_cut to TinyAD's final energy 2.05-2.51 s with PETSc's in
    AMD order against 1.51-1.58 s with MUMPS, armadillo_cut_low (64,242 unknowns) 12.6-13.4 against
-   8.2-8.5 s; with the reference BLAS on that machine the two were even (-log_view: 66-103 against
-   98 ms a factorisation). -pc_factor_mat_solver_type petsc chooses PETSc's (in AMD order, else QMD:
-   shell/pc.c). Both report the inertia that -mfad_psd_switch reads. */
+   8.2-8.5 s; with the reference BLAS on that machine MUMPS was even inside param (-log_view: 66-103
+   against 98 ms a factorisation) and slower alone (best of 20: 100-104 against 61-90 ms).
+   -pc_factor_mat_solver_type petsc chooses PETSc's (in AMD order, else QMD: shell/pc.c). Both report the inertia that -mfad_psd_switch reads. */
 static PetscErrorCode MfadKSPSetCholesky_Private(KSP ksp)
 {
   PC pc;

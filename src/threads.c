@@ -152,7 +152,16 @@ void MfadThreadsEnd_Private(MfadEnergy E, int site, int nt, PetscCount nelem, do
     return;
   }
   /* the loop in use: smoothed; a probe or a first time: replaces */
-  c->sec[i] = c->probe || c->sec[i] <= 0.0 ? s : 0.5 * (c->sec[i] + s);
+  const int threaded = c->sec[1] < c->sec[0];
+  c->sec[i]          = c->probe || c->sec[i] <= 0.0 ? s : 0.5 * (c->sec[i] + s);
+  if (!c->probe && (c->sec[1] < c->sec[0]) != threaded) {
+    /* the loop in use became the slower by its own runs (another process came while the count of
+       them saw none): the other is timed again within MFAD_THREADS_PROBE_MIN calls, not after the
+       interval its own last probe earned (hundreds of calls when it lost by far), so that a
+       disturbance does not outlast itself */
+    c->interval = MFAD_THREADS_PROBE_MIN;
+    c->calls    = 0;
+  }
   if (c->probe) {
     const double loss  = PetscMax(c->sec[0], c->sec[1]) / PetscMin(c->sec[0], c->sec[1]) - 1.0;
     const int    taken = i == (c->sec[1] < c->sec[0]); /* the probed count is now the faster */

@@ -19,6 +19,7 @@ static const char help[] =
 #include <string.h>
 #include <time.h>
 #include "hand.h"
+#include "peak.h"
 #include "workloads.h"
 
 /* the energies the translator takes on lanes (mfad-energy --lanes writes their body), each compiled
@@ -205,6 +206,14 @@ int main(int argc, char **argv)
         }
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "energy %s: %d elements, 1 thread, clock %.2f GHz (dependent adds), %s of %d\n", energy, ne, 1e-9 * hz,
                           median ? "medians" : "fastest", (int)reps));
+    { /* what lanes can gain here at most: a core that splits a 256-bit instruction in halves gives 4 lanes 2x, not 4x (peak.c) */
+      double rate[4];
+      for (int w = 0; w < 4; w++) rate[w] = BenchPeakFmaRate(1 << w, 5);
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                            "FP64 multiply-adds a cycle (bench/peak.c, independent chains): scalar %.2f, 2 lanes %.2f, 4 lanes %.2f, 8 lanes %.2f; "
+                            "the most lanes can gain over a scalar loop that fills the pipes: 4 lanes %.2fx, 8 lanes %.2fx\n",
+                            rate[0] / hz, rate[1] / hz, rate[2] / hz, rate[3] / hz, rate[2] / rate[0], rate[3] / rate[0]));
+    }
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s %10s %10s %8s %9s %10s %10s %8s %9s %10s %10s %8s %9s\n", "loop", "grad ns/el", "cycles/el",
                           "speed-up", "diff", "hvp ns/el", "cycles/el", "speed-up", "diff", "val ns/el", "cycles/el", "speed-up", "diff"));
     double med[4][3];

@@ -388,7 +388,7 @@ def x_lanes(b, quick):
         cmds.append(cmd)
         if why:
             return dict(title=t, notrun=why)
-        notes += [line for line in out.splitlines() if line.startswith(("workload", "energy"))]
+        notes += [line for line in out.splitlines() if line.startswith(("workload", "energy", "FP64"))]
         allrows += [[wl] + r for r in numrows(out, 12, lambda s: s in ("scalar", "lanes4", "lanes8", "hand"))]
     s = section(t, cmds[0], "Gradient, fused HVP and value of one kernel through its scalar loop, its 4- and 8-lane loops (the energy compiled "
                 "again at each width) and the hand-written scalar C, interleaved in one process, 1 thread, the fastest of the "
@@ -785,9 +785,11 @@ def main():
         extras.append(x)
     meta["load_after"] = loadavg()
     meta["minutes"] = (time.time() - t_start) / 60
-    with open(os.path.join(BENCH, "results.json"), "w") as fp:
+    # the raw figures and plots beside the Markdown: a run with --out elsewhere leaves the committed ones alone
+    results = os.path.join(os.path.dirname(os.path.abspath(a.out)), "results.json")
+    with open(results, "w") as fp:
         json.dump(dict(meta=meta, stream=st, data=data, newton=[nsize, nrows], callgrind=cg, extras=extras), fp, indent=1)
-    plots = plot(pyplot, os.path.join(BENCH, "results.json"))
+    plots = plot(pyplot, results)
     write(a.out, meta, st, data, nsize, nrows, cg, plots, extras)
     log(f"wrote {os.path.relpath(a.out, ROOT)} in {meta['minutes']:.1f} min; load average {meta['load_after']}")
 

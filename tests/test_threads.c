@@ -2,8 +2,11 @@
 /* Threads change no bit of any result (docs/threads.md): every operation on a spring grid big
    enough to be threaded (26k springs, above the library's serial-below threshold of 16,384
    elements) on 1 thread, on 2, and with the default count, which switches between the two as it
-   measures them (many calls, so both are taken). */
+   measures them (many calls, so both are taken). And the measured rule itself, on a kernel whose
+   times the test sets (default_threads_retime_soon_after_a_disturbance). */
+#define MFAD_IMPL_ALLOWED 1 /* a kernel wrapped here: the complete kernel struct */
 #include "testutil.h"
+#include <mfad/impl/kernel.h>
 #include <string.h>
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -253,6 +256,86 @@ START_TEST(assembled_hessian_is_bitwise_identical_for_1_and_2_threads)
 }
 END_TEST
 
+/* A spring kernel whose gradient loop also waits, by the wall clock, a time the test sets per
+   element: 100 ns on one thread, 25 on more (threads 4x faster), and while `disturbed` 50x that on
+   more (another process the count of them missed). It logs the thread count of every call. */
+static struct _n_MfadKernel TimedSpring;
+static MfadLoopFn           SpringGradient;
+static int                  disturbed, ncalls, calls_nt[256];
+
+static void TimedGradient(const MfadLoop *L)
+{
+  const double ns = L->nthreads > 1 ? (disturbed ? 1250.0 : 25.0) : 100.0, t0 = MPI_Wtime();
+  SpringGradient(L);
+  if (ncalls < 256) calls_nt[ncalls++] = L->nthreads;
+  while (MPI_Wtime() - t0 < 1e-9 * ns * (double)L->nelem) {}
+}
+
+/* The default's measured rule (src/threads.c): a threaded loop that turns slower by its own runs
+   (a disturbance the count of other processes missed) makes one thread the faster, and threads are
+   timed again within MFAD_THREADS_PROBE_MIN (4) calls, not after the interval their last probe
+   earned (the loss of one thread against them: 3, x 20 = 60 calls). Before that rule a
+   disturbance of one call kept the loops on one thread for up to 60 calls. */
+START_TEST(default_threads_retime_soon_after_a_disturbance)
+{
+  MfadKernel spring;
+  MfadEnergy E;
+  Vec        X, G;
+  int        flip = -1, back = -1, threaded = 0;
+
+  TestCall(TestGridCreate(16, 16, 16, &grid));
+  TestCall(MfadKernelFind("mass_spring", &spring));
+  TimedSpring              = *spring;
+  SpringGradient           = spring->cpu_gradient;
+  TimedSpring.cpu_gradient = TimedGradient;
+  { /* TestGridEnergy's springs (without its fixed vertices) on the timed kernel */
+    MfadKernel k = &TimedSpring;
+    double    *rest, kk = 3.0;
+    TestCall(MfadEnergyCreate(PETSC_COMM_SELF, 3, PETSC_DECIDE, grid.nvert, &E));
+    TestCall(PetscMalloc1(6 * grid.nelem, &rest));
+    for (PetscInt e = 0; e < grid.nelem; e++)
+      for (int a = 0; a < 2; a++)
+        for (int d = 0; d < 3; d++) rest[6 * e + 3 * a + d] = grid.rest[3 * grid.conn[2 * e + a] + d];
+    TestCall(MfadEnergyAddTermFromRest(E, k, grid.nelem, grid.conn, rest, &kk, 1.0, NULL));
+    TestCall(PetscFree(rest));
+  }
+  TestCall(MfadEnergySetNumThreads(E, 0));
+  TestCall(MfadEnergyCreateVecs(E, &X, &G));
+  TestCall(TestGridPoint(&grid, 0.9, 7, X));
+  /* 20 calls: the warm-up, a probe of threads (taken), a probe of one thread (lost by 3x) */
+  ncalls = 0;
+  for (int i = 0; i < 20; i++) TestCall(MfadEnergyComputeGradient(E, X, G));
+  for (int i = 10; i < 20; i++) threaded += calls_nt[i] > 1;
+  if (threaded < 5) { /* other processes' threads counted on the cores: the rule is not timing here */
+    TestCall(PetscPrintf(PETSC_COMM_SELF,
+                         "default_threads_retime_soon_after_a_disturbance: %d of calls 10-19 threaded; the cores are "
+                         "not free here, not checked\n",
+                         threaded));
+  } else {
+    /* one disturbed call on threads, then undisturbed ones: the first threaded call after the one
+       that turned one thread the faster */
+    disturbed = 1;
+    for (int i = 0; i < 40 && flip < 0; i++) {
+      const int before = ncalls;
+      TestCall(MfadEnergyComputeGradient(E, X, G));
+      if (calls_nt[before] > 1) flip = ncalls; /* the disturbed threaded call: the next one decides */
+    }
+    disturbed = 0;
+    ck_assert_msg(flip >= 0, "no threaded call in 40 while disturbed");
+    for (int i = 0; i < 40 && back < 0; i++) {
+      TestCall(MfadEnergyComputeGradient(E, X, G));
+      if (calls_nt[ncalls - 1] > 1) back = ncalls - flip;
+    }
+    ck_assert_msg(back > 0 && back <= 6,
+                  "after one disturbed threaded call, threads came back after %d calls (expected within 4, 6 with the count's noise)", back);
+  }
+  TestCall(VecDestroy(&X));
+  TestCall(VecDestroy(&G));
+  TestCall(MfadEnergyDestroy(&E));
+  TestCall(TestGridDestroy(&grid));
+}
+END_TEST
+
 #if defined(__linux__)
 /* spinning processes, one per core, forked before MPI starts (a fork after it is not safe): they
    spin while *spin_flag is 1, sleep while 0 and exit at 2 or when this process is gone */
@@ -324,6 +407,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, results_are_bitwise_identical_for_1_2_and_default_threads);
   tcase_add_test(tc, projected_results_are_bitwise_identical_for_1_2_and_default_threads);
   tcase_add_test(tc, assembled_hessian_is_bitwise_identical_for_1_and_2_threads);
+  tcase_add_test(tc, default_threads_retime_soon_after_a_disturbance);
 #if defined(__linux__)
   tcase_add_test(tc, default_threads_stay_at_one_beside_busy_cores);
 #endif

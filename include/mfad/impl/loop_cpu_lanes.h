@@ -142,6 +142,28 @@ static inline __attribute__((always_inline)) void mfad_lanes_gather_vec(const do
 }
 
 #endif
+#if defined(MFAD_FEATURE_MAP_DIFF) && !defined(MFAD_LANES_MAP_DIFF) && MFAD_NV == 2 && MFAD_NF == 3 && MFAD_ND == 3 && \
+    !defined(MFAD_LANES_NO_DIFF_PAIRS)
+/* The spring's edge f = x_1 - x_0 (MFAD_FEATURE_MAP_DIFF) without AVX-512VL's masked loads: each lane's
+   pairs (x, y) and (y, z) of x_1 less those of x_0, then one transposition of the pairs (two, one a
+   vertex, and the map after); the scalar map's subtractions: bitwise the same. The scatter below
+   takes -g, +g from one transposition too. */
+#define MFAD_LANES_MAP_DIFF       1
+#define MFAD_LANES_MAP_DIFF_PAIRS 1
+static inline __attribute__((always_inline)) void mfad_lanes_gather_map(const double *a, const long long idx[MFAD_NV][MFAD_VW], const mfad_vd *pv,
+                                                                        mfad_vd *f)
+{
+  mfad_v2d P[MFAD_VW];
+  (void)pv;
+  for (int l = 0; l < MFAD_VW; l++) P[l] = mfad_lanes_load2(a + idx[1][l]) - mfad_lanes_load2(a + idx[0][l]);
+  MFAD_LANES_XY_IN(P, lo, hi);
+  f[0] = MFAD_LANES_X(lo, hi);
+  f[1] = MFAD_LANES_Y(lo, hi);
+  for (int l = 0; l < MFAD_VW; l++) P[l] = mfad_lanes_load2(a + idx[1][l] + 1) - mfad_lanes_load2(a + idx[0][l] + 1);
+  MFAD_LANES_XY_IN(P, lo2, hi2);
+  f[2] = MFAD_LANES_Y(lo2, hi2);
+}
+#endif
 /* y[idx[a][l] + d] += weight o[a nd + d] lane l, lane by lane (element order), vertex by vertex: by
    pairs, a third unknown alone (each entry written as the scalar path writes it: a neighbour's
    entry, another thread's, is never read and stored back) */
@@ -242,7 +264,26 @@ static inline __attribute__((always_inline)) void mfad_lanes_params(const MfadLo
 static inline __attribute__((always_inline)) void mfad_lanes_scatter(const MfadLoop *L, const long long idx[MFAD_NV][MFAD_VW], const mfad_vd *pv,
                                                                      const mfad_vd *af)
 {
-#if defined(MFAD_LANES_MAP_DIFF)
+#if defined(MFAD_LANES_MAP_DIFF_PAIRS)
+  /* B^T af = (-af, af): the pairs (x, y) of af transposed once, each lane's subtracted from x_0's
+     entries and added to x_1's, z alone, in the scalar path's order (y + w (-g) and y - w g are the
+     same number) */
+  mfad_v2d     P[MFAD_VW];
+  const double w = L->weight;
+  (void)pv;
+  MFAD_LANES_XY_OUT(af[0], af[1], P);
+  for (int l = 0; l < MFAD_VW; l++) {
+    double  *y0 = L->y + idx[0][l], *y1 = L->y + idx[1][l];
+    mfad_v2d t0 = mfad_lanes_load2(y0);
+    t0 -= w * P[l];
+    memcpy(y0, &t0, sizeof(t0));
+    y0[2] -= w * af[2][l];
+    mfad_v2d t1 = mfad_lanes_load2(y1);
+    t1 += w * P[l];
+    memcpy(y1, &t1, sizeof(t1));
+    y1[2] += w * af[2][l];
+  }
+#elif defined(MFAD_LANES_MAP_DIFF)
   /* B^T af = (-af, af): af transposed once, each lane's row subtracted from x_0's entries and added
      to x_1's, in the scalar path's order (y + w (-g) and y - w g are the same number) */
   const mfad_vd r[4] = {af[0], af[1], af[2], mfad_vsplat(0.0)};

@@ -270,10 +270,11 @@ static inline __attribute__((always_inline)) void mfad_lanes_scatter(const MfadL
      same number) */
   mfad_v2d     P[MFAD_VW];
   const double w = L->weight;
+  double      *y = L->y; /* read once: a store to y[] might change L->y, as far as the compiler knows */
   (void)pv;
   MFAD_LANES_XY_OUT(af[0], af[1], P);
   for (int l = 0; l < MFAD_VW; l++) {
-    double  *y0 = L->y + idx[0][l], *y1 = L->y + idx[1][l];
+    double  *y0 = y + idx[0][l], *y1 = y + idx[1][l];
     mfad_v2d t0 = mfad_lanes_load2(y0);
     t0 -= w * P[l];
     memcpy(y0, &t0, sizeof(t0));

@@ -281,7 +281,7 @@ START_TEST(default_threads_retime_soon_after_a_disturbance)
   MfadKernel spring;
   MfadEnergy E;
   Vec        X, G;
-  int        flip = -1, back = -1, threaded = 0;
+  int        back = -1, tried = 0, ok = 0;
 
   TestCall(TestGridCreate(16, 16, 16, &grid));
   TestCall(MfadKernelFind("mass_spring", &spring));
@@ -302,16 +302,18 @@ START_TEST(default_threads_retime_soon_after_a_disturbance)
   TestCall(MfadEnergySetNumThreads(E, 0));
   TestCall(MfadEnergyCreateVecs(E, &X, &G));
   TestCall(TestGridPoint(&grid, 0.9, 7, X));
-  /* 20 calls: the warm-up, a probe of threads (taken), a probe of one thread (lost by 3x) */
-  ncalls = 0;
-  for (int i = 0; i < 20; i++) TestCall(MfadEnergyComputeGradient(E, X, G));
-  for (int i = 10; i < 20; i++) threaded += calls_nt[i] > 1;
-  if (threaded < 5) { /* other processes' threads counted on the cores: the rule is not timing here */
-    TestCall(PetscPrintf(PETSC_COMM_SELF,
-                         "default_threads_retime_soon_after_a_disturbance: %d of calls 10-19 threaded; the cores are "
-                         "not free here, not checked\n",
-                         threaded));
-  } else {
+  /* Up to 3 attempts, the first that can time the rule deciding: a transient thread of another
+     process (a CI runner's, seen here) makes the default keep calls on one thread, untimed, and
+     the rule cannot show in those calls. The rule before this one fails every attempt (none in 40). */
+  for (int attempt = 0; attempt < 3 && !ok; attempt++) {
+    int flip = -1, threaded = 0;
+    /* 20 calls: the warm-up, a probe of threads (taken), a probe of one thread (lost by 3x) */
+    ncalls    = 0;
+    disturbed = 0;
+    for (int i = 0; i < 20; i++) TestCall(MfadEnergyComputeGradient(E, X, G));
+    for (int i = 10; i < 20; i++) threaded += calls_nt[i] > 1;
+    if (threaded < 5) continue; /* other processes' threads counted on the cores: not timing now */
+    tried++;
     /* one disturbed call on threads, then undisturbed ones: the first threaded call after the one
        that turned one thread the faster */
     disturbed = 1;
@@ -321,14 +323,22 @@ START_TEST(default_threads_retime_soon_after_a_disturbance)
       if (calls_nt[before] > 1) flip = ncalls; /* the disturbed threaded call: the next one decides */
     }
     disturbed = 0;
-    ck_assert_msg(flip >= 0, "no threaded call in 40 while disturbed");
+    if (flip < 0) continue; /* no threaded call in 40: the cores were taken meanwhile */
+    back = -1;
     for (int i = 0; i < 40 && back < 0; i++) {
       TestCall(MfadEnergyComputeGradient(E, X, G));
       if (calls_nt[ncalls - 1] > 1) back = ncalls - flip;
     }
-    ck_assert_msg(back > 0 && back <= 6,
-                  "after one disturbed threaded call, threads came back after %d calls (expected within 4, 6 with the count's noise)", back);
+    ok = back > 0 && back <= 6;
   }
+  if (!tried)
+    TestCall(
+        PetscPrintf(PETSC_COMM_SELF, "default_threads_retime_soon_after_a_disturbance: the cores were not free here in 3 attempts, not checked\n"));
+  else
+    ck_assert_msg(ok,
+                  "after one disturbed threaded call, threads came back after %d calls in the last of %d attempts (expected within 4, 6 with the "
+                  "count's noise)",
+                  back, tried);
   TestCall(VecDestroy(&X));
   TestCall(VecDestroy(&G));
   TestCall(MfadEnergyDestroy(&E));

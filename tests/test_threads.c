@@ -302,9 +302,10 @@ START_TEST(default_threads_retime_soon_after_a_disturbance)
   TestCall(MfadEnergySetNumThreads(E, 0));
   TestCall(MfadEnergyCreateVecs(E, &X, &G));
   TestCall(TestGridPoint(&grid, 0.9, 7, X));
-  /* Up to 3 attempts, the first that can time the rule deciding: a transient thread of another
-     process (a CI runner's, seen here) makes the default keep calls on one thread, untimed, and
-     the rule cannot show in those calls. The rule before this one fails every attempt (none in 40). */
+  /* Up to 3 attempts, the first that can time the rule deciding: while the count sees another
+     process's thread running (a transient one will do), the default keeps calls on one thread,
+     untimed, and the rule cannot show in those calls (one CI run's ASan stage: no threaded call in
+     40). The rule before this one fails every attempt (none in 40). */
   for (int attempt = 0; attempt < 3 && !ok; attempt++) {
     int flip = -1, threaded = 0;
     /* 20 calls: the warm-up, a probe of threads (taken), a probe of one thread (lost by 3x) */

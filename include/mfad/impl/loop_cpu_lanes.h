@@ -548,9 +548,9 @@ static void mfad_cpu_lanes_gradient(const MfadLoop *L)
 #endif
 /* GCC's scheduling before register allocation (-fschedule-insns: off on x86 by default, as it
    lengthens live ranges) on the HVP's pairs of groups, where 32 vector registers (AVX-512VL) hold
-   both groups: mass_spring's HVP 4.73-4.86 -> 4.41-4.54 ns a spring (bench_lanes -workload cloth
+   both groups: mass_spring's HVP 4.74-4.86 -> 4.41-4.54 ns a spring (bench_lanes -workload cloth
    -n 317, 5 runs in turn, AMD EPYC Zen 4); with 16 (-mno-avx512f) they spill, 4.80-4.86 -> 5.68-6.47,
-   as do 8 lanes' (5.52-5.85 -> 6.23-6.38), and the gradient's pairs measured no gain
+   as do 8 lanes' (5.52-5.85 -> 6.23-6.38), and the whole unit with it made the gradient 1-3% slower
    (bench/README.md). -DMFAD_LANES_NO_SCHEDULE: off */
 #if MFAD_LANES_PAIRS && MFAD_VW == 4 && defined(__AVX512VL__) && defined(__GNUC__) && !defined(__clang__) && !defined(MFAD_LANES_NO_SCHEDULE)
 #define MFAD_LANES_HVP_SCHEDULE __attribute__((optimize("schedule-insns")))

@@ -316,7 +316,7 @@ START_TEST(default_threads_retime_soon_after_a_disturbance)
   MfadKernel spring;
   MfadEnergy E;
   Vec        X, G;
-  int        back = -1, flip = -1, tried = 0, ok = 0, cback = -1, cflip = -1; /* c: the last attempt that counted */
+  int        tried = 0, ok = 0, cback = -1, cflip = -1; /* c: the last attempt that counted */
 
   TestCall(TestGridCreate(16, 16, 16, &grid));
   TestCall(MfadKernelFind("mass_spring", &spring));
@@ -333,17 +333,14 @@ START_TEST(default_threads_retime_soon_after_a_disturbance)
      after it (CoresFreeNow, where it saw no threaded call); the rule before this one fails every such
      attempt (none in 40). */
   for (int attempt = 0; attempt < 3 && !ok; attempt++) {
-    int       threaded = 0;
-    PetscBool free_;
-    flip = -1;
-    back = -1;
+    int       threaded = 0, flip = -1, back = -1;
+    PetscBool free_ = PETSC_TRUE;
     /* 20 calls: the warm-up, a probe of threads (taken), a probe of one thread (lost by 3x) */
     ncalls    = 0;
     disturbed = 0;
     for (int i = 0; i < 20; i++) TestCall(MfadEnergyComputeGradient(E, X, G));
     for (int i = 10; i < 20; i++) threaded += calls_nt[i] > 1;
     if (threaded < 5) continue; /* other processes' threads counted on the cores: not timing now */
-    tried++;
     /* one disturbed call on threads, then undisturbed ones: the first threaded call after the one
        that turned one thread the faster */
     disturbed = 1;
@@ -358,14 +355,12 @@ START_TEST(default_threads_retime_soon_after_a_disturbance)
         TestCall(MfadEnergyComputeGradient(E, X, G));
         if (calls_nt[ncalls - 1] > 1) back = ncalls - flip;
       }
-    ok = back > 0 && back <= 6;
-    if (back < 0) { /* no threaded call in 40, disturbed or after: a failure where the cores are free now */
-      TestCall(CoresFreeNow(X, G, &free_));
-      if (!free_) {
-        tried--; /* the cores were taken meanwhile: this attempt timed nothing */
-        continue;
-      }
-    }
+    /* no threaded call in 40, disturbed or after: a failure where the cores are free now, else the
+       cores were taken meanwhile and this attempt timed nothing */
+    if (back < 0) TestCall(CoresFreeNow(X, G, &free_));
+    if (!free_) continue;
+    tried++;
+    ok    = back > 0 && back <= 6;
     cflip = flip;
     cback = back;
   }

@@ -176,8 +176,8 @@ void MfadThreadsEnd_Private(MfadEnergy E, int site, int nt, PetscCount nelem, do
   }
   /* the loop in use: smoothed; a probe or a first time: replaces. A run counts for at most twice
      the time known so far (its count's, else the other's): one run the hypervisor or the scheduler
-     stopped for milliseconds (on a VM here, idle, threaded runs of 1.4-2.2 ms took 17.8 twice in
-     about 80) would otherwise make its count the slower until the next probe or, as a probe, keep
+     stopped for milliseconds (on a VM here, idle, about one threaded run of 1.4-2.2 ms in 6-15 took
+     8-18 ms) would otherwise make its count the slower until the next probe or, as a probe, keep
      it off for the hundreds of calls its loss earns. A lasting change is followed by doubling,
      within a few runs. */
   const int    threaded = c->sec[1] < c->sec[0];

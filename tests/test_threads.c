@@ -497,7 +497,8 @@ static void Spin(pid_t parent)
     if (f == 2 || getppid() != parent) _exit(0);
     /* 20 ms between looks: a sleeper that woke every millisecond was, right after each threaded
        loop (its idle thread spinning on, the caller on the other core), a runnable thread the
-       default's count of other processes saw on about one sample in three of an idle phase */
+       default's count of other processes saw in about 25 counts of bench_threads' idle phase
+       (-reps 15; 1-2 with -busy 0, no spinner) */
     if (f == 0) usleep(20000);
     else
       for (long i = 0; i < 10000000L; i++) __asm__ volatile("" ::: "memory");

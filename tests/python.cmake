@@ -6,7 +6,8 @@
 if(NOT MFAD_PYTHON_FOUND)
   return()
 endif()
-set(MFADPY_ENV "PYTHONPATH=${PROJECT_BINARY_DIR}/python;MFAD_PYTHON_CACHE=${CMAKE_CURRENT_BINARY_DIR}/python-cache;${MFAD_MPI_ENV};OMP_NUM_THREADS=1")
+set(MFADPY_ENV_NOCACHE "PYTHONPATH=${PROJECT_BINARY_DIR}/python;${MFAD_MPI_ENV};OMP_NUM_THREADS=1")
+set(MFADPY_ENV "${MFADPY_ENV_NOCACHE};MFAD_PYTHON_CACHE=${CMAKE_CURRENT_BINARY_DIR}/python-cache")
 set(pytests ${CMAKE_CURRENT_SOURCE_DIR}/python)
 set(pyexamples ${PROJECT_SOURCE_DIR}/python/examples)
 
@@ -24,9 +25,7 @@ set_tests_properties(python_import python_api python_kernel_from_c python_interr
 # its own cache: it checks that its second build is the cached object (the file's time unchanged),
 # and python_tutorial_np1, started beside it on a cold cache, compiles the same energy and renames
 # its object over the first (a CI run: "a cached energy was compiled again")
-string(REPLACE "MFAD_PYTHON_CACHE=${CMAKE_CURRENT_BINARY_DIR}/python-cache;" "MFAD_PYTHON_CACHE=${CMAKE_CURRENT_BINARY_DIR}/python-cache-kernel;"
-               MFADPY_ENV_KERNEL "${MFADPY_ENV}")
-set_tests_properties(python_kernel_from_c PROPERTIES ENVIRONMENT "${MFADPY_ENV_KERNEL}")
+set_tests_properties(python_kernel_from_c PROPERTIES ENVIRONMENT "${MFADPY_ENV_NOCACHE};MFAD_PYTHON_CACHE=${CMAKE_CURRENT_BINARY_DIR}/python-cache-kernel")
 # the same on 2 ranks with SIGINT to rank 0 alone: both stop at the same step
 add_test(NAME python_interrupt_np2 COMMAND ${MFADPY_PYTHON} ${pytests}/test_interrupt.py ${pyexamples}/param.py ${MFAD_MPIEXEC} ${MFAD_MPIEXEC_FLAGS})
 set_tests_properties(python_api_np2 python_interrupt_np2 PROPERTIES LABELS "mpi;python" ENVIRONMENT "${MFADPY_ENV}" PROCESSORS 2 TIMEOUT 180)

@@ -321,7 +321,9 @@ extern const char *const MfadPSDProjections[];
 /** @brief Sets the per-element PSD projection of explicit Hessians (-mfad_psd_project,
     -mfad_psd_epsilon): each element Hessian is eigen-decomposed and its eigenvalues clamped or
     made absolute. Applies to MfadEnergyComputeHessian() and the element-Hessian cache, never to
-    the fused product (which forms no element Hessian). Use it for Newton on nonconvex energies. */
+    the fused product (which forms no element Hessian). Use it for Newton on nonconvex energies.
+    The option -mfad_psd_epsilon alone sets the epsilon of the projection in force: the one chosen,
+    or a solver default's (MfadEnergySetSNES(), MfadEnergySetTao()). */
 PetscErrorCode MfadEnergySetPSDProjection(MfadEnergy E, MfadPSDProjection type, PetscReal epsilon);
 PetscErrorCode MfadEnergyGetPSDProjection(MfadEnergy E, MfadPSDProjection *type, PetscReal *epsilon);
 /** How a SNES or TAO Newton solve chooses, step by step, between the PSD-projected Hessian (descent

@@ -483,6 +483,24 @@ PetscErrorCode MfadEnergySetPSDProjection(MfadEnergy E, MfadPSDProjection type, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -mfad_psd_epsilon alone: the epsilon of the projection in force, the one chosen or, where none
+   was, the solver default's (MfadEnergySetPSDProjectionDefault_Private keeps it). Through
+   MfadEnergySetPSDProjection() it also chose the type in force before any default, none: param
+   with -mfad_psd_epsilon 1e-8 took exact Newton steps from its Tutte start and ended
+   DIVERGED_LINE_SEARCH on bunny_cut.obj */
+PetscErrorCode MfadEnergySetPSDEpsilon_Private(MfadEnergy E, PetscReal epsilon)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  if (E->opt.psd_chosen) PetscCall(MfadEnergySetPSDProjection(E, E->opt.psd_user, epsilon));
+  else {
+    PetscCheck(epsilon >= 0 && !PetscIsInfOrNanReal(epsilon), PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE,
+               "-mfad_psd_epsilon %g must be finite and >= 0", (double)epsilon);
+    E->opt.psd_eps = epsilon;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* shell/defaults.c: a solver default's projection, which the user's choice (before or after) overrides:
    clamp where every scalar term's energy declares it (MfadEnergyInfo.projection), else abs. abs turns
    each negative eigenvalue into a stiff direction, which keeps a factor of the sum definite where

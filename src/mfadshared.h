@@ -55,6 +55,7 @@ PETSC_INTERN PetscErrorCode MfadEnergyGetPSDProjectionInUse_Private(MfadEnergy E
 PETSC_INTERN PetscErrorCode MfadEnergySetPSDProjectionInUse_Private(MfadEnergy E, MfadPSDProjection type); /* shell/psdswitch.c */
 /* src/energy.c: a solver default's projection, unless the user chose one (*chosen) */
 PETSC_INTERN PetscErrorCode MfadEnergySetPSDProjectionDefault_Private(MfadEnergy E, PetscBool *chosen);
+PETSC_INTERN PetscErrorCode MfadEnergySetPSDEpsilon_Private(MfadEnergy E, PetscReal epsilon);
 /* src/energy.c: this solve's counts (reset: from zero) of -mfad_psd_switch and of Newton-CG */
 PETSC_INTERN PetscErrorCode MfadEnergyCountPSDSwitch_Private(MfadEnergy E, PetscBool reset, PetscInt exact, PetscInt fallbacks);
 PETSC_INTERN PetscErrorCode MfadEnergyCountNewtonCG_Private(MfadEnergy E, PetscBool reset, PetscInt fallbacks, PetscInt escapes);

@@ -134,9 +134,10 @@ MFAD_OPTION_ACCESS(MfadOptReorder, v->b = E->opt.reorder, MfadEnergySetReorder(E
 MFAD_OPTION_ACCESS(MfadOptCheckFinite, v->b = E->opt.check_finite, MfadEnergySetCheckFinite(E, v->b))
 MFAD_OPTION_ACCESS(MfadOptLanes, v->b = E->opt.lanes, MfadEnergySetLanes(E, v->b))
 MFAD_OPTION_ACCESS(MfadOptCUDASync, v->b = E->opt.cuda_sync, MfadEnergySetCUDASync(E, v->b))
-/* the projection and its epsilon: one setter, each option keeping the other's value */
+/* the projection and its epsilon: one setter, each option keeping the other's value; the epsilon
+   alone chooses no type (a solver default's stays in force) */
 MFAD_OPTION_ACCESS(MfadOptPSDProject, v->i = E->opt.psd_user, MfadEnergySetPSDProjection(E, (MfadPSDProjection)v->i, E->opt.psd_eps))
-MFAD_OPTION_ACCESS(MfadOptPSDEpsilon, v->r = E->opt.psd_eps, MfadEnergySetPSDProjection(E, E->opt.psd_user, v->r))
+MFAD_OPTION_ACCESS(MfadOptPSDEpsilon, v->r = E->opt.psd_eps, MfadEnergySetPSDEpsilon_Private(E, v->r))
 MFAD_OPTION_ACCESS(MfadOptPSDSteps, v->i = E->opt.psd_steps, MfadEnergySetPSDProjectionSteps(E, v->i))
 MFAD_OPTION_ACCESS(MfadOptPSDSwitch, v->i = E->opt.psd_switch, MfadEnergySetPSDSwitch(E, (MfadPSDSwitch)v->i))
 MFAD_OPTION_ACCESS(MfadOptSolverDefaults, v->b = E->opt.solver_defaults, MfadEnergySetSolverDefaults(E, v->b))

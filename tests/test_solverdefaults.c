@@ -294,16 +294,19 @@ END_TEST
 
 /* The default projection is the energy's (MfadEnergyInfo.projection): clamp where every scalar term
    declares it (symmetric_dirichlet), abs where one does not (flip_barrier_tri beside it, or the
-   spring grid), the user's where chosen (option or code, before or after); SNES and TAO nls */
+   spring grid), the user's where chosen (option or code, before or after); SNES and TAO nls. An
+   epsilon alone (-mfad_psd_epsilon) chooses no type: the energy's, with that epsilon */
 START_TEST(projection_is_the_energys)
 {
-  const char *const opts[] = {"", "", "-mfad_psd_project abs", "", "-tao_type nls", "-tao_type nls"};
-  for (int c = 0; c < 6; c++) {
+  const char *const opts[] = {
+      "", "", "-mfad_psd_project abs", "", "-tao_type nls", "-tao_type nls", "-mfad_psd_epsilon 1e-8", "-mfad_psd_epsilon 1e-8 -tao_type nls"};
+  for (int c = 0; c < 8; c++) {
     HFix              f, g;
     MfadEnergy        E;
     SNES              snes = NULL;
     Tao               tao  = NULL;
     MfadPSDProjection psd, want;
+    PetscReal         eps;
 
     TestCall(PetscOptionsClear(NULL));
     TestCall(PetscOptionsInsertString(NULL, opts[c]));
@@ -321,7 +324,7 @@ START_TEST(projection_is_the_energys)
       TestCall(MfadEnergySetPSDProjection(E, MFAD_PSD_ABS, 0));
       want = MFAD_PSD_ABS;
     }
-    if (c < 4) {
+    if (c < 4 || c == 6) {
       TestCall(SNESCreate(PETSC_COMM_SELF, &snes));
       TestCall(MfadEnergySetSNES(E, snes));
       TestCall(SNESSetFromOptions(snes));
@@ -331,8 +334,9 @@ START_TEST(projection_is_the_energys)
       TestCall(TaoSetFromOptions(tao));
     }
     TestCall(MfadEnergySetFromOptions(E));
-    TestCall(MfadEnergyGetPSDProjection(E, &psd, NULL));
+    TestCall(MfadEnergyGetPSDProjection(E, &psd, &eps));
     ck_assert_msg(psd == want, "case %d (%s): projection %s, expected %s", c, opts[c], MfadPSDProjections[psd], MfadPSDProjections[want]);
+    ck_assert_msg(eps == (c >= 6 ? 1e-8 : 0.0), "case %d (%s): epsilon %g", c, opts[c], (double)eps);
     TestCall(SNESDestroy(&snes));
     TestCall(TaoDestroy(&tao));
     TestCall(MfadEnergyDestroy(&E));

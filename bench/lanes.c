@@ -11,7 +11,9 @@ static const char help[] =
     "results relative to their largest entry.\n"
     "  -energy <name> (every energy of LanesEnergies below; default: the workload's)\n"
     "  -workload neohookean|cloth  -n <20> -m <42>  -reps <15>  -hessian (the element Hessians too: energies with\n"
-    "  LANES_MODES hessian on lanes, the others on the scalar path at every width)  -diagonal (the Hessian diagonal too)\n"
+    "  LANES_MODES hessian on lanes, the others on the scalar path at every width)  -psd none|clamp|abs (their feature\n"
+    "  Hessians PSD-projected, as src/hessian.c asks for clamp: mfad/impl/psd.h's QL on the scalar path, psd_lanes.h's\n"
+    "  Jacobi on the lanes)  -diagonal (the Hessian diagonal too)\n"
     "Meshes: the workloads' (workloads.h) for neohookean_tet, mass_spring and symmetric_dirichlet; other\n"
     "tet energies the neohookean box (bending_dihedral: a tet's four vertices as its hinge), other\n"
     "triangle energies a grid of 4n x 3m squares, 2 triangles each, stretched and wiggled out of plane.\n";
@@ -129,7 +131,7 @@ static double ClockHz(void)
 
 int main(int argc, char **argv)
 {
-  PetscInt    wl = WL_NEOHOOKEAN, n = 20, m = 42, reps = 15, ie = -1;
+  PetscInt    wl = WL_NEOHOOKEAN, n = 20, m = 42, reps = 15, ie = -1, psd = MFAD_PSD_NONE;
   PetscBool   median = PETSC_FALSE, hess = PETSC_FALSE, diag = PETSC_FALSE, set;
   char        energy[64] = "";
   Mesh        M;
@@ -146,6 +148,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-reps", "repetitions", NULL, reps, &reps, NULL));
   PetscCall(PetscOptionsBool("-median", "medians instead of the fastest", NULL, median, &median, NULL));
   PetscCall(PetscOptionsBool("-hessian", "the element Hessians too (Hessian mode, the first 16384 elements)", NULL, hess, &hess, NULL));
+  PetscCall(PetscOptionsEList("-psd", "the element Hessians' projection (of their feature Hessians)", NULL, MfadPSDProjections, 3,
+                              MfadPSDProjections[psd], &psd, NULL));
   PetscCall(PetscOptionsBool("-diagonal", "the Hessian diagonal too (the Jacobi preconditioner's)", NULL, diag, &diag, NULL));
   PetscOptionsEnd();
   PetscCheck(reps >= 1 && reps <= 99, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-reps %" PetscInt_FMT " must be in [1, 99]", reps);
@@ -259,10 +263,10 @@ int main(int argc, char **argv)
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s %10.2f %10.1f %8.2f %9.1e\n", names[k], 1e9 * tk, hz * tk, t0 / tk, d));
       }
     }
-    if (hess) { /* the element Hessians (Hessian mode, no projection) of the first elements, the kernels interleaved */
+    if (hess) { /* the element Hessians (Hessian mode, projected with -psd) of the first elements, the kernels interleaved */
       const int neh = ne < 16384 ? ne : 16384, nh = neh * (int)(M.nv * M.dof) * (int)(M.nv * M.dof), nkh = nk < 3 ? nk : 3;
       double   *H[3], th[3][99], hv[3];
-      bs[1] = neh, L.nelem = neh;
+      bs[1] = neh, L.nelem = neh, L.psd = (int)psd;
       for (int k = 0; k < nkh; k++) PetscCall(PetscMalloc1(nh, &H[k]));
       for (PetscInt r = -1; r < reps; r++)
         for (int k = 0; k < nkh; k++) {
@@ -272,8 +276,8 @@ int main(int argc, char **argv)
           if (r >= 0) th[k][r] = Now() - t0;
           hv[k] = bv;
         }
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "element Hessians of %d elements:\n%-8s %10s %10s %8s %9s\n", neh, "loop", "hess ns/el", "cycles/el",
-                            "speed-up", "diff"));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "element Hessians of %d elements (projection %s):\n%-8s %10s %10s %8s %9s\n", neh,
+                            MfadPSDProjections[psd], "loop", "hess ns/el", "cycles/el", "speed-up", "diff"));
       for (int k = 0; k < nkh; k++) qsort(th[k], (size_t)reps, sizeof(double), CompareDouble);
       for (int k = 0; k < nkh; k++) {
         const double tk = th[k][median ? reps / 2 : 0] / neh, t0 = th[0][median ? reps / 2 : 0] / neh;

@@ -97,7 +97,7 @@ static void MfadTermElementHessiansLoop_Private(MfadEnergy E, const MfadTerm *te
      that is the element Hessian's, projected below. `abs` stays on the element Hessian for now:
      B^T |H_F| B changed the path of elastic's default solve on Spot (abs), which then stopped on a
      small step at |grad| 2.7e-7 of its initial value (test example_elastic_spot_default) */
-  const int feat = term->k->nfeat > 0 && psd == MFAD_PSD_CLAMP && eps == 0.0;
+  const int feat = term->k->nfeat > 0 && term->k->nfeat <= MFAD_PSD_MAX_N && psd == MFAD_PSD_CLAMP && eps == 0.0;
   L.psd          = feat ? psd : 0;
   L.psd_eps      = 0.0;
   term->k->cpu_hessian(&L);

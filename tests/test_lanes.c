@@ -23,6 +23,7 @@
 #include <mfad.h>
 #define MFAD_IMPL_ALLOWED 1 /* runs the kernels' CPU loops directly */
 #include <mfad/impl/kernel.h>
+#include <mfad/impl/psd.h> /* MFAD_PSD_MODE_* */
 
 /* the energies declared LANES in energies/CMakeLists.txt (every one the translator takes on lanes) */
 static const char *const LanesEnergies[] = {"neohookean_tet",      "mass_spring", "stable_neohookean_tet", "volume_barrier_tet", "bending_dihedral",
@@ -70,7 +71,7 @@ static const double Simplex[4][3] = {
    share vertices (the scatter adds several elements to each). */
 static int Branched(int e) { return e == 2 || (e >= 20 && e < 36) || e == 49; }
 
-static void Compare(const char *what, const char *name, const double *a, const double *b, int n)
+static void CompareTo(const char *what, const char *name, const double *a, const double *b, int n, double tol)
 {
   double d = 0, s = 0;
   int    bitwise = 1;
@@ -85,8 +86,9 @@ static void Compare(const char *what, const char *name, const double *a, const d
   }
   printf("%-15s %-9s lanes vs scalar: %.2e of the largest entry%s\n", name, what, s > 0 ? d / s : d, bitwise ? " (bitwise)" : "");
   ck_assert_msg(s > 0, "%s %s: all zero", name, what);
-  ck_assert_msg(d <= 1e-14 * s, "%s %s: lanes differ from the scalar loop by %.3e of %.3e", name, what, d, s);
+  ck_assert_msg(d <= tol * s, "%s %s: lanes differ from the scalar loop by %.3e of %.3e", name, what, d, s);
 }
+static void Compare(const char *what, const char *name, const double *a, const double *b, int n) { CompareTo(what, name, a, b, n, 1e-14); }
 
 static void CheckKernel(MfadKernel k, const char *name)
 {
@@ -94,7 +96,7 @@ static void CheckKernel(MfadKernel k, const char *name)
   int       conn[NELEM * 4], bs[5] = {0, 13, 17, 44, NELEM}, cs[2] = {0, 4}, cb[4] = {0, 1, 2, 3};
   double        x[NTOTAL * 3], v[NTOTAL * 3], p[NELEM * 12], y[2][3][NTOTAL * 3], bv[2][4], bvv[2][4];
   double        xe[NELEM][12], rest[12], mat[2] = {1.0, 2.0}, bvh[2][4];
-  static double H[2][NELEM * 144]; /* the element Hessians (Hessian mode), 12 x 12 at most */
+  static double H[2][NELEM * 144], HP[2][NELEM * 144]; /* the element Hessians (Hessian mode), 12 x 12 at most; projected */
 
   ck_assert_int_le(k->nvert * k->dof, 12);
   ck_assert_int_le(k->nparam, 12);
@@ -163,6 +165,27 @@ static void CheckKernel(MfadKernel k, const char *name)
   Compare("diagonal", name, y[1][2], y[0][2], NTOTAL * nd);
   Compare("Hessians", name, H[1], H[0], NELEM * nv * nd * nv * nd);
   Compare("H energies", name, bvh[1], bvh[0], 4);
+  /* the projected element Hessians: H_F projected where the energy has features (mfad_psd_project
+     on the scalar path, mfad_psd_project_lanes on the lanes: QL against Jacobi, each eigenvalue to
+     ~n eps_mach |H_F|: 5e-14 of the largest entry), as src/hessian.c asks for clamp; abs the same
+     way here. Some element's projection must change it; dirichlet_tri's H_F is PSD (a quadratic):
+     it must stay bitwise the exact one */
+  for (int psd = MFAD_PSD_MODE_CLAMP; psd <= MFAD_PSD_MODE_ABS; psd++) {
+    int changed = 0;
+    L.psd       = k->nfeat > 0 ? psd : 0;
+    for (int lanes = 0; lanes < 2; lanes++) {
+      L.scalar      = !lanes;
+      L.y           = HP[lanes];
+      L.block_value = bvh[lanes];
+      k->cpu_hessian(&L);
+    }
+    for (int i = 0; i < NELEM * nv * nd * nv * nd; i++) changed |= isfinite(H[0][i]) && HP[0][i] != H[0][i];
+    if (!strcmp(name, "dirichlet_tri"))
+      ck_assert_msg(!changed && !memcmp(HP[1], H[1], sizeof(double) * NELEM * nv * nd * nv * nd), "%s: a PSD H_F projected", name);
+    else if (k->nfeat > 0) ck_assert_msg(changed, "%s: no element Hessian changed by the projection %d: the test does not exercise it", name, psd);
+    CompareTo(psd == MFAD_PSD_MODE_CLAMP ? "H clamp" : "H abs", name, HP[1], HP[0], NELEM * nv * nd * nv * nd, 5e-14);
+  }
+  L.psd = 0;
 }
 
 START_TEST(lanes_equal_the_scalar_loop)

@@ -20,6 +20,8 @@ the energy runs on lanes at all (the choice by measurement).
 
 #define MFAD_NPV (MFAD_NP > 0 ? MFAD_NP : 1)
 
+#include <mfad/impl/psd_lanes.h> /* the element Hessians' projection on the lanes */
+
 /* the lanes' element indices: conn[(e0 + l) nv + a] nd, the first unknown of vertex a in lane l */
 static inline __attribute__((always_inline)) void mfad_lanes_index(const MfadLoop *L, int e0, long long idx[MFAD_NV][MFAD_VW])
 {
@@ -600,16 +602,17 @@ static inline __attribute__((always_inline)) int mfad_lanes_feature_hessian(cons
 #endif
 
 #if ((MFAD_LANES_MODES)&8) && defined(MFAD_VMD_K)
-/* The element Hessians of a group (the Hessian mode, no PSD projection): the feature Hessian H_F
-   (mfad_lanes_feature_hessian), then B^T H_F B as mfad_elem_feature_pullback does (M + N
-   pull-backs), on the lanes; each lane's N x N block written to its element's place. Equal to the
-   scalar path to round-off */
+/* The element Hessians of a group (the Hessian mode): the feature Hessian H_F
+   (mfad_lanes_feature_hessian), PSD-projected where L->psd asks (mfad_psd_project_lanes), then
+   B^T H_F B as mfad_elem_feature_pullback does (M + N pull-backs), on the lanes; each lane's N x N
+   block written to its element's place. Equal to the scalar path to round-off */
 static inline __attribute__((always_inline)) int mfad_lanes_hessian_group(const MfadLoop *L, int e0, double *sum)
 {
   long long idx[MFAD_NV][MFAD_VW];
   mfad_vd   pv[MFAD_NPV], W[MFAD_NF][MFAD_N], w[MFAD_NF], hf[MFAD_NF], row[MFAD_N], HF[MFAD_NF][MFAD_NF], E;
   if (!mfad_lanes_feature_hessian(L, e0, idx, pv, HF, &E)) return 0;
   for (int l = 0; l < MFAD_VW; l++) *sum += L->weight * E[l];
+  if (MFAD_NF <= MFAD_PSD_MAX_N && L->psd) mfad_psd_project_lanes(MFAD_NF <= MFAD_PSD_MAX_N ? MFAD_NF : 1, &HF[0][0], L->psd, L->psd_eps);
   /* W = B^T H_F by H_F's rows (its columns: symmetric to round-off; the scalar path reads rows) */
   for (int m = 0; m < MFAD_NF; m++) {
     for (int k = 0; k < MFAD_NF; k++) hf[k] = HF[m][k];
@@ -659,9 +662,9 @@ static void mfad_cpu_lanes_hessian(const MfadLoop *L)
     L->block_value[b] = sum;
   }
 }
-/* the PSD-projected element Hessians stay on the scalar path (a projection per element, lane by lane) */
+/* the PSD-projected element Hessians too: L->psd is set where the projection is H_F's (src/hessian.c) */
 #define MFAD_CPU_LANES_hessian(L) \
-  if (!(L)->scalar && !(L)->psd) { \
+  if (!(L)->scalar) { \
     mfad_cpu_lanes_hessian(L); \
     return; \
   }

@@ -400,6 +400,27 @@ def x_lanes(b, quick):
     return s
 
 
+def x_lanes_psd(b, quick):
+    t = "PSD-projected element Hessians on lanes (`bench_lanes -hessian -psd clamp`)"
+    allrows, cmds = [], []
+    for energy, wl, size in (("symmetric_dirichlet", "cloth", ["-n", "30"] if quick else ["-n", "317"]),
+                             ("neohookean_tet", "neohookean", ["-n", "6", "-m", "8"] if quick else ["-n", "20", "-m", "42"])):
+        cmd = [bexe(b, "bench_lanes"), "-energy", energy, "-workload", wl, *size, "-reps", "3" if quick else "9", "-hessian", "-psd", "clamp"]
+        out, why = program("lanes_psd", cmd)
+        cmds.append(cmd)
+        if why:
+            return dict(title=t, notrun=why)
+        part = out[out.find("element Hessians of"):] if "element Hessians of" in out else ""
+        allrows += [[energy] + r for r in numrows(part, 4, lambda s: s in ("scalar", "lanes4", "lanes8"))]
+    s = section(t, cmds[0], "The element Hessians with their feature Hessians projected (`clamp`, as src/hessian.c asks), 1 thread, the fastest "
+                "of the repetitions: the scalar loop (mfad/impl/psd.h's Householder + QL per element) against the lanes "
+                "(mfad/impl/psd_lanes.h's cyclic Jacobi on 4 or 8 elements at once): ns and cycles per element, speed-up over the "
+                "scalar loop, the largest difference from the scalar results (relative to their largest entry).",
+                ["energy", "loop", "ns/element", "cycles", "speed-up", "difference"], allrows, "")
+    s["cmd"] += "; and " + " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmds[1])
+    return s
+
+
 def x_threads(b, quick):
     size = ["-n", "6", "-m", "8"] if quick else ["-n", "20", "-m", "42"]
     cmd = [bexe(b, "bench_threads"), *size, "-reps", "3" if quick else "9", "-rounds", "1" if quick else "2"]
@@ -722,7 +743,7 @@ def x_param_time(b, quick):
     return s
 
 
-EXTRAS = [x_lanes, x_threads, x_spmv_eigen, x_spmv, x_psd, x_python, x_param_time, x_loops, x_hessian_forms, x_port, x_contact, x_lsq,
+EXTRAS = [x_lanes, x_lanes_psd, x_threads, x_spmv_eigen, x_spmv, x_psd, x_python, x_param_time, x_loops, x_hessian_forms, x_port, x_contact, x_lsq,
           x_residual_pde, x_scaling, x_gpu_estimate, x_cuda, x_pattern, x_forms, x_threads_sh]
 
 

@@ -101,10 +101,8 @@ static void MfadTermElementHessiansLoop_Private(MfadEnergy E, const MfadTerm *te
   L.psd          = feat ? psd : 0;
   L.psd_eps      = 0.0;
   term->k->cpu_hessian(&L);
-  if (psd != MFAD_PSD_NONE && term->k->nout == 0 && !feat) { /* a least-squares term's J^T J is PSD already */
-#pragma omp parallel for schedule(dynamic, 256) num_threads(nt) if (nt > 1)
-    for (int e = 0; e < ne; e++) (void)mfad_psd_project(N, H + (size_t)e * N * N, psd, eps);
-  }
+  if (psd != MFAD_PSD_NONE && term->k->nout == 0 && !feat) /* a least-squares term's J^T J is PSD already */
+    MfadPSDProjectElements_Private(N, ne, H, psd, eps, nt, !L.scalar);
 }
 
 /* The same for assembly, threads chosen by MfadThreadsBegin_Private */

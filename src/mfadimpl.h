@@ -352,6 +352,7 @@ PETSC_INTERN PetscErrorCode MfadEnergyHessianKey_Private(MfadEnergy E, Vec X, Mf
 PETSC_INTERN PetscBool      MfadHessianKeyEqual_Private(const MfadHessianKey *a, const MfadHessianKey *b);
 PETSC_INTERN PetscErrorCode MfadTermElementHessians_Private(MfadEnergy E, const MfadTerm *term, int b0, int b1, const double *x, double *H);
 PETSC_INTERN void           MfadTermElementHessiansSpan_Private(MfadEnergy E, const MfadTerm *term, int e0, int e1, const double *x, double *H);
+PETSC_INTERN void           MfadPSDProjectElements_Private(int n, int ne, double *H, int mode, double eps, int nt, int lanes);
 PETSC_INTERN void           MfadTermElementHessiansRange_Private(MfadEnergy E, const MfadTerm *term, int b0, int b1, const double *x, double *H, int nt, int *start, double *value);
 PETSC_INTERN PetscErrorCode MfadEnergyResetHessians_Private(MfadEnergy E, PetscBool keep);
 PETSC_INTERN PetscCount     MfadPackedSize_Private(int N);

@@ -533,6 +533,60 @@ START_TEST(projected_forms_agree_and_are_psd)
 }
 END_TEST
 
+/* The projection on SIMD lanes (MfadEnergySetLanes, the default) against one element at a time
+   (lanes off): H_F's in the kernels' loops (clamp), the element Hessians' in src/psdlanes.c (abs;
+   clamp with an epsilon), on the compressed tets (indefinite) and on a 2-D triangle mesh
+   (symmetric Dirichlet, 6 x 6 in element space). Jacobi and QL: equal to round-off of |A|, and
+   each projection changed the assembled Hessian. */
+START_TEST(projection_on_lanes_equals_one_at_a_time)
+{
+  const char *const names[] = {"neohookean_tet", "symmetric_dirichlet"};
+  for (int k = 0; k < 2; k++)
+    for (int mode = 0; mode < 3; mode++) {
+      HFix         f;
+      MfadEnergy   E;
+      Mat          A[3];
+      Vec          X, V;
+      PetscReal    scale, d, d0;
+      PetscInt     n;
+      PetscScalar *x;
+
+      TestCall(HFixCreate(names[k], &f));
+      TestCall(HFixEnergy(PETSC_COMM_SELF, &f, &E));
+      TestCall(MfadEnergyCreateVecs(E, &X, &V));
+      TestCall(HFixPoint(&f, 0.03, 8, X));
+      TestCall(VecGetLocalSize(X, &n));
+      TestCall(VecGetArray(X, &x));
+      for (PetscInt i = f.dof - 1; i < n; i += f.dof) x[i] *= 0.4; /* compressed along the last axis: indefinite element Hessians */
+      TestCall(VecRestoreArray(X, &x));
+      TestCall(MfadEnergyCreateHessianMat(E, MFAD_HESSIAN_AIJ, &A[2])); /* unprojected */
+      TestCall(MfadHessianSetPoint(A[2], X));
+      TestCall(MatNorm(A[2], NORM_FROBENIUS, &scale));
+      TestCall(MfadEnergySetPSDProjection(E, mode == 1 ? MFAD_PSD_ABS : MFAD_PSD_CLAMP, mode == 2 ? 1e-3 * scale : 0.0));
+      for (int lanes = 0; lanes < 2; lanes++) {
+        Vec Xc; /* the same point in a vector of its own: computed again (the element Hessians' key has no lanes) */
+        TestCall(MfadEnergySetLanes(E, (PetscBool)lanes));
+        TestCall(VecDuplicate(X, &Xc));
+        TestCall(VecCopy(X, Xc));
+        TestCall(MfadEnergyCreateHessianMat(E, MFAD_HESSIAN_AIJ, &A[lanes]));
+        TestCall(MfadHessianSetPoint(A[lanes], Xc));
+        TestCall(VecDestroy(&Xc));
+      }
+      TestCall(MatAXPY(A[2], -1.0, A[0], SAME_NONZERO_PATTERN));
+      TestCall(MatNorm(A[2], NORM_FROBENIUS, &d0));
+      TestCall(MatAXPY(A[1], -1.0, A[0], SAME_NONZERO_PATTERN));
+      TestCall(MatNorm(A[1], NORM_FROBENIUS, &d));
+      ck_assert_msg(d0 > 1e-6 * scale, "%s, projection %d: the projection changed the Hessian by only %.3e of %.3e", names[k], mode, d0, scale);
+      ck_assert_msg(d <= 1e-13 * scale, "%s, projection %d: lanes and one at a time differ by %.3e of %.3e", names[k], mode, d, scale);
+      for (int i = 0; i < 3; i++) TestCall(MatDestroy(&A[i]));
+      TestCall(VecDestroy(&X));
+      TestCall(VecDestroy(&V));
+      TestCall(MfadEnergyDestroy(&E));
+      TestCall(HFixDestroy(&f));
+    }
+}
+END_TEST
+
 /* The assembled and cached forms share element Hessians computed at the same point (a cached
    operator with an assembled preconditioner computes them once): both ways give the fused product. */
 START_TEST(assembled_and_cached_share_element_hessians)
@@ -741,6 +795,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, psd_hypot_matches_libm);
   tcase_add_test(tc, cholesky_proves_definite_blocks);
   tcase_add_test(tc, projected_forms_agree_and_are_psd);
+  tcase_add_test(tc, projection_on_lanes_equals_one_at_a_time);
   tcase_add_test(tc, assembled_and_cached_share_element_hessians);
   tcase_add_test(tc, misuse_is_a_clear_error);
   tcase_add_loop_test(tc, auto_form_keeps_the_operator, 0, HFIX_COUNT);

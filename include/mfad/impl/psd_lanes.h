@@ -12,7 +12,8 @@
   together, so the divisions and square roots of one round overlap instead of waiting on each
   other. The projected element Hessians, whole (bench_lanes -hessian -psd clamp, AMD EPYC Zen 4, 4
   lanes, the scalar path's QL against this): symmetric_dirichlet (4 x 4 H_F) 477 -> 157 ns an
-  element, 3.0x; arap_tri 3.2x; neohookean_tet (9 x 9) 2355 -> 1391 ns, 1.7x. Both eigensolvers
+  element, 3.0x; arap_tri 3.2x; neohookean_tet (9 x 9) 2327 -> 1620 ns, 1.44x (1.69x with its
+  rounds unrolled too, which took 2.3x as long to compile). Both eigensolvers
   are backward stable: the projections agree to ~n eps_mach |H|, not bitwise (tests/test_lanes.c).
 **/
 #if !defined(MFAD_IMPL_ALLOWED)
@@ -25,9 +26,11 @@
 
 /* loops over rows, pairs and rounds unrolled whole: the pairs' indices fold to constants */
 #if defined(__clang__)
-#define MFAD_PSD_UNROLL _Pragma("unroll")
+#define MFAD_PSD_UNROLL   _Pragma("unroll")
+#define MFAD_PSD_NOUNROLL _Pragma("nounroll")
 #else
-#define MFAD_PSD_UNROLL _Pragma("GCC unroll 32")
+#define MFAD_PSD_UNROLL   _Pragma("GCC unroll 32")
+#define MFAD_PSD_NOUNROLL _Pragma("GCC unroll 1")
 #endif
 
 /* lane l of the result: a's where m's lane is set, else b's */
@@ -68,6 +71,59 @@ static inline __attribute__((always_inline)) mfad_vm mfad_psd_is_above_lanes(con
   return ok;
 }
 
+/* round r of a sweep of mfad_sym_eig_jacobi_lanes(): its m / 2 disjoint rotations */
+static inline __attribute__((always_inline)) void mfad_psd_jacobi_round_lanes(const int n, const int m, const int r, mfad_vd *A, mfad_vd *V)
+{
+  mfad_vd c[MFAD_PSD_MAX_N / 2], s[MFAD_PSD_MAX_N / 2];
+  /* the circle method: player m - 1 fixed, the others turning; pair k of round r */
+#define MFAD_PSD_PAIR_(k, p, q) \
+  const int a_ = (k) == 0 ? m - 1 : (r + (k)) % (m - 1), b_ = (r + m - 1 - (k)) % (m - 1); \
+  const int p = a_ < b_ ? a_ : b_, q = a_ < b_ ? b_ : a_
+  MFAD_PSD_UNROLL for (int k = 0; k < m / 2; k++)
+  {
+    MFAD_PSD_PAIR_(k, p, q);
+    if (q >= n) continue;
+    /* mfad_sym_eig_jacobi_sweeps()' rotation: the smaller angle, t -> 0 where apq is negligible
+       against the diagonal gap, none where apq = 0 */
+    const mfad_vd apq = A[p * n + q];
+    const mfad_vm nz  = MFAD_VM(apq != 0.0);
+    const mfad_vd th  = (A[q * n + q] - A[p * n + p]) / mfad_psd_vsel(nz, 2.0 * apq, mfad_vsplat(1.0));
+    const mfad_vd th2 = th * th;
+    const mfad_vd sg  = mfad_psd_vsel(MFAD_VM(th >= 0.0), mfad_vsplat(1.0), mfad_vsplat(-1.0));
+    mfad_vd       t   = sg / (mfad_psd_vsel(MFAD_VM(th >= 0.0), th, -th) + mfad_psd_vsqrt(th2 + 1.0));
+    t                 = mfad_psd_vsel(MFAD_VM(th2 <= 1.7976931348623157e308), t, 0.5 / th); /* th^2 overflowed */
+    t                 = mfad_psd_vsel(nz, t, mfad_vsplat(0.0));
+    c[k]              = 1.0 / mfad_psd_vsqrt(t * t + 1.0);
+    s[k]              = t * c[k];
+  }
+  MFAD_PSD_UNROLL for (int k = 0; k < m / 2; k++)
+  {
+    MFAD_PSD_PAIR_(k, p, q);
+    if (q >= n) continue;
+    MFAD_PSD_UNROLL for (int i = 0; i < n; i++)
+    { /* A <- A J, V <- V J */
+      const mfad_vd aip = A[i * n + p], aiq = A[i * n + q], vip = V[i * n + p], viq = V[i * n + q];
+      A[i * n + p] = c[k] * aip - s[k] * aiq;
+      A[i * n + q] = s[k] * aip + c[k] * aiq;
+      V[i * n + p] = c[k] * vip - s[k] * viq;
+      V[i * n + q] = s[k] * vip + c[k] * viq;
+    }
+  }
+  MFAD_PSD_UNROLL for (int k = 0; k < m / 2; k++)
+  {
+    MFAD_PSD_PAIR_(k, p, q);
+    if (q >= n) continue;
+    MFAD_PSD_UNROLL for (int i = 0; i < n; i++)
+    { /* A <- J^T A */
+      const mfad_vd api = A[p * n + i], aqi = A[q * n + i];
+      A[p * n + i] = c[k] * api - s[k] * aqi;
+      A[q * n + i] = s[k] * api + c[k] * aqi;
+    }
+    A[p * n + q] = A[q * n + p] = mfad_vsplat(0.0);
+  }
+#undef MFAD_PSD_PAIR_
+}
+
 /* Eigen-decomposition of each lane's symmetric n x n row-major A by cyclic Jacobi rotations in
    round-robin order: on return A is diagonal to round-off (the eigenvalues on it) and V's columns
    the eigenvectors, each lane's input equal to V diag(A) V^T. Stops when no lane's off-diagonal
@@ -84,57 +140,10 @@ static inline __attribute__((always_inline)) void mfad_sym_eig_jacobi_lanes(cons
     mfad_vd off = mfad_vsplat(0.0);
     MFAD_PSD_UNROLL for (int p = 0; p < n; p++) MFAD_PSD_UNROLL for (int q = p + 1; q < n; q++) off += A[p * n + q] * A[p * n + q];
     if (mfad_vif_bits(MFAD_VM(off > 0.5 * tol * tol * norm2)) == 0) break; /* 2 off <= tol^2 |A|^2 in every lane */
-    MFAD_PSD_UNROLL for (int r = 0; r < m - 1; r++)
-    {
-      mfad_vd c[MFAD_PSD_MAX_N / 2], s[MFAD_PSD_MAX_N / 2];
-      /* the circle method: player m - 1 fixed, the others turning; pair k of round r */
-#define MFAD_PSD_PAIR_(k, p, q) \
-  const int a_ = (k) == 0 ? m - 1 : (r + (k)) % (m - 1), b_ = (r + m - 1 - (k)) % (m - 1); \
-  const int p = a_ < b_ ? a_ : b_, q = a_ < b_ ? b_ : a_
-      MFAD_PSD_UNROLL for (int k = 0; k < m / 2; k++)
-      {
-        MFAD_PSD_PAIR_(k, p, q);
-        if (q >= n) continue;
-        /* mfad_sym_eig_jacobi_sweeps()' rotation: the smaller angle, t -> 0 where apq is negligible
-           against the diagonal gap, none where apq = 0 */
-        const mfad_vd apq = A[p * n + q];
-        const mfad_vm nz  = MFAD_VM(apq != 0.0);
-        const mfad_vd th  = (A[q * n + q] - A[p * n + p]) / mfad_psd_vsel(nz, 2.0 * apq, mfad_vsplat(1.0));
-        const mfad_vd th2 = th * th;
-        const mfad_vd sg  = mfad_psd_vsel(MFAD_VM(th >= 0.0), mfad_vsplat(1.0), mfad_vsplat(-1.0));
-        mfad_vd       t   = sg / (mfad_psd_vsel(MFAD_VM(th >= 0.0), th, -th) + mfad_psd_vsqrt(th2 + 1.0));
-        t                 = mfad_psd_vsel(MFAD_VM(th2 <= 1.7976931348623157e308), t, 0.5 / th); /* th^2 overflowed */
-        t                 = mfad_psd_vsel(nz, t, mfad_vsplat(0.0));
-        c[k]              = 1.0 / mfad_psd_vsqrt(t * t + 1.0);
-        s[k]              = t * c[k];
-      }
-      MFAD_PSD_UNROLL for (int k = 0; k < m / 2; k++)
-      {
-        MFAD_PSD_PAIR_(k, p, q);
-        if (q >= n) continue;
-        MFAD_PSD_UNROLL for (int i = 0; i < n; i++)
-        { /* A <- A J, V <- V J */
-          const mfad_vd aip = A[i * n + p], aiq = A[i * n + q], vip = V[i * n + p], viq = V[i * n + q];
-          A[i * n + p] = c[k] * aip - s[k] * aiq;
-          A[i * n + q] = s[k] * aip + c[k] * aiq;
-          V[i * n + p] = c[k] * vip - s[k] * viq;
-          V[i * n + q] = s[k] * vip + c[k] * viq;
-        }
-      }
-      MFAD_PSD_UNROLL for (int k = 0; k < m / 2; k++)
-      {
-        MFAD_PSD_PAIR_(k, p, q);
-        if (q >= n) continue;
-        MFAD_PSD_UNROLL for (int i = 0; i < n; i++)
-        { /* A <- J^T A */
-          const mfad_vd api = A[p * n + i], aqi = A[q * n + i];
-          A[p * n + i] = c[k] * api - s[k] * aqi;
-          A[q * n + i] = s[k] * api + c[k] * aqi;
-        }
-        A[p * n + q] = A[q * n + p] = mfad_vsplat(0.0);
-      }
-#undef MFAD_PSD_PAIR_
-    }
+    /* the rounds unrolled too (the pairs' indices constants) up to 6 x 6; above, one round's code
+       in a loop: for 9 x 9, 5% slower and 2.3x less to compile (every lanes energy's Hessian unit) */
+    if (n <= 6) MFAD_PSD_UNROLL for (int r = 0; r < m - 1; r++) mfad_psd_jacobi_round_lanes(n, m, r, A, V);
+    else MFAD_PSD_NOUNROLL for (int r = 0; r < m - 1; r++) mfad_psd_jacobi_round_lanes(n, m, r, A, V);
   }
 }
 

@@ -2,10 +2,10 @@
 /* SIMD lanes (mfad/impl/loop_cpu_lanes.h) against the scalar element loop, on every built-in energy
    built with lanes (energies/CMakeLists.txt: LANES, LANES_MODES): the gradient, the blocks' energies,
    the HVP, the value mode's blocks' energies, the Hessian diagonal (LANES_MODES diagonal) and the
-   element Hessians (Hessian mode: LANES_MODES hessian) of the same kernel with MfadLoop.scalar = 1 and = 0, on elements that share vertices,
-   in blocks whose sizes leave tails (13, 4, 27 and the rest, none a multiple of 4 or 8), with
-   branches on values taken differently in the lanes of one group and alike in whole groups: an
-   inverted tet (E = inf for neohookean_tet and volume_barrier_tet) among valid ones, a spring of
+   element Hessians (Hessian mode: LANES_MODES hessian; also with their feature Hessians PSD-projected,
+   clamp and abs: mfad/impl/psd_lanes.h against mfad/impl/psd.h, to 5e-14) of the same kernel with MfadLoop.scalar = 1 and = 0, on elements that share
+   vertices, in blocks whose sizes leave tails (13, 4, 27 and the rest, none a multiple of 4 or 8), with branches on values taken differently in the
+   lanes of one group and alike in whole groups: an inverted tet (E = inf for neohookean_tet and volume_barrier_tet) among valid ones, a spring of
    zero length (derivatives 0) among stretched ones, a flipped triangle (E = inf for the 2-D
    barriers) or, in 3-D, a degenerate one of zero area (arap's and the membrane's square roots and
    divisions at 0). A mode an energy keeps on the scalar loop (LANES_MODES) compares equal bitwise.

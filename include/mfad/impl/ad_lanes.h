@@ -71,6 +71,9 @@ MFAD_VINLINE mfad_vm mfad_vm_truth(int t) { return mfad_vmsplat(t ? -1L : 0L); }
 #define MFAD_VSHUF4(a, b, i0, i1, i2, i3) __builtin_shuffle(a, b, (mfad_vm){i0, i1, i2, i3})
 #endif
 
+/* lane l of the result: a's where m's lane is set, else b's (m from a comparison: -1 or 0) */
+MFAD_VINLINE mfad_vd mfad_vblend(mfad_vm m, mfad_vd a, mfad_vd b) { return (mfad_vd)(((mfad_vm)a & m) | ((mfad_vm)b & ~m)); }
+
 /* lane l = base[idx[l]]: element loads (the gather instructions, -DMFAD_LANES_GATHER_INSTR, were
    slower on the AMD EPYC of bench/lanes.c: mass_spring's gradient 0.6x the scalar loop against 1.4x) */
 MFAD_VINLINE mfad_vd mfad_vgather(const double *base, const long long *idx)
@@ -160,7 +163,7 @@ MFAD_VINLINE mfad_vd mfad_v_log(mfad_vd x)
   mfad_vm k = (ix >> 52) - 1023;
   mfad_vd m = (mfad_vd)((ix & 0x000fffffffffffffL) | 0x3ff0000000000000L); /* [1, 2) */
   const mfad_vm hi = MFAD_VM(m > 1.4142135623730951);
-  m = (mfad_vd)(((mfad_vm)(m * 0.5) & hi) | ((mfad_vm)m & ~hi)); /* [sqrt(2)/2, sqrt(2)) */
+  m = mfad_vblend(hi, m * 0.5, m);                               /* [sqrt(2)/2, sqrt(2)) */
   k = k - hi;                                                    /* hi is -1 where taken */
   const mfad_vd f = m - 1.0, dk = __builtin_convertvector(k, mfad_vd);
   const mfad_vd hfsq = 0.5 * f * f, s = f / (2.0 + f), z = s * s, w = z * z;
@@ -168,7 +171,7 @@ MFAD_VINLINE mfad_vd mfad_v_log(mfad_vd x)
   const mfad_vd r = dk * ln2_hi - ((hfsq - (s * (hfsq + R) + dk * ln2_lo)) - f);
   if (mfad_vif_bits(ok) == 1) return r;
   const mfad_vd c = mfad_v_log_libm(x);
-  return (mfad_vd)(((mfad_vm)r & ok) | ((mfad_vm)c & ~ok));
+  return mfad_vblend(ok, r, c);
 }
 #endif
 MFAD_VMATH1(exp)

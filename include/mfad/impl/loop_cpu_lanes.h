@@ -612,7 +612,7 @@ static inline __attribute__((always_inline)) int mfad_lanes_hessian_group(const 
   mfad_vd   pv[MFAD_NPV], W[MFAD_NF][MFAD_N], w[MFAD_NF], hf[MFAD_NF], row[MFAD_N], HF[MFAD_NF][MFAD_NF], E;
   if (!mfad_lanes_feature_hessian(L, e0, idx, pv, HF, &E)) return 0;
   for (int l = 0; l < MFAD_VW; l++) *sum += L->weight * E[l];
-  if (MFAD_NF <= MFAD_PSD_MAX_N && L->psd) mfad_psd_project_lanes(MFAD_NF <= MFAD_PSD_MAX_N ? MFAD_NF : 1, &HF[0][0], L->psd, L->psd_eps);
+  if (L->psd) mfad_psd_project_lanes(MFAD_NF, &HF[0][0], L->psd, L->psd_eps);
   /* W = B^T H_F by H_F's rows (its columns: symmetric to round-off; the scalar path reads rows) */
   for (int m = 0; m < MFAD_NF; m++) {
     for (int k = 0; k < MFAD_NF; k++) hf[k] = HF[m][k];

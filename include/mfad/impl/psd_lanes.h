@@ -33,18 +33,6 @@
 #define MFAD_PSD_NOUNROLL _Pragma("GCC unroll 1")
 #endif
 
-/* lane l of the result: a's where m's lane is set, else b's */
-static inline __attribute__((always_inline)) mfad_vd mfad_psd_vsel(mfad_vm m, mfad_vd a, mfad_vd b)
-{
-  return (mfad_vd)(((mfad_vm)a & m) | ((mfad_vm)b & ~m));
-}
-static inline __attribute__((always_inline)) mfad_vd mfad_psd_vsqrt(mfad_vd a)
-{
-  mfad_vd r = a;
-  for (int i = 0; i < MFAD_VW; i++) r[i] = __builtin_sqrt(a[i]); /* one instruction under -fno-math-errno */
-  return r;
-}
-
 /* The lanes' Cholesky test of mfad_psd_is_above(): lane set where it proves every eigenvalue of
    the lane's H above eps (the same shift) */
 static inline __attribute__((always_inline)) mfad_vm mfad_psd_is_above_lanes(const int n, const mfad_vd *H, double eps, mfad_vd *L)
@@ -53,13 +41,13 @@ static inline __attribute__((always_inline)) mfad_vm mfad_psd_is_above_lanes(con
   mfad_vm ok   = mfad_vmsplat(-1L);
 
   MFAD_PSD_UNROLL for (int i = 0; i < n * n; i++) nrm2 += H[i] * H[i];
-  shift = eps + (n + 1) * n * 2.220446049250313e-16 * mfad_psd_vsqrt(nrm2);
+  shift = eps + (n + 1) * n * 2.220446049250313e-16 * mfad_v_sqrt(nrm2);
   MFAD_PSD_UNROLL for (int j = 0; j < n; j++)
   {
     mfad_vd djj = H[j * n + j] - shift;
     MFAD_PSD_UNROLL for (int k = 0; k < j; k++) djj -= L[j * n + k] * L[j * n + k];
     ok &= MFAD_VM(djj > 0.0); /* also NaN */
-    djj          = mfad_psd_vsqrt(mfad_psd_vsel(ok, djj, mfad_vsplat(1.0)));
+    djj          = mfad_v_sqrt(mfad_vblend(ok, djj, mfad_vsplat(1.0)));
     L[j * n + j] = djj;
     MFAD_PSD_UNROLL for (int i = j + 1; i < n; i++)
     {
@@ -87,13 +75,13 @@ static inline __attribute__((always_inline)) void mfad_psd_jacobi_round_lanes(co
        against the diagonal gap, none where apq = 0 */
     const mfad_vd apq = A[p * n + q];
     const mfad_vm nz  = MFAD_VM(apq != 0.0);
-    const mfad_vd th  = (A[q * n + q] - A[p * n + p]) / mfad_psd_vsel(nz, 2.0 * apq, mfad_vsplat(1.0));
+    const mfad_vd th  = (A[q * n + q] - A[p * n + p]) / mfad_vblend(nz, 2.0 * apq, mfad_vsplat(1.0));
     const mfad_vd th2 = th * th;
-    const mfad_vd sg  = mfad_psd_vsel(MFAD_VM(th >= 0.0), mfad_vsplat(1.0), mfad_vsplat(-1.0));
-    mfad_vd       t   = sg / (mfad_psd_vsel(MFAD_VM(th >= 0.0), th, -th) + mfad_psd_vsqrt(th2 + 1.0));
-    t                 = mfad_psd_vsel(MFAD_VM(th2 <= 1.7976931348623157e308), t, 0.5 / th); /* th^2 overflowed */
-    t                 = mfad_psd_vsel(nz, t, mfad_vsplat(0.0));
-    c[k]              = 1.0 / mfad_psd_vsqrt(t * t + 1.0);
+    const mfad_vd sg  = mfad_vblend(MFAD_VM(th >= 0.0), mfad_vsplat(1.0), mfad_vsplat(-1.0));
+    mfad_vd       t   = sg / (mfad_vblend(MFAD_VM(th >= 0.0), th, -th) + mfad_v_sqrt(th2 + 1.0));
+    t                 = mfad_vblend(MFAD_VM(th2 <= 1.7976931348623157e308), t, 0.5 / th); /* th^2 overflowed */
+    t                 = mfad_vblend(nz, t, mfad_vsplat(0.0));
+    c[k]              = 1.0 / mfad_v_sqrt(t * t + 1.0);
     s[k]              = t * c[k];
   }
   MFAD_PSD_UNROLL for (int k = 0; k < m / 2; k++)
@@ -156,7 +144,7 @@ static inline __attribute__((always_inline)) void mfad_psd_project_lanes(const i
   mfad_vd A[MFAD_PSD_MAX_N * MFAD_PSD_MAX_N], V[MFAD_PSD_MAX_N * MFAD_PSD_MAX_N], f[MFAD_PSD_MAX_N];
   mfad_vm keep, change = mfad_vmsplat(0L);
 
-  if (mode == MFAD_PSD_MODE_NONE) return;
+  if (mode == MFAD_PSD_MODE_NONE || n > MFAD_PSD_MAX_N) return; /* mfad_psd_project()'s limit */
   MFAD_PSD_UNROLL for (int i = 0; i < n; i++) MFAD_PSD_UNROLL for (int j = 0; j < n; j++) A[i * n + j] = 0.5 * (H[i * n + j] + H[j * n + i]);
   keep                                                                                                 = mfad_psd_is_above_lanes(n, A, eps, V);
   if (mfad_vif_bits(keep) == 1) return;
@@ -164,8 +152,8 @@ static inline __attribute__((always_inline)) void mfad_psd_project_lanes(const i
   MFAD_PSD_UNROLL for (int k = 0; k < n; k++)
   {
     const mfad_vd l = A[k * n + k];
-    f[k]            = mode == MFAD_PSD_MODE_CLAMP ? l : mfad_psd_vsel(MFAD_VM(l >= 0.0), l, -l);
-    f[k]            = mfad_psd_vsel(MFAD_VM(f[k] < eps), mfad_vsplat(eps), f[k]);
+    f[k]            = mode == MFAD_PSD_MODE_CLAMP ? l : mfad_vblend(MFAD_VM(l >= 0.0), l, -l);
+    f[k]            = mfad_vblend(MFAD_VM(f[k] < eps), mfad_vsplat(eps), f[k]);
     change |= MFAD_VM(f[k] != l); /* NaN too: its lane rebuilt as NaN, as the scalar path does */
   }
   keep |= ~change;
@@ -174,8 +162,8 @@ static inline __attribute__((always_inline)) void mfad_psd_project_lanes(const i
   {
     mfad_vd s = V[i * n] * f[0] * V[j * n];
     MFAD_PSD_UNROLL for (int k = 1; k < n; k++) s += V[i * n + k] * f[k] * V[j * n + k];
-    H[i * n + j] = mfad_psd_vsel(keep, H[i * n + j], s);
-    H[j * n + i] = mfad_psd_vsel(keep, H[j * n + i], s);
+    H[i * n + j] = mfad_vblend(keep, H[i * n + j], s);
+    H[j * n + i] = mfad_vblend(keep, H[j * n + i], s);
   }
 }
 

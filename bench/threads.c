@@ -4,8 +4,8 @@ static const char help[] =
     "machine and with a core kept busy by a spinning process this program starts: gradient, fused\n"
     "HVP, element-Hessian cache build and assembly of Neo-Hookean tets. Three energies on the same\n"
     "mesh (threads 1, 2 and the default, each keeping what its default policy has learned), called\n"
-    "in turn (the same load for each; 2 threads first, then 30 ms for its idle thread to stop\n"
-    "spinning), idle and busy phases alternating -rounds times. Prints per\n"
+    "in turn (the same load for each; 2 threads first, then, beside the spinner, 30 ms for its idle\n"
+    "thread to stop spinning), idle and busy phases alternating -rounds times. Prints per\n"
     "phase and operation the median ms of each, the ratios default / 1 thread (busy: the goal is\n"
     "<= 1.1), 1 thread / default (idle: the goal is >= 1.7 on 2 cores) and 1 / 2 threads, the\n"
     "ratio of the means (every timed call: the default's probes count) and the most threads the\n"
@@ -16,6 +16,8 @@ static const char help[] =
     "  -rounds <1>: idle / busy phase pairs\n"
     "  -busy <1>: spinning processes in a busy phase\n"
     "  -two <true>: time the energy on 2 threads too (false: only 1 thread and the default run)\n"
+    "  -pause <0>: ms of sleep before every call (0: back to back, as a Krylov method's products;\n"
+    "     30: each call after OpenMP's idle thread has gone to sleep, which a threaded call wakes)\n"
     "  -trace: print every timed call of the default\n";
 /* Run: build/bench/bench_threads (100k tets), build/bench/bench_threads -n 40 -m 105 (1M tets).
    Results: docs/threads.md. The spinners are forked before PetscInitialize (no fork under MPI) and
@@ -99,7 +101,7 @@ static PetscErrorCode TimeOne(MfadEnergy E, int op, Vec X, Vec V, Vec Y, Mat A, 
 
 int main(int argc, char **argv)
 {
-  PetscInt      n = 20, m = 42, reps = 9, warm = 2, rounds = 1, nbusy = 1, ntet = 0, nvert = 0;
+  PetscInt      n = 20, m = 42, reps = 9, warm = 2, rounds = 1, nbusy = 1, ntet = 0, nvert = 0, pause = 0;
   PetscBool     two = PETSC_TRUE, trace = PETSC_FALSE;
   MfadEnergy    E[NCFG];
   Vec           X[NCFG], V, Y[NCFG];
@@ -131,9 +133,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-busy", "spinning processes", NULL, nbusy, &nbusy, NULL));
   PetscCall(
       PetscOptionsBool("-two", "time the energy on 2 threads too (its idle threads spin after each loop, beside the others)", NULL, two, &two, NULL));
+  PetscCall(PetscOptionsInt("-pause", "ms of sleep before every call", NULL, pause, &pause, NULL));
   PetscCall(PetscOptionsBool("-trace", "print every timed call of the default", NULL, trace, &trace, NULL));
   PetscOptionsEnd();
-  reps = PetscMax(1, PetscMin(reps, 64));
+  reps  = PetscMax(1, PetscMin(reps, 64));
+  pause = PetscMax(0, PetscMin(pause, 1000));
   for (int c = 0; c < NCFG; c++) {
     PetscCall(BenchBoxCreate(n, m, &E[c], &X[c], &ntet, &nvert));
     PetscCall(MfadEnergySetFromOptions(E[c]));
@@ -153,23 +157,29 @@ int main(int argc, char **argv)
   for (PetscInt round = 0; round < rounds; round++)
     for (int busy = 0; busy < 2; busy++) {
       *flag = busy && nbusy > 0;
-      if (busy) usleep(200000); /* the spinners are running */
+      /* the spinners are running, or (idle after busy) have finished their burst and sleep: a
+         spinner still running would be counted by the default as another process's busy core */
+      if (busy || round > 0) usleep(200000);
       for (int op = 0; op < NOP; op++) {
         double   t[NCFG][64] = {{0}}, sum[NCFG] = {0}, l0 = LoadAverage();
         PetscInt used;
         for (PetscInt r = -warm; r < reps; r++)
           for (int k = 0; k < NCFG; k++) { /* in turn: each configuration sees the same load */
-            /* 2 threads first, then a pause: its idle thread spins on after the loop (libgomp's
-               wait policy, docs/threads.md), which would slow the next one; 1 thread and the
-               default swap places every call */
+            /* 2 threads first, then, beside the spinner, a pause: its idle thread spins on after
+               the loop (libgomp's wait policy, docs/threads.md) and would take the core the next
+               one shares with the spinner. Not when idle: there it spins on a core nobody else
+               wants, and a pause would send it to sleep, so that the default's next threaded
+               call, and only the default's, would pay for waking it (a VM's idle vCPU: 30 us to
+               8 ms here, docs/threads.md). 1 thread and the default swap places every call */
             const int c = k == 0 ? 1 : (k + (int)r) % 2 ? 0 : 2;
             double    s = 0.0;
             if (c == 1 && !two) {
               t[c][PetscMax(r, 0)] = 0.0;
               continue;
             }
+            if (pause > 0) usleep((useconds_t)(1000 * pause));
             PetscCall(TimeOne(E[c], op, X[c], V, Y[c], A[c], &s));
-            if (c == 1) usleep(30000);
+            if (c == 1 && busy && nbusy > 0) usleep(30000);
             if (r >= 0) t[c][r] = s;
             if (r >= 0) sum[c] += s;
             if (trace && c == 2)

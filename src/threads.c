@@ -137,8 +137,14 @@ int MfadThreadsBegin_Private(MfadEnergy E, int site, PetscCount nelem, double *t
     const int ncpu = 1;
 #endif
     if (c->sampled <= 0.0 || now - c->sampled > MFAD_THREADS_SAMPLE) {
-      c->others  = MfadOthersRunning_Private();
-      c->sampled = now;
+      const int before = c->others;
+      c->others        = MfadOthersRunning_Private();
+      /* others where there were none: counted again at the next call, not MFAD_THREADS_SAMPLE s
+         later. A sleeper that wakes for a moment (runnable behind our OpenMP thread, which spins on
+         after a loop) is gone by then; it kept loops of 1-2 ms on one thread for 20 ms (4 calls in
+         a row of bench_threads' idle phase, woken by its own sleeping spinner), while a process
+         that keeps a core busy is counted again, and then every MFAD_THREADS_SAMPLE s */
+      c->sampled = c->others > 0 && before <= 0 ? 0.0 : now;
     }
     if (c->others >= 0 && c->others + nt > ncpu) {
       use             = PetscMax(1, PetscMin(nt, ncpu - c->others));

@@ -15,6 +15,9 @@
    block format: stored as 0). */
 #include "mfadimpl.h"
 #include <petscsf.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 struct _n_MfadMatCSR {
   PetscInt     n, dof, rstart;   /* owned vertices [rstart, rstart + n) */
@@ -30,6 +33,7 @@ struct _n_MfadMatCSR {
   double      *rvals, *mvals;    /* received blocks; one merged row's blocks */
   const double **row;            /* one merged row's block pointers */
   PetscCount   nzd, nzo;         /* entries written into the diagonal and off-diagonal blocks */
+  PetscCount    *qd, *qo;          /* aij: owned vertex a's rows start at entry qd[a] of the diagonal block, qo[a] of the other */
   PetscBool    mpi;              /* mpiaij: the two blocks; else seqaij */
   PetscBool    blocked, upper;   /* (s)baij: block rows through MatSetValuesBlocked(); sbaij: the upper triangle */
   PetscBool      inplace, mpibaij; /* (seq|mpi)baij: the blocks written in place instead; mpibaij: into its two blocks */
@@ -50,6 +54,7 @@ PetscErrorCode MfadMatCSRDestroy_Private(MfadMatCSR *csr)
   PetscCall(PetscFree(c->recv));
   PetscCall(PetscFree3(c->rvals, c->mvals, c->row));
   PetscCall(PetscFree3(c->keep, c->bcol, c->bval));
+  PetscCall(PetscFree2(c->qd, c->qo));
   PetscCall(PetscSFDestroy(&c->sf));
   if (c->block != MPI_DATATYPE_NULL) PetscCallMPI(MPI_Type_free(&c->block));
   PetscCall(PetscFree(c));
@@ -142,7 +147,9 @@ static PetscErrorCode MfadMatCSRPreallocateAIJ_Private(MfadMatCSR c, Mat A)
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc2(nrow, &dnz, nrow, &onz));
-  for (PetscInt a = 0; a < n; a++)
+  PetscCall(PetscMalloc2(n + 1, &c->qd, n + 1, &c->qo));
+  for (PetscInt a = 0; a < n; a++) {
+    c->qd[a] = c->nzd, c->qo[a] = c->nzo;
     for (PetscInt i = 0; i < dof; i++) {
       PetscInt d = 0, o = 0;
       if (c->rfix[a] >> i & 1) d = 1;
@@ -155,6 +162,8 @@ static PetscErrorCode MfadMatCSRPreallocateAIJ_Private(MfadMatCSR c, Mat A)
       dnz[a * dof + i] = d, onz[a * dof + i] = o;
       c->nzd += d, c->nzo += o, maxlen = PetscMax(maxlen, d + o);
     }
+  }
+  c->qd[n] = c->nzd, c->qo[n] = c->nzo;
   if (c->mpi) {
     PetscCall(MatMPIAIJSetPreallocation(A, 0, dnz, 0, onz));
     PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
@@ -326,70 +335,129 @@ PetscErrorCode MfadMatCSRCreate_Private(MfadEnergy E, Mat A, PetscBool upper, co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the blocks of owned vertex a's merged row: its own pairs' sums in place, or those plus the
-   other ranks' blocks for it, summed in c->mvals */
-static PetscErrorCode MfadMatCSRRow_Private(MfadMatCSR c, PetscInt a, const double *vals)
+/* the blocks of owned vertex a's merged row (row[k]: block k): its own pairs' sums in place, or
+   those plus the other ranks' blocks for it, summed in mvals (maxrow blocks). No PETSc call: it
+   runs in the threads of the aij fill */
+static void MfadMatCSRRowBlocks_Private(MfadMatCSR c, PetscInt a, const double *vals, const double **row, double *mvals)
 {
   const PetscInt bb = c->dof * c->dof, m0 = c->mstart[a], len = c->mstart[a + 1] - m0;
 
-  PetscFunctionBegin;
   if (c->rstart_recv[a + 1] == c->rstart_recv[a]) {
-    for (PetscInt k = 0; k < len; k++) c->row[k] = vals + (size_t)c->src[m0 + k] * bb; /* every entry is the row's own */
-    PetscFunctionReturn(PETSC_SUCCESS);
+    for (PetscInt k = 0; k < len; k++) row[k] = vals + (size_t)c->src[m0 + k] * bb; /* every entry is the row's own */
+    return;
   }
   for (PetscInt k = 0; k < len; k++) {
-    double *mv = c->mvals + (size_t)k * bb;
-    if (c->src[m0 + k] >= 0) PetscCall(PetscArraycpy(mv, vals + (size_t)c->src[m0 + k] * bb, bb));
-    else PetscCall(PetscArrayzero(mv, bb));
-    c->row[k] = mv;
+    double *mv = mvals + (size_t)k * bb;
+    if (c->src[m0 + k] >= 0) memcpy(mv, vals + (size_t)c->src[m0 + k] * bb, (size_t)bb * sizeof(double));
+    else memset(mv, 0, (size_t)bb * sizeof(double));
+    row[k] = mv;
   }
   for (PetscInt r = c->rstart_recv[a]; r < c->rstart_recv[a + 1]; r++) {
-    double       *mv = c->mvals + (size_t)(c->recv[r] - m0) * bb;
+    double       *mv = mvals + (size_t)(c->recv[r] - m0) * bb;
     const double *rv = c->rvals + (size_t)r * bb;
     for (PetscInt k = 0; k < bb; k++) mv[k] += rv[k];
   }
+}
+
+/* the same into c->row and c->mvals (the serial fills) */
+static PetscErrorCode MfadMatCSRRow_Private(MfadMatCSR c, PetscInt a, const double *vals)
+{
+  PetscFunctionBegin;
+  MfadMatCSRRowBlocks_Private(c, a, vals, c->row, c->mvals);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* aij: the values written in place into the (diagonal and off-diagonal) blocks' arrays */
-static PetscErrorCode MfadMatCSRFillAIJ_Private(MfadMatCSR c, Mat A, const double *vals)
+/* aij: owned vertices [a0, a1)'s rows written in place into the diagonal and off-diagonal blocks'
+   arrays va, vb from their own offsets qd, qo (row, mvals: maxrow blocks of scratch), dof as
+   given (a constant where the caller's is: the copies of 2 or 3 entries unrolled); 1 where a row's
+   count differs from its offsets' */
+static inline __attribute__((always_inline)) int MfadMatCSRFillAIJRowsDof_Private(MfadMatCSR c, const PetscInt dof, const double *vals,
+                                                                                  PetscScalar *va, PetscScalar *vb, PetscInt a0, PetscInt a1,
+                                                                                  const double **row, double *mvals)
 {
-  const PetscInt dof = c->dof, rend = c->rstart + c->n;
+  const PetscInt  rstart = c->rstart, rend = c->rstart + c->n;
+  const PetscInt *mstart = c->mstart, *mcol = c->mcol, *mfix = c->mfix, *rfix = c->rfix;
+  int             bad = 0;
+
+  for (PetscInt a = a0; a < a1; a++) {
+    const PetscInt m0 = mstart[a], len = mstart[a + 1] - m0;
+    PetscCount     qa = c->qd[a], qb = c->qo[a];
+    MfadMatCSRRowBlocks_Private(c, a, vals, row, mvals);
+    for (PetscInt i = 0; i < dof; i++) {
+      if (rfix[a] >> i & 1) {
+        va[qa++] = 1.0; /* fixed rows and columns: the identity */
+        continue;
+      }
+      for (PetscInt k = 0; k < len; k++) {
+        const double   *b     = row[k] + i * dof;
+        const PetscInt  fix   = mfix[m0 + k];
+        const PetscBool owned = (PetscBool)(mcol[m0 + k] >= rstart && mcol[m0 + k] < rend);
+        PetscScalar    *v     = owned ? va + qa : vb + qb;
+        PetscInt        w     = 0;
+        if (!fix) {
+          for (PetscInt j = 0; j < dof; j++) v[j] = b[j];
+          w = dof;
+        } else
+          for (PetscInt j = 0; j < dof; j++)
+            if (!(fix >> j & 1)) v[w++] = b[j];
+        if (owned) qa += w;
+        else qb += w;
+      }
+    }
+    bad |= qa != c->qd[a + 1] || qb != c->qo[a + 1];
+  }
+  return bad;
+}
+
+static int MfadMatCSRFillAIJRows_Private(MfadMatCSR c, const double *vals, PetscScalar *va, PetscScalar *vb, PetscInt a0, PetscInt a1,
+                                         const double **row, double *mvals)
+{
+  switch (c->dof) {
+  case 3:
+    return MfadMatCSRFillAIJRowsDof_Private(c, 3, vals, va, vb, a0, a1, row, mvals);
+  case 2:
+    return MfadMatCSRFillAIJRowsDof_Private(c, 2, vals, va, vb, a0, a1, row, mvals);
+  default:
+    return MfadMatCSRFillAIJRowsDof_Private(c, c->dof, vals, va, vb, a0, a1, row, mvals);
+  }
+}
+
+/* aij: the values written in place, on nt threads (each its share of the owned vertices, their
+   rows from their own offsets): a copy of every stored entry (20 MB for 100,800 tets), 11% of an
+   assembly's time on one thread and, left serial, 20% on two */
+static PetscErrorCode MfadMatCSRFillAIJ_Private(MfadMatCSR c, Mat A, const double *vals, int nt)
+{
+  const PetscInt bb = c->dof * c->dof;
   Mat            Ad = A, Ao = NULL;
-  PetscScalar   *va, *vb = NULL;
-  PetscCount     qa = 0, qb = 0;
+  PetscScalar   *va, *vb    = NULL;
+  const double **row;
+  double        *mvals;
+  int            bad = 0;
 
   PetscFunctionBegin;
   if (c->mpi) PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
   PetscCall(MatSeqAIJGetArrayWrite(Ad, &va));
   if (Ao) PetscCall(MatSeqAIJGetArrayWrite(Ao, &vb));
-  for (PetscInt a = 0; a < c->n; a++) {
-    const PetscInt m0 = c->mstart[a], len = c->mstart[a + 1] - m0;
-    PetscCall(MfadMatCSRRow_Private(c, a, vals));
-    for (PetscInt i = 0; i < dof; i++) {
-      if (c->rfix[a] >> i & 1) {
-        va[qa++] = 1.0; /* fixed rows and columns: the identity */
-        continue;
-      }
-      for (PetscInt k = 0; k < len; k++) {
-        const double  *b    = c->row[k] + i * dof;
-        const PetscInt mfix = c->mfix[m0 + k];
-        PetscScalar   *v;
-        PetscCount    *qv;
-        if (c->mcol[m0 + k] >= c->rstart && c->mcol[m0 + k] < rend) v = va, qv = &qa;
-        else v = vb, qv = &qb;
-        if (!mfix)
-          for (PetscInt j = 0; j < dof; j++) v[(*qv)++] = b[j];
-        else
-          for (PetscInt j = 0; j < dof; j++)
-            if (!(mfix >> j & 1)) v[(*qv)++] = b[j];
-      }
+  nt = PetscMax(nt, 1);
+  PetscCall(PetscMalloc2((size_t)nt * c->maxrow, &row, (size_t)nt * c->maxrow * bb, &mvals));
+  if (nt == 1) bad = MfadMatCSRFillAIJRows_Private(c, vals, va, vb, 0, c->n, row, mvals);
+  else {
+#pragma omp parallel num_threads(nt) reduction(| : bad)
+    {
+#ifdef _OPENMP
+      const int t = omp_get_thread_num(), m = omp_get_num_threads();
+#else
+      const int t = 0, m = 1;
+#endif
+      const PetscInt a0 = (PetscInt)((PetscInt64)c->n * t / m), a1 = (PetscInt)((PetscInt64)c->n * (t + 1) / m);
+      bad |= MfadMatCSRFillAIJRows_Private(c, vals, va, vb, a0, a1, row + (size_t)t * c->maxrow, mvals + (size_t)t * c->maxrow * bb);
     }
   }
+  PetscCall(PetscFree2(row, mvals));
   PetscCall(MatSeqAIJRestoreArrayWrite(Ad, &va));
   if (Ao) PetscCall(MatSeqAIJRestoreArrayWrite(Ao, &vb));
-  PetscCheck(qa == c->nzd && qb == c->nzo, PETSC_COMM_SELF, PETSC_ERR_PLIB,
-             "CSR fill: %" PetscCount_FMT " + %" PetscCount_FMT " entries written, %" PetscCount_FMT " + %" PetscCount_FMT " stored", qa, qb, c->nzd, c->nzo);
+  PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CSR fill: a row's entries differ from the %" PetscCount_FMT " + %" PetscCount_FMT " stored",
+             c->nzd, c->nzo);
   if (Ao) PetscCall(PetscObjectStateIncrease((PetscObject)A)); /* the blocks' states moved, not the parallel matrix's */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -475,7 +543,7 @@ static PetscErrorCode MfadMatCSRFillBAIJ_Private(MfadMatCSR c, Mat A, const doub
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MfadMatCSRFill_Private(MfadMatCSR c, Mat A, const MfadPairPattern *pat, const double *vals)
+PetscErrorCode MfadMatCSRFill_Private(MfadMatCSR c, Mat A, const MfadPairPattern *pat, const double *vals, int nt)
 {
   PetscFunctionBegin;
   if (c->sf) { /* the ghost rows' summed blocks to their owners */
@@ -485,6 +553,6 @@ PetscErrorCode MfadMatCSRFill_Private(MfadMatCSR c, Mat A, const MfadPairPattern
   }
   if (c->inplace) PetscCall(MfadMatCSRFillBAIJ_Private(c, A, vals));
   else if (c->blocked) PetscCall(MfadMatCSRFillBlocks_Private(c, A, vals));
-  else PetscCall(MfadMatCSRFillAIJ_Private(c, A, vals));
+  else PetscCall(MfadMatCSRFillAIJ_Private(c, A, vals, nt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -93,6 +93,7 @@ typedef enum {
   MFAD_SITE_CACHED_DIAGONAL,
   MFAD_SITE_CACHED_BLOCKDIAG,
   MFAD_SITE_FUSEDSUM,
+  MFAD_SITE_CSRFILL, /* the assembled values' copy into an aij matrix (src/assemble_csr.c) */
   MFAD_SITE_COUNT
 } MfadThreadSite;
 /* measured seconds per element of one site on one thread (sec[0]) and on all (sec[1]; 0: not yet) */
@@ -269,7 +270,7 @@ PETSC_INTERN PetscErrorCode MfadEnergyHessianPairs_CPU(MfadEnergy, Vec, const Mf
 /* aij preallocated from the pair pattern's CSR and filled in place, on any number of ranks (src/assemble_csr.c) */
 typedef struct _n_MfadMatCSR *MfadMatCSR;
 PETSC_INTERN PetscErrorCode MfadMatCSRCreate_Private(MfadEnergy, Mat, PetscBool, const MfadPairPattern *, const char *, MfadMatCSR *);
-PETSC_INTERN PetscErrorCode MfadMatCSRFill_Private(MfadMatCSR, Mat, const MfadPairPattern *, const double *);
+PETSC_INTERN PetscErrorCode   MfadMatCSRFill_Private(MfadMatCSR, Mat, const MfadPairPattern *, const double *, int);
 PETSC_INTERN PetscErrorCode MfadMatCSRDestroy_Private(MfadMatCSR *);
 
 PETSC_INTERN PetscLogEvent MFAD_Events[MFAD_OP_COUNT], MFAD_SetUpEvent;

@@ -33,7 +33,7 @@ struct _n_MfadMatCSR {
   double      *rvals, *mvals;    /* received blocks; one merged row's blocks */
   const double **row;            /* one merged row's block pointers */
   PetscCount   nzd, nzo;         /* entries written into the diagonal and off-diagonal blocks */
-  PetscCount    *qd, *qo;          /* aij: owned vertex a's rows start at entry qd[a] of the diagonal block, qo[a] of the other */
+  PetscCount    *qd, *qo;          /* owned vertex a's rows start at entry (aij; baij: block) qd[a] of the diagonal block, qo[a] of the other */
   PetscBool    mpi;              /* mpiaij: the two blocks; else seqaij */
   PetscBool    blocked, upper;   /* (s)baij: block rows through MatSetValuesBlocked(); sbaij: the upper triangle */
   PetscBool      inplace, mpibaij; /* (seq|mpi)baij: the blocks written in place instead; mpibaij: into its two blocks */
@@ -218,9 +218,11 @@ static PetscErrorCode MfadMatCSRPreallocateBlocks_Private(MfadMatCSR c, Mat A)
   PetscFunctionBegin;
   PetscCall(PetscMalloc3(nm, &c->keep, c->maxrow, &c->bcol, (size_t)c->maxrow * dof * dof, &c->bval));
   PetscCall(PetscMalloc2(n + 1, &ii, nm, &jj));
+  PetscCall(PetscMalloc2(n + 1, &c->qd, n + 1, &c->qo));
   ii[0] = 0;
   for (PetscInt a = 0; a < n; a++) {
     const PetscInt g = c->rstart + a;
+    c->qd[a] = c->nbd, c->qo[a] = c->nbo;
     for (PetscInt m = c->mstart[a]; m < c->mstart[a + 1]; m++) {
       c->keep[m] = (char)(c->mcol[m] == g || (c->rfix[a] != all && c->mfix[m] != all && (!c->upper || c->mcol[m] > g)));
       if (c->keep[m]) {
@@ -231,6 +233,7 @@ static PetscErrorCode MfadMatCSRPreallocateBlocks_Private(MfadMatCSR c, Mat A)
     }
     ii[a + 1] = q;
   }
+  c->qd[n] = c->nbd, c->qo[n] = c->nbo;
   /* each call acts only on its own type (PetscTryMethod), as in MatXAIJSetPreallocation() */
   if (c->upper) {
     PetscCall(MatSeqSBAIJSetPreallocationCSR(A, dof, ii, jj, NULL));
@@ -499,43 +502,86 @@ static PetscErrorCode MfadMatCSRFillBlocks_Private(MfadMatCSR c, Mat A, const do
    the off-diagonal block, whose columns PETSc numbers in ascending global order), each block
    column-major as PETSc stores it; MatSetValuesBlocked() per row searched every column and made
    the baij fill ~1.5x aij's (bench_hessian_forms -mat_type baij; on 2 ranks 1.1-1.4x) */
-static PetscErrorCode MfadMatCSRFillBAIJ_Private(MfadMatCSR c, Mat A, const double *vals)
+static inline __attribute__((always_inline)) int MfadMatCSRFillBAIJRowsDof_Private(MfadMatCSR c, const PetscInt dof, const double *vals,
+                                                                                   PetscScalar *va, PetscScalar *vb, PetscInt a0, PetscInt a1,
+                                                                                   const double **row, double *mvals)
 {
-  const PetscInt dof = c->dof, bb = dof * dof, rend = c->rstart + c->n;
+  const PetscInt  bb = dof * dof, rstart = c->rstart, rend = c->rstart + c->n;
+  const PetscInt *mstart = c->mstart, *mcol = c->mcol, *mfix = c->mfix, *rfix = c->rfix;
+  int             bad = 0;
+
+  for (PetscInt a = a0; a < a1; a++) {
+    const PetscInt m0 = mstart[a], len = mstart[a + 1] - m0, g = rstart + a, fix = rfix[a];
+    PetscCount     qa = c->qd[a], qb = c->qo[a];
+    MfadMatCSRRowBlocks_Private(c, a, vals, row, mvals);
+    for (PetscInt k = 0; k < len; k++) {
+      const PetscInt  m = m0 + k, cfix = mfix[m];
+      const PetscBool owned = (PetscBool)(mcol[m] >= rstart && mcol[m] < rend);
+      PetscScalar    *blk;
+      if (!c->keep[m]) continue;
+      blk = owned ? va + (size_t)qa++ * bb : vb + (size_t)qb++ * bb;
+      if (!fix && !cfix)
+        for (PetscInt i = 0; i < dof; i++)
+          for (PetscInt j = 0; j < dof; j++) blk[j * dof + i] = row[k][i * dof + j];
+      else
+        for (PetscInt i = 0; i < dof; i++)
+          for (PetscInt j = 0; j < dof; j++) {
+            const PetscBool out = (PetscBool)((fix >> i & 1) || (cfix >> j & 1));
+            blk[j * dof + i]    = out ? ((mcol[m] == g && i == j) ? 1.0 : 0.0) : row[k][i * dof + j];
+          }
+    }
+    bad |= qa != c->qd[a + 1] || qb != c->qo[a + 1];
+  }
+  return bad;
+}
+
+static int MfadMatCSRFillBAIJRows_Private(MfadMatCSR c, const double *vals, PetscScalar *va, PetscScalar *vb, PetscInt a0, PetscInt a1,
+                                          const double **row, double *mvals)
+{
+  switch (c->dof) {
+  case 3:
+    return MfadMatCSRFillBAIJRowsDof_Private(c, 3, vals, va, vb, a0, a1, row, mvals);
+  case 2:
+    return MfadMatCSRFillBAIJRowsDof_Private(c, 2, vals, va, vb, a0, a1, row, mvals);
+  default:
+    return MfadMatCSRFillBAIJRowsDof_Private(c, c->dof, vals, va, vb, a0, a1, row, mvals);
+  }
+}
+
+/* on nt threads as aij's: each thread its share of the owned vertices, their blocks from their own
+   offsets (qd, qo) */
+static PetscErrorCode MfadMatCSRFillBAIJ_Private(MfadMatCSR c, Mat A, const double *vals, int nt)
+{
+  const PetscInt bb = c->dof * c->dof;
   Mat            Ad = A, Ao = NULL;
   PetscScalar   *va, *vb    = NULL;
-  PetscCount     qa = 0, qb = 0;
+  const double **row;
+  double        *mvals;
+  int            bad = 0;
 
   PetscFunctionBegin;
   if (c->mpibaij) PetscCall(MatMPIBAIJGetSeqBAIJ(A, &Ad, &Ao, NULL));
   PetscCall(MatSeqBAIJGetArray(Ad, &va));
   if (Ao) PetscCall(MatSeqBAIJGetArray(Ao, &vb));
-  for (PetscInt a = 0; a < c->n; a++) {
-    const PetscInt m0 = c->mstart[a], len = c->mstart[a + 1] - m0, g = c->rstart + a, fix = c->rfix[a];
-    PetscCall(MfadMatCSRRow_Private(c, a, vals));
-    for (PetscInt k = 0; k < len; k++) {
-      const PetscInt  m = m0 + k, cfix = c->mfix[m];
-      const PetscBool owned = (PetscBool)(c->mcol[m] >= c->rstart && c->mcol[m] < rend);
-      PetscScalar    *blk;
-      if (!c->keep[m]) continue;
-      PetscCheck(owned ? qa < c->nbd : qb < c->nbo, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CSR fill: more than the %" PetscCount_FMT " baij blocks stored",
-                 owned ? c->nbd : c->nbo);
-      blk = owned ? va + (size_t)qa++ * bb : vb + (size_t)qb++ * bb;
-      if (!fix && !cfix)
-        for (PetscInt i = 0; i < dof; i++)
-          for (PetscInt j = 0; j < dof; j++) blk[j * dof + i] = c->row[k][i * dof + j];
-      else
-        for (PetscInt i = 0; i < dof; i++)
-          for (PetscInt j = 0; j < dof; j++) {
-            const PetscBool out = (PetscBool)((fix >> i & 1) || (cfix >> j & 1));
-            blk[j * dof + i]    = out ? ((c->mcol[m] == g && i == j) ? 1.0 : 0.0) : c->row[k][i * dof + j];
-          }
+  nt = PetscMax(nt, 1);
+  PetscCall(PetscMalloc2((size_t)nt * c->maxrow, &row, (size_t)nt * c->maxrow * bb, &mvals));
+  if (nt == 1) bad = MfadMatCSRFillBAIJRows_Private(c, vals, va, vb, 0, c->n, row, mvals);
+  else {
+#pragma omp parallel num_threads(nt) reduction(| : bad)
+    {
+#ifdef _OPENMP
+      const int t = omp_get_thread_num(), m = omp_get_num_threads();
+#else
+      const int t = 0, m = 1;
+#endif
+      const PetscInt a0 = (PetscInt)((PetscInt64)c->n * t / m), a1 = (PetscInt)((PetscInt64)c->n * (t + 1) / m);
+      bad |= MfadMatCSRFillBAIJRows_Private(c, vals, va, vb, a0, a1, row + (size_t)t * c->maxrow, mvals + (size_t)t * c->maxrow * bb);
     }
   }
+  PetscCall(PetscFree2(row, mvals));
   PetscCall(MatSeqBAIJRestoreArray(Ad, &va));
   if (Ao) PetscCall(MatSeqBAIJRestoreArray(Ao, &vb));
-  PetscCheck(qa == c->nbd && qb == c->nbo, PETSC_COMM_SELF, PETSC_ERR_PLIB,
-             "CSR fill: %" PetscCount_FMT " + %" PetscCount_FMT " baij blocks written, %" PetscCount_FMT " + %" PetscCount_FMT " stored", qa, qb,
+  PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CSR fill: a block row's blocks differ from the %" PetscCount_FMT " + %" PetscCount_FMT " stored",
              c->nbd, c->nbo);
   /* a new state, and PETSc's cached inverse diagonal blocks (SOR) marked stale */
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
@@ -551,7 +597,7 @@ PetscErrorCode MfadMatCSRFill_Private(MfadMatCSR c, Mat A, const MfadPairPattern
     PetscCall(PetscSFReduceBegin(c->sf, c->block, leaf, c->rvals, MPI_REPLACE));
     PetscCall(PetscSFReduceEnd(c->sf, c->block, leaf, c->rvals, MPI_REPLACE));
   }
-  if (c->inplace) PetscCall(MfadMatCSRFillBAIJ_Private(c, A, vals));
+  if (c->inplace) PetscCall(MfadMatCSRFillBAIJ_Private(c, A, vals, nt));
   else if (c->blocked) PetscCall(MfadMatCSRFillBlocks_Private(c, A, vals));
   else PetscCall(MfadMatCSRFillAIJ_Private(c, A, vals, nt));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -370,6 +370,40 @@ static PetscErrorCode MfadMatCSRRow_Private(MfadMatCSR c, PetscInt a, const doub
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* owned vertices' rows (or block rows) [a0, a1) into va, vb; 1 where a row's count differs from its offsets' */
+typedef int (*MfadMatCSRRowsFn)(MfadMatCSR, const double *, PetscScalar *, PetscScalar *, PetscInt, PetscInt, const double **, double *);
+
+/* rows(c, ...) over the owned vertices on nt threads, each its share (its rows start at their own
+   offsets, qd and qo), with its own scratch for a merged row; *bad: any row's count was off */
+static PetscErrorCode MfadMatCSRFillOnThreads_Private(MfadMatCSR c, MfadMatCSRRowsFn rows, const double *vals, PetscScalar *va, PetscScalar *vb,
+                                                      int nt, int *bad)
+{
+  const PetscInt bb = c->dof * c->dof;
+  const double **row;
+  double        *mvals;
+  int            b = 0;
+
+  PetscFunctionBegin;
+  nt = PetscMax(nt, 1);
+  PetscCall(PetscMalloc2((size_t)nt * c->maxrow, &row, (size_t)nt * c->maxrow * bb, &mvals));
+  if (nt == 1) b = rows(c, vals, va, vb, 0, c->n, row, mvals);
+  else {
+#pragma omp parallel num_threads(nt) reduction(| : b)
+    {
+#ifdef _OPENMP
+      const int t = omp_get_thread_num(), m = omp_get_num_threads();
+#else
+      const int t = 0, m = 1;
+#endif
+      const PetscInt a0 = (PetscInt)((PetscInt64)c->n * t / m), a1 = (PetscInt)((PetscInt64)c->n * (t + 1) / m);
+      b |= rows(c, vals, va, vb, a0, a1, row + (size_t)t * c->maxrow, mvals + (size_t)t * c->maxrow * bb);
+    }
+  }
+  PetscCall(PetscFree2(row, mvals));
+  *bad = b;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* aij: owned vertices [a0, a1)'s rows written in place into the diagonal and off-diagonal blocks'
    arrays va, vb from their own offsets qd, qo (row, mvals: maxrow blocks of scratch), dof as
    given (a constant where the caller's is: the copies of 2 or 3 entries unrolled); 1 where a row's
@@ -430,33 +464,15 @@ static int MfadMatCSRFillAIJRows_Private(MfadMatCSR c, const double *vals, Petsc
    assembly's time on one thread and, left serial, 20% on two */
 static PetscErrorCode MfadMatCSRFillAIJ_Private(MfadMatCSR c, Mat A, const double *vals, int nt)
 {
-  const PetscInt bb = c->dof * c->dof;
-  Mat            Ad = A, Ao = NULL;
-  PetscScalar   *va, *vb    = NULL;
-  const double **row;
-  double        *mvals;
-  int            bad = 0;
+  Mat          Ad = A, Ao = NULL;
+  PetscScalar *va, *vb    = NULL;
+  int          bad = 0;
 
   PetscFunctionBegin;
   if (c->mpi) PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
   PetscCall(MatSeqAIJGetArrayWrite(Ad, &va));
   if (Ao) PetscCall(MatSeqAIJGetArrayWrite(Ao, &vb));
-  nt = PetscMax(nt, 1);
-  PetscCall(PetscMalloc2((size_t)nt * c->maxrow, &row, (size_t)nt * c->maxrow * bb, &mvals));
-  if (nt == 1) bad = MfadMatCSRFillAIJRows_Private(c, vals, va, vb, 0, c->n, row, mvals);
-  else {
-#pragma omp parallel num_threads(nt) reduction(| : bad)
-    {
-#ifdef _OPENMP
-      const int t = omp_get_thread_num(), m = omp_get_num_threads();
-#else
-      const int t = 0, m = 1;
-#endif
-      const PetscInt a0 = (PetscInt)((PetscInt64)c->n * t / m), a1 = (PetscInt)((PetscInt64)c->n * (t + 1) / m);
-      bad |= MfadMatCSRFillAIJRows_Private(c, vals, va, vb, a0, a1, row + (size_t)t * c->maxrow, mvals + (size_t)t * c->maxrow * bb);
-    }
-  }
-  PetscCall(PetscFree2(row, mvals));
+  PetscCall(MfadMatCSRFillOnThreads_Private(c, MfadMatCSRFillAIJRows_Private, vals, va, vb, nt, &bad));
   PetscCall(MatSeqAIJRestoreArrayWrite(Ad, &va));
   if (Ao) PetscCall(MatSeqAIJRestoreArrayWrite(Ao, &vb));
   PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CSR fill: a row's entries differ from the %" PetscCount_FMT " + %" PetscCount_FMT " stored",
@@ -552,33 +568,15 @@ static int MfadMatCSRFillBAIJRows_Private(MfadMatCSR c, const double *vals, Pets
    offsets (qd, qo) */
 static PetscErrorCode MfadMatCSRFillBAIJ_Private(MfadMatCSR c, Mat A, const double *vals, int nt)
 {
-  const PetscInt bb = c->dof * c->dof;
-  Mat            Ad = A, Ao = NULL;
-  PetscScalar   *va, *vb    = NULL;
-  const double **row;
-  double        *mvals;
-  int            bad = 0;
+  Mat          Ad = A, Ao = NULL;
+  PetscScalar *va, *vb    = NULL;
+  int          bad = 0;
 
   PetscFunctionBegin;
   if (c->mpibaij) PetscCall(MatMPIBAIJGetSeqBAIJ(A, &Ad, &Ao, NULL));
   PetscCall(MatSeqBAIJGetArray(Ad, &va));
   if (Ao) PetscCall(MatSeqBAIJGetArray(Ao, &vb));
-  nt = PetscMax(nt, 1);
-  PetscCall(PetscMalloc2((size_t)nt * c->maxrow, &row, (size_t)nt * c->maxrow * bb, &mvals));
-  if (nt == 1) bad = MfadMatCSRFillBAIJRows_Private(c, vals, va, vb, 0, c->n, row, mvals);
-  else {
-#pragma omp parallel num_threads(nt) reduction(| : bad)
-    {
-#ifdef _OPENMP
-      const int t = omp_get_thread_num(), m = omp_get_num_threads();
-#else
-      const int t = 0, m = 1;
-#endif
-      const PetscInt a0 = (PetscInt)((PetscInt64)c->n * t / m), a1 = (PetscInt)((PetscInt64)c->n * (t + 1) / m);
-      bad |= MfadMatCSRFillBAIJRows_Private(c, vals, va, vb, a0, a1, row + (size_t)t * c->maxrow, mvals + (size_t)t * c->maxrow * bb);
-    }
-  }
-  PetscCall(PetscFree2(row, mvals));
+  PetscCall(MfadMatCSRFillOnThreads_Private(c, MfadMatCSRFillBAIJRows_Private, vals, va, vb, nt, &bad));
   PetscCall(MatSeqBAIJRestoreArray(Ad, &va));
   if (Ao) PetscCall(MatSeqBAIJRestoreArray(Ao, &vb));
   PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CSR fill: a block row's blocks differ from the %" PetscCount_FMT " + %" PetscCount_FMT " stored",

@@ -388,7 +388,9 @@ static inline __attribute__((unused)) int mfad_lanes_hvp_group(const MfadLoop *L
 
 /* the coloured loop of mfad/impl/loop_cpu.h, a block's elements by pairs of groups (PAIRS: those it
    takes, e advanced past them), by groups of lanes, then its tail; with VALUE, the block's energy
-   in block_value (each block is one thread's, in element order) */
+   in block_value (each block is one thread's, in element order). A colour's blocks are handed out
+   one at a time, as in MFAD_CPU_COLOURED: a thread held up (parked by the scheduler, or its caches
+   cold after another energy's loop on its core) costs the others one block, not its static half */
 #define MFAD_LANES_NO_PAIRS(L, e, hi)
 #define MFAD_CPU_COLOURED_LANES(L, PAIRS, GROUP, SCALAR, VALUE) \
   do { \
@@ -396,7 +398,7 @@ static inline __attribute__((unused)) int mfad_lanes_hvp_group(const MfadLoop *L
     (void)nt_; \
     MFAD_OMP(parallel num_threads(nt_) if ((L)->parallel)) \
     for (int col_ = 0; col_ < (L)->ncolors; col_++) { \
-      MFAD_OMP(for schedule(static)) \
+      MFAD_OMP(for schedule(dynamic, 1)) \
       for (int bi_ = (L)->color_start[col_]; bi_ < (L)->color_start[col_ + 1]; bi_++) { \
         const int b_ = (L)->color_blocks[bi_], hi_ = (L)->block_start[b_ + 1]; \
         int       e    = (L)->block_start[b_]; \

@@ -25,9 +25,10 @@ typedef struct {
 
 /* Box of 2 x 2 x 3 cubes (6 tets each) for the 3-D energies, 4 x 3 squares (2 triangles each) for
    the 2-D one; fixed: every dof of the vertices at z = 0 (3-D), of those at x = 0 (2-D). */
-static inline PetscErrorCode HFixCreate(const char *name, HFix *f)
+/* As HFixCreate, 3-D energies on a box of nx x ny x nz cubes (1 x 1 x 1.5) */
+static inline PetscErrorCode HFixCreateBox(const char *name, PetscInt nx, PetscInt ny, PetscInt nz, HFix *f)
 {
-  const PetscInt nx = 2, ny = 2, nz = 3, nv3 = (nx + 1) * (ny + 1) * (nz + 1), ntet = 6 * nx * ny * nz;
+  const PetscInt nv3 = (nx + 1) * (ny + 1) * (nz + 1), ntet = 6 * nx * ny * nz;
   PetscReal      lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1.5}, *coords;
   PetscInt      *tets;
   double         mat[2] = {1.0, 4.0};
@@ -106,6 +107,13 @@ static inline PetscErrorCode HFixCreate(const char *name, HFix *f)
       }
   }
   PetscCall(PetscFree2(tets, coords));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static inline PetscErrorCode HFixCreate(const char *name, HFix *f)
+{
+  PetscFunctionBeginUser;
+  PetscCall(HFixCreateBox(name, 2, 2, 3, f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

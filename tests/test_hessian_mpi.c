@@ -4,7 +4,8 @@
    matrices (aij, baij, sbaij) equal the fused product to 1e-12 relative, and the same matrices
    made with one COO entry per element entry (-mfad_coo_merge 0) equal those made from merged
    entries, through COO and through mfad's CSR (-mfad_assemble_csr), to 1e-14, the fused product equals
-   that of a serial replica, and the assembled aij matrix is symmetric. Prints one line per failure. */
+   that of a serial replica, and the assembled aij matrix is symmetric; on a larger box, aij and baij
+   assembled on 2 threads a rank equal those on 1 bitwise. Prints one line per failure. */
 #include "hessian_fixtures.h"
 
 static int failures;
@@ -145,10 +146,52 @@ static PetscErrorCode CheckEnergy(const char *name)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The assembled aij and baij matrices are bitwise the same on 1 and 2 threads per rank (the copy
+   into the matrix runs on threads above 16,384 merged blocks a rank: 16 x 16 x 16 cubes of tets,
+   elements round-robin, so that every rank has ghost rows whose blocks other ranks add) */
+static PetscErrorCode CheckThreadedFill(void)
+{
+  static const char *const types[] = {"aij", "baij"};
+  HFix                     f;
+  MfadEnergy               E;
+  Vec                      X, G;
+
+  PetscFunctionBeginUser;
+  PetscCall(HFixCreateBox("neohookean_tet", 16, 16, 16, &f));
+  PetscCall(HFixEnergy(PETSC_COMM_WORLD, &f, &E));
+  PetscCall(MfadEnergyCreateVecs(E, &X, &G));
+  PetscCall(HFixPoint(&f, 0.002, 11, X));
+  for (int t = 0; t < 2; t++) {
+    Mat       A[2];
+    PetscReal d, a;
+    char      what[64];
+    for (int nt = 0; nt < 2; nt++) {
+      PetscCall(MfadEnergySetNumThreads(E, nt + 1));
+      PetscCall(PetscOptionsSetValue(NULL, "-mat_type", types[t]));
+      PetscCall(MfadEnergyCreateMatrix(E, &A[nt]));
+      PetscCall(PetscOptionsClearValue(NULL, "-mat_type"));
+      PetscCall(MfadEnergyComputeHessian(E, X, A[nt]));
+    }
+    PetscCall(MatNorm(A[0], NORM_FROBENIUS, &a));
+    PetscCall(MatAXPY(A[1], -1.0, A[0], SAME_NONZERO_PATTERN));
+    PetscCall(MatNorm(A[1], NORM_FROBENIUS, &d));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "|%s on 2 threads - on 1| (of |A| > 0)", types[t]));
+    PetscCall(Expect(d == 0.0 && a > 0.0 ? PETSC_TRUE : PETSC_FALSE, "neohookean_tet 16^3", what, d, 0));
+    PetscCall(MatDestroy(&A[0]));
+    PetscCall(MatDestroy(&A[1]));
+  }
+  PetscCall(VecDestroy(&X));
+  PetscCall(VecDestroy(&G));
+  PetscCall(MfadEnergyDestroy(&E));
+  PetscCall(HFixDestroy(&f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   for (int i = 0; i < HFIX_COUNT; i++) PetscCall(CheckEnergy(HFixNames[i]));
+  PetscCall(CheckThreadedFill());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "test_hessian_mpi: %d failed\n", failures));
   PetscCall(PetscFinalize());
   return failures ? 1 : 0;

@@ -340,7 +340,7 @@ PetscErrorCode MfadMatCSRCreate_Private(MfadEnergy E, Mat A, PetscBool upper, co
 
 /* the blocks of owned vertex a's merged row (row[k]: block k): its own pairs' sums in place, or
    those plus the other ranks' blocks for it, summed in mvals (maxrow blocks). No PETSc call: it
-   runs in the threads of the aij fill */
+   runs in the threads of the aij and baij fills */
 static void MfadMatCSRRowBlocks_Private(MfadMatCSR c, PetscInt a, const double *vals, const double **row, double *mvals)
 {
   const PetscInt bb = c->dof * c->dof, m0 = c->mstart[a], len = c->mstart[a + 1] - m0;
@@ -360,14 +360,6 @@ static void MfadMatCSRRowBlocks_Private(MfadMatCSR c, PetscInt a, const double *
     const double *rv = c->rvals + (size_t)r * bb;
     for (PetscInt k = 0; k < bb; k++) mv[k] += rv[k];
   }
-}
-
-/* the same into c->row and c->mvals (the serial fills) */
-static PetscErrorCode MfadMatCSRRow_Private(MfadMatCSR c, PetscInt a, const double *vals)
-{
-  PetscFunctionBegin;
-  MfadMatCSRRowBlocks_Private(c, a, vals, c->row, c->mvals);
-  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* owned vertices' rows (or block rows) [a0, a1) into va, vb; 1 where a row's count differs from its offsets' */
@@ -446,18 +438,20 @@ static inline __attribute__((always_inline)) int MfadMatCSRFillAIJRowsDof_Privat
   return bad;
 }
 
-static int MfadMatCSRFillAIJRows_Private(MfadMatCSR c, const double *vals, PetscScalar *va, PetscScalar *vb, PetscInt a0, PetscInt a1,
-                                         const double **row, double *mvals)
-{
-  switch (c->dof) {
-  case 3:
-    return MfadMatCSRFillAIJRowsDof_Private(c, 3, vals, va, vb, a0, a1, row, mvals);
-  case 2:
-    return MfadMatCSRFillAIJRowsDof_Private(c, 2, vals, va, vb, a0, a1, row, mvals);
-  default:
-    return MfadMatCSRFillAIJRowsDof_Private(c, c->dof, vals, va, vb, a0, a1, row, mvals);
+/* a MfadMatCSRRowsFn `name` calling `bydof` with the dof a constant for 2 and 3 */
+#define MFAD_CSR_ROWS_BY_DOF(name, bydof) \
+  static int name(MfadMatCSR c, const double *vals, PetscScalar *va, PetscScalar *vb, PetscInt a0, PetscInt a1, const double **row, double *mvals) \
+  { \
+    switch (c->dof) { \
+    case 3: \
+      return bydof(c, 3, vals, va, vb, a0, a1, row, mvals); \
+    case 2: \
+      return bydof(c, 2, vals, va, vb, a0, a1, row, mvals); \
+    default: \
+      return bydof(c, c->dof, vals, va, vb, a0, a1, row, mvals); \
+    } \
   }
-}
+MFAD_CSR_ROWS_BY_DOF(MfadMatCSRFillAIJRows_Private, MfadMatCSRFillAIJRowsDof_Private)
 
 /* aij: the values written in place, on nt threads (each its share of the owned vertices, their
    rows from their own offsets): a copy of every stored entry (20 MB for 100,800 tets), 11% of an
@@ -491,7 +485,7 @@ static PetscErrorCode MfadMatCSRFillBlocks_Private(MfadMatCSR c, Mat A, const do
   for (PetscInt a = 0; a < c->n; a++) {
     const PetscInt m0 = c->mstart[a], len = c->mstart[a + 1] - m0, g = c->rstart + a;
     PetscInt       nb = 0, w;
-    PetscCall(MfadMatCSRRow_Private(c, a, vals));
+    MfadMatCSRRowBlocks_Private(c, a, vals, c->row, c->mvals);
     for (PetscInt k = 0; k < len; k++) nb += c->keep[m0 + k];
     w = nb * dof;
     nb = 0;
@@ -551,18 +545,7 @@ static inline __attribute__((always_inline)) int MfadMatCSRFillBAIJRowsDof_Priva
   return bad;
 }
 
-static int MfadMatCSRFillBAIJRows_Private(MfadMatCSR c, const double *vals, PetscScalar *va, PetscScalar *vb, PetscInt a0, PetscInt a1,
-                                          const double **row, double *mvals)
-{
-  switch (c->dof) {
-  case 3:
-    return MfadMatCSRFillBAIJRowsDof_Private(c, 3, vals, va, vb, a0, a1, row, mvals);
-  case 2:
-    return MfadMatCSRFillBAIJRowsDof_Private(c, 2, vals, va, vb, a0, a1, row, mvals);
-  default:
-    return MfadMatCSRFillBAIJRowsDof_Private(c, c->dof, vals, va, vb, a0, a1, row, mvals);
-  }
-}
+MFAD_CSR_ROWS_BY_DOF(MfadMatCSRFillBAIJRows_Private, MfadMatCSRFillBAIJRowsDof_Private)
 
 /* on nt threads as aij's: each thread its share of the owned vertices, their blocks from their own
    offsets (qd, qo) */

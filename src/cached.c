@@ -398,8 +398,7 @@ PetscErrorCode MfadEnergyCachedHessianProduct(MfadEnergy E, Vec X, Vec V, Vec Y)
   PetscCall(MfadEnergyCheckVec_Private(E, Y, 4, "MfadEnergyCachedHessianProduct"));
   PetscCheck(V != Y, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_IDN, "MfadEnergyCachedHessianProduct: V and Y must be different vectors");
   PetscCall(PetscLogEventBegin(MFAD_CachedMultEvent, 0, 0, 0, 0));
-  PetscCall(VecScatterBegin(E->local.scatter, V, E->local.vloc, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(E->local.scatter, V, E->local.vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(MfadEnergyLocalBegin_Private(E, V, Y));
   MfadBackendCall(E, cachedrun, "cached Hessian product", (E, MFAD_OP_HVP));
   PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_IDENTITY, V));
   PetscCall(PetscLogEventEnd(MFAD_CachedMultEvent, 0, 0, 0, 0));
@@ -411,6 +410,7 @@ PetscErrorCode MfadEnergyCachedHessianDiagonal(MfadEnergy E, Vec X, Vec D)
   PetscFunctionBegin;
   PetscCall(MfadEnergyComputeHessianCache(E, X));
   PetscCall(MfadEnergyCheckVec_Private(E, D, 3, "MfadEnergyCachedHessianDiagonal"));
+  PetscCall(MfadEnergyLocalBegin_Private(E, NULL, D));
   MfadBackendCall(E, cachedrun, "cached Hessian diagonal", (E, MFAD_OP_DIAGONAL));
   PetscCall(MfadEnergyLocalToGlobal_Private(E, D, MFAD_FIXED_ONE, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);

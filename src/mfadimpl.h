@@ -192,6 +192,12 @@ typedef struct {
   PetscBool        xvalid;
   PetscBool        domain_error;
   PetscReal        fixpen; /* the owned fixed dofs' penalty at that point, where the host holds it */
+  /* no rank has ghosts and the local vectors are the host's: each rank's local entries are its own
+     in order, and an operation's V and Y lend vloc and yloc their arrays (src/compute.c) */
+  PetscBool          inplace;
+  Vec                vlent, ylent; /* the vectors whose arrays vloc and yloc hold now, or NULL */
+  const PetscScalar *varray;
+  PetscScalar       *yarray;
 } MfadEnergyLocal;
 
 /* Explicit Hessians (src/hessian.c, src/assemble.c, src/cached.c), each for the point its key names */
@@ -328,6 +334,7 @@ PETSC_INTERN PetscErrorCode MfadEnergyResidualJacobian_CPU(MfadEnergy E, PetscSc
 PETSC_INTERN PetscErrorCode MfadEnergyNotFinite_Private(MfadEnergy E, PetscInt i, PetscReal bad);
 PETSC_INTERN PetscErrorCode MfadEnergyCheckVec_Private(MfadEnergy E, Vec X, int arg, const char *what);
 PETSC_INTERN PetscErrorCode MfadEnergyGlobalToLocal_Private(MfadEnergy E, Vec X);
+PETSC_INTERN PetscErrorCode MfadEnergyLocalBegin_Private(MfadEnergy E, Vec V, Vec Y);
 PETSC_INTERN PetscErrorCode MfadEnergyLocalToGlobal_Private(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X);
 PETSC_INTERN PetscErrorCode MfadEnergyBlocksLocalToGlobal_Private(MfadEnergy E, PetscScalar blocks[]);
 PETSC_INTERN void           MfadTermLoop_Private(MfadEnergy E, const MfadTerm *term, const double *x, const double *v, double *y, MfadLoop *L);

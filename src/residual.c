@@ -32,8 +32,7 @@ PetscErrorCode MfadEnergyComputeHessianTransposeProduct(MfadEnergy E, Vec X, Vec
   PetscCheck(V != Y, PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_IDN,
              "MfadEnergyComputeHessianTransposeProduct: V and Y must be different vectors");
   PetscCall(PetscLogEventBegin(MFAD_TransposeEvent, 0, 0, 0, 0));
-  PetscCall(VecScatterBegin(E->local.scatter, V, E->local.vloc, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(E->local.scatter, V, E->local.vloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(MfadEnergyLocalBegin_Private(E, V, Y));
   MfadBackendCall(E, transposeproduct, "transpose product of a system's Jacobian", (E));
   PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_IDENTITY, V));
   PetscCall(PetscLogEventEnd(MFAD_TransposeEvent, 0, 0, 0, 0));
@@ -242,6 +241,7 @@ PetscErrorCode MfadEnergyComputeResidualJacobianTransposeProduct(MfadEnergy E, V
   PetscCall(MfadEnergyCheckResidualVec_Private(E, W, 3, "MfadEnergyComputeResidualJacobianTransposeProduct"));
   PetscCall(MfadEnergyCheckVec_Private(E, Y, 4, "MfadEnergyComputeResidualJacobianTransposeProduct"));
   PetscCall(PetscLogEventBegin(MFAD_ResidualEvent, 0, 0, 0, 0));
+  PetscCall(MfadEnergyLocalBegin_Private(E, NULL, Y));
   MfadBackendCall(E, residualvjp, "least-squares residual's Jacobian transpose product", (E, W));
   PetscCall(MfadEnergyLocalToGlobal_Private(E, Y, MFAD_FIXED_ZERO, NULL));
   PetscCall(PetscLogEventEnd(MFAD_ResidualEvent, 0, 0, 0, 0));

@@ -147,6 +147,15 @@ PetscErrorCode MfadEnergySetUpGhosts_Private(MfadEnergy E, PetscInt nghost, Pets
   PetscCall(VecDuplicate(E->local.xloc, &E->local.yloc));
   PetscCall(VecScatterCreate(E->local.xglob, is, E->local.xloc, NULL, &E->local.scatter));
   PetscCall(ISDestroy(&is));
+  { /* owned vertices first, in order: with no ghosts on any rank (one rank) the local vectors are
+       the rank's part of the global ones, and operations lend them the caller's arrays */
+    PetscInt  maxghost;
+    PetscBool host;
+    PetscCall(MPIU_Allreduce(&E->local.nghost, &maxghost, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)E)));
+    PetscCall(PetscObjectTypeCompare((PetscObject)E->local.xloc, VECSEQ, &host));
+    E->local.inplace = !maxghost && host ? PETSC_TRUE : PETSC_FALSE;
+    E->local.vlent = E->local.ylent = NULL;
+  }
   PetscCall(PetscMalloc1((size_t)E->local.nlocal * dof * dof, &E->local.blockloc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -42,3 +42,12 @@ foreach(np 1 2)
   mfad_mpi_test(test_material_${np} ${np} $<TARGET_FILE:test_material>)
   set_tests_properties(test_material_${np} PROPERTIES TIMEOUT 60)
 endforeach()
+# Outputs written in place where no rank has ghosts (src/compute.c: the caller's arrays lent to the
+# local vectors on one rank): over NaN, equal to the assembled Hessian's, V untouched, aliases
+add_executable(test_inplace test_inplace.c)
+target_link_libraries(test_inplace PRIVATE mfad PkgConfig::CHECK m)
+target_compile_options(test_inplace PRIVATE -Wall -Wextra)
+foreach(np 1 2)
+  mfad_mpi_test(test_inplace_${np} ${np} $<TARGET_FILE:test_inplace>)
+  set_tests_properties(test_inplace_${np} PROPERTIES TIMEOUT 60)
+endforeach()

@@ -103,6 +103,7 @@ typedef struct {
   int    calls, interval, probe;
   double sampled; /* when other processes' running threads were last counted (src/threads.c) */
   int    others;  /* how many there were */
+  int    busy;    /* counts in a row that found others */
 } MfadThreadChoice;
 
 /* Identifies the point and the settings that explicit element Hessians were computed for. */

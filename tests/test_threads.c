@@ -574,6 +574,53 @@ START_TEST(default_threads_return_right_after_a_moment_of_busy_cores)
   TestCall(TimedTearDown(&E, &X, &G));
 }
 END_TEST
+
+/* Threads timed the slower (each threaded run 50x slower for 40 calls: the first calls beside a
+   process before a count of others saw it), then cores busy for a spell of several counts, then
+   free: threads are timed again at the first call that finds the cores free, and come back there.
+   Before, the loss their last probe earned kept one thread for up to 20 calls (bench_threads' idle
+   gradient after a busy phase: 10 calls, 1.0x). Expected the first call, 2 allowed. */
+START_TEST(default_threads_retime_when_busy_cores_go)
+{
+  MfadEnergy E;
+  Vec        X, G;
+  int        tried = 0, ok = 0, back = -1;
+
+  ck_assert_msg(nspin > 0, "no spinning process could be started");
+  TestCall(TimedSetUp(&E, &X, &G));
+  for (int attempt = 0; attempt < 3 && !ok; attempt++) {
+    PetscBool on = PETSC_FALSE, free_ = PETSC_TRUE;
+    int       threaded = 0;
+    TestCall(WarmOnThreads(E, X, G, &on));
+    if (!on) continue;
+    disturb = 1000;
+    for (int i = 0; i < 40; i++) TestCall(MfadEnergyComputeGradient(E, X, G));
+    disturb    = 0;
+    *spin_flag = 1;
+    usleep(50000); /* every spinner has looked at the flag (every 20 ms) and spins */
+    ncalls = 0;
+    for (int i = 0; i < 4; i++) { /* a count at each: 25 ms apart */
+      TestCall(MfadEnergyComputeGradient(E, X, G));
+      usleep(25000);
+    }
+    *spin_flag = 0;
+    usleep(25000); /* they have looked again (every ~0.1 ms) and sleep; the next call counts */
+    for (int i = 0; i < 4; i++) threaded += calls_nt[i] > 1;
+    if (threaded) continue; /* the count missed the spinners: nothing to check */
+    TestCall(CallsToThreads(E, X, G, 30, &back));
+    if (back < 0 || back > 2) TestCall(CoresFreeNow(X, G, &free_));
+    if (!free_) continue;
+    tried++;
+    ok = back > 0 && back <= 2;
+  }
+  if (!tried)
+    TestCall(PetscPrintf(PETSC_COMM_SELF, "default_threads_retime_when_busy_cores_go: the cores were not free here in 3 attempts, not checked\n"));
+  else if (back < 0)
+    ck_assert_msg(ok, "after busy cores went, no threaded call in 30 with the cores free, in the last of %d attempts (expected the first)", tried);
+  else ck_assert_msg(ok, "after busy cores went, threads came back after %d calls in the last of %d attempts (expected 1, 2 allowed)", back, tried);
+  TestCall(TimedTearDown(&E, &X, &G));
+}
+END_TEST
 #endif
 
 int main(int argc, char **argv)
@@ -604,6 +651,7 @@ int main(int argc, char **argv)
 #if defined(__linux__)
   tcase_add_test(tc, default_threads_stay_at_one_beside_busy_cores);
   tcase_add_test(tc, default_threads_return_right_after_a_moment_of_busy_cores);
+  tcase_add_test(tc, default_threads_retime_when_busy_cores_go);
 #endif
   suite_add_tcase(s, tc);
   sr = srunner_create(s);

@@ -12,7 +12,8 @@ static const char help[] =
     "default has used so far.\n"
     "  -n <20> -m <42>: an n x n x m box of cubes, 6 tets each (default 100,800 tets; -n 40 -m 105: 1M)\n"
     "  -reps <9>: timed calls per energy, operation and phase (after -warm untimed calls)\n"
-    "  -warm <2>: untimed calls per energy, operation and phase\n"
+    "  -warm <8>: untimed calls per energy, operation and phase (docs/threads.md: the first ~50 ms of\n"
+    "     a phase on this VM can see another runnable thread that /proc does not show)\n"
     "  -rounds <1>: idle / busy phase pairs\n"
     "  -busy <1>: spinning processes in a busy phase\n"
     "  -two <true>: time the energy on 2 threads too (false: only 1 thread and the default run)\n"
@@ -101,7 +102,12 @@ static PetscErrorCode TimeOne(MfadEnergy E, int op, Vec X, Vec V, Vec Y, Mat A, 
 
 int main(int argc, char **argv)
 {
-  PetscInt      n = 20, m = 42, reps = 9, warm = 2, rounds = 1, nbusy = 1, ntet = 0, nvert = 0, pause = 0;
+  /* warm: 8 untimed calls an energy (24 in all: 40 ms of the 2 ms loops) before a phase's timed ones. With 2, the
+     default's first idle gradient calls ran on one thread in about one run in three (1.0x): for up to
+     ~50 ms after the program starts or a phase's 200 ms pause, /proc/loadavg counted a third runnable
+     thread beside our two that no /proc/<pid>/task/<tid>/stat showed in state R (a VM sandbox's PID
+     namespace hides it), and the default counts it as another process (docs/threads.md) */
+  PetscInt      n = 20, m = 42, reps = 9, warm = 8, rounds = 1, nbusy = 1, ntet = 0, nvert = 0, pause = 0;
   PetscBool     two = PETSC_TRUE, trace = PETSC_FALSE;
   MfadEnergy    E[NCFG];
   Vec           X[NCFG], V, Y[NCFG];

@@ -66,6 +66,7 @@ PetscErrorCode MfadEnergyReset_Private(MfadEnergy E)
   PetscCall(VecDestroy(&E->local.vloc));
   PetscCall(VecDestroy(&E->local.yloc));
   PetscCall(VecScatterDestroy(&E->local.scatter));
+  PetscCall(VecScatterDestroy(&E->local.ghostscatter));
   PetscCall(PetscFree(E->local.blockloc));
   PetscCall(PetscFree2(E->local.fixloc, E->local.fixval));
   PetscCall(MfadEnergyResetHessians_Private(E, PETSC_FALSE));

@@ -183,6 +183,7 @@ typedef struct {
   Vec                    xglob;          /* layout template */
   Vec                    xloc, vloc, yloc;
   VecScatter             scatter;          /* global -> local, blocked by dof */
+  VecScatter             ghostscatter;     /* global -> the local ghost entries alone (host local vectors, some rank with ghosts) */
   double                *blockloc;         /* nlocal * dof * dof */
   PetscInt               nfixloc, nfixown; /* fixed local dofs (owned ones first) */
   PetscInt              *fixloc;

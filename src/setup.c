@@ -124,6 +124,7 @@ PetscErrorCode MfadEnergySetUpGhosts_Private(MfadEnergy E, PetscInt nghost, Pets
   PetscCall(VecDestroy(&E->local.vloc));
   PetscCall(VecDestroy(&E->local.yloc));
   PetscCall(VecScatterDestroy(&E->local.scatter));
+  PetscCall(VecScatterDestroy(&E->local.ghostscatter));
   PetscCall(PetscFree(E->local.blockloc));
   E->local.nghost = nghost;
   E->local.ghosts = ghosts;
@@ -155,6 +156,14 @@ PetscErrorCode MfadEnergySetUpGhosts_Private(MfadEnergy E, PetscInt nghost, Pets
     PetscCall(PetscObjectTypeCompare((PetscObject)E->local.xloc, VECSEQ, &host));
     E->local.inplace = !maxghost && host ? PETSC_TRUE : PETSC_FALSE;
     E->local.vlent = E->local.ylent = NULL;
+    if (maxghost && host) { /* the ghost entries alone: an output's owned part is copied, its ghosts added (src/compute.c) */
+      IS from, to;
+      PetscCall(ISCreateBlock(PETSC_COMM_SELF, dof, E->local.nghost, E->local.ghosts, PETSC_COPY_VALUES, &from));
+      PetscCall(ISCreateStride(PETSC_COMM_SELF, E->local.nghost * dof, E->n * dof, 1, &to));
+      PetscCall(VecScatterCreate(E->local.xglob, from, E->local.xloc, to, &E->local.ghostscatter));
+      PetscCall(ISDestroy(&from));
+      PetscCall(ISDestroy(&to));
+    }
   }
   PetscCall(PetscMalloc1((size_t)E->local.nlocal * dof * dof, &E->local.blockloc));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -6,7 +6,8 @@
    the assembled Hessian's product and diagonal (and the gradient the objective's difference
    quotients), leave V as it was (the fixed entries are zeroed in a copy, not in V), and stay right
    where V is X, Y is X, or V and Y are two vectors on one array. Run on 1 rank (arrays lent) and 2
-   (ghosts: the exchange), springs with and without fixed dofs (tests/core.cmake). */
+   (ghosts: the owned entries copied, the ghosts' added through their own scatter), springs with and
+   without fixed dofs (tests/core.cmake). */
 #include "testutil.h"
 #include <math.h>
 

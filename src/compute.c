@@ -106,7 +106,7 @@ static PetscErrorCode MfadEnergyLocalReturn_Private(MfadEnergy E)
 PetscErrorCode MfadEnergyLocalBegin_Private(MfadEnergy E, Vec V, Vec Y)
 {
   PetscFunctionBegin;
-  if (E->local.ylent || E->local.vlent) PetscCall(MfadEnergyLocalReturn_Private(E)); /* not the caller's vectors': they may be gone */
+  PetscCall(MfadEnergyLocalReturn_Private(E)); /* after a failed operation; not the caller's vectors': they may be gone */
   if (E->local.inplace && Y) {
     PetscCall(VecGetArray(Y, &E->local.yarray));
     PetscCall(VecPlaceArray(E->local.yloc, E->local.yarray));
@@ -129,7 +129,8 @@ PetscErrorCode MfadEnergyLocalBegin_Private(MfadEnergy E, Vec V, Vec Y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Y <- reverse-add of yloc (nothing to do where yloc held Y's array); owned fixed rows get `fixed(i)` */
+/* Y <- reverse-add of yloc (nothing to do where yloc held Y's array; with ghosts on host vectors,
+   the owned entries copied and the ghosts alone added); owned fixed rows get `fixed(i)` */
 PetscErrorCode MfadEnergyLocalToGlobal_Private(MfadEnergy E, Vec Y, MfadFixedRows rows, Vec X)
 {
   PetscFunctionBegin;

@@ -349,6 +349,18 @@ static PetscErrorCode CallsToThreads(MfadEnergy E, Vec X, Vec G, int max, int *n
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Calls up to `max` times, *back as CallsToThreads(); *counts: whether this attempt counts, that is
+   whether the cores were free (CoresFreeNow) where threads came back later than `allowed` calls or
+   not at all (else another process took them meanwhile, and the attempt timed nothing) */
+static PetscErrorCode BackToThreads(MfadEnergy E, Vec X, Vec G, int max, int allowed, int *back, PetscBool *counts)
+{
+  PetscFunctionBeginUser;
+  *counts = PETSC_TRUE;
+  PetscCall(CallsToThreads(E, X, G, max, back));
+  if (*back < 0 || *back > allowed) PetscCall(CoresFreeNow(X, G, counts));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* 20 calls of an energy on threads: the warm-up, a probe of threads (taken), a probe of one thread
    (lost by 3x); *on: threads ran in 5 or more of the last 10 (else other processes' threads were
    counted on the cores, and the default is not timing now) */
@@ -467,8 +479,7 @@ START_TEST(default_threads_retry_a_slow_first_threaded_run_soon)
     TestCall(CallsToThreads(E, X, G, 40, &first));
     disturb = 0;
     if (first != 3) continue;
-    TestCall(CallsToThreads(E, X, G, 40, &back));
-    if (back < 0 || back > 8) TestCall(CoresFreeNow(X, G, &free_));
+    TestCall(BackToThreads(E, X, G, 40, 8, &back, &free_));
     if (!free_) continue;
     tried++;
     ok = back > 0 && back <= 8;
@@ -559,8 +570,7 @@ START_TEST(default_threads_return_right_after_a_moment_of_busy_cores)
     *spin_flag = 0;
     usleep(2000);                  /* they have looked again (every ~0.1 ms) and sleep */
     if (calls_nt[0] > 1) continue; /* the count missed the spinners: nothing to check */
-    TestCall(CallsToThreads(E, X, G, 12, &back));
-    if (back < 0 || back > 2) TestCall(CoresFreeNow(X, G, &free_));
+    TestCall(BackToThreads(E, X, G, 12, 2, &back, &free_));
     if (!free_) continue;
     tried++;
     ok = back > 0 && back <= 2;
@@ -578,8 +588,8 @@ END_TEST
 /* Threads timed the slower (each threaded run 50x slower for 40 calls: the first calls beside a
    process before a count of others saw it), then cores busy for a spell of several counts, then
    free: threads are timed again at the first call that finds the cores free, and come back there.
-   Before, the loss their last probe earned kept one thread for up to 20 calls (bench_threads' idle
-   gradient after a busy phase: 10 calls, 1.0x). Expected the first call, 2 allowed. */
+   Before, the interval their lost probes had earned (doubling with each) kept one thread for all
+   30 calls checked. Expected the first call, 2 allowed. */
 START_TEST(default_threads_retime_when_busy_cores_go)
 {
   MfadEnergy E;
@@ -607,8 +617,7 @@ START_TEST(default_threads_retime_when_busy_cores_go)
     usleep(25000); /* they have looked again (every ~0.1 ms) and sleep; the next call counts */
     for (int i = 0; i < 4; i++) threaded += calls_nt[i] > 1;
     if (threaded) continue; /* the count missed the spinners: nothing to check */
-    TestCall(CallsToThreads(E, X, G, 30, &back));
-    if (back < 0 || back > 2) TestCall(CoresFreeNow(X, G, &free_));
+    TestCall(BackToThreads(E, X, G, 30, 2, &back, &free_));
     if (!free_) continue;
     tried++;
     ok = back > 0 && back <= 2;

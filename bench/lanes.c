@@ -36,7 +36,8 @@ static const char help[] =
   X(arap_tri) \
   X(flip_barrier_tri) \
   X(dirichlet_tri) \
-  X(membrane_tri)
+  X(membrane_tri) \
+  X(stvk_tet)
 #define DECLARE_W4(name) MFAD_KERNEL_DECLARE(name##_w4);
 LANES_ENERGIES(DECLARE_W4)
 MFAD_KERNEL_DECLARE(neohookean_tet_w8);

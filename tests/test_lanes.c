@@ -8,7 +8,8 @@
    lanes of one group and alike in whole groups: an inverted tet (E = inf for neohookean_tet and volume_barrier_tet) among valid ones, a spring of
    zero length (derivatives 0) among stretched ones, a flipped triangle (E = inf for the 2-D
    barriers) or, in 3-D, a degenerate one of zero area (arap's and the membrane's square roots and
-   divisions at 0). A mode an energy keeps on the scalar loop (LANES_MODES) compares equal bitwise.
+   divisions at 0; stvk_tet and arap_surface have no branch on values: their loops of operations, unrolled on
+   the lanes, are what they add). A mode an energy keeps on the scalar loop (LANES_MODES) compares equal bitwise.
    The lanes run the scalar path's operations in its order, and the scatter adds each element in
    element order: equal to 1e-14 of the largest entry, bitwise where the compiler contracts the
    same products into FMA in both and no log is taken (ad_lanes.h's log is within an ulp of the C
@@ -26,8 +27,9 @@
 #include <mfad/impl/psd.h> /* MFAD_PSD_MODE_* */
 
 /* the energies declared LANES in energies/CMakeLists.txt (every one the translator takes on lanes) */
-static const char *const LanesEnergies[] = {"neohookean_tet",      "mass_spring", "stable_neohookean_tet", "volume_barrier_tet", "bending_dihedral",
-                                            "symmetric_dirichlet", "arap_tri",    "membrane_tri",          "dirichlet_tri",      "flip_barrier_tri"};
+static const char *const LanesEnergies[] = {
+    "neohookean_tet", "mass_spring",  "stable_neohookean_tet", "volume_barrier_tet", "bending_dihedral", "symmetric_dirichlet",
+    "arap_tri",       "membrane_tri", "dirichlet_tri",         "flip_barrier_tri",   "stvk_tet",         "arap_surface"};
 #if defined(MFAD_TEST_LANES8)
 /* test_lanes8: the library's energies on lanes compiled into the test again at MFAD_LANES_WIDTH=8 with
    the library's modes (tests/features.cmake writes their list), <name>_l8: what a build with
@@ -43,8 +45,12 @@ static const struct {
 #endif
 
 #define NELEM  93               /* blocks of 13, 4, 27 and 49 */
-#define NVERT  40               /* shared by the valid elements */
-#define NTOTAL (NVERT + 18 * 4) /* and the branched elements' own */
+#define NV_MAX 6                /* arap_surface: 3 corners and 3 rotation nodes */
+#define N_MAX  18               /* unknowns of an element */
+#define NP_MAX 21               /* parameters of an element */
+#define POOL   10               /* pool vertices a vertex position a of the valid elements takes */
+#define NVERT  (NV_MAX * POOL)  /* shared by the valid elements */
+#define NTOTAL (NVERT + 18 * NV_MAX) /* and the branched elements' own */
 
 static unsigned long long Rng;
 static double             Uniform(double a, double b)
@@ -55,12 +61,15 @@ static double             Uniform(double a, double b)
   return a + (b - a) * (double)(Rng >> 11) / 9007199254740992.0;
 }
 
-/* a perturbed unit simplex (the first nv of its corners) */
-static const double Simplex[4][3] = {
-    {0,   0,                   0                },
-    {1,   0,                   0                },
-    {0.5, 0.8660254037844386,  0                },
-    {0.5, 0.28867513459481287, 0.816496580927726}
+/* a perturbed unit simplex (the first nv of its corners); arap_surface's rotation nodes (its vertices
+   3-5, Gibbs vectors, not rest positions) take the last two rows too */
+static const double Simplex[NV_MAX][3] = {
+    {0,    0,                   0                },
+    {1,    0,                   0                },
+    {0.5,  0.8660254037844386,  0                },
+    {0.5,  0.28867513459481287, 0.816496580927726},
+    {0.3,  -0.2,                0.1              },
+    {-0.1, 0.4,                 0.25             }
 };
 
 /* elements 2, 20..35 and 49: branched (an inverted tet, a spring of zero length, a flipped or
@@ -93,13 +102,14 @@ static void Compare(const char *what, const char *name, const double *a, const d
 static void CheckKernel(MfadKernel k, const char *name)
 {
   const int nv = k->nvert, nd      = k->dof;
-  int       conn[NELEM * 4], bs[5] = {0, 13, 17, 44, NELEM}, cs[2] = {0, 4}, cb[4] = {0, 1, 2, 3};
-  double        x[NTOTAL * 3], v[NTOTAL * 3], p[NELEM * 12], y[2][3][NTOTAL * 3], bv[2][4], bvv[2][4];
-  double        xe[NELEM][12], rest[12], mat[2] = {1.0, 2.0}, bvh[2][4];
-  static double H[2][NELEM * 144], HP[2][NELEM * 144]; /* the element Hessians (Hessian mode), 12 x 12 at most; projected */
+  int           conn[NELEM * NV_MAX], bs[5] = {0, 13, 17, 44, NELEM}, cs[2] = {0, 4}, cb[4] = {0, 1, 2, 3};
+  double        x[NTOTAL * 3], v[NTOTAL * 3], p[NELEM * NP_MAX], y[2][3][NTOTAL * 3], bv[2][4], bvv[2][4];
+  double        xe[NELEM][N_MAX], rest[N_MAX], mat[2] = {1.0, 2.0}, bvh[2][4];
+  static double H[2][NELEM * N_MAX * N_MAX], HP[2][NELEM * N_MAX * N_MAX]; /* the element Hessians (Hessian mode); projected */
 
-  ck_assert_int_le(k->nvert * k->dof, 12);
-  ck_assert_int_le(k->nparam, 12);
+  ck_assert_int_le(k->nvert, NV_MAX);
+  ck_assert_int_le(k->nvert * k->dof, N_MAX);
+  ck_assert_int_le(k->nparam, NP_MAX);
   Rng = 0x9E3779B97F4A7C15ULL;
   /* elements' current shapes and rest parameters */
   for (int e = 0; e < NELEM; e++) {
@@ -120,14 +130,14 @@ static void CheckKernel(MfadKernel k, const char *name)
         for (int d = 0; d < nd; d++) xe[e][nd * (nv - 1) + d] = xe[e][d]; /* zero length, zero area */
     }
   }
-  /* the vertex pool: valid element e's vertex a is pool vertex a NVERT/4 + e mod NVERT/4 (always its
+  /* the vertex pool: valid element e's vertex a is pool vertex a POOL + e mod POOL (always its
      vertex a: shared by several elements in the scatter, at the position of the first to name it);
      a branched element's vertices are its own, after the pool */
   int seen[NTOTAL], own = NVERT;
   for (int i = 0; i < NTOTAL; i++) seen[i] = 0;
   for (int e = 0; e < NELEM; e++)
     for (int a = 0; a < nv; a++) {
-      const int c      = Branched(e) ? own++ : a * (NVERT / 4) + e % (NVERT / 4);
+      const int c      = Branched(e) ? own++ : a * POOL + e % POOL;
       conn[e * nv + a] = c;
       if (!seen[c])
         for (int d = 0; d < nd; d++) x[nd * c + d] = xe[e][nd * a + d];

@@ -62,6 +62,27 @@ def test_lanes_refusals(tmp_path, stmt, why):
         lanes_function(b)
 
 
+def test_lanes_unroll_loops_with_operations(tmp_path):
+    """A loop of operations on numbers (constant bounds: stvk_tet's G2[4 i] -= 1) is unrolled on the
+    lanes as on the scalar sweep, the same operations in the same order; a loop on values alone
+    (an iteration, corotated_tet's root) still refuses: C's loop cannot run lanes in step."""
+    code = GUARD.replace("const double s = f[0] * f[1];",
+                         "double g[2]; for (int i = 0; i < 2; i++) g[i] = f[i] * f[i]; for (int i = 0; i < 2; i++) g[i] -= 1.0;"
+                         " const double s = g[0] * g[1];")
+    b = body_ir(translate(tmp_path, code))
+    rev, lanes = Reverser(b).function(), lanes_function(b)
+    ops = [t.strip().split("(")[1] for t in rev if t.strip().startswith(("OP(", "ADJ("))]
+    assert ops == [t.strip().split("(")[1] for t in lanes if t.strip().startswith(("OP(", "ADJ("))]
+    assert "OP(adds)(&g[1], &g[1], MFAD_VS(-1.0));" in " ".join(lanes)
+    code = GUARD.replace("const double s = f[0] * f[1];",
+                         "double r = 1.0; const double a = mfad_value(f[0]); for (int it = 0; it < 20; it++) r = 0.5 * (r + a / r);"
+                         " const double s = r * f[0] * f[1];")
+    b = body_ir(translate(tmp_path, code))
+    Reverser(b).function()
+    with pytest.raises(NoLanes, match="a loop on values"):
+        lanes_function(b)
+
+
 def test_lanes_literals_broadcast(tmp_path):
     """A passive double set from literals alone (a C scalar: gcc refuses it for a vector) is broadcast
     by MFAD_VS, declared or assigned; the body marks its divergence flag used (an energy without a

@@ -89,3 +89,14 @@ def test_reverse_required_of_a_residual_is_refused(tmp_path, capsys):
     rc = cli.main([str(src), "-o", str(out), "--cpp", CPP], tool_dir=TOOLS)
     err = capsys.readouterr().err
     assert rc != 0 and not out.exists() and "a residual has no reverse mode" in err, err
+
+
+def test_lanes_without_a_reverse_sweep_is_said(tmp_path, capsys):
+    """--lanes (mfad_add_energy's LANES) on an energy whose author chose forward over forward: a note
+    that it keeps the scalar path, as every other refusal of lanes says why (it was silent)."""
+    src, out = tmp_path / "e.c", tmp_path / "e_mfad.c"
+    src.write_text(PLAIN % ", .reverse = MFAD_REVERSE_NEVER")
+    rc = cli.main([str(src), "-o", str(out), "--cpp", CPP, "--lanes"], tool_dir=TOOLS)
+    err = capsys.readouterr().err
+    assert rc == 0 and err == "%s: mfad-energy: note: no lanes for energy 'e' (no reverse sweep): the scalar path\n" % src, err
+    assert "MFAD_ENERGY_LANES_BODY" not in out.read_text()

@@ -91,6 +91,9 @@ def main(argv=None, tool_dir=None):
                 if meta.get("reverse") == 1:
                     return 1
         lanes = []
+        if args.lanes and not reverse:  # the lanes body is the reverse sweep on lanes: said, as every other refusal
+            sys.stderr.write("%s: mfad-energy: note: no lanes for %s '%s' (no reverse sweep): the scalar path\n" %
+                             (source, "residual" if tr.residual else "energy", name))
         if args.lanes and reverse:
             if "features" not in meta:
                 sys.stderr.write("%s: mfad-energy: note: no lanes for energy '%s' (no features): the scalar path\n" % (source, name))

@@ -105,7 +105,12 @@ class LaneReverser(Reverser):
         return super().save(decl, text, fwd)
 
     def passive(self, s):
-        raise NoLanes("a loop on values")
+        # a loop of doubles alone (an iteration on values: corotated_tet's root) would run its lanes
+        # in step, which C's loop cannot; one with operations on numbers is unrolled as on the
+        # scalar sweep (its bounds are constants: lower.py)
+        if super().passive(s):
+            raise NoLanes("a loop on values")
+        return False
 
     def stmt(self, s, fwd, rev, last):
         if isinstance(s, ir.PAssign):

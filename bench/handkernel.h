@@ -104,15 +104,14 @@ static void hand_flops_host(const double *x, const double *params, double flops[
 
 /* parameters come with MfadEnergyAddTerm() (the AD kernel's rest set-up makes them) */
 const struct _n_MfadKernel MFAD_CAT(BenchKernel_, HAND_NAME) = {
-  MFAD_STR(HAND_NAME), "hand-written gradient and HVP of " MFAD_STR(HAND_AD), MFAD_NV, MFAD_ND, MFAD_NP, 0, 0, 0, hand_element_host, hand_flops_host,
-  mfad_cpu_value,      mfad_cpu_gradient,                                       mfad_cpu_hvp, mfad_cpu_diagonal, mfad_cpu_blockdiag, mfad_cpu_hessian,
-  NULL, /* no CUDA entry points: the hand-written bound is a CPU comparison */
-  MFAD_NV,
-  0, /* a scalar energy */
-  MFAD_SUM_ENERGY,
-  NULL,
-  0, /* derivatives at the unknowns */
-  0,    /* hand-written, no adjoint sweep */
-  NULL, /* no step bound */
-  0,    /* the library's default projection */
+    MFAD_STR(HAND_NAME), "hand-written gradient and HVP of " MFAD_STR(HAND_AD), MFAD_NV, MFAD_ND, MFAD_NP, 0, 0, 0, hand_element_host,
+                                                                      hand_flops_host, mfad_cpu_value, mfad_cpu_gradient, mfad_cpu_hvp,
+                                                                      mfad_cpu_diagonal, mfad_cpu_blockdiag, mfad_cpu_hessian,
+                                                                      NULL, /* no CUDA entry points: the hand-written bound is a CPU comparison */
+                                                                      MFAD_NV, 0,               /* a scalar energy */
+                                                                      MFAD_SUM_ENERGY, NULL, 0, /* derivatives at the unknowns */
+                                                                      0,                        /* hand-written, no adjoint sweep */
+                                                                      NULL,                     /* no step bound */
+                                                                      0,                        /* the library's default projection */
+                                                                      0,                        /* no SIMD lanes: a scalar loop */
 };

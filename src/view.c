@@ -2,6 +2,7 @@
 /* MfadEnergyView: terms, sizes, options, load balance, colouring, backend, flops per element: what
    exists (a view sets nothing up). */
 #include <stdio.h>
+#include <string.h>
 #include "mfadimpl.h"
 
 /* Load balance over the ranks: min / average / max of elements (all terms), owned and ghost
@@ -106,6 +107,13 @@ PetscErrorCode MfadEnergyView(MfadEnergy E, PetscViewer viewer)
     if (term->k->nfeat > 0)
       PetscCall(PetscViewerASCIIPrintf(viewer, "AD at %d features (pulled back to %d unknowns); gradient and HVP %s\n", term->k->nfeat, term->k->nvert * term->k->dof,
                                        term->k->reverse ? "forward-over-reverse (one tangent; the flop counts below are forward-over-forward's)" : "forward-over-forward"));
+    if (term->k->lanes) { /* what the kernel's CPU loops run on SIMD lanes, as compiled (mfad/impl/loop_cpu_lanes.h) */
+      static const char *const modes[]   = {"gradient", "HVP", "value", "element Hessians", "Hessian diagonal"};
+      char                     line[160] = "";
+      for (int m = 0; m < 5; m++)
+        if (term->k->lanes & (1 << m)) (void)snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s", line[0] ? ", " : "", modes[m]);
+      PetscCall(PetscViewerASCIIPrintf(viewer, "CPU loops on SIMD lanes (-mfad_lanes %s): %s\n", E->opt.lanes ? "true" : "false: off", line));
+    }
     if (term->flops_known && term->k->nout > 0 && term->k->sum == MFAD_SUM_SYSTEM)
       PetscCall(PetscViewerASCIIPrintf(viewer, "flops per element: F %.0f, JVP %.0f, Jacobian %.0f\n", term->flops[1], term->flops[2], term->flops[3]));
     else if (term->flops_known && term->k->nout > 0)

@@ -30,6 +30,10 @@
 static const char *const LanesEnergies[] = {
     "neohookean_tet", "mass_spring",  "stable_neohookean_tet", "volume_barrier_tet", "bending_dihedral", "symmetric_dirichlet",
     "arap_tri",       "membrane_tri", "dirichlet_tri",         "flip_barrier_tri",   "stvk_tet",         "arap_surface"};
+#if !defined(MFAD_TEST_LANES8)
+/* a user's energy without features (tests/features.cmake): on the lanes at its unknowns */
+MFAD_KERNEL_DECLARE(mooney_rivlin_tet_lanes);
+#endif
 #if defined(MFAD_TEST_LANES8)
 /* test_lanes8: the library's energies on lanes compiled into the test again at MFAD_LANES_WIDTH=8 with
    the library's modes (tests/features.cmake writes their list), <name>_l8: what a build with
@@ -104,7 +108,7 @@ static void CheckKernel(MfadKernel k, const char *name)
   const int nv = k->nvert, nd      = k->dof;
   int           conn[NELEM * NV_MAX], bs[5] = {0, 13, 17, 44, NELEM}, cs[2] = {0, 4}, cb[4] = {0, 1, 2, 3};
   double        x[NTOTAL * 3], v[NTOTAL * 3], p[NELEM * NP_MAX], y[2][3][NTOTAL * 3], bv[2][4], bvv[2][4];
-  double        xe[NELEM][N_MAX], rest[N_MAX], mat[2] = {1.0, 2.0}, bvh[2][4];
+  double        xe[NELEM][N_MAX], rest[N_MAX], mat[3] = {1.0, 2.0, 3.0}, bvh[2][4];
   static double H[2][NELEM * N_MAX * N_MAX], HP[2][NELEM * N_MAX * N_MAX]; /* the element Hessians (Hessian mode); projected */
 
   ck_assert_int_le(k->nvert, NV_MAX);
@@ -165,7 +169,7 @@ static void CheckKernel(MfadKernel k, const char *name)
     k->cpu_hessian(&L);
   }
   /* the branches were taken: an inverted tet has E = inf, block 1 (none) is finite */
-  if (!strcmp(name, "neohookean_tet") || !strcmp(name, "volume_barrier_tet"))
+  if (!strcmp(name, "neohookean_tet") || !strcmp(name, "volume_barrier_tet") || !strcmp(name, "mooney_rivlin_tet_lanes"))
     ck_assert_msg(isinf(bv[0][0]) && isinf(bv[0][2]) && isfinite(bv[0][1]) && isinf(bv[0][3]), "%s: block energies %g %g %g %g", name, bv[0][0],
                   bv[0][1], bv[0][2], bv[0][3]);
   Compare("gradient", name, y[1][0], y[0][0], NTOTAL * nd);
@@ -205,11 +209,23 @@ START_TEST(lanes_equal_the_scalar_loop)
   for (size_t i = 0; i < sizeof(Lanes8Kernels) / sizeof(Lanes8Kernels[0]); i++) CheckKernel(Lanes8Kernels[i].k, Lanes8Kernels[i].name);
   return;
 #endif
+  /* every energy declared on lanes has its gradient and HVP there, as compiled (MfadKernel.lanes),
+     wherever the build has lanes at all (256-bit registers: neohookean_tet's say) */
+  MfadKernel nh;
+  ck_assert_int_eq(MfadKernelFind("neohookean_tet", &nh), 0);
+  const int compiled = nh->lanes != 0;
   for (size_t i = 0; i < sizeof(LanesEnergies) / sizeof(LanesEnergies[0]); i++) {
     MfadKernel k;
     ck_assert_int_eq(MfadKernelFind(LanesEnergies[i], &k), 0);
+    ck_assert_msg(!compiled || (k->lanes & 3) == 3, "%s: declared LANES, yet its gradient and HVP are not on lanes (MfadKernel.lanes %d)",
+                  LanesEnergies[i], k->lanes);
     CheckKernel(k, LanesEnergies[i]);
   }
+#if !defined(MFAD_TEST_LANES8)
+  ck_assert_msg(MFAD_KERNEL(mooney_rivlin_tet_lanes)->lanes == (compiled ? 7 : 0), "mooney_rivlin_tet: lanes %d, expected %d",
+                MFAD_KERNEL(mooney_rivlin_tet_lanes)->lanes, compiled ? 7 : 0);
+  CheckKernel(MFAD_KERNEL(mooney_rivlin_tet_lanes), "mooney_rivlin_tet_lanes");
+#endif
 }
 END_TEST
 

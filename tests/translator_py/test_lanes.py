@@ -92,3 +92,33 @@ def test_lanes_literals_broadcast(tmp_path):
     text = " ".join(lanes)
     assert "= MFAD_VS(2.0 * 1.0);" in text and "= MFAD_VS(3.0);" in text
     assert lanes[2].strip().startswith("(void)_mfad_div;")
+
+
+NOFEAT = """
+static double e(const double x[4], const double p[4])
+{
+  double A[4];
+  mfad_matmul(A, x, p, 2);
+  if (!(A[0] > 0.0)) return INFINITY;
+  return A[0] * A[3] - A[1] * A[2] + p[0] * log(A[0]);
+}
+const MfadEnergyInfo e_info = {.vertices = 2, .dof = 2, .params = 4, .energy = e};
+"""
+
+
+def test_lanes_without_features_and_matmuld(tmp_path):
+    """An energy written over its unknowns (no features, as a new user writes one) has a lanes body
+    at its unknowns (the identity map: mfad/impl/loop_cpu_lanes.h); its product with a constant
+    matrix (matmuld, F = Ds Dm^-1) goes on the lanes where that matrix is the parameters (lane
+    vectors there), and refuses for a table of doubles, which is not."""
+    b = body_ir(translate(tmp_path, NOFEAT))
+    rev, lanes = Reverser(b).function(), lanes_function(b)
+    assert lanes[0] == "MFAD_ENERGY_LANES_BODY(x, p, _mfad_E, _mfad_ax)"
+    assert "OP(matmuld)(A, x, p, 2);" in " ".join(lanes)
+    ops = [t.strip().split("(")[1] for t in rev if t.strip().startswith(("OP(", "ADJ("))]
+    assert ops == [t.strip().split("(")[1] for t in lanes if t.strip().startswith(("OP(", "ADJ("))]
+    code = NOFEAT.replace("mfad_matmul(A, x, p, 2);", "const double B[4] = {1.0, 2.0, 3.0, 4.0}; mfad_matmul(A, x, B, 2);")
+    b = body_ir(translate(tmp_path, code))
+    Reverser(b).function()
+    with pytest.raises(NoLanes, match="op matmuld of B"):
+        lanes_function(b)

@@ -95,14 +95,13 @@ def main(argv=None, tool_dir=None):
             sys.stderr.write("%s: mfad-energy: note: no lanes for %s '%s' (no reverse sweep): the scalar path\n" %
                              (source, "residual" if tr.residual else "energy", name))
         if args.lanes and reverse:
-            if "features" not in meta:
-                sys.stderr.write("%s: mfad-energy: note: no lanes for energy '%s' (no features): the scalar path\n" % (source, name))
-            else:
-                try:
-                    lanes = lanes_feature_code(feature) + lanes_function(body_ir)
-                except NoReverse as e:  # NoLanes: said, never an error (the scalar path serves)
-                    c = e.coord or tr.infos[0].coord
-                    sys.stderr.write("%s:%s: mfad-energy: note: no lanes for energy '%s' (%s): the scalar path\n" % (c.file, c.line, name, e))
+            # an energy without features runs on the lanes at its unknowns (the identity map:
+            # mfad/impl/loop_cpu_lanes.h), as its reverse sweep does on the scalar path
+            try:
+                lanes = lanes_feature_code(feature) + lanes_function(body_ir)
+            except NoReverse as e:  # NoLanes: said, never an error (the scalar path serves)
+                c = e.coord or tr.infos[0].coord
+                sys.stderr.write("%s:%s: mfad-energy: note: no lanes for energy '%s' (%s): the scalar path\n" % (c.file, c.line, name, e))
     except TranslateError as e:
         sys.stderr.write(str(e) + "\n")
         return 1

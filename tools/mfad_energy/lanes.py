@@ -7,7 +7,7 @@ becomes a vector); a branch's condition as lane masks (comparisons as they are, 
 taken by MFAD_VIF (every lane alike, or the body stops and the loop runs those elements on the scalar
 path). What a vector of lanes cannot take in C (a ternary, a cast, a comparison outside a branch, an
 int computed from values, a loop on values, a call other than the math of ad_lanes.h, the ops whose
-rules branch on values: fabs fmin fmax, and matmuld's table) refuses with NoLanes: the energy keeps the
+rules branch on values: fabs fmin fmax, and matmuld of a table other than the parameters) refuses with NoLanes: the energy keeps the
 scalar path, and the translator says why (cli.py)."""
 import re
 
@@ -17,7 +17,7 @@ from .reverse import NoReverse, Reverser
 # math.h functions ad_lanes.h takes lane by lane (MFAD_VMATH1/2), and the ops whose adjoint rules run on lanes
 LANE_MATH = {"sqrt", "log", "exp", "sin", "cos", "tan", "tanh", "sinh", "cosh", "asin", "acos", "atan", "cbrt", "log1p",
              "expm1", "erf", "erfc", "pow", "atan2", "hypot"}
-NO_LANE_OPS = {"fabs", "fmin", "fmax", "matmuld"}
+NO_LANE_OPS = {"fabs", "fmin", "fmax"}
 CMP = {"<", ">", "<=", ">=", "==", "!="}
 
 
@@ -120,6 +120,12 @@ class LaneReverser(Reverser):
                 return
         if isinstance(s, ir.Op) and s.name in NO_LANE_OPS:
             raise NoLanes("op %s" % s.name)
+        if isinstance(s, ir.Op) and s.name == "matmuld":
+            # its constant matrix on lanes: the parameters' lane vectors (F = Ds Dm^-1, Dm^-1 in p); a
+            # table of doubles is not a lane vector
+            b = str(s.args[2]).replace(" ", "")
+            if not re.match(r"^(%s|&%s\[[^]]*\]|%s\+.+)$" % ((re.escape(self.p),) * 3), b):
+                raise NoLanes("op matmuld of %s (not the parameters)" % b)
         return super().stmt(s, fwd, rev, last)
 
     def function(self):

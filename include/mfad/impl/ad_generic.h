@@ -284,9 +284,13 @@ MFAD_GEN_MODIFIERS void OP(tmatmul)(T *C, const T *A, const T *B, int n)
       }
     }
 }
-#if !defined(MFAD_LANES_PASS) /* B a table of doubles or parameters: not on lanes */
-/* C = A B with B constant (e.g. F = Ds Dm^{-1}), all n x n */
+/* C = A B with B constant (e.g. F = Ds Dm^{-1}), all n x n. On lanes B is the parameters' lane vectors
+   (mfad-energy takes no other table there: tools/mfad_energy/lanes.py) */
+#if !defined(MFAD_LANES_PASS)
 MFAD_GEN_MODIFIERS void OP(matmuld)(T *C, const T *A, const double *B, int n)
+#else
+MFAD_GEN_MODIFIERS void OP(matmuld)(T *C, const T *A, const MFAD_S *B, int n)
+#endif
 {
   T t;
   MFAD_UNROLL for (int i = 0; i < n; i++)
@@ -299,4 +303,3 @@ MFAD_GEN_MODIFIERS void OP(matmuld)(T *C, const T *A, const double *B, int n)
       }
     }
 }
-#endif

@@ -151,8 +151,7 @@ MFAD_GEN_MODIFIERS void ADJ(inv3)(T *aA, const T *g, T *ad, const T *A)
   OP(inv3)(Ai, &d, A);
   ADJ(invn)(aA, g, ad, Ai, &d, 3);
 }
-#if !defined(MFAD_LANES_PASS) /* B a table of doubles or parameters: not on lanes */
-/* C = A B with B constant (n x n): A[i k] += g[i j] B[k j] */
+/* C = A B with B constant (n x n): A[i k] += g[i j] B[k j] (on lanes B is the parameters' lane vectors) */
 MFAD_GEN_MODIFIERS void ADJ(matmuld)(T *aA, const T *g, const MFAD_S *B, int n)
 {
   MFAD_UNROLL for (int i = 0; i < n; i++) MFAD_UNROLL for (int k = 0; k < n; k++)
@@ -167,7 +166,6 @@ MFAD_GEN_MODIFIERS void ADJ(matmuld)(T *aA, const T *g, const MFAD_S *B, int n)
     OP(add)(&aA[n * i + k], &aA[n * i + k], &s);
   }
 }
-#endif
 
 /* r = sqrt(a): a += g / (2 r) */
 MFAD_GEN_MODIFIERS void ADJ(sqrt)(T *aa, const T *g, const T *a)

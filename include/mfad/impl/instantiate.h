@@ -212,7 +212,11 @@ static __attribute__((noinline, unused)) double mfad_cpu_elem_hessian(const Mfad
 #else
 #define MFAD_LANES_UNITS 12
 #endif
-#if defined(MFAD_ENERGY_LANES) && MFAD_ENERGY_FEATURES > 0 && defined(MFAD_ENERGY_REVERSE) && !defined(MFAD_NO_LANES) && defined(__AVX__) && \
+#if defined(MFAD_ENERGY_LANES) && MFAD_ENERGY_FEATURES == 0 && defined(MFAD_LANES_MODES) && ((MFAD_LANES_MODES)&24)
+#error \
+    "mfad_add_energy LANES_MODES hessian or diagonal: the element Hessians and diagonals go on lanes at an energy's features; this energy declares none (its gradient, HVP and value do)"
+#endif
+#if defined(MFAD_ENERGY_LANES) && defined(MFAD_ENERGY_REVERSE) && !defined(MFAD_NO_LANES) && defined(__AVX__) && \
     (!defined(MFAD_INSTANTIATE_MODES) || ((MFAD_INSTANTIATE_MODES)&MFAD_LANES_UNITS))
 /* the reverse body once more over SIMD lanes, one element a lane (mfad/impl/ad_lanes.h): lanes of
    values (the gradient), of dual numbers (the HVP); passive numbers and math.h lane vectors too.
@@ -222,7 +226,7 @@ static __attribute__((noinline, unused)) double mfad_cpu_elem_hessian(const Mfad
    of SSE halves, no faster than the scalar loop) */
 /* the element Hessian's tangents a sweep (mfad/impl/loop_cpu_lanes.h) */
 #ifndef MFAD_VMD_K
-#define MFAD_VMD_K MFAD_ENERGY_FEATURES
+#define MFAD_VMD_K (MFAD_ENERGY_FEATURES > 0 ? MFAD_ENERGY_FEATURES : MFAD_N)
 #endif
 #include <mfad/impl/ad_lanes.h>
 #define MFAD_ENERGY_LANES_DEFINED
@@ -524,6 +528,11 @@ const struct _n_MfadKernel            MFAD_KERNEL_SYMBOL = {
              0,
 #endif
              MFAD_STEP_FN, MFAD_ENERGY_PROJECTION,
+#if defined(MFAD_ENERGY_LANES_DEFINED)
+             MFAD_LANES_MODES,
+#else
+             0,
+#endif
 };
 #ifdef __cplusplus
 }

@@ -178,6 +178,10 @@ struct _n_MfadKernel {
   double (*step)(const double *x, const double *d, const double *params);
   /** The projection the solver defaults give this energy (its .projection: 1 clamp, 2 abs, 0 not said) */
   int projection;
+  /** The modes whose CPU loops run on SIMD lanes (mfad/impl/loop_cpu_lanes.h; bits: 1 gradient, 2 HVP,
+      4 value, 8 element Hessian, 16 Hessian diagonal), as compiled: 0 where mfad-energy wrote no lanes
+      body or the target has no 256-bit registers (-mfad_view says which) */
+  int lanes;
 };
 
 #ifdef __cplusplus

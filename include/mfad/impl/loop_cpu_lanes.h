@@ -20,6 +20,26 @@ the energy runs on lanes at all (the choice by measurement).
 
 #define MFAD_NPV (MFAD_NP > 0 ? MFAD_NP : 1)
 
+#if MFAD_ENERGY_FEATURES == 0
+/* An energy that declares no features runs on the lanes at its unknowns, as its reverse sweep does
+   on the scalar path: the identity map (a new user's energy, written over x: tests/energies/
+   mooney_rivlin_tet.c). Its gradient, HVP and value; the element Hessian's and the diagonal's lanes
+   take features (mfad/impl/instantiate.h says so at build time) */
+#define MFAD_NF MFAD_N
+static inline __attribute__((always_inline)) void mfad_feature_map_lanes(const mfad_vd *MFAD_RESTRICT v, const mfad_vd *MFAD_RESTRICT p,
+                                                                         mfad_vd *MFAD_RESTRICT f)
+{
+  (void)p;
+  for (int i = 0; i < MFAD_N; i++) f[i] = v[i];
+}
+static inline __attribute__((always_inline)) void mfad_feature_pull_lanes(const mfad_vd *MFAD_RESTRICT g, const mfad_vd *MFAD_RESTRICT p,
+                                                                          mfad_vd *MFAD_RESTRICT gx)
+{
+  (void)p;
+  for (int i = 0; i < MFAD_N; i++) gx[i] = g[i];
+}
+#endif
+
 #include <mfad/impl/psd_lanes.h> /* the element Hessians' projection on the lanes */
 
 /* the lanes' element indices: conn[(e0 + l) nv + a] nd, the first unknown of vertex a in lane l */

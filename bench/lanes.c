@@ -38,7 +38,8 @@ static const char help[] =
   X(dirichlet_tri) \
   X(membrane_tri) \
   X(stvk_tet) \
-  X(mooney_rivlin_tet)
+  X(mooney_rivlin_tet) \
+  X(sym_dirichlet)
 #define DECLARE_W4(name) MFAD_KERNEL_DECLARE(name##_w4);
 LANES_ENERGIES(DECLARE_W4)
 MFAD_KERNEL_DECLARE(neohookean_tet_w8);
@@ -165,9 +166,10 @@ int main(int argc, char **argv)
   PetscCheck(ie >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-energy %s: not an energy built here with lanes (bench/lanes.c: LanesEnergies)",
              energy);
   {
-    PetscBool user;
-    PetscCall(PetscStrcmp(energy, "mooney_rivlin_tet", &user));
-    if (user) lib = LanesEnergies[ie].w4; /* not the library's: the scalar loop of its own unit (L.scalar) */
+    PetscBool mr, sd;
+    PetscCall(PetscStrcmp(energy, "mooney_rivlin_tet", &mr));
+    PetscCall(PetscStrcmp(energy, "sym_dirichlet", &sd)); /* the README's tutorial energy */
+    if (mr || sd) lib = LanesEnergies[ie].w4;             /* users' energies, not the library's: the scalar loop of their own unit (L.scalar) */
     else PetscCall(MfadKernelFind(energy, &lib));
   }
   {

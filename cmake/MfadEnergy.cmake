@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# mfad_add_energy(<target> <name> [SOURCE <file.c>] [HEADER <file.h>] [BUILTIN] [NO_CUDA] [ROLL_HESSIAN_ROWS] [LANES]
+# mfad_add_energy(<target> <name> [SOURCE <file.c>] [HEADER <file.h>] [BUILTIN] [NO_CUDA] [ROLL_HESSIAN_ROWS] [LANES | NO_LANES]
 #                 [LANES_MODES <gradient|hvp|value|hessian|diagonal>...] [CUDA_DIAGONAL_COLUMNS] [COMPILE_OPTIONS <opt>...])
 #   Compiles energy <name> into <target>: value, gradient, fused HVP and element Hessian on the
 #   CPU, as the kernel MfadKernel_<name>; when the library has CUDA, the same source is also
@@ -16,6 +16,8 @@
 #   include/mfad/impl/loop_cpu_lanes.h), where the translator finds the energy's reverse body fit
 #   for them (else a note, and the scalar path): a second body in the gradient/HVP unit. The lanes'
 #   width: -DMFAD_LANES_WIDTH=4|8 at configure time (default 4, include/mfad/impl/ad_lanes.h).
+#   A SOURCE energy that is not BUILTIN (a user's) has LANES unless it says NO_LANES: its gradient
+#   and HVP run on lanes where the target has 256-bit registers (MfadKernel.lanes, -mfad_view).
 #   LANES_MODES: these modes on lanes (implies LANES; LANES alone: gradient hvp), the others on the
 #   scalar loop: where bench_lanes measured the lanes slower for a mode of the energy, or the value
 #   (line searches) where faster (energies/CMakeLists.txt); hessian: the element Hessians (Hessian
@@ -56,7 +58,16 @@ function(_mfad_find_translator)
 endfunction()
 
 function(mfad_add_energy target name)
-  cmake_parse_arguments(ARG "BUILTIN;NO_CUDA;ROLL_HESSIAN_ROWS;CUDA_DIAGONAL_COLUMNS;LANES" "HEADER;SOURCE" "COMPILE_OPTIONS;LANES_MODES" ${ARGN})
+  cmake_parse_arguments(ARG "BUILTIN;NO_CUDA;ROLL_HESSIAN_ROWS;CUDA_DIAGONAL_COLUMNS;LANES;NO_LANES" "HEADER;SOURCE" "COMPILE_OPTIONS;LANES_MODES" ${ARGN})
+  if(ARG_NO_LANES AND (ARG_LANES OR ARG_LANES_MODES))
+    message(FATAL_ERROR "mfad_add_energy(${name}): NO_LANES with LANES or LANES_MODES")
+  endif()
+  if(ARG_SOURCE AND NOT ARG_BUILTIN AND NOT ARG_NO_LANES)
+    # a user's plain-C energy: its gradient and HVP on lanes unless it says NO_LANES (faster on every
+    # energy measured: bench/README.md; where mfad-energy cannot, a note and the scalar path). The
+    # built-in energies name their modes (energies/CMakeLists.txt)
+    set(ARG_LANES ON)
+  endif()
   set(lanes_modes 3) # bits of include/mfad/impl/loop_cpu_lanes.h's MFAD_LANES_MODES: 1 gradient, 2 HVP
   if(ARG_LANES_MODES)
     set(ARG_LANES ON)

@@ -4,7 +4,18 @@
 # The work is done by tests/install/run.cmake (cmake -P) at test time; the README's tutorial is built
 # against the installed prefix with CMake and with its Makefile by two tests that need the first
 # (a fixture) and run beside each other.
+# whether mfad's tuning targets 256-bit registers: then a user's energy built as the tutorial shows
+# (either route) has its gradient and HVP on SIMD lanes, which -mfad_view must say
+include(CheckCSourceCompiles)
+list(JOIN MFAD_HOST_TUNING " " CMAKE_REQUIRED_FLAGS)
+check_c_source_compiles("#if !defined(__AVX__)\n#error no 256-bit registers\n#endif\nint main(void) { return 0; }" MFAD_HOST_HAS_AVX)
+unset(CMAKE_REQUIRED_FLAGS)
+set(mfad_expect_lanes 0)
+if(MFAD_HOST_HAS_AVX)
+  set(mfad_expect_lanes 1)
+endif()
 set(mfad_install_args
+    -DMFAD_EXPECT_LANES=${mfad_expect_lanes}
     -DMFAD_BUILD_DIR=${PROJECT_BINARY_DIR}
     -DMFAD_TEST_SOURCE_DIR=${CMAKE_CURRENT_SOURCE_DIR}/install
     -DMFAD_WORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/install-test

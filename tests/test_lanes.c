@@ -31,8 +31,9 @@ static const char *const LanesEnergies[] = {
     "neohookean_tet", "mass_spring",  "stable_neohookean_tet", "volume_barrier_tet", "bending_dihedral", "symmetric_dirichlet",
     "arap_tri",       "membrane_tri", "dirichlet_tri",         "flip_barrier_tri",   "stvk_tet",         "arap_surface"};
 #if !defined(MFAD_TEST_LANES8)
-/* a user's energy without features (tests/features.cmake): on the lanes at its unknowns */
+/* users' energies without features (tests/features.cmake): on the lanes at their unknowns */
 MFAD_KERNEL_DECLARE(mooney_rivlin_tet_lanes);
+MFAD_KERNEL_DECLARE(sym_dirichlet_lanes);
 #endif
 #if defined(MFAD_TEST_LANES8)
 /* test_lanes8: the library's energies on lanes compiled into the test again at MFAD_LANES_WIDTH=8 with
@@ -169,7 +170,8 @@ static void CheckKernel(MfadKernel k, const char *name)
     k->cpu_hessian(&L);
   }
   /* the branches were taken: an inverted tet has E = inf, block 1 (none) is finite */
-  if (!strcmp(name, "neohookean_tet") || !strcmp(name, "volume_barrier_tet") || !strcmp(name, "mooney_rivlin_tet_lanes"))
+  if (!strcmp(name, "neohookean_tet") || !strcmp(name, "volume_barrier_tet") || !strcmp(name, "mooney_rivlin_tet_lanes") ||
+      !strcmp(name, "sym_dirichlet_lanes"))
     ck_assert_msg(isinf(bv[0][0]) && isinf(bv[0][2]) && isfinite(bv[0][1]) && isinf(bv[0][3]), "%s: block energies %g %g %g %g", name, bv[0][0],
                   bv[0][1], bv[0][2], bv[0][3]);
   Compare("gradient", name, y[1][0], y[0][0], NTOTAL * nd);
@@ -225,6 +227,10 @@ START_TEST(lanes_equal_the_scalar_loop)
   ck_assert_msg(MFAD_KERNEL(mooney_rivlin_tet_lanes)->lanes == (compiled ? 7 : 0), "mooney_rivlin_tet: lanes %d, expected %d",
                 MFAD_KERNEL(mooney_rivlin_tet_lanes)->lanes, compiled ? 7 : 0);
   CheckKernel(MFAD_KERNEL(mooney_rivlin_tet_lanes), "mooney_rivlin_tet_lanes");
+  /* the tutorial's energy with mfad_add_energy's defaults for a user's: gradient and HVP on lanes */
+  ck_assert_msg(MFAD_KERNEL(sym_dirichlet_lanes)->lanes == (compiled ? 3 : 0), "sym_dirichlet: lanes %d, expected %d",
+                MFAD_KERNEL(sym_dirichlet_lanes)->lanes, compiled ? 3 : 0);
+  CheckKernel(MFAD_KERNEL(sym_dirichlet_lanes), "sym_dirichlet_lanes");
 #endif
 }
 END_TEST

@@ -122,3 +122,15 @@ def test_lanes_without_features_and_matmuld(tmp_path):
     Reverser(b).function()
     with pytest.raises(NoLanes, match="op matmuld of B"):
         lanes_function(b)
+
+
+def test_lanes_condition_on_a_helper_value(tmp_path):
+    """A branch that tests a helper's value (the README tutorial's `if (mfad_inv3(Fi, F) <= 0.0)`: the
+    lowering computes the helper, then tests an int it sets) holds that int as a lane mask taken by
+    MFAD_VIF, as any condition; an int the energy itself computes from values still refuses."""
+    code = NOFEAT.replace("  if (!(A[0] > 0.0)) return INFINITY;\n", "  double Ai[4];\n  if (mfad_inv2(Ai, A) <= 0.0) return INFINITY;\n")
+    code = code.replace("+ p[0] * log(A[0])", "+ p[0] * Ai[0]")
+    assert "mfad_inv2" in code
+    lanes = lanes_function(body_ir(translate(tmp_path, code)))
+    text = " ".join(lanes)
+    assert "mfad_vm _mfad_c1;" in text and "if (MFAD_VIF(_mfad_c1))" in text, text

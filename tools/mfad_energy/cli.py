@@ -91,9 +91,9 @@ def main(argv=None, tool_dir=None):
                 if meta.get("reverse") == 1:
                     return 1
         lanes = []
-        if args.lanes and not reverse:  # the lanes body is the reverse sweep on lanes: said, as every other refusal
-            sys.stderr.write("%s: mfad-energy: note: no lanes for %s '%s' (no reverse sweep): the scalar path\n" %
-                             (source, "residual" if tr.residual else "energy", name))
+        if args.lanes and not reverse and not tr.residual:  # the lanes body is the reverse sweep on lanes: said, as every other refusal
+            # (a residual's loops are its own, never on lanes: nothing to say)
+            sys.stderr.write("%s: mfad-energy: note: no lanes for energy '%s' (no reverse sweep): the scalar path\n" % (source, name))
         if args.lanes and reverse:
             # an energy without features runs on the lanes at its unknowns (the identity map:
             # mfad/impl/loop_cpu_lanes.h), as its reverse sweep does on the scalar path

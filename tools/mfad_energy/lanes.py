@@ -28,6 +28,10 @@ class NoLanes(NoReverse):
 class LaneReverser(Reverser):
     signature = "MFAD_ENERGY_LANES_BODY"
 
+    def __init__(self, functions):
+        super().__init__(functions)
+        self.masks = set()  # the sweep's names of conditions held as lane masks (declare)
+
     def check(self, e):
         """e, a passive expression outside a condition: arithmetic and the lanes' math only."""
         def f(n):
@@ -59,6 +63,8 @@ class LaneReverser(Reverser):
     def mask(self, e):
         """e as a lane mask (mfad_vm) text."""
         e = e.strip()
+        if isinstance(e, ir.Name) and self.name(e) in self.masks:
+            return self.name(e)
         if isinstance(e, ir.Un) and e.op == "!":
             return "(~MFAD_VM(%s))" % self.mask(e.e)
         if isinstance(e, ir.Bin) and e.op in ("&&", "||"):
@@ -78,6 +84,14 @@ class LaneReverser(Reverser):
         return r
 
     def declare(self, s):
+        if isinstance(s, ir.PDecl) and s.base == "int" and not s.dims and s.const and s.init is not None and re.match(r"^_mfad_c\d+$", s.name):
+            # a branch's condition that reads a helper's value (lower.py: `if (mfad_inv3(Fi, F) <= 0.0)`
+            # computes the helper, then tests this int): a lane mask, taken by MFAD_VIF as any condition
+            n = self.unique(s.name)
+            self.scopes[-1][s.name] = n
+            self.masks.add(n)
+            self.decls.append("mfad_vm %s;" % n)
+            return "%s = %s;" % (n, self.mask(s.init))
         if isinstance(s, ir.PDecl) and s.base == "int" and not (not s.dims and s.const and s.init is not None):
             raise NoLanes("the int %s (an int may hold a value's branch)" % s.name)
         if isinstance(s, ir.PDecl) and s.base == "int":

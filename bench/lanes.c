@@ -40,7 +40,8 @@ static const char help[] =
   X(membrane_tri, 0) \
   X(stvk_tet, 0) \
   X(mooney_rivlin_tet, 1) \
-  X(sym_dirichlet, 1) /* the README's tutorial energy */
+  X(sym_dirichlet, 1) /* the README's tutorial energy */ \
+  X(kinked_tet, 1)    /* fabs, fmin, fmax, a ternary: selects */
 #define DECLARE_W4(name, user) MFAD_KERNEL_DECLARE(name##_w4);
 LANES_ENERGIES(DECLARE_W4)
 MFAD_KERNEL_DECLARE(neohookean_tet_w8);

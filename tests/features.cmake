@@ -19,6 +19,9 @@ mfad_add_energy(test_lanes mooney_rivlin_tet_lanes SOURCE ${CMAKE_CURRENT_SOURCE
 # and the README's tutorial energy as a user builds it (mfad_add_energy's defaults: LANES), whose
 # branch tests a helper's value (if (mfad_inv3(Fi, F) <= 0.0): a lane mask)
 mfad_add_energy(test_lanes sym_dirichlet_lanes SOURCE ${PROJECT_SOURCE_DIR}/docs/tutorial/sym_dirichlet.c NO_CUDA)
+# and a user's energy with kinks (fabs, fmin, fmax, a ternary: selects lane by lane on the lanes,
+# tests/energies/kinked_tet.c), its value on lanes too
+mfad_add_energy(test_lanes kinked_tet_lanes SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/energies/kinked_tet.c NO_CUDA LANES_MODES gradient hvp value)
 # the same at 8 lanes (AVX-512's registers; the library's width is 4 unless -DMFAD_LANES_WIDTH=8): the
 # built-in energies on lanes compiled into test_lanes8 again as <name>_l8, with the library's modes;
 # skipped (77) on a CPU without AVX-512F

@@ -27,13 +27,25 @@
 #include <mfad/impl/psd.h> /* MFAD_PSD_MODE_* */
 
 /* the energies declared LANES in energies/CMakeLists.txt (every one the translator takes on lanes) */
-static const char *const LanesEnergies[] = {
-    "neohookean_tet", "mass_spring",  "stable_neohookean_tet", "volume_barrier_tet", "bending_dihedral", "symmetric_dirichlet",
-    "arap_tri",       "membrane_tri", "dirichlet_tri",         "flip_barrier_tri",   "stvk_tet",         "arap_surface"};
+static const char *const LanesEnergies[] = {"neohookean_tet",
+                                            "mass_spring",
+                                            "stable_neohookean_tet",
+                                            "volume_barrier_tet",
+                                            "bending_dihedral",
+                                            "symmetric_dirichlet",
+                                            "arap_tri",
+                                            "membrane_tri",
+                                            "dirichlet_tri",
+                                            "flip_barrier_tri",
+                                            "stvk_tet",
+                                            "arap_surface",
+                                            "sphere_symmetric_dirichlet",
+                                            "sphere_flip_barrier"};
 #if !defined(MFAD_TEST_LANES8)
 /* users' energies without features (tests/features.cmake): on the lanes at their unknowns */
 MFAD_KERNEL_DECLARE(mooney_rivlin_tet_lanes);
 MFAD_KERNEL_DECLARE(sym_dirichlet_lanes);
+MFAD_KERNEL_DECLARE(kinked_tet_lanes);
 #endif
 #if defined(MFAD_TEST_LANES8)
 /* test_lanes8: the library's energies on lanes compiled into the test again at MFAD_LANES_WIDTH=8 with
@@ -104,6 +116,40 @@ static void CompareTo(const char *what, const char *name, const double *a, const
 }
 static void Compare(const char *what, const char *name, const double *a, const double *b, int n) { CompareTo(what, name, a, b, n, 1e-14); }
 
+/* kinked_tet (tests/energies/kinked_tet.c): the groups of 4 lanes (from each block's start) in which
+   its kinks are taken both ways, J < 1 (the ternary and fabs), I1 - 3 < c (fmin), I1 - 3 - c > 0 (fmax):
+   with selects such a group stays on the lanes; a branch would send it to the scalar path */
+static void KinkedSides(const double xe[][N_MAX], const double *p, const int *bs, int nblocks)
+{
+  int mixed[3] = {0, 0, 0};
+  for (int b = 0; b < nblocks; b++)
+    for (int g = bs[b]; g < bs[b + 1]; g += 4) {
+      int side[3][2] = {
+          {0, 0},
+          {0, 0},
+          {0, 0}
+      };
+      for (int e = g; e < g + 4 && e < bs[b + 1]; e++) {
+        const double *pe = p + 13 * e;
+        double        Ds[9], F[9];
+        for (int i = 0; i < 3; i++)
+          for (int j = 0; j < 3; j++) Ds[3 * i + j] = xe[e][3 * (j + 1) + i] - xe[e][i];
+        for (int i = 0; i < 3; i++)
+          for (int j = 0; j < 3; j++) F[3 * i + j] = Ds[3 * i] * pe[j] + Ds[3 * i + 1] * pe[3 + j] + Ds[3 * i + 2] * pe[6 + j];
+        const double J  = F[0] * (F[4] * F[8] - F[5] * F[7]) - F[1] * (F[3] * F[8] - F[5] * F[6]) + F[2] * (F[3] * F[7] - F[4] * F[6]);
+        double       I1 = 0;
+        for (int i = 0; i < 9; i++) I1 += F[i] * F[i];
+        side[0][J < 1.0]++;
+        side[1][I1 - 3.0 < pe[12]]++;
+        side[2][I1 - 3.0 - pe[12] > 0.0]++;
+      }
+      for (int t = 0; t < 3; t++) mixed[t] += side[t][0] && side[t][1];
+    }
+  printf("kinked_tet: groups of 4 lanes with both sides of J < 1: %d, of fmin's: %d, of fmax's: %d\n", mixed[0], mixed[1], mixed[2]);
+  ck_assert_msg(mixed[0] > 0 && mixed[1] > 0 && mixed[2] > 0,
+                "kinked_tet: a kink taken one way in every group (%d %d %d): the test does not exercise the selects", mixed[0], mixed[1], mixed[2]);
+}
+
 static void CheckKernel(MfadKernel k, const char *name)
 {
   const int nv = k->nvert, nd      = k->dof;
@@ -116,16 +162,21 @@ static void CheckKernel(MfadKernel k, const char *name)
   ck_assert_int_le(k->nvert * k->dof, N_MAX);
   ck_assert_int_le(k->nparam, NP_MAX);
   Rng = 0x9E3779B97F4A7C15ULL;
+  /* the sphere energies' triangles lifted to z = 1: their points y / |y| then make a spherical
+     triangle about the north pole, counter-clockwise seen from outside (not flipped) */
+  const double lift = !strncmp(name, "sphere_", 7) ? 1.0 : 0.0;
   /* elements' current shapes and rest parameters */
   for (int e = 0; e < NELEM; e++) {
     for (int a = 0; a < nv; a++)
-      for (int d = 0; d < 3; d++) rest[3 * a + d] = Simplex[a][d] + Uniform(-0.05, 0.05);
+      for (int d = 0; d < 3; d++) rest[3 * a + d] = Simplex[a][d] + (d == 2 ? lift : 0.0) + Uniform(-0.05, 0.05);
     ck_assert_int_eq(k->rest(rest, mat, p + e * k->nparam), 0);
     const double s = Uniform(0.8, 1.2);
     for (int a = 0; a < nv; a++)
       for (int d = 0; d < nd; d++) xe[e][nd * a + d] = s * rest[3 * a + d] + Uniform(-0.05, 0.05);
     if (Branched(e)) {
-      if (nv == 4 || (nv == 3 && nd == 2))
+      /* a spherical triangle flipped, not collapsed: its chord edge of zero length comes out of the
+         compiler's contraction of y / |y| into FMA as ~1e-17, and the energy then finite (~1e36) */
+      if (nv == 4 || (nv == 3 && nd == 2) || lift > 0.0)
         for (int d = 0; d < nd; d++) { /* vertices 1 and 2 swapped: inverted, flipped */
           const double t    = xe[e][nd + d];
           xe[e][nd + d]     = xe[e][2 * nd + d];
@@ -149,6 +200,7 @@ static void CheckKernel(MfadKernel k, const char *name)
       seen[c] = 1;
     }
   for (int i = 0; i < NTOTAL * nd; i++) v[i] = Uniform(-1.0, 1.0);
+  if (!strcmp(name, "kinked_tet_lanes")) KinkedSides((const double(*)[N_MAX])xe, p, bs, 4);
 
   MfadLoop L = {0};
   L.nelem = NELEM, L.conn = conn, L.params = p, L.weight = 0.75, L.x = x, L.v = v;
@@ -231,6 +283,11 @@ START_TEST(lanes_equal_the_scalar_loop)
   ck_assert_msg(MFAD_KERNEL(sym_dirichlet_lanes)->lanes == (compiled ? 3 : 0), "sym_dirichlet: lanes %d, expected %d",
                 MFAD_KERNEL(sym_dirichlet_lanes)->lanes, compiled ? 3 : 0);
   CheckKernel(MFAD_KERNEL(sym_dirichlet_lanes), "sym_dirichlet_lanes");
+  /* a user's energy with kinks (fabs, fmin, fmax, a ternary on J): selects on the lanes, each taken
+     both ways within groups of these elements (KinkedSides) */
+  ck_assert_msg(MFAD_KERNEL(kinked_tet_lanes)->lanes == (compiled ? 7 : 0), "kinked_tet: lanes %d, expected %d", MFAD_KERNEL(kinked_tet_lanes)->lanes,
+                compiled ? 7 : 0);
+  CheckKernel(MFAD_KERNEL(kinked_tet_lanes), "kinked_tet_lanes");
 #endif
 }
 END_TEST

@@ -48,9 +48,10 @@ def test_lanes_feature_map(tmp_path):
 
 
 @pytest.mark.parametrize("stmt, why", [
-    ("const double q = p[0] > 1.0 ? 2.0 : 3.0; const double s = q * f[0] * f[1];", "a ternary on values"),
-    ("const double s = fmax(f[0], f[1]);", "op fmax"),
     ("int k = 0; if (f[0] > 0.0) k = 1; const double s = f[1] * k;", "the int k"),
+    ("const double q = (int)(p[0] * 3.0); const double s = q * f[0] * f[1];", "a cast to int on values"),
+    ("const double q = (p[0] > 1.0) / 2; const double s = q * f[0] * f[1];", "'/' of a comparison's truth value"),
+    ("const double q = ((p[0] > 1.0) + (f[0] > 1.0 ? 1 : 0)) / 2; const double s = q * f[0] * f[1];", "'/' of a comparison's truth value"),
 ])
 def test_lanes_refusals(tmp_path, stmt, why):
     """What lanes cannot take refuses with its reason (the energy keeps the scalar path); the scalar
@@ -60,6 +61,27 @@ def test_lanes_refusals(tmp_path, stmt, why):
     Reverser(b).function()
     with pytest.raises(NoLanes, match=why):
         lanes_function(b)
+
+
+def test_lanes_selects(tmp_path):
+    """What branches on values inside an expression goes on the lanes as selects, lane by lane, with
+    no MFAD_VIF (a group on both sides of a kink stays on the lanes): fmin, fmax and fabs of numbers
+    are the ops themselves (their lanes rules select: mfad/impl/ad_generic.h), in the scalar sweep's
+    order; a ternary of passive values is mfad_vblend of its operands; fabs's jet (one unknown: its
+    sign, (double)((a > 0) - (a < 0))) takes the comparisons' truth values as doubles (mfad_vtruth);
+    fabs of a passive value is the C library's lane by lane."""
+    code = GUARD.replace("const double s = f[0] * f[1];",
+                         "const double q = f[0] > 1.0 ? 2.0 : 3.0; const double t = fabs(mfad_value(f[1]) - p[0]);"
+                         " const double s = q * t * fmax(f[0], f[1]) * fmin(f[0] * f[1], p[0]) + fabs(f[0]) + fabs(f[0] - f[1]);")
+    b = body_ir(translate(tmp_path, code))
+    rev, lanes = Reverser(b).function(), lanes_function(b)
+    text = " ".join(lanes)
+    ops = [t.strip().split("(")[1] for t in rev if t.strip().startswith(("OP(", "ADJ("))]
+    assert ops == [t.strip().split("(")[1] for t in lanes if t.strip().startswith(("OP(", "ADJ("))]
+    assert {"fmax)", "fmin)", "fabs)"} <= {o.split(")")[0] + ")" for o in ops}
+    assert "mfad_vblend(MFAD_VM(OP(val)(&f[0]) > 1.0), MFAD_VS(2.0), MFAD_VS(3.0))" in text
+    assert "mfad_vtruth(MFAD_VM(" in text and "(double)" not in text
+    assert text.count("MFAD_VIF(") == 1  # the guard's alone
 
 
 def test_lanes_unroll_loops_with_operations(tmp_path):

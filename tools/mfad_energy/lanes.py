@@ -5,10 +5,14 @@ lanes of values (the gradient) or of dual numbers (the HVP). The text is the sca
 passive doubles declared MFAD_S; a passive operand of an OP()/ADJ() broadcast (MFAD_VS: a literal
 becomes a vector); a branch's condition as lane masks (comparisons as they are, ! && || as ~ & |)
 taken by MFAD_VIF (every lane alike, or the body stops and the loop runs those elements on the scalar
-path). What a vector of lanes cannot take in C (a ternary, a cast, a comparison outside a branch, an
-int computed from values, a loop on values, a call other than the math of ad_lanes.h, the ops whose
-rules branch on values: fabs fmin fmax, and matmuld of a table other than the parameters) refuses with NoLanes: the energy keeps the
-scalar path, and the translator says why (cli.py)."""
+path); in a passive expression, a ternary as a select of its two operands lane by lane (mfad_vblend:
+both are computed, neither has effects), a comparison's truth value (C's int 0 or 1) as the double 0.0
+or 1.0 (mfad_vtruth), a cast to double as a broadcast. fabs, fmin and fmax of numbers are selects
+lane by lane (mfad/impl/ad_generic.h), of passive values the C library's. What a vector of lanes
+cannot take in C (a cast to an int, an int computed from values, a comparison's truth value divided,
+a loop on values, a call other than the math of ad_lanes.h, and matmuld of a table other than the
+parameters) refuses with NoLanes: the energy keeps the scalar path, and the translator says why
+(cli.py)."""
 import re
 
 from . import ir
@@ -16,9 +20,32 @@ from .reverse import NoReverse, Reverser
 
 # math.h functions ad_lanes.h takes lane by lane (MFAD_VMATH1/2), and the ops whose adjoint rules run on lanes
 LANE_MATH = {"sqrt", "log", "exp", "sin", "cos", "tan", "tanh", "sinh", "cosh", "asin", "acos", "atan", "cbrt", "log1p",
-             "expm1", "erf", "erfc", "pow", "atan2", "hypot"}
-NO_LANE_OPS = {"fabs", "fmin", "fmax"}
+             "expm1", "erf", "erfc", "pow", "atan2", "hypot", "fabs", "fmin", "fmax"}
 CMP = {"<", ">", "<=", ">=", "==", "!="}
+TRUTH = CMP | {"&&", "||"}  # operators whose value is an int truth value
+
+
+def truth(e):
+    """e is a truth value (a comparison, ! && ||)."""
+    e = e.strip()
+    return isinstance(e, ir.Bin) and e.op in TRUTH or isinstance(e, ir.Un) and e.op == "!"
+
+
+def lane_int(e, ints):
+    """e is an int in C that the lanes hold as doubles: its + - * are the same numbers, its / and %
+    are not (C's int division). ints(name): the name is an int (a loop index, a constant)."""
+    e = e.strip()
+    if truth(e):
+        return True
+    if isinstance(e, ir.Tern):
+        return lane_int(e.a, ints) and lane_int(e.b, ints)
+    if isinstance(e, ir.Bin) and e.op in "+-*":
+        return lane_int(e.l, ints) and lane_int(e.r, ints)
+    if isinstance(e, ir.Un) and e.op in "+-":
+        return lane_int(e.e, ints)
+    if isinstance(e, ir.Lit):
+        return str(e).isdigit()
+    return isinstance(e, ir.Name) and ints(e)
 
 
 class NoLanes(NoReverse):
@@ -31,15 +58,39 @@ class LaneReverser(Reverser):
     def __init__(self, functions):
         super().__init__(functions)
         self.masks = set()  # the sweep's names of conditions held as lane masks (declare)
+        self.quiet = 0  # in constant(): expressions printed as they are
 
-    def check(self, e):
-        """e, a passive expression outside a condition: arithmetic and the lanes' math only."""
+    def lane(self, e):
+        """e, a passive expression, as the lanes take it (an ir.Expr whose text is lanes C): arithmetic
+        and the lanes' math as they are; a ternary a select of its operands (each lane's choice; the
+        scalar path computes one operand, the lanes both, which has no effect: a passive expression
+        calls only math.h); a truth value 0.0 or 1.0 as a double (C's int converted where it meets a
+        double: the same numbers under + - *); a cast to double a broadcast."""
+        def ints(name):
+            return isinstance(self.name(name), int)
+
+        def held(e):  # e has an int the lanes hold as doubles (a truth value, a ternary's select)
+            found = []
+            e.map(lambda n: found.append(n) if truth(n) or isinstance(n, ir.Tern) else None)
+            return bool(found)
+
         def f(n):
-            if isinstance(n, (ir.Tern, ir.Cast)):
-                raise NoLanes("%s on values" % ("a ternary" if isinstance(n, ir.Tern) else "a cast"))
-            if isinstance(n, ir.Bin) and (n.op in CMP or n.op in ("&&", "||", "%", "&", "|", "^", "<<", ">>")):
-                raise NoLanes("'%s' outside a branch's condition" % n.op)
-            if isinstance(n, ir.Un) and n.op in ("!", "~", "++", "--"):
+            if isinstance(n, (ir.Bin, ir.Un)) and self.constant(n):
+                return n  # an int of constants and loop indices (i % 4 == 0 of an unrolled loop): a C scalar
+            if isinstance(n, ir.Tern):
+                return ir.Lit("mfad_vblend(%s, MFAD_VS(%s), MFAD_VS(%s))" % (self.mask(n.c), self.expr(n.a), self.expr(n.b)))
+            if truth(n):
+                return ir.Lit("mfad_vtruth(%s)" % self.mask(n))
+            if isinstance(n, ir.Cast):
+                ty = " ".join(t for t in n.ty.split() if t != "const")
+                if ty != "double":
+                    raise NoLanes("a cast to %s on values" % ty)
+                return ir.Lit("MFAD_VS(%s)" % self.expr(n.e))
+            if isinstance(n, ir.Bin) and n.op in ("/", "%") and all(lane_int(k, ints) for k in (n.l, n.r)) and (held(n.l) or held(n.r)):
+                raise NoLanes("'%s' of a comparison's truth value (an int)" % n.op)
+            if isinstance(n, ir.Bin) and n.op in ("%", "&", "|", "^", "<<", ">>"):
+                raise NoLanes("'%s' on values" % n.op)
+            if isinstance(n, ir.Un) and n.op in ("~", "++", "--"):
                 raise NoLanes("'%s' on values" % n.op)
             if isinstance(n, ir.Post):
                 raise NoLanes("'%s' on values" % n.op)
@@ -49,12 +100,22 @@ class LaneReverser(Reverser):
                     raise NoLanes("a call of %s" % fn)
             return None
 
-        e.map(f)
-        return e
+        return e.map(f)
+
+    def constant(self, e):
+        """e is an int constant in this body (the sweep's const(), its message's text not lowered)."""
+        self.quiet += 1
+        try:
+            self.const(e)
+            return True
+        except NoReverse:
+            return False
+        finally:
+            self.quiet -= 1
 
     def expr(self, e):
-        if isinstance(e, ir.Expr):
-            self.check(e)
+        if isinstance(e, ir.Expr) and not self.quiet:
+            e = self.lane(e)
         return super().expr(e)
 
     def cond(self, e):
@@ -127,13 +188,10 @@ class LaneReverser(Reverser):
         return False
 
     def stmt(self, s, fwd, rev, last):
-        if isinstance(s, ir.PAssign):
-            self.check(s.e)
-            if s.op == "=" and isinstance(s.lv, ir.Name) and self.name(s.lv) not in self.svars and self.name(s.lv) not in self.arrays:
-                fwd.append("%s = MFAD_VS(%s);" % (s.lv.cgen(self.lk), s.e.cgen(self.lk)))  # as declare: literals broadcast
-                return
-        if isinstance(s, ir.Op) and s.name in NO_LANE_OPS:
-            raise NoLanes("op %s" % s.name)
+        if isinstance(s, ir.PAssign) and isinstance(s.lv, ir.Name) and self.name(s.lv) not in self.svars and self.name(s.lv) not in self.arrays:
+            e = self.expr(s.e)
+            fwd.append("%s %s %s;" % (s.lv.cgen(self.lk), s.op, "MFAD_VS(%s)" % e if s.op == "=" else e))  # as declare: literals broadcast
+            return
         if isinstance(s, ir.Op) and s.name == "matmuld":
             # its constant matrix on lanes: the parameters' lane vectors (F = Ds Dm^-1, Dm^-1 in p); a
             # table of doubles is not a lane vector

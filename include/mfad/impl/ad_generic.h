@@ -65,14 +65,19 @@ MFAD_GEN_MODIFIERS void OP(cos)(T *r, const T *a)
   const MFAD_S s = sin(OP(val)(a)), c = cos(OP(val)(a));
   OP(chain1)(r, a, c, -s, -c);
 }
-#if !defined(MFAD_LANES_PASS) /* a value branch: not on lanes (mfad/impl/ad_lanes.h) */
-/* |a|; at a = 0, where |a| has no derivative, the derivative taken is 0 (so is the second) */
+/* |a|; at a = 0, where |a| has no derivative, the derivative taken is 0 (so is the second). The sign
+   is the comparisons' truth values, on lanes as doubles (mfad/impl/ad_lanes.h: the same -1, 0, 1) */
+#undef MFAD_SIGN
+#if !defined(MFAD_LANES_PASS)
+#define MFAD_SIGN(av) ((double)((av) > 0.0) - (double)((av) < 0.0))
+#else
+#define MFAD_SIGN(av) (mfad_vtruth(MFAD_VM((av) > 0.0)) - mfad_vtruth(MFAD_VM((av) < 0.0)))
+#endif
 MFAD_GEN_MODIFIERS void OP(fabs)(T *r, const T *a)
 {
   const MFAD_S av = OP(val)(a);
-  OP(chain1)(r, a, fabs(av), (double)(av > 0.0) - (double)(av < 0.0), 0.0);
+  OP(chain1)(r, a, fabs(av), MFAD_SIGN(av), 0.0);
 }
-#endif
 MFAD_GEN_MODIFIERS void OP(tanh)(T *r, const T *a)
 {
   const MFAD_S f = tanh(OP(val)(a)), df = 1.0 - f * f;
@@ -127,10 +132,10 @@ MFAD_GEN_MODIFIERS void OP(hypot)(T *r, const T *a, const T *b)
   const MFAD_S av = OP(val)(a), bv = OP(val)(b), h = hypot(av, bv), ih = 1.0 / h, fa = av * ih, fb = bv * ih;
   OP(chain2)(r, a, b, h, fa, fb, fb * fb * ih, -fa * fb * ih, fa * fa * ih);
 }
-#if !defined(MFAD_LANES_PASS) /* value branches: not on lanes */
 /* r = the operand of smaller value, copied with its derivatives. On a tie (a = b, where fmin has
    no derivative) r is a, derivatives included; when one operand is NaN r is the other, as C's
-   fmin (av != av: av is NaN) */
+   fmin (av != av: av is NaN). On lanes the same choice, lane by lane: a select of the two */
+#if !defined(MFAD_LANES_PASS)
 MFAD_GEN_MODIFIERS void OP(fmin)(T *r, const T *a, const T *b)
 {
   const MFAD_S av = OP(val)(a), bv = OP(val)(b);
@@ -142,6 +147,17 @@ MFAD_GEN_MODIFIERS void OP(fmax)(T *r, const T *a, const T *b)
 {
   const MFAD_S av = OP(val)(a), bv = OP(val)(b);
   OP(copy)(r, (bv > av || av != av) ? b : a);
+}
+#else
+MFAD_GEN_MODIFIERS void OP(fmin)(T *r, const T *a, const T *b)
+{
+  const MFAD_S av = OP(val)(a), bv = OP(val)(b);
+  OP(select)(r, MFAD_VM(bv < av) | MFAD_VM(av != av), b, a);
+}
+MFAD_GEN_MODIFIERS void OP(fmax)(T *r, const T *a, const T *b)
+{
+  const MFAD_S av = OP(val)(a), bv = OP(val)(b);
+  OP(select)(r, MFAD_VM(bv > av) | MFAD_VM(av != av), b, a);
 }
 #endif
 /* atan2(y, x) */

@@ -74,6 +74,11 @@ MFAD_VINLINE mfad_vm mfad_vm_truth(int t) { return mfad_vmsplat(t ? -1L : 0L); }
 /* lane l of the result: a's where m's lane is set, else b's (m from a comparison: -1 or 0) */
 MFAD_VINLINE mfad_vd mfad_vblend(mfad_vm m, mfad_vd a, mfad_vd b) { return (mfad_vd)(((mfad_vm)a & m) | ((mfad_vm)b & ~m)); }
 
+/* 1.0 where m's lane is set, else 0.0: a comparison's truth value (C's int 0 or 1) as a double, exactly
+   what the scalar path's conversion gives (mfad-energy writes a comparison outside a branch, as in the
+   jet of fabs, (double)(a > 0) - (double)(a < 0), so) */
+MFAD_VINLINE mfad_vd mfad_vtruth(mfad_vm m) { return (mfad_vd)(m & (mfad_vm)mfad_vsplat(1.0)); }
+
 /* lane l = base[idx[l]]: element loads (the gather instructions, -DMFAD_LANES_GATHER_INSTR, were
    slower on the AMD EPYC of bench/lanes.c: mass_spring's gradient 0.6x the scalar loop against 1.4x) */
 MFAD_VINLINE mfad_vd mfad_vgather(const double *base, const long long *idx)
@@ -192,6 +197,11 @@ MFAD_VMATH1(erfc)
 MFAD_VMATH2(pow)
 MFAD_VMATH2(atan2)
 MFAD_VMATH2(hypot)
+/* fabs, fmin and fmax of passive values (the energy's own, as fmin(mfad_value(J), 1.0)): the C library's
+   lane by lane; on numbers they are selects (OP(fabs), OP(fmin), OP(fmax) of mfad/impl/ad_generic.h) */
+MFAD_VMATH1(fabs)
+MFAD_VMATH2(fmin)
+MFAD_VMATH2(fmax)
 
 /* ---------------------------------------------------------------- lanes of values (the gradient) */
 MFAD_VINLINE mfad_vd mfad_vval_val(const mfad_vd *a) { return *a; }
@@ -205,6 +215,8 @@ MFAD_VINLINE void    mfad_vval_adds_(mfad_vd *r, const mfad_vd *a, mfad_vd s) { 
 MFAD_VINLINE void    mfad_vval_muls_(mfad_vd *r, const mfad_vd *a, mfad_vd s) { *r = *a * s; }
 MFAD_VINLINE void    mfad_vval_mul(mfad_vd *r, const mfad_vd *a, const mfad_vd *b) { *r = *a * *b; }
 MFAD_VINLINE void    mfad_vval_div(mfad_vd *r, const mfad_vd *a, const mfad_vd *b) { *r = *a / *b; }
+/* r = a where m's lane is set, else b (fmin's and fmax's choice, lane by lane; r may be a or b) */
+MFAD_VINLINE void    mfad_vval_select(mfad_vd *r, mfad_vm m, const mfad_vd *a, const mfad_vd *b) { *r = mfad_vblend(m, *a, *b); }
 MFAD_VINLINE void    mfad_vval_chain1_(mfad_vd *r, const mfad_vd *a, mfad_vd f, mfad_vd df, mfad_vd d2f)
 {
   (void)a;
@@ -268,6 +280,12 @@ MFAD_VINLINE void mfad_vdual_mul(mfad_vdual *r, const mfad_vdual *a, const mfad_
   const mfad_vd av = a->v, bv = b->v;
   r->t = a->t * bv + b->t * av;
   r->v = av * bv;
+}
+MFAD_VINLINE void mfad_vdual_select(mfad_vdual *r, mfad_vm m, const mfad_vdual *a, const mfad_vdual *b)
+{
+  const mfad_vdual x = *a, y = *b;
+  r->t = mfad_vblend(m, x.t, y.t);
+  r->v = mfad_vblend(m, x.v, y.v);
 }
 MFAD_VINLINE void mfad_vdual_chain1_(mfad_vdual *r, const mfad_vdual *a, mfad_vd f, mfad_vd df, mfad_vd d2f)
 {
@@ -340,6 +358,12 @@ MFAD_VINLINE void mfad_vmd_mul(mfad_vmdual *r, const mfad_vmdual *a, const mfad_
   const mfad_vd av = a->v, bv = b->v;
   for (int k = 0; k < MFAD_VMD_K; k++) r->t[k] = a->t[k] * bv + b->t[k] * av;
   r->v = av * bv;
+}
+MFAD_VINLINE void mfad_vmd_select(mfad_vmdual *r, mfad_vm m, const mfad_vmdual *a, const mfad_vmdual *b)
+{
+  const mfad_vmdual x = *a, y = *b;
+  for (int k = 0; k < MFAD_VMD_K; k++) r->t[k] = mfad_vblend(m, x.t[k], y.t[k]);
+  r->v = mfad_vblend(m, x.v, y.v);
 }
 MFAD_VINLINE void mfad_vmd_chain1_(mfad_vmdual *r, const mfad_vmdual *a, mfad_vd f, mfad_vd df, mfad_vd d2f)
 {

@@ -18,6 +18,9 @@
 #ifndef MFAD_S
 #define MFAD_S double
 #endif
+#ifndef MFAD_SIGN /* sign(a) as -1, 0, 1 (mfad/impl/ad_generic.h defines it per pass) */
+#define MFAD_SIGN(av) ((double)((av) > 0.0) - (double)((av) < 0.0))
+#endif
 #ifndef MFAD_SC /* a constant as a passive number (a broadcast on lanes) */
 #define MFAD_SC(c) (c)
 #endif
@@ -345,9 +348,7 @@ MFAD_ADJ_UNIVARIATE(acos, const MFAD_S q = 1.0 / sqrt(1.0 - av * av); d1 = -q; d
 MFAD_ADJ_UNIVARIATE(atan, const MFAD_S q = 1.0 / (1.0 + av * av); d1 = q; d2 = -2.0 * av * q * q)
 MFAD_ADJ_UNIVARIATE(tanh, const MFAD_S t = tanh(av); d1 = 1.0 - t * t; d2 = -2.0 * t * d1)
 MFAD_ADJ_UNIVARIATE(cbrt, const MFAD_S f = cbrt(av); d1 = 1.0 / (3.0 * f * f); d2 = -2.0 * d1 / (3.0 * av))
-#if !defined(MFAD_LANES_PASS) /* a value branch: not on lanes */
-MFAD_ADJ_UNIVARIATE(fabs, d1 = (double)(av > 0.0) - (double)(av < 0.0); d2 = 0.0)
-#endif
+MFAD_ADJ_UNIVARIATE(fabs, d1 = MFAD_SIGN(av); d2 = MFAD_SC(0.0))
 MFAD_ADJ_UNIVARIATE(inv, const MFAD_S ia = 1.0 / av; d1 = -ia * ia; d2 = -2.0 * d1 * ia)
 /* r = a^p, p a MFAD_S */
 MFAD_GEN_MODIFIERS void ADJ(pow)(T *aa, const T *g, const T *a, MFAD_S p)
@@ -400,8 +401,9 @@ MFAD_GEN_MODIFIERS void ADJ(hypot_s)(T *aa, T *ab, MFAD_S g, const T *a, const T
   MFAD_ADJ_HYPOT_JET;
   ADJ(chain2_s)(aa, ab, g, a, b, h, fa, fb, faa, fab, fbb);
 }
-#if !defined(MFAD_LANES_PASS) /* value branches: not on lanes */
-/* r = the operand OP(fmin)/OP(fmax) copied (the same choice, ties and NaN included): g goes to it */
+/* r = the operand OP(fmin)/OP(fmax) copied (the same choice, ties and NaN included): g goes to it; on
+   lanes, to each lane's (a select of the adjoint with g added and the adjoint as it was; aa may be ab) */
+#if !defined(MFAD_LANES_PASS)
 MFAD_GEN_MODIFIERS void ADJ(fmin)(T *aa, T *ab, const T *g, const T *a, const T *b)
 {
   const MFAD_S av = OP(val)(a), bv = OP(val)(b);
@@ -426,4 +428,21 @@ MFAD_GEN_MODIFIERS void ADJ(fmax_s)(T *aa, T *ab, MFAD_S g, const T *a, const T 
   T           *r = (bv > av || av != av) ? ab : aa;
   OP(adds)(r, r, g);
 }
+#else
+#define MFAD_ADJ_SELECT(name, cmp, add, G) \
+  MFAD_GEN_MODIFIERS void ADJ(name)(T * aa, T * ab, G g, const T *a, const T *b) \
+  { \
+    const MFAD_S  av = OP(val)(a), bv = OP(val)(b); \
+    const mfad_vm m = MFAD_VM(bv cmp av) | MFAD_VM(av != av); /* the lanes where g goes to b */ \
+    T             s; \
+    OP(add)(&s, ab, g); \
+    OP(select)(ab, m, &s, ab); \
+    OP(add)(&s, aa, g); \
+    OP(select)(aa, m, aa, &s); \
+  }
+MFAD_ADJ_SELECT(fmin, <, add, const T *)
+MFAD_ADJ_SELECT(fmin_s, <, adds, MFAD_S)
+MFAD_ADJ_SELECT(fmax, >, add, const T *)
+MFAD_ADJ_SELECT(fmax_s, >, adds, MFAD_S)
+#undef MFAD_ADJ_SELECT
 #endif

@@ -260,6 +260,9 @@ static __attribute__((noinline, unused)) double mfad_cpu_elem_hessian(const Mfad
 #define pow(a, b)   mfad_v_pow(MFAD_VS(a), MFAD_VS(b))
 #define atan2(a, b) mfad_v_atan2(MFAD_VS(a), MFAD_VS(b))
 #define hypot(a, b) mfad_v_hypot(MFAD_VS(a), MFAD_VS(b))
+#define fabs(a)     mfad_v_fabs(MFAD_VS(a))
+#define fmin(a, b)  mfad_v_fmin(MFAD_VS(a), MFAD_VS(b))
+#define fmax(a, b)  mfad_v_fmax(MFAD_VS(a), MFAD_VS(b))
 #define T           mfad_vd
 #define OP(f)       mfad_vval_##f
 #define ADJ(f)      mfad_adj_vval_##f
@@ -316,6 +319,9 @@ static __attribute__((noinline, unused)) double mfad_cpu_elem_hessian(const Mfad
 #undef pow
 #undef atan2
 #undef hypot
+#undef fabs
+#undef fmin
+#undef fmax
 #undef MFAD_GEN_MODIFIERS
 #undef MFAD_S
 #define MFAD_S double

@@ -40,7 +40,9 @@
   HVP then run forward-over-reverse (one tangent along B v, include/mfad/impl/ad_reverse.h) instead of
   carrying a lane per feature; MfadKernel.reverse says which (where not, the translator warns at the construct that prevents it; an error
   with .reverse = MFAD_REVERSE_REQUIRED; MFAD_REVERSE_NEVER: not tried). An energy without features gets the same sweep at its unknowns
-  (on a GPU thread its HVP then carries 2 doubles per number, not 2N + 2): features pay where there are fewer of them than unknowns.
+  (on a GPU thread its HVP then carries 2 doubles per number, not 2N + 2), and its element Hessian is N such sweeps
+  along the unit directions (on the CPU as on the GPU: Hessian numbers would carry 1 + N + N^2): features pay where there
+  are fewer of them than unknowns.
   With --lanes (mfad_add_energy's default for a user's energy) that sweep is written once more over
   SIMD lanes, one element a lane: fabs, fmin, fmax and a ternary of values are selects lane by lane;
   an if on values is taken where every lane of a group takes it alike, and runs the group on the

@@ -350,6 +350,32 @@ MFAD_HD static MFAD_INLINE void mfad_elem_diagonal(const MfadLoop *L, int e, dou
   MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) dg[i] = MFAD_LANE(E.d, i);
 }
 
+#if defined(MFAD_ENERGY_REVERSE) && !defined(MFAD_ELEM_HESSIAN_NUMBERS)
+/* returns E_e; H receives the N x N element Hessian, row-major: N forward-over-reverse sweeps of dual
+   numbers along the unit directions (column k is H e_k, as the GPU builds it), symmetrised. A
+   Hessian number holds 1 + N + N^2 doubles where a dual sweep's hold 2 (and their adjoints 2): the
+   README's tutorial tet (12 unknowns, no features) took 2.1 us an element Hessian with Hessian
+   numbers, 12 sweeps take a third of that (bench/README.md; -DMFAD_ELEM_HESSIAN_NUMBERS: those) */
+MFAD_HD static MFAD_INLINE double mfad_elem_hessian(const MfadLoop *L, int e, double *MFAD_RESTRICT H)
+{
+  const double *p = mfad_elem_params(L, e);
+  mfad_dual     xs[MFAD_N], ax[MFAD_N], E;
+  mfad_elem_gather_xv(L, e, NULL, 0, xs);
+  for (int k = 0; k < MFAD_N; k++) {
+    MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) xs[i].t = i == k ? 1.0 : 0.0;
+    mfad_energy_rev_dual(xs, p, &E, ax);
+    MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) H[i * MFAD_N + k] = ax[i].t;
+  }
+  /* H_ij and H_ji come from two sweeps: equal to round-off, made equal */
+  MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int j = i + 1; j < MFAD_N; j++)
+  {
+    const double h    = 0.5 * (H[i * MFAD_N + j] + H[j * MFAD_N + i]);
+    H[i * MFAD_N + j] = h;
+    H[j * MFAD_N + i] = h;
+  }
+  return E.v;
+}
+#else
 /* returns E_e; H receives the N x N element Hessian, row-major */
 MFAD_HD static MFAD_INLINE double mfad_elem_hessian(const MfadLoop *L, int e, double *MFAD_RESTRICT H)
 {
@@ -360,6 +386,7 @@ MFAD_HD static MFAD_INLINE double mfad_elem_hessian(const MfadLoop *L, int e, do
   MFAD_UNROLL for (int i = 0; i < MFAD_N; i++) MFAD_UNROLL for (int j = 0; j < MFAD_N; j++) H[i * MFAD_N + j] = MFAD_LANE(E.h[i], j);
   return E.v;
 }
+#endif
 
 #endif
 

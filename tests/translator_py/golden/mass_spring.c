@@ -13,27 +13,27 @@
 #define MFAD_ENERGY_MATERIAL 1
 #define MFAD_ENERGY_DESCRIPTION "k/2 (|x1 - x0| - L)^2; params L, k; material k"
 #define MFAD_ENERGY_REVERSE  1
-#line 118 "tree/include/mfad/energy.h"
+#line 120 "tree/include/mfad/energy.h"
 static void mfad_sub3__ppp_host(double *r, const double *a, const double *b)
 {
   for (int i = 0; (i < 3); i++)
   {
-#line 120 "tree/include/mfad/energy.h"
+#line 122 "tree/include/mfad/energy.h"
     r[i] = (a[i] - b[i]);
   }
 }
-#line 117 "tree/include/mfad/energy.h"
+#line 119 "tree/include/mfad/energy.h"
 static double mfad_dot3__pp_host(const double *a, const double *b)
-#line 117 "tree/include/mfad/energy.h"
+#line 119 "tree/include/mfad/energy.h"
 {
-#line 117 "tree/include/mfad/energy.h"
+#line 119 "tree/include/mfad/energy.h"
   return (((a[0] * b[0]) + (a[1] * b[1])) + (a[2] * b[2]));
 }
-#line 126 "tree/include/mfad/energy.h"
+#line 128 "tree/include/mfad/energy.h"
 static double mfad_norm3__p_host(const double *a)
-#line 126 "tree/include/mfad/energy.h"
+#line 128 "tree/include/mfad/energy.h"
 {
-#line 126 "tree/include/mfad/energy.h"
+#line 128 "tree/include/mfad/energy.h"
   return sqrt(mfad_dot3__pp_host(a, a));
 }
 #line 25 "tree/energies/mass_spring.c"

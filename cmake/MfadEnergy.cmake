@@ -16,8 +16,9 @@
 #   include/mfad/impl/loop_cpu_lanes.h), where the translator finds the energy's reverse body fit
 #   for them (else a note, and the scalar path): a second body in the gradient/HVP unit. The lanes'
 #   width: -DMFAD_LANES_WIDTH=4|8 at configure time (default 4, include/mfad/impl/ad_lanes.h).
-#   A SOURCE energy that is not BUILTIN (a user's) has LANES unless it says NO_LANES: its gradient
-#   and HVP run on lanes where the target has 256-bit registers (MfadKernel.lanes, -mfad_view).
+#   A SOURCE energy that is not BUILTIN (a user's) has lanes unless it says NO_LANES or names its
+#   own: its gradient and HVP, and its element Hessians where it declares no features, run on lanes
+#   where the target has 256-bit registers (MfadKernel.lanes, -mfad_view).
 #   LANES_MODES: these modes on lanes (implies LANES; LANES alone: gradient hvp), the others on the
 #   scalar loop: where bench_lanes measured the lanes slower for a mode of the energy, or the value
 #   (line searches) where faster (energies/CMakeLists.txt); hessian: the element Hessians (Hessian
@@ -62,11 +63,14 @@ function(mfad_add_energy target name)
   if(ARG_NO_LANES AND (ARG_LANES OR ARG_LANES_MODES))
     message(FATAL_ERROR "mfad_add_energy(${name}): NO_LANES with LANES or LANES_MODES")
   endif()
-  if(ARG_SOURCE AND NOT ARG_BUILTIN AND NOT ARG_NO_LANES)
+  set(user_lanes OFF)
+  if(ARG_SOURCE AND NOT ARG_BUILTIN AND NOT ARG_NO_LANES AND NOT ARG_LANES AND NOT ARG_LANES_MODES)
     # a user's plain-C energy: its gradient and HVP on lanes unless it says NO_LANES (faster on every
-    # energy measured: bench/README.md; where mfad-energy cannot, a note and the scalar path). The
-    # built-in energies name their modes (energies/CMakeLists.txt)
+    # energy measured: bench/README.md; where mfad-energy cannot, a note and the scalar path), and its
+    # element Hessians where it declares no features (MFAD_LANES_USER: include/mfad/impl/instantiate.h
+    # chooses, knowing the features). The built-in energies name their modes (energies/CMakeLists.txt)
     set(ARG_LANES ON)
+    set(user_lanes ON)
   endif()
   set(lanes_modes 3) # bits of include/mfad/impl/loop_cpu_lanes.h's MFAD_LANES_MODES: 1 gradient, 2 HVP
   if(ARG_LANES_MODES)
@@ -189,11 +193,13 @@ function(mfad_add_energy target name)
     # the lanes' width chosen at configure time (default 4: include/mfad/impl/ad_lanes.h says why)
     list(APPEND defs "MFAD_LANES_WIDTH=${MFAD_LANES_WIDTH}")
   endif()
-  if(ARG_LANES AND NOT lanes_modes EQUAL 3)
+  if(user_lanes)
+    list(APPEND defs "MFAD_LANES_USER=1")
+  elseif(ARG_LANES AND NOT lanes_modes EQUAL 3)
     list(APPEND defs "MFAD_LANES_MODES=${lanes_modes}")
   endif()
   set_source_files_properties(${unit} TARGET_DIRECTORY ${target} PROPERTIES COMPILE_DEFINITIONS "${defs}")
-  if(ARG_LANES AND lanes_modes GREATER_EQUAL 8)
+  if(ARG_LANES AND (lanes_modes GREATER_EQUAL 8 OR user_lanes))
     # the element Hessian or the diagonal on lanes: the Hessian's unit takes the lanes' body too
     list(REMOVE_ITEM defs "MFAD_INSTANTIATE_MODES=${kmodes}")
     set_source_files_properties(${hunit} TARGET_DIRECTORY ${target} PROPERTIES COMPILE_DEFINITIONS "${defs}")

@@ -60,7 +60,8 @@ def _translate(source_or_path, work):
         if not os.path.exists(src):
             raise FileNotFoundError("mfad.Kernel.from_c: no energy source %s" % src)
     unit = os.path.join(work, "energy.c")
-    # --lanes: the gradient and HVP over SIMD lanes too, as mfad_add_energy gives a user's energy
+    # --lanes: the gradient and HVP over SIMD lanes too (and element Hessians without features:
+    # ENERGY_CFLAGS' MFAD_LANES_USER), as mfad_add_energy gives a user's energy
     # (compiled in where ENERGY_CFLAGS, mfad's tuning, has 256-bit registers)
     cmd = list(_config.TRANSLATOR) + [src, "-o", unit, "--cpp", _config.CC + " -E", "--lanes"]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)

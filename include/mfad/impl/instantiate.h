@@ -204,6 +204,17 @@ static __attribute__((noinline, unused)) double mfad_cpu_elem_hessian(const Mfad
 }
 #define MFAD_CPU_ELEM_HESSIAN mfad_cpu_elem_hessian
 
+/* a user's energy (mfad_add_energy's default for a SOURCE energy, pkg-config's energy_cflags:
+   MFAD_LANES_USER): its gradient and HVP on lanes, and its element Hessians there too where it declares
+   no features: N sweeps of one tangent on the lanes (MFAD_VMD_K below; the README's tutorial energy 770
+   -> 280 ns an element Hessian over the scalar sweeps, 2.1 us with Hessian numbers before: bench/README.md) */
+#if defined(MFAD_LANES_USER) && !defined(MFAD_LANES_MODES)
+#if MFAD_ENERGY_FEATURES == 0
+#define MFAD_LANES_MODES 11 /* gradient, HVP, element Hessians */
+#else
+#define MFAD_LANES_MODES 3 /* gradient, HVP */
+#endif
+#endif
 /* the parts whose units take the lanes' body: the gradient's and the HVP's; the element Hessian's
    where it is on lanes (mfad_add_energy's LANES_MODES hessian: bit 8), the diagonal's where it is (bit
    16: mfad_add_energy then compiles the diagonal in the Hessian's unit, beside the same dual numbers) */
@@ -212,9 +223,9 @@ static __attribute__((noinline, unused)) double mfad_cpu_elem_hessian(const Mfad
 #else
 #define MFAD_LANES_UNITS 12
 #endif
-#if defined(MFAD_ENERGY_LANES) && MFAD_ENERGY_FEATURES == 0 && defined(MFAD_LANES_MODES) && ((MFAD_LANES_MODES)&24)
+#if defined(MFAD_ENERGY_LANES) && MFAD_ENERGY_FEATURES == 0 && defined(MFAD_LANES_MODES) && ((MFAD_LANES_MODES)&16)
 #error \
-    "mfad_add_energy LANES_MODES hessian or diagonal: the element Hessians and diagonals go on lanes at an energy's features; this energy declares none (its gradient, HVP and value do)"
+    "mfad_add_energy LANES_MODES diagonal: the Hessian diagonal goes on lanes at an energy's features; this energy declares none (its gradient, HVP, value and element Hessians do)"
 #endif
 #if defined(MFAD_ENERGY_LANES) && defined(MFAD_ENERGY_REVERSE) && !defined(MFAD_NO_LANES) && defined(__AVX__) && \
     (!defined(MFAD_INSTANTIATE_MODES) || ((MFAD_INSTANTIATE_MODES)&MFAD_LANES_UNITS))
@@ -226,7 +237,9 @@ static __attribute__((noinline, unused)) double mfad_cpu_elem_hessian(const Mfad
    of SSE halves, no faster than the scalar loop) */
 /* the element Hessian's tangents a sweep (mfad/impl/loop_cpu_lanes.h) */
 #ifndef MFAD_VMD_K
-#define MFAD_VMD_K (MFAD_ENERGY_FEATURES > 0 ? MFAD_ENERGY_FEATURES : MFAD_N)
+/* one per feature; at the unknowns of an energy without features one, N sweeps: 12 tangents a number
+   (13 vectors) spill, the README's tutorial energy's element Hessians 630 ns on lanes against 280 with one */
+#define MFAD_VMD_K (MFAD_ENERGY_FEATURES > 0 ? MFAD_ENERGY_FEATURES : 1)
 #endif
 #include <mfad/impl/ad_lanes.h>
 #define MFAD_ENERGY_LANES_DEFINED

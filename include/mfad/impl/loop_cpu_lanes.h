@@ -23,8 +23,8 @@ the energy runs on lanes at all (the choice by measurement).
 #if MFAD_ENERGY_FEATURES == 0
 /* An energy that declares no features runs on the lanes at its unknowns, as its reverse sweep does
    on the scalar path: the identity map (a new user's energy, written over x: tests/energies/
-   mooney_rivlin_tet.c). Its gradient, HVP and value; the element Hessian's and the diagonal's lanes
-   take features (mfad/impl/instantiate.h says so at build time) */
+   mooney_rivlin_tet.c). Its gradient, HVP, value and element Hessians (N sweeps of one tangent:
+   MFAD_VMD_K); the diagonal's lanes take features (mfad/impl/instantiate.h says so at build time) */
 #define MFAD_NF MFAD_N
 static inline __attribute__((always_inline)) void mfad_feature_map_lanes(const mfad_vd *MFAD_RESTRICT v, const mfad_vd *MFAD_RESTRICT p,
                                                                          mfad_vd *MFAD_RESTRICT f)

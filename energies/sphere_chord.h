@@ -10,8 +10,11 @@
 /* Writes the edges e1 = u1 - u0, e2 = u2 - u0 and n = e1 x e2; returns det[u0, u1, u2] = n . u0,
    taken from the edges: accurate for a tiny triangle too (y0 . y1 x y2 has an absolute round-off of
    ~1e-16). Returns 0 where the triangle is flipped, flat to round-off relative to its edges
-   (det <= 1e-14 |e1| |e2|: a tiny well-shaped triangle is not flat), has a vertex at the origin, or
-   is NaN. */
+   (det <= 1e-14 |e1| |e2|: a tiny well-shaped triangle is not flat), has two vertices within
+   round-off of each other on the unit sphere (|e1| or |e2| <= 1e-14: y_2 = y_0 leaves e2 at the
+   ~1e-17 rounding of u_0 where the compiler contracts y_2 w_2 - u_0 into a fused multiply-add, an
+   edge of no direction, which the scale-free test above can pass), has a vertex at
+   the origin, or is NaN. */
 static inline double mfad_sphere_chord(const double y[9], double e1[3], double e2[3], double n[3])
 {
   double u[9];
@@ -24,8 +27,8 @@ static inline double mfad_sphere_chord(const double y[9], double e1[3], double e
     e2[i] = u[6 + i] - u[i];
   }
   mfad_cross3(n, e1, e2);
-  const double det = mfad_dot3(n, u);
-  if (!(det > 1e-14 * sqrt(mfad_dot3(e1, e1) * mfad_dot3(e2, e2)))) return 0.0;
+  const double det = mfad_dot3(n, u), l1 = mfad_dot3(e1, e1), l2 = mfad_dot3(e2, e2);
+  if (!(l1 > 1e-28 && l2 > 1e-28 && det > 1e-14 * sqrt(l1 * l2))) return 0.0;
   return det;
 }
 

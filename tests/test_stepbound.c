@@ -93,6 +93,19 @@ START_TEST(sphere_wall_is_where_the_energy_turns_infinite)
     }
   }
   ck_assert_msg(bounded >= 50, "%s: only %" PetscInt_FMT " of 200 motions met the wall", SphereWalled[_i], bounded);
+  /* a triangle collapsed to two points (y_b = y_a bitwise) is behind the wall too: E = +inf in the
+     value and gradient modes, as the plain C gives (u_b - u_a = 0); not a huge finite energy from the
+     ~1e-17 that the compiler's contraction of y_b / |y_b| - u_a into FMA leaves of that edge */
+  for (int pair = 0; pair < 3; pair++) {
+    const int a = pair == 2 ? 1 : 0, b = pair == 0 ? 1 : 2;
+    double    y[9] = {0.3, 0.1, 0.7, 0.1, 0.4, 0.75, 0.05, 0.02, 0.9}, p[8], E[2], g[9]; /* counter-clockwise, not unit */
+    ck_assert_int_eq(k->rest(y, NULL, p), 0);
+    for (int e = 0; e < 3; e++) y[3 * b + e] = y[3 * a + e];
+    k->element(MFAD_MODE_VALUE, y, NULL, p, &E[0], g);
+    k->element(MFAD_MODE_GRADIENT, y, NULL, p, &E[1], g);
+    ck_assert_msg(isinf(E[0]) && E[0] > 0 && isinf(E[1]) && E[1] > 0, "%s: vertex %d on vertex %d: E = %g (value), %g (gradient), expected +inf",
+                  SphereWalled[_i], b, a, E[0], E[1]);
+  }
 }
 END_TEST
 

@@ -40,8 +40,10 @@ static const char help[] =
   X(membrane_tri, 0) \
   X(stvk_tet, 0) \
   X(mooney_rivlin_tet, 1) \
-  X(sym_dirichlet, 1) /* the README's tutorial energy */ \
-  X(kinked_tet, 1)    /* fabs, fmin, fmax, a ternary: selects */
+  X(sym_dirichlet, 1)  /* the README's tutorial energy */ \
+  X(kinked_tet, 1)     /* fabs, fmin, fmax, a ternary: selects */ \
+  X(spring_helpers, 1) /* its stiffness a helper over doubles */ \
+  X(lame_tet, 1)       /* arrays of doubles it sets */
 #define DECLARE_W4(name, user) MFAD_KERNEL_DECLARE(name##_w4);
 LANES_ENERGIES(DECLARE_W4)
 MFAD_KERNEL_DECLARE(neohookean_tet_w8);
@@ -61,6 +63,18 @@ static PetscErrorCode MeshCreateFor(MfadKernel k, PetscInt n, PetscInt m, Mesh *
                                1e5 / (3 * 0.4)}; /* mu, lambda (or k, kappa): E = 1e5, nu = 0.3; a third: the bulk modulus */
 
   PetscFunctionBeginUser;
+  if (k->nvert == 2 && k->rest_dim == 3) { /* a spring: the cloth workload's springs, the parameters from the energy's rest set-up */
+    const PetscReal h = 1.0 / (n - 1), km = 1e3;
+    PetscCall(MeshCreate(WL_CLOTH, n, m, M));
+    PetscCheck(k->nparam == M->np && k->nmaterial <= 1, PETSC_COMM_SELF, PETSC_ERR_SUP, "bench_lanes: spring %s: %d parameters, the cloth's %d",
+               k->name, k->nparam, (int)M->np);
+    M->k = k;
+    PetscCall(PetscMalloc1(3 * M->nvert, &coords));
+    for (PetscInt v = 0; v < M->nvert; v++) coords[3 * v] = h * (v % n), coords[3 * v + 1] = h * (v / n), coords[3 * v + 2] = 0;
+    PetscCall(MeshRestParams(M, coords, k->nmaterial ? &km : NULL));
+    PetscCall(PetscFree(coords));
+    PetscFunctionReturn(0);
+  }
   PetscCall(PetscMemzero(M, sizeof(*M)));
   M->k   = k;
   M->nv  = k->nvert;

@@ -22,6 +22,13 @@ mfad_add_energy(test_lanes sym_dirichlet_lanes SOURCE ${PROJECT_SOURCE_DIR}/docs
 # and a user's energy with kinks (fabs, fmin, fmax, a ternary: selects lane by lane on the lanes,
 # tests/energies/kinked_tet.c), its value on lanes too
 mfad_add_energy(test_lanes kinked_tet_lanes SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/energies/kinked_tet.c NO_CUDA LANES_MODES gradient hvp value)
+# and a user's spring whose stiffness is a helper over doubles that calls another (their lanes
+# versions: tests/reverse/spring_helpers.c), as mfad_add_energy builds a user's energy with features
+mfad_add_energy(test_lanes spring_helpers_lanes SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/reverse/spring_helpers.c NO_CUDA)
+# and a user's tet with its material as Young's modulus and Poisson's ratio: the Lamé parameters from a
+# helper that writes an array, a helper over doubles with a ternary, an array with an initialiser list
+# (tests/energies/lame_tet.c), with the defaults for a user's energy without features
+mfad_add_energy(test_lanes lame_tet_lanes SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/energies/lame_tet.c NO_CUDA)
 # the same at 8 lanes (AVX-512's registers; the library's width is 4 unless -DMFAD_LANES_WIDTH=8): the
 # built-in energies on lanes compiled into test_lanes8 again as <name>_l8, with the library's modes;
 # skipped (77) on a CPU without AVX-512F
@@ -64,10 +71,10 @@ foreach(name IN LISTS MFAD_REVERSE_ENERGIES)
   string(APPEND reverse_lines "MFAD_REVERSE_ENERGY(${name})\n")
 endforeach()
 # compiled both ways here: helpers inlined into the adjoint sweep (tests/reverse/spring_helpers.c),
-# every op with an adjoint rule on values of several unknowns (tests/reverse/every_op.c), and two
+# every op with an adjoint rule on values of several unknowns (tests/reverse/every_op.c), and three
 # energies a user writes without features (the tutorial's, which inverts F with mfad_inv3;
-# the build-time yardstick, F = Ds Dm^-1 by mfad_matmul)
-foreach(src reverse/spring_helpers.c reverse/every_op.c ../docs/tutorial/sym_dirichlet.c energies/mooney_rivlin_tet.c)
+# the build-time yardstick, F = Ds Dm^-1 by mfad_matmul; lame_tet's arrays of doubles it sets)
+foreach(src reverse/spring_helpers.c reverse/every_op.c ../docs/tutorial/sym_dirichlet.c energies/mooney_rivlin_tet.c energies/lame_tet.c)
   get_filename_component(name ${src} NAME_WE)
   if(NOT name STREQUAL "spring_helpers")
     set(name rev_${name}) # the tests of translator.cmake and buildtime.cmake build them under their own names

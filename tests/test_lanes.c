@@ -46,6 +46,8 @@ static const char *const LanesEnergies[] = {"neohookean_tet",
 MFAD_KERNEL_DECLARE(mooney_rivlin_tet_lanes);
 MFAD_KERNEL_DECLARE(sym_dirichlet_lanes);
 MFAD_KERNEL_DECLARE(kinked_tet_lanes);
+MFAD_KERNEL_DECLARE(spring_helpers_lanes);
+MFAD_KERNEL_DECLARE(lame_tet_lanes);
 #endif
 #if defined(MFAD_TEST_LANES8)
 /* test_lanes8: the library's energies on lanes compiled into the test again at MFAD_LANES_WIDTH=8 with
@@ -165,6 +167,7 @@ static void CheckKernel(MfadKernel k, const char *name)
   /* the sphere energies' triangles lifted to z = 1: their points y / |y| then make a spherical
      triangle about the north pole, counter-clockwise seen from outside (not flipped) */
   const double lift = !strncmp(name, "sphere_", 7) ? 1.0 : 0.0;
+  if (!strcmp(name, "lame_tet_lanes")) mat[1] = 0.3; /* Young's modulus 1 and a Poisson's ratio in (-1, 1/2) */
   /* elements' current shapes and rest parameters */
   for (int e = 0; e < NELEM; e++) {
     for (int a = 0; a < nv; a++)
@@ -174,8 +177,7 @@ static void CheckKernel(MfadKernel k, const char *name)
     for (int a = 0; a < nv; a++)
       for (int d = 0; d < nd; d++) xe[e][nd * a + d] = s * rest[3 * a + d] + Uniform(-0.05, 0.05);
     if (Branched(e)) {
-      /* a spherical triangle flipped, not collapsed: its chord edge of zero length comes out of the
-         compiler's contraction of y / |y| into FMA as ~1e-17, and the energy then finite (~1e36) */
+      /* a spherical triangle flipped (a collapsed one's +inf: tests/test_stepbound.c) */
       if (nv == 4 || (nv == 3 && nd == 2) || lift > 0.0)
         for (int d = 0; d < nd; d++) { /* vertices 1 and 2 swapped: inverted, flipped */
           const double t    = xe[e][nd + d];
@@ -201,6 +203,20 @@ static void CheckKernel(MfadKernel k, const char *name)
     }
   for (int i = 0; i < NTOTAL * nd; i++) v[i] = Uniform(-1.0, 1.0);
   if (!strcmp(name, "kinked_tet_lanes")) KinkedSides((const double(*)[N_MAX])xe, p, bs, 4);
+  /* a helper's ternary on a parameter (spring_helpers' rest length p[1] < 1, lame_tet's rest volume
+     p[9] > sqrt(2) / 12) taken both ways within some group of 4 lanes */
+  if (!strcmp(name, "spring_helpers_lanes") || !strcmp(name, "lame_tet_lanes")) {
+    const int lame  = !strcmp(name, "lame_tet_lanes");
+    int       mixed = 0;
+    for (int b = 0; b < 4; b++)
+      for (int g = bs[b]; g < bs[b + 1]; g += 4) {
+        int side[2] = {0, 0};
+        for (int e = g; e < g + 4 && e < bs[b + 1]; e++) side[lame ? p[12 * e + 9] > 0.11785113019775792 : p[2 * e + 1] < 1.0]++;
+        mixed += side[0] && side[1];
+      }
+    printf("%s: groups of 4 lanes with the helper's ternary both ways: %d\n", name, mixed);
+    ck_assert_msg(mixed > 0, "%s: the helper's ternary taken one way in every group", name);
+  }
 
   MfadLoop L = {0};
   L.nelem = NELEM, L.conn = conn, L.params = p, L.weight = 0.75, L.x = x, L.v = v;
@@ -223,7 +239,7 @@ static void CheckKernel(MfadKernel k, const char *name)
   }
   /* the branches were taken: an inverted tet has E = inf, block 1 (none) is finite */
   if (!strcmp(name, "neohookean_tet") || !strcmp(name, "volume_barrier_tet") || !strcmp(name, "mooney_rivlin_tet_lanes") ||
-      !strcmp(name, "sym_dirichlet_lanes"))
+      !strcmp(name, "sym_dirichlet_lanes") || !strcmp(name, "lame_tet_lanes"))
     ck_assert_msg(isinf(bv[0][0]) && isinf(bv[0][2]) && isfinite(bv[0][1]) && isinf(bv[0][3]), "%s: block energies %g %g %g %g", name, bv[0][0],
                   bv[0][1], bv[0][2], bv[0][3]);
   Compare("gradient", name, y[1][0], y[0][0], NTOTAL * nd);
@@ -289,6 +305,18 @@ START_TEST(lanes_equal_the_scalar_loop)
   ck_assert_msg(MFAD_KERNEL(kinked_tet_lanes)->lanes == (compiled ? 7 : 0), "kinked_tet: lanes %d, expected %d", MFAD_KERNEL(kinked_tet_lanes)->lanes,
                 compiled ? 7 : 0);
   CheckKernel(MFAD_KERNEL(kinked_tet_lanes), "kinked_tet_lanes");
+  /* a user's spring whose stiffness is a helper over doubles (calling another, with a ternary on the
+     rest length): their lanes versions, with mfad_add_energy's defaults for an energy with features
+     (gradient and HVP) */
+  ck_assert_msg(MFAD_KERNEL(spring_helpers_lanes)->lanes == (compiled ? 3 : 0), "spring_helpers: lanes %d, expected %d",
+                MFAD_KERNEL(spring_helpers_lanes)->lanes, compiled ? 3 : 0);
+  CheckKernel(MFAD_KERNEL(spring_helpers_lanes), "spring_helpers_lanes");
+  /* a user's tet with arrays of doubles it sets (the Lamé parameters from a helper, an initialiser
+     list) and a helper over doubles with a ternary on the rest volume: gradient, HVP and element
+     Hessians on lanes (no features) */
+  ck_assert_msg(MFAD_KERNEL(lame_tet_lanes)->lanes == (compiled ? 11 : 0), "lame_tet: lanes %d, expected %d", MFAD_KERNEL(lame_tet_lanes)->lanes,
+                compiled ? 11 : 0);
+  CheckKernel(MFAD_KERNEL(lame_tet_lanes), "lame_tet_lanes");
 #endif
 }
 END_TEST

@@ -1,10 +1,20 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* A spring written with helpers, for tests/test_reverse.c: mfad-energy inlines a helper over
-   numbers (sq, which ends in a branch) into the adjoint sweep and calls a helper over doubles
-   (stiffness) by its value pass. E = k (|d| - L)^2 (|d| >= L), k (|d| - L)^2 / 2 (|d| < L). */
+/* A spring written with helpers, for tests/test_reverse.c and tests/test_lanes.c: mfad-energy
+   inlines a helper over numbers (sq, which ends in a branch) into the adjoint sweep and calls a
+   helper over doubles (stiffness, which calls youngs) by its value pass, on SIMD lanes by its lanes
+   version. E = k (|d| - L)^2 (|d| >= L), k (|d| - L)^2 / 2 (|d| < L), k = 2 m / L (L < 1), m / L. */
 #include <mfad/energy.h>
 
-static double stiffness(const double p[2]) { return 2.0 * p[0]; }
+static double youngs(double m) { return 2.0 * m; }
+
+/* Young's modulus over the rest length, halved from a rest length of 1 */
+static double stiffness(const double p[2])
+{
+  const double k = youngs(p[0]);
+  double       s = k / p[1];
+  s *= p[1] < 1.0 ? 1.0 : 0.5;
+  return s;
+}
 
 /* a^2, halved below 0 */
 static double sq(double a)

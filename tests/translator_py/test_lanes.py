@@ -6,7 +6,7 @@ import pytest
 
 from conftest import body_ir, translate
 from mfad_energy.lanes import NoLanes, lanes_feature_code, lanes_function
-from mfad_energy.reverse import Reverser
+from mfad_energy.reverse import NoReverse, Reverser
 
 GUARD = """
 static void fm(const double x[2], const double p[1], double f[2]) { f[0] = p[0] * x[0]; f[1] = x[1]; }
@@ -86,8 +86,10 @@ def test_lanes_selects(tmp_path):
 
 def test_lanes_unroll_loops_with_operations(tmp_path):
     """A loop of operations on numbers (constant bounds: stvk_tet's G2[4 i] -= 1) is unrolled on the
-    lanes as on the scalar sweep, the same operations in the same order; a loop on values alone
-    (an iteration, corotated_tet's root) still refuses: C's loop cannot run lanes in step."""
+    lanes as on the scalar sweep, the same operations in the same order, and so is a loop on values
+    alone that runs a constant count (a fixed number of Newton steps); one that tests values (an
+    iteration until it converges, corotated_tet's root) still refuses: C's loop cannot run lanes in
+    step."""
     code = GUARD.replace("const double s = f[0] * f[1];",
                          "double g[2]; for (int i = 0; i < 2; i++) g[i] = f[i] * f[i]; for (int i = 0; i < 2; i++) g[i] -= 1.0;"
                          " const double s = g[0] * g[1];")
@@ -97,8 +99,11 @@ def test_lanes_unroll_loops_with_operations(tmp_path):
     assert ops == [t.strip().split("(")[1] for t in lanes if t.strip().startswith(("OP(", "ADJ("))]
     assert "OP(adds)(&g[1], &g[1], MFAD_VS(-1.0));" in " ".join(lanes)
     code = GUARD.replace("const double s = f[0] * f[1];",
-                         "double r = 1.0; const double a = mfad_value(f[0]); for (int it = 0; it < 20; it++) r = 0.5 * (r + a / r);"
+                         "double r = 1.0; const double a = mfad_value(f[0]); for (int it = 0; it < 3; it++) r = 0.5 * (r + a / r);"
                          " const double s = r * f[0] * f[1];")
+    lanes = " ".join(lanes_function(body_ir(translate(tmp_path, code))))
+    assert lanes.count("r = MFAD_VS(0.5 * (r + (a / r)));") == 3 and " for (" not in lanes.replace("for (int _mfad_i", ""), lanes
+    code = code.replace("r = 0.5 * (r + a / r);", "{ const double q = 0.5 * (r + a / r); if (!(fabs(q - r) > 1e-15)) break; r = q; }")
     b = body_ir(translate(tmp_path, code))
     Reverser(b).function()
     with pytest.raises(NoLanes, match="a loop on values"):
@@ -156,3 +161,73 @@ def test_lanes_condition_on_a_helper_value(tmp_path):
     lanes = lanes_function(body_ir(translate(tmp_path, code)))
     text = " ".join(lanes)
     assert "mfad_vm _mfad_c1;" in text and "if (MFAD_VIF(_mfad_c1))" in text, text
+
+
+HELPERS = """
+static double youngs(double m) { return 2.0 * m; }
+static double stiffness(const double p[1])
+{
+  const double k = youngs(p[0]);
+  double       s = k;
+  s *= p[0] < 1.0 ? 1.0 : 0.5;
+  return s;
+}
+""" + GUARD.replace("return p[0] * log(s);", "return stiffness(p) * log(s);")
+
+
+def test_lanes_helpers_over_doubles(tmp_path):
+    """A helper over doubles that a value's expression calls (the scalar sweep calls its value pass)
+    gets a lanes version, its doubles lane vectors and its statements lowered as the body's passive
+    ones (the ternary a select), defined after the helpers it calls and before the body, and called
+    under the pass's MFAD_FN."""
+    b = body_ir(translate(tmp_path, HELPERS))
+    rev, lanes = Reverser(b).function(), lanes_function(b)
+    assert any("stiffness__p_val(p)" in t for t in rev)
+    heads = [t for t in lanes if t.startswith("MFAD_GEN_MODIFIERS")]
+    assert heads == ["MFAD_GEN_MODIFIERS mfad_vd MFAD_FN(youngs__p_lanes)(mfad_vd m)",
+                     "MFAD_GEN_MODIFIERS mfad_vd MFAD_FN(stiffness__p_lanes)(const mfad_vd *p)"], heads
+    text = "\n".join(lanes)
+    assert lanes.index("MFAD_ENERGY_LANES_BODY(f, p, _mfad_E, _mfad_ax)") > lanes.index(heads[1])
+    assert "const mfad_vd k = MFAD_VS(MFAD_FN(youngs__p_lanes)(MFAD_VS(p[0])));" in text
+    assert "s *= mfad_vblend(MFAD_VM(p[0] < 1.0), MFAD_VS(1.0), MFAD_VS(0.5));" in text
+    assert "MFAD_FN(stiffness__p_lanes)(p)" in text and "_val(" not in text and "double" not in text
+
+
+@pytest.mark.parametrize("helper, why", [
+    ("static double stiffness(const double p[1]) { if (p[0] < 1.0) return 1.0; return p[0]; }", "a branch in the helper stiffness"),
+    ("static double stiffness(const double p[1]) { double s = 0.0; for (int i = 0; i < 2; i++) s += p[0]; return s; }",
+     "a loop in the helper stiffness"),
+    ("static double stiffness(const double p[1]) { const int k = 2; return k * p[0]; }", "an int in the helper stiffness"),
+])
+def test_lanes_helper_refusals(tmp_path, helper, why):
+    """A helper over doubles with a branch, a loop or an int (each may differ lane by lane) keeps the
+    energy off the lanes, with the helper named; the scalar sweep takes it."""
+    code = helper + GUARD.replace("return p[0] * log(s);", "return stiffness(p) * log(s);")
+    b = body_ir(translate(tmp_path, code))
+    Reverser(b).function()
+    with pytest.raises(NoLanes, match=why):
+        lanes_function(b)
+
+
+def test_arrays_of_doubles_the_energy_sets(tmp_path):
+    """An array of doubles the body sets (a helper's outputs, an initialiser list, whose missing
+    entries are C's zeros) has forward statements in the adjoint sweep, and on the lanes lane
+    vectors; a matrix that matmuld reads whole may be such an array, which must not change after
+    (the reverse sweep reads it there, not a copy)."""
+    code = NOFEAT.replace("  double A[4];\n  mfad_matmul(A, x, p, 2);\n",
+                          "  double A[4], M[4], c[3] = {2.0, p[1]};\n  for (int i = 0; i < 4; i++) M[i] = c[0] * p[i];\n"
+                          "  mfad_matmul(A, x, M, 2);\n")
+    code = code.replace("+ p[0] * log(A[0])", "+ (p[0] + c[2]) * log(A[0]) + c[1] * A[1]")
+    b = body_ir(translate(tmp_path, code))
+    rev, lanes = Reverser(b).function(), lanes_function(b)
+    text = " ".join(rev)
+    assert "double M[4];" in text and "double c[3];" in text
+    assert "c[0] = 2.0; c[1] = p[1]; c[2] = 0.0;" in text
+    assert "M[i] = c[0] * p[i];" in text and "OP(matmuld)(A, x, M, 2);" in text  # the loop as it is
+    ltext = " ".join(lanes)
+    assert "MFAD_S M[4];" in ltext and "MFAD_S c[3];" in ltext and "double" not in ltext
+    assert "c[0] = MFAD_VS(2.0); c[1] = MFAD_VS(p[1]); c[2] = MFAD_VS(0.0);" in ltext
+    assert "M[0] = MFAD_VS(c[0] * p[0]);" in ltext and "M[3] = MFAD_VS(c[0] * p[3]);" in ltext  # unrolled
+    late = code.replace("  if (!(A[0] > 0.0))", "  M[0] = 1.0;\n  if (!(A[0] > 0.0))")
+    with pytest.raises(NoReverse, match="M written after an operation read it whole"):
+        Reverser(body_ir(translate(tmp_path, late))).function()

@@ -7,15 +7,18 @@ becomes a vector); a branch's condition as lane masks (comparisons as they are, 
 taken by MFAD_VIF (every lane alike, or the body stops and the loop runs those elements on the scalar
 path); in a passive expression, a ternary as a select of its two operands lane by lane (mfad_vblend:
 both are computed, neither has effects), a comparison's truth value (C's int 0 or 1) as the double 0.0
-or 1.0 (mfad_vtruth), a cast to double as a broadcast. fabs, fmin and fmax of numbers are selects
-lane by lane (mfad/impl/ad_generic.h), of passive values the C library's. What a vector of lanes
-cannot take in C (a cast to an int, an int computed from values, a comparison's truth value divided,
-a loop on values, a call other than the math of ad_lanes.h, and matmuld of a table other than the
-parameters) refuses with NoLanes: the energy keeps the scalar path, and the translator says why
+or 1.0 (mfad_vtruth), a cast to double as a broadcast, a call of the energy's helper over doubles
+(a Lamé parameter from E and nu) a call of its lanes version (helper_lanes). fabs, fmin and fmax of
+numbers are selects lane by lane (mfad/impl/ad_generic.h), of passive values the C library's. What
+a vector of lanes cannot take in C (a cast to an int, an int computed from values, a comparison's
+truth value divided, a loop on values that tests them, a branch, loop or int in a helper over doubles, a call other
+than the math of ad_lanes.h and those helpers, and matmuld of a table other than the parameters)
+refuses with NoLanes: the energy keeps the scalar path, and the translator says why
 (cli.py)."""
 import re
 
 from . import ir
+from .ir_c import CIf, Compound, items_of, walk
 from .reverse import NoReverse, Reverser
 
 # math.h functions ad_lanes.h takes lane by lane (MFAD_VMATH1/2), and the ops whose adjoint rules run on lanes
@@ -59,6 +62,9 @@ class LaneReverser(Reverser):
         super().__init__(functions)
         self.masks = set()  # the sweep's names of conditions held as lane masks (declare)
         self.quiet = 0  # in constant(): expressions printed as they are
+        # helpers over doubles that a passive expression calls, over lanes (helper_lanes): their
+        # definitions in the order they are needed (a helper's callees before it)
+        self.lane_helpers = {}
 
     def lane(self, e):
         """e, a passive expression, as the lanes take it (an ir.Expr whose text is lanes C): arithmetic
@@ -94,6 +100,8 @@ class LaneReverser(Reverser):
                 raise NoLanes("'%s' on values" % n.op)
             if isinstance(n, ir.Post):
                 raise NoLanes("'%s' on values" % n.op)
+            if isinstance(n, ir.Call) and isinstance(n.fn, ir.Fn) and n.fn.name in self.helpers:
+                return self.helper_call(n)
             if isinstance(n, ir.Call):
                 fn = str(n.fn)
                 if fn not in LANE_MATH:
@@ -101,6 +109,60 @@ class LaneReverser(Reverser):
             return None
 
         return e.map(f)
+
+    def helper_call(self, n):
+        """A call of the user's helper over doubles (the scalar sweep calls its value pass's: a Lamé
+        parameter from Young's modulus and Poisson's ratio) as a call of its lanes version, its double
+        arguments lane vectors, its ints C's."""
+        name = n.fn.name
+        fn = self.helpers[name]
+        if fn.ret != "double" or any(re.search(r"\bT\b", t) for t, _ in fn.params):
+            raise NoLanes("a call of %s (a helper over numbers in a value's expression)" % name)
+        if name not in self.lane_helpers:  # (the translator refuses recursion)
+            self.helper_lanes(name)
+        args = []
+        for (t, _), a in zip(fn.params, n.args):
+            if re.search(r"\bdouble\b", t) and "*" not in t:
+                args.append("MFAD_VS(%s)" % self.expr(a))
+            else:
+                args.append(self.expr(a))
+        return ir.Lit("MFAD_FN(%s_lanes)(%s)" % (name, ", ".join(args)))
+
+    def helper_lanes(self, name):
+        """Defines the lanes version of the helper over doubles name: its doubles lane vectors, its
+        statements lowered as the sweep's passive ones (declarations, assignments, a return, blocks);
+        a branch or loop in it refuses (their conditions would differ lane by lane)."""
+        fn = self.helpers[name]
+        self.lane_helpers[name] = []
+        saved, self.scopes = self.scopes, [{}]  # the helper's names are its own, not the body's
+        try:
+            lines = []
+
+            def block(items, depth):
+                for s in items:
+                    pad = "  " * depth
+                    if isinstance(s, Compound):
+                        lines.append(pad + "{")
+                        block(s.items, depth + 1)
+                        lines.append(pad + "}")
+                    elif isinstance(s, ir.PDecl) and s.base == "double" and not (s.dims and s.init is not None):
+                        head = s.head().replace("double", "mfad_vd", 1)
+                        lines.append(pad + (head + ";" if s.init is None else "%s = MFAD_VS(%s);" % (head, self.expr(s.init))))
+                    elif isinstance(s, ir.PAssign):
+                        e = self.expr(s.e)
+                        lines.append(pad + "%s %s %s;" % (self.expr(s.lv), s.op, "MFAD_VS(%s)" % e if s.op == "=" else e))
+                    elif isinstance(s, ir.Return) and s.e is not None:
+                        lines.append(pad + "return MFAD_VS(%s);" % self.expr(s.e))
+                    else:
+                        what = {"If": "a branch", "For": "a loop", "Decl": "an int"}.get(s.cname, "a statement %s" % s.cname)
+                        raise NoLanes("%s in the helper %s" % (what, name))
+
+            block(items_of(fn.pre + fn.stmts), 1)
+        finally:
+            self.scopes = saved
+        params = ", ".join(re.sub(r"\bdouble\b", "mfad_vd", t) for t, _ in fn.params) or "void"
+        del self.lane_helpers[name]  # after its callees
+        self.lane_helpers[name] = ["MFAD_GEN_MODIFIERS mfad_vd MFAD_FN(%s_lanes)(%s)" % (name, params), "{"] + lines + ["}"]
 
     def constant(self, e):
         """e is an int constant in this body (the sweep's const(), its message's text not lowered)."""
@@ -161,6 +223,9 @@ class LaneReverser(Reverser):
             except NoReverse:
                 raise NoLanes("the int %s (an int may hold a value's branch)" % s.name)
         t = super().declare(s)
+        if t and isinstance(s, ir.PDecl) and s.base == "double" and s.dims:
+            # an array of doubles from its initialiser list (reverse.py): each entry broadcast
+            return " ".join("%s = MFAD_VS(%s);" % tuple(a.split(" = ", 1)) for a in t[:-1].split("; "))
         if t and isinstance(s, ir.PDecl) and s.base == "double":
             # a double set from literals alone (2.0 * 1.0, a folded constant of lower.py) is a scalar
             # in C: broadcast (MFAD_VS leaves a lane vector as it is)
@@ -180,15 +245,26 @@ class LaneReverser(Reverser):
         return super().save(decl, text, fwd)
 
     def passive(self, s):
-        # a loop of doubles alone (an iteration on values: corotated_tet's root) would run its lanes
-        # in step, which C's loop cannot; one with operations on numbers is unrolled as on the
-        # scalar sweep (its bounds are constants: lower.py)
+        # a loop of doubles alone with a test on values (an iteration: corotated_tet's root) would run
+        # its lanes in step, which C's loop cannot; one with operations on numbers, or of doubles
+        # alone without a branch (M[i] = c p[i]), is unrolled as on the scalar sweep (its bounds are
+        # constants: lower.py)
         if super().passive(s):
-            raise NoLanes("a loop on values")
+            if any(isinstance(t, CIf) for t in walk([s])) or not self.counted(s):
+                raise NoLanes("a loop on values")
         return False
 
+    def counted(self, s):
+        """The loop s runs a constant count (for (int i = a; i < b; i++), a and b constants)."""
+        if s.init is None or s.init[0] != "decl" or not isinstance(s.next, (ir.Post, ir.Un)) or s.next.op != "++":
+            return False
+        cond = s.cond.strip()
+        return (isinstance(cond, ir.Bin) and cond.op == "<" and isinstance(cond.l, ir.Name) and cond.l.name == s.init[2]
+                and self.constant(s.init[4]) and self.constant(cond.r))
+
     def stmt(self, s, fwd, rev, last):
-        if isinstance(s, ir.PAssign) and isinstance(s.lv, ir.Name) and self.name(s.lv) not in self.svars and self.name(s.lv) not in self.arrays:
+        if isinstance(s, ir.PAssign) and (isinstance(s.lv, ir.Name) and self.name(s.lv) not in self.svars and self.name(s.lv) not in self.arrays
+                                          or self.parray(s.lv)):
             e = self.expr(s.e)
             fwd.append("%s %s %s;" % (s.lv.cgen(self.lk), s.op, "MFAD_VS(%s)" % e if s.op == "=" else e))  # as declare: literals broadcast
             return
@@ -196,18 +272,20 @@ class LaneReverser(Reverser):
             # its constant matrix on lanes: the parameters' lane vectors (F = Ds Dm^-1, Dm^-1 in p); a
             # table of doubles is not a lane vector
             b = str(s.args[2]).replace(" ", "")
-            if not re.match(r"^(%s|&%s\[[^]]*\]|%s\+.+)$" % ((re.escape(self.p),) * 3), b):
-                raise NoLanes("op matmuld of %s (not the parameters)" % b)
+            names = "|".join(re.escape(n) for n in [self.p] + [k for k in self.parrays])
+            if not re.match(r"^((%s)|&(%s)\[[^]]*\]|(%s)\+.+)$" % ((names,) * 3), b):
+                raise NoLanes("op matmuld of %s (not the parameters or an array the energy sets)" % b)
         return super().stmt(s, fwd, rev, last)
 
     def function(self):
         out = super().function()
         out.insert(2, "  (void)_mfad_div; /* an energy without a branch on values never reports one */")
-        res = []
+        res = [line for h in self.lane_helpers.values() for line in h]
         for line in out:
             m = re.match(r"^  double (\w+)( = 0\.0)?;(.*)$", line)
             if m:
                 line = "  MFAD_S %s%s;%s" % (m.group(1), " = MFAD_VS(0.0)" if m.group(2) else "", m.group(3))
+            line = re.sub(r"^  double (\w+\[\d+\]);$", r"  MFAD_S \1;", line)  # an array of doubles the energy sets
             res.append(line)
         return res
 

@@ -65,6 +65,10 @@ class Reverser:
         self.where = None  # the statement being reversed
         self.decls, self.used, self.scopes = [], {self.x, self.p, self.E}, []
         self.svars, self.arrays, self.nsave, self.nb = [], {}, 0, 0
+        # arrays of doubles the body sets (a helper's outputs: double ml[2]; lame(p, ml)): forward
+        # statements; an op takes their entries by value (save), or the whole array as a matrix it
+        # reads in the reverse sweep (matmuld's q), after which they must not change (qread)
+        self.parrays, self.qread = {}, set()
         self.lk = Look(self)
         self.in_branch = self.in_loop = 0  # inside a recorded branch, an unrolled loop (save)
 
@@ -131,6 +135,11 @@ class Reverser:
     def operand(self, node, kind):
         """(forward text, adjoint text, array name or None, offset) of an OP() argument."""
         if kind in "pqn":
+            if kind == "q":  # read whole in the reverse sweep (not saved): a passive array stays as it is from here on
+                b = node.strip()
+                b = b.e.base if isinstance(b, ir.Addr) and isinstance(b.e, ir.Index) else b
+                if isinstance(b, ir.Name) and self.name(b) in self.parrays:
+                    self.qread.add(self.name(b))
             return self.expr(node), None, None, 0
         if kind == "a":
             if isinstance(node, ir.Name):
@@ -227,7 +236,23 @@ class Reverser:
         if s.base in ("double", "int") and not s.dims:
             self.decls.append("%s %s;" % (s.base, n))
             return "%s = %s;" % (n, self.expr(s.init)) if s.init is not None else None
+        if s.base == "double" and len(s.dims) == 1 and not s.const and (s.init is None or isinstance(s.init, ir.Init)):
+            self.parrays[n] = s.dims[0]
+            self.decls.append("double %s[%d];" % (n, s.dims[0]))
+            if s.init is None:
+                return None
+            items = list(s.init.items) + [ir.Lit("0.0")] * (s.dims[0] - len(s.init.items))  # C's zeros after the list
+            return " ".join("%s[%d] = %s;" % (n, k, self.expr(e)) for k, e in enumerate(items[:s.dims[0]]))
         raise NoReverse("declaration of %s" % s.name)
+
+    def parray(self, lv):
+        """The passive array that the lvalue lv (an entry a[k]) writes, or None."""
+        if isinstance(lv, ir.Index) and isinstance(lv.base, ir.Name) and self.name(lv.base) in self.parrays:
+            n = self.name(lv.base)
+            if n in self.qread:
+                raise NoReverse("%s written after an operation read it whole" % n)
+            return n
+        return None
 
     def stmt(self, s, fwd, rev, last):
         self.where = s.coord or self.where
@@ -285,6 +310,9 @@ class Reverser:
             rev.append(("if", b, parts[0][1], parts[1][1]))
             return
         if isinstance(s, ir.PAssign) and isinstance(s.lv, ir.Name) and self.name(s.lv) not in self.svars and self.name(s.lv) not in self.arrays:
+            fwd.append(s.cgen(self.lk) + ";")
+            return
+        if isinstance(s, ir.PAssign) and self.parray(s.lv):
             fwd.append(s.cgen(self.lk) + ";")
             return
         if isinstance(s, ir.CallS) and not s.void_cast and s.call.fn.name in self.helpers:

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Test energy lame_tet: a compressible Neo-Hookean tet over its 12 unknowns, written as a user
+   writes it from a textbook, with the material as Young's modulus and Poisson's ratio:
+     E = w(V) (mu/2 (I1 - 3) - mu log J + lambda/2 (log J)^2),  I1 = |F|^2, J = det F, F = Ds Dm^{-1},
+   mu and lambda from a helper that writes an array (lame), the weight w(V) = V, V/2 above the
+   regular tet's of unit edges, from a helper over doubles with a ternary (weight), the coefficients from
+   an array with an initialiser list (its last entry C's zero). E = +inf for J <= 0. Parameters (12):
+   Dm^{-1} (9, row-major), V, E, nu; material E, nu. For tests/test_reverse.c (the reverse sweep
+   against forward over forward) and tests/test_lanes.c (the lanes against the scalar loop). */
+#include <mfad/energy.h>
+#include "../../energies/tet_rest.h" /* mfad_tet_rest: Dm^{-1} and V */
+
+/* the Lamé parameters mu, lambda from Young's modulus and Poisson's ratio */
+static void lame(double young, double nu, double ml[2])
+{
+  ml[0] = young / (2.0 * (1.0 + nu));
+  ml[1] = young * nu / ((1.0 + nu) * (1.0 - 2.0 * nu));
+}
+
+/* the rest volume, halved above the regular tet's of unit edges, sqrt(2) / 12 */
+static double weight(double V) { return V > 0.11785113019775792 ? 0.5 * V : V; }
+
+static double lame_tet(const double x[12], const double p[12])
+{
+  double ml[2], c[3] = {0.5, 1.0}, Ds[9], F[9];
+  lame(p[10], p[11], ml);
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) Ds[3 * i + j] = x[3 * (j + 1) + i] - x[i];
+  mfad_matmul(F, Ds, p, 3);
+  const double J = mfad_det3(F);
+  if (!(J > 0.0)) return INFINITY; /* inverted, flat or NaN */
+  const double logJ = log(J);
+  return weight(p[9]) * (c[0] * ml[0] * (mfad_frob2(F, 9) - 3.0) - c[1] * ml[0] * logJ + c[0] * ml[1] * logJ * logJ + c[2] * J);
+}
+
+/* Dm^{-1} and V (tet_rest.h), then Young's modulus and Poisson's ratio */
+static int lame_tet_rest(const double r[12], const double m[2], double p[12])
+{
+  const int code = mfad_tet_rest(r, p);
+  p[10]          = m[0];
+  p[11]          = m[1];
+  return code;
+}
+
+const MfadEnergyInfo lame_tet_info = {
+    .vertices    = 4,
+    .dof         = 3,
+    .params      = 12,
+    .rest_dim    = 3,
+    .material    = 2,
+    .energy      = lame_tet,
+    .rest        = lame_tet_rest,
+    .description = "test: w(V) (mu/2 (I1 - 3) - mu log J + lambda/2 log^2 J), mu and lambda from E and nu; params Dm^-1, V, E, nu; material E, nu",
+};

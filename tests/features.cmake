@@ -26,7 +26,7 @@ mfad_add_energy(test_lanes kinked_tet_lanes SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/e
 # versions: tests/reverse/spring_helpers.c), as mfad_add_energy builds a user's energy with features
 mfad_add_energy(test_lanes spring_helpers_lanes SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/reverse/spring_helpers.c NO_CUDA)
 # and a user's tet with its material as Young's modulus and Poisson's ratio: the Lamé parameters from a
-# helper that writes an array, a helper over doubles with a ternary, an array with an initialiser list
+# helper that writes an array, a helper over doubles with an if, an array with an initialiser list
 # (tests/energies/lame_tet.c), with the defaults for a user's energy without features
 mfad_add_energy(test_lanes lame_tet_lanes SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/energies/lame_tet.c NO_CUDA)
 # the same at 8 lanes (AVX-512's registers; the library's width is 4 unless -DMFAD_LANES_WIDTH=8): the

@@ -203,8 +203,8 @@ static void CheckKernel(MfadKernel k, const char *name)
     }
   for (int i = 0; i < NTOTAL * nd; i++) v[i] = Uniform(-1.0, 1.0);
   if (!strcmp(name, "kinked_tet_lanes")) KinkedSides((const double(*)[N_MAX])xe, p, bs, 4);
-  /* a helper's ternary on a parameter (spring_helpers' rest length p[1] < 1, lame_tet's rest volume
-     p[9] > sqrt(2) / 12) taken both ways within some group of 4 lanes */
+  /* a helper's branch on a parameter (spring_helpers' ternary on the rest length p[1] < 1, lame_tet's
+     if on the rest volume p[9] > sqrt(2) / 12) taken both ways within some group of 4 lanes */
   if (!strcmp(name, "spring_helpers_lanes") || !strcmp(name, "lame_tet_lanes")) {
     const int lame  = !strcmp(name, "lame_tet_lanes");
     int       mixed = 0;
@@ -214,8 +214,8 @@ static void CheckKernel(MfadKernel k, const char *name)
         for (int e = g; e < g + 4 && e < bs[b + 1]; e++) side[lame ? p[12 * e + 9] > 0.11785113019775792 : p[2 * e + 1] < 1.0]++;
         mixed += side[0] && side[1];
       }
-    printf("%s: groups of 4 lanes with the helper's ternary both ways: %d\n", name, mixed);
-    ck_assert_msg(mixed > 0, "%s: the helper's ternary taken one way in every group", name);
+    printf("%s: groups of 4 lanes with the helper's branch both ways: %d\n", name, mixed);
+    ck_assert_msg(mixed > 0, "%s: the helper's branch taken one way in every group", name);
   }
 
   MfadLoop L = {0};
@@ -312,7 +312,7 @@ START_TEST(lanes_equal_the_scalar_loop)
                 MFAD_KERNEL(spring_helpers_lanes)->lanes, compiled ? 3 : 0);
   CheckKernel(MFAD_KERNEL(spring_helpers_lanes), "spring_helpers_lanes");
   /* a user's tet with arrays of doubles it sets (the Lamé parameters from a helper, an initialiser
-     list) and a helper over doubles with a ternary on the rest volume: gradient, HVP and element
+     list) and a helper over doubles with an if on the rest volume: gradient, HVP and element
      Hessians on lanes (no features) */
   ck_assert_msg(MFAD_KERNEL(lame_tet_lanes)->lanes == (compiled ? 11 : 0), "lame_tet: lanes %d, expected %d", MFAD_KERNEL(lame_tet_lanes)->lanes,
                 compiled ? 11 : 0);

@@ -3,7 +3,7 @@
    writes it from a textbook, with the material as Young's modulus and Poisson's ratio:
      E = w(V) (mu/2 (I1 - 3) - mu log J + lambda/2 (log J)^2),  I1 = |F|^2, J = det F, F = Ds Dm^{-1},
    mu and lambda from a helper that writes an array (lame), the weight w(V) = V, V/2 above the
-   regular tet's of unit edges, from a helper over doubles with a ternary (weight), the coefficients from
+   regular tet's of unit edges, from a helper over doubles with an if (weight), the coefficients from
    an array with an initialiser list (its last entry C's zero). E = +inf for J <= 0. Parameters (12):
    Dm^{-1} (9, row-major), V, E, nu; material E, nu. For tests/test_reverse.c (the reverse sweep
    against forward over forward) and tests/test_lanes.c (the lanes against the scalar loop). */
@@ -18,7 +18,11 @@ static void lame(double young, double nu, double ml[2])
 }
 
 /* the rest volume, halved above the regular tet's of unit edges, sqrt(2) / 12 */
-static double weight(double V) { return V > 0.11785113019775792 ? 0.5 * V : V; }
+static double weight(double V)
+{
+  if (V > 0.11785113019775792) return 0.5 * V;
+  return V;
+}
 
 static double lame_tet(const double x[12], const double p[12])
 {

@@ -194,14 +194,13 @@ def test_lanes_helpers_over_doubles(tmp_path):
 
 
 @pytest.mark.parametrize("helper, why", [
-    ("static double stiffness(const double p[1]) { if (p[0] < 1.0) return 1.0; return p[0]; }", "a branch in the helper stiffness"),
     ("static double stiffness(const double p[1]) { double s = 0.0; for (int i = 0; i < 2; i++) s += p[0]; return s; }",
      "a loop in the helper stiffness"),
     ("static double stiffness(const double p[1]) { const int k = 2; return k * p[0]; }", "an int in the helper stiffness"),
 ])
 def test_lanes_helper_refusals(tmp_path, helper, why):
-    """A helper over doubles with a branch, a loop or an int (each may differ lane by lane) keeps the
-    energy off the lanes, with the helper named; the scalar sweep takes it."""
+    """A helper over doubles with a loop or an int keeps the energy off the lanes, with the helper
+    named; the scalar sweep takes it."""
     code = helper + GUARD.replace("return p[0] * log(s);", "return stiffness(p) * log(s);")
     b = body_ir(translate(tmp_path, code))
     Reverser(b).function()
@@ -231,3 +230,30 @@ def test_arrays_of_doubles_the_energy_sets(tmp_path):
     late = code.replace("  if (!(A[0] > 0.0))", "  M[0] = 1.0;\n  if (!(A[0] > 0.0))")
     with pytest.raises(NoReverse, match="M written after an operation read it whole"):
         Reverser(body_ir(translate(tmp_path, late))).function()
+
+
+def test_lanes_helper_branches_as_selects(tmp_path):
+    """An if in a helper over doubles is taken on every lane: both branches computed, an assignment
+    under a branch keeping the lanes that did not take it, a return setting the result of the lanes
+    still running and ending them (nested ifs, an else, a return in a branch and at the end)."""
+    helper = """static double stiffness(const double p[1])
+{
+  double w = p[0];
+  if (p[0] > 0.5) {
+    if (p[0] > 2.0) return 0.0;
+    w *= 0.5;
+  } else w += 1.0;
+  return w;
+}
+"""
+    b = body_ir(translate(tmp_path, helper + GUARD.replace("return p[0] * log(s);", "return stiffness(p) * log(s);")))
+    lanes = lanes_function(b)
+    start = lanes.index("MFAD_GEN_MODIFIERS mfad_vd MFAD_FN(stiffness__p_lanes)(const mfad_vd *p)")
+    body = [t.strip() for t in lanes[start + 2:lanes.index("}", start + 2)] if t.strip() not in ("{", "}")]
+    assert body == ["mfad_vd _mfad_r = MFAD_VS(0.0);", "mfad_vm _mfad_live = ~(mfad_vm){0};", "mfad_vd w = MFAD_VS(p[0]);",
+                    "const mfad_vm _mfad_m1 = MFAD_VM(p[0] > 0.5);", "const mfad_vm _mfad_m2 = MFAD_VM(p[0] > 2.0);",
+                    "_mfad_r = mfad_vblend((_mfad_live & _mfad_m1 & _mfad_m2), MFAD_VS(0.0), _mfad_r);",
+                    "_mfad_live &= ~(_mfad_live & _mfad_m1 & _mfad_m2);",
+                    "w = mfad_vblend((_mfad_live & _mfad_m1), w * (0.5), w);",
+                    "w = mfad_vblend((_mfad_live & ~_mfad_m1), w + (1.0), w);",
+                    "_mfad_r = mfad_vblend((_mfad_live), MFAD_VS(w), _mfad_r);", "_mfad_live &= ~(_mfad_live);", "return _mfad_r;"], body

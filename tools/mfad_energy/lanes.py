@@ -11,7 +11,7 @@ or 1.0 (mfad_vtruth), a cast to double as a broadcast, a call of the energy's he
 (a Lamé parameter from E and nu) a call of its lanes version (helper_lanes). fabs, fmin and fmax of
 numbers are selects lane by lane (mfad/impl/ad_generic.h), of passive values the C library's. What
 a vector of lanes cannot take in C (a cast to an int, an int computed from values, a comparison's
-truth value divided, a loop on values that tests them, a branch, loop or int in a helper over doubles, a call other
+truth value divided, a loop on values that tests them, a loop or int in a helper over doubles (its ifs are selects), a call other
 than the math of ad_lanes.h and those helpers, and matmuld of a table other than the parameters)
 refuses with NoLanes: the energy keeps the scalar path, and the translator says why
 (cli.py)."""
@@ -130,36 +130,63 @@ class LaneReverser(Reverser):
 
     def helper_lanes(self, name):
         """Defines the lanes version of the helper over doubles name: its doubles lane vectors, its
-        statements lowered as the sweep's passive ones (declarations, assignments, a return, blocks);
-        a branch or loop in it refuses (their conditions would differ lane by lane)."""
+        statements lowered as the sweep's passive ones (declarations, assignments, returns, blocks).
+        An if in it is taken on every lane, as a select (if-conversion): both branches are computed
+        (a helper over doubles calls only math.h: no effect), an assignment under a branch keeps the
+        lanes that did not take it (mfad_vblend), a return sets the result of the lanes still running
+        (_mfad_live) and ends them. A loop or an int in it refuses."""
         fn = self.helpers[name]
         self.lane_helpers[name] = []
         saved, self.scopes = self.scopes, [{}]  # the helper's names are its own, not the body's
+        items = items_of(fn.pre + fn.stmts)
+        branched = any(isinstance(t, CIf) for t in walk(items))
+        lines, nmask = [], [0]
+        if branched:
+            lines += ["  mfad_vd _mfad_r = MFAD_VS(0.0);", "  mfad_vm _mfad_live = ~(mfad_vm){0};"]
         try:
-            lines = []
 
-            def block(items, depth):
+            def block(items, depth, guard):
+                # guard: the masks under which these statements run (with _mfad_live once branched)
+                pad = "  " * depth
+                g = "(%s)" % " & ".join(guard) if guard else None
                 for s in items:
-                    pad = "  " * depth
                     if isinstance(s, Compound):
                         lines.append(pad + "{")
-                        block(s.items, depth + 1)
+                        block(s.items, depth + 1, guard)
                         lines.append(pad + "}")
+                    elif isinstance(s, CIf):
+                        nmask[0] += 1
+                        m = "_mfad_m%d" % nmask[0]
+                        lines.append(pad + "const mfad_vm %s = %s;" % (m, self.mask(s.cond)))
+                        for body, mm in ((s.iftrue, m), (s.iffalse, "~" + m)):
+                            if body is not None:
+                                lines.append(pad + "{")
+                                block(body.items if isinstance(body, Compound) else [body], depth + 1, guard + [mm])
+                                lines.append(pad + "}")
                     elif isinstance(s, ir.PDecl) and s.base == "double" and not (s.dims and s.init is not None):
                         head = s.head().replace("double", "mfad_vd", 1)
                         lines.append(pad + (head + ";" if s.init is None else "%s = MFAD_VS(%s);" % (head, self.expr(s.init))))
                     elif isinstance(s, ir.PAssign):
-                        e = self.expr(s.e)
-                        lines.append(pad + "%s %s %s;" % (self.expr(s.lv), s.op, "MFAD_VS(%s)" % e if s.op == "=" else e))
-                    elif isinstance(s, ir.Return) and s.e is not None:
+                        lv, e = self.expr(s.lv), self.expr(s.e)
+                        if g:
+                            v = "MFAD_VS(%s)" % e if s.op == "=" else "%s %s (%s)" % (lv, s.op[:-1], e)
+                            lines.append(pad + "%s = mfad_vblend(%s, %s, %s);" % (lv, g, v, lv))
+                        else:
+                            lines.append(pad + "%s %s %s;" % (lv, s.op, "MFAD_VS(%s)" % e if s.op == "=" else e))
+                    elif isinstance(s, ir.Return) and s.e is not None and not branched:
                         lines.append(pad + "return MFAD_VS(%s);" % self.expr(s.e))
+                    elif isinstance(s, ir.Return) and s.e is not None:
+                        lines.append(pad + "_mfad_r = mfad_vblend(%s, MFAD_VS(%s), _mfad_r);" % (g, self.expr(s.e)))
+                        lines.append(pad + "_mfad_live &= ~%s;" % g)
                     else:
-                        what = {"If": "a branch", "For": "a loop", "Decl": "an int"}.get(s.cname, "a statement %s" % s.cname)
+                        what = {"For": "a loop", "Decl": "an int"}.get(s.cname, "a statement %s" % s.cname)
                         raise NoLanes("%s in the helper %s" % (what, name))
 
-            block(items_of(fn.pre + fn.stmts), 1)
+            block(items, 1, ["_mfad_live"] if branched else [])
         finally:
             self.scopes = saved
+        if branched:
+            lines.append("  return _mfad_r;")
         params = ", ".join(re.sub(r"\bdouble\b", "mfad_vd", t) for t, _ in fn.params) or "void"
         del self.lane_helpers[name]  # after its callees
         self.lane_helpers[name] = ["MFAD_GEN_MODIFIERS mfad_vd MFAD_FN(%s_lanes)(%s)" % (name, params), "{"] + lines + ["}"]

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Test energy lame_tet: a compressible Neo-Hookean tet over its 12 unknowns, written as a user
    writes it from a textbook, with the material as Young's modulus and Poisson's ratio:
-     E = w(V) (mu/2 (I1 - 3) - mu log J + lambda/2 (log J)^2),  I1 = |F|^2, J = det F, F = Ds Dm^{-1},
+     E = w(V) (mu/2 (I1 - 3) - mu log J + lambda/2 (log J)^2 + mu s(0.9 - J)),
+     I1 = |F|^2, J = det F, F = Ds Dm^{-1}, s(t) = log(1 + e^t);
    mu and lambda from a helper that writes an array (lame), the weight w(V) = V, V/2 above the
    regular tet's of unit edges, from a helper over doubles with an if (weight), the coefficients from
-   an array with an initialiser list (its last entry C's zero). E = +inf for J <= 0. Parameters (12):
-   Dm^{-1} (9, row-major), V, E, nu; material E, nu. For tests/test_reverse.c (the reverse sweep
-   against forward over forward) and tests/test_lanes.c (the lanes against the scalar loop). */
+   an array with an initialiser list (its last entry C's zero), s with the user's own derivative
+   rules (MFAD_DERIVATIVES). E = +inf for J <= 0. Parameters (12): Dm^{-1} (9, row-major), V, E, nu;
+   material E, nu. For tests/test_reverse.c (the reverse sweep against forward over forward) and
+   tests/test_lanes.c (the lanes against the scalar loop). */
 #include <mfad/energy.h>
 #include "../../energies/tet_rest.h" /* mfad_tet_rest: Dm^{-1} and V */
 
@@ -24,6 +26,16 @@ static double weight(double V)
   return V;
 }
 
+/* a smooth max(t, 0), its derivatives written by hand (MFAD_DERIVATIVES) */
+static double softplus(double t) { return t > 0.0 ? t + log1p(exp(-t)) : log1p(exp(t)); }
+static double softplus_d1(double t) { return 1.0 / (1.0 + exp(-t)); }
+static double softplus_d2(double t)
+{
+  const double s = softplus_d1(t);
+  return s * (1.0 - s);
+}
+MFAD_DERIVATIVES(softplus, softplus_d1, softplus_d2);
+
 static double lame_tet(const double x[12], const double p[12])
 {
   double ml[2], c[3] = {0.5, 1.0}, Ds[9], F[9];
@@ -34,7 +46,8 @@ static double lame_tet(const double x[12], const double p[12])
   const double J = mfad_det3(F);
   if (!(J > 0.0)) return INFINITY; /* inverted, flat or NaN */
   const double logJ = log(J);
-  return weight(p[9]) * (c[0] * ml[0] * (mfad_frob2(F, 9) - 3.0) - c[1] * ml[0] * logJ + c[0] * ml[1] * logJ * logJ + c[2] * J);
+  return weight(p[9]) *
+         (c[0] * ml[0] * (mfad_frob2(F, 9) - 3.0) - c[1] * ml[0] * logJ + c[0] * ml[1] * logJ * logJ + c[2] * J + ml[0] * softplus(0.9 - J));
 }
 
 /* Dm^{-1} and V (tet_rest.h), then Young's modulus and Poisson's ratio */
@@ -47,12 +60,14 @@ static int lame_tet_rest(const double r[12], const double m[2], double p[12])
 }
 
 const MfadEnergyInfo lame_tet_info = {
-    .vertices    = 4,
-    .dof         = 3,
-    .params      = 12,
-    .rest_dim    = 3,
-    .material    = 2,
-    .energy      = lame_tet,
-    .rest        = lame_tet_rest,
-    .description = "test: w(V) (mu/2 (I1 - 3) - mu log J + lambda/2 log^2 J), mu and lambda from E and nu; params Dm^-1, V, E, nu; material E, nu",
+    .vertices = 4,
+    .dof      = 3,
+    .params   = 12,
+    .rest_dim = 3,
+    .material = 2,
+    .energy   = lame_tet,
+    .rest     = lame_tet_rest,
+    .description =
+        "test: w(V) (mu/2 (I1 - 3) - mu log J + lambda/2 log^2 J + mu s(0.9 - J)), mu and lambda from E and nu; params Dm^-1, V, E, nu; "
+        "material E, nu",
 };

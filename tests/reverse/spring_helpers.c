@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* A spring written with helpers, for tests/test_reverse.c and tests/test_lanes.c: mfad-energy
    inlines a helper over numbers (sq, which ends in a branch) into the adjoint sweep and calls a
-   helper over doubles (stiffness, which calls youngs) by its value pass, on SIMD lanes by its lanes
-   version. E = k (|d| - L)^2 (|d| >= L), k (|d| - L)^2 / 2 (|d| < L), k = 2 m / L (L < 1), m / L. */
+   helper over doubles (stiffness, which calls youngs, a loop) by its value pass, on SIMD lanes by its
+   lanes version. E = k (|d| - L)^2 (|d| >= L), k (|d| - L)^2 / 2 (|d| < L), k = 2 m / L (L < 1), m / L. */
 #include <mfad/energy.h>
 
-static double youngs(double m) { return 2.0 * m; }
+/* 2 m, as a loop of a constant count with a const int (unrolled on the lanes) */
+static double youngs(double m)
+{
+  const int n = 2;
+  double    s = 0.0;
+  for (int i = 0; i < n; i++) s += (i + 1) * m / 1.5;
+  return s;
+}
 
 /* Young's modulus over the rest length, halved from a rest length of 1 */
 static double stiffness(const double p[2])

@@ -194,13 +194,13 @@ def test_lanes_helpers_over_doubles(tmp_path):
 
 
 @pytest.mark.parametrize("helper, why", [
-    ("static double stiffness(const double p[1]) { double s = 0.0; for (int i = 0; i < 2; i++) s += p[0]; return s; }",
+    ("static double stiffness(const double p[1]) { double s = 0.0; for (int i = 0; i < (int)p[0]; i++) s += p[0]; return s; }",
      "a loop in the helper stiffness"),
-    ("static double stiffness(const double p[1]) { const int k = 2; return k * p[0]; }", "an int in the helper stiffness"),
+    ("static double stiffness(const double p[1]) { int k = 2; if (p[0] > 1.0) k = 3; return k * p[0]; }", "an int in the helper stiffness"),
 ])
 def test_lanes_helper_refusals(tmp_path, helper, why):
-    """A helper over doubles with a loop or an int keeps the energy off the lanes, with the helper
-    named; the scalar sweep takes it."""
+    """A helper over doubles with a loop of no constant count or an int that is not a constant keeps
+    the energy off the lanes, with the helper named; the scalar sweep takes it."""
     code = helper + GUARD.replace("return p[0] * log(s);", "return stiffness(p) * log(s);")
     b = body_ir(translate(tmp_path, code))
     Reverser(b).function()
@@ -257,3 +257,21 @@ def test_lanes_helper_branches_as_selects(tmp_path):
                     "w = mfad_vblend((_mfad_live & _mfad_m1), w * (0.5), w);",
                     "w = mfad_vblend((_mfad_live & ~_mfad_m1), w + (1.0), w);",
                     "_mfad_r = mfad_vblend((_mfad_live), MFAD_VS(w), _mfad_r);", "_mfad_live &= ~(_mfad_live);", "return _mfad_r;"], body
+
+
+def test_lanes_helper_loops_unrolled(tmp_path):
+    """A loop of a constant count in a helper over doubles is unrolled, and a const int of constants
+    is that constant, as in the body."""
+    helper = """static double stiffness(const double p[1])
+{
+  const int n = 3;
+  double    s = 0.0;
+  for (int i = 0; i < n; i++) s += (i + 1) * p[0];
+  return s;
+}
+"""
+    lanes = lanes_function(body_ir(translate(tmp_path, helper + GUARD.replace("return p[0] * log(s);", "return stiffness(p) * log(s);"))))
+    start = lanes.index("MFAD_GEN_MODIFIERS mfad_vd MFAD_FN(stiffness__p_lanes)(const mfad_vd *p)")
+    body = [t.strip() for t in lanes[start + 2:lanes.index("}", start + 2) + 6] if t.strip() not in ("{", "}")]
+    assert body[:5] == ["mfad_vd s = MFAD_VS(0.0);", "s += (0 + 1) * p[0];", "s += (1 + 1) * p[0];", "s += (2 + 1) * p[0];",
+                        "return MFAD_VS(s);"], body

@@ -11,14 +11,15 @@ or 1.0 (mfad_vtruth), a cast to double as a broadcast, a call of the energy's he
 (a Lamé parameter from E and nu) a call of its lanes version (helper_lanes). fabs, fmin and fmax of
 numbers are selects lane by lane (mfad/impl/ad_generic.h), of passive values the C library's. What
 a vector of lanes cannot take in C (a cast to an int, an int computed from values, a comparison's
-truth value divided, a loop on values that tests them, a loop or int in a helper over doubles (its ifs are selects), a call other
-than the math of ad_lanes.h and those helpers, and matmuld of a table other than the parameters)
-refuses with NoLanes: the energy keeps the scalar path, and the translator says why
+truth value divided, a loop on values that tests them, in a helper over doubles a loop without a
+constant count or an int that is not a constant, a call other than the math of ad_lanes.h and those
+helpers, and matmuld of a table other than the parameters) refuses with NoLanes: the energy keeps
+the scalar path, and the translator says why
 (cli.py)."""
 import re
 
 from . import ir
-from .ir_c import CIf, Compound, items_of, walk
+from .ir_c import CFor, CIf, Compound, items_of, walk
 from .reverse import NoReverse, Reverser
 
 # math.h functions ad_lanes.h takes lane by lane (MFAD_VMATH1/2), and the ops whose adjoint rules run on lanes
@@ -134,7 +135,8 @@ class LaneReverser(Reverser):
         An if in it is taken on every lane, as a select (if-conversion): both branches are computed
         (a helper over doubles calls only math.h: no effect), an assignment under a branch keeps the
         lanes that did not take it (mfad_vblend), a return sets the result of the lanes still running
-        (_mfad_live) and ends them. A loop or an int in it refuses."""
+        (_mfad_live) and ends them. A loop of a constant count is unrolled and a const int of constants is
+        a constant, as in the body; another loop or int in it refuses."""
         fn = self.helpers[name]
         self.lane_helpers[name] = []
         saved, self.scopes = self.scopes, [{}]  # the helper's names are its own, not the body's
@@ -173,6 +175,18 @@ class LaneReverser(Reverser):
                             lines.append(pad + "%s = mfad_vblend(%s, %s, %s);" % (lv, g, v, lv))
                         else:
                             lines.append(pad + "%s %s %s;" % (lv, s.op, "MFAD_VS(%s)" % e if s.op == "=" else e))
+                    elif isinstance(s, CFor) and self.counted(s):  # unrolled, as the body's loops
+                        i, lo, hi = s.init[2], self.const(s.init[4]), self.const(s.cond.strip().r)
+                        if hi - lo > 64:
+                            raise NoLanes("a loop of %d rounds in the helper %s" % (hi - lo, name))
+                        for k in range(lo, hi):
+                            self.scopes.append({i: k})
+                            lines.append(pad + "{")
+                            block(s.body.items if isinstance(s.body, Compound) else [s.body], depth + 1, guard)
+                            lines.append(pad + "}")
+                            self.scopes.pop()
+                    elif isinstance(s, ir.PDecl) and s.base == "int" and s.const and not s.dims and s.init is not None and self.constant(s.init):
+                        self.scopes[-1][s.name] = self.const(s.init)  # a constant here, as in the body
                     elif isinstance(s, ir.Return) and s.e is not None and not branched:
                         lines.append(pad + "return MFAD_VS(%s);" % self.expr(s.e))
                     elif isinstance(s, ir.Return) and s.e is not None:

@@ -46,8 +46,8 @@
   With --lanes (mfad_add_energy's default for a user's energy) that sweep is written once more over
   SIMD lanes, one element a lane: fabs, fmin, fmax and a ternary of values are selects lane by lane;
   an if on values is taken where every lane of a group takes it alike, and runs the group on the
-  scalar path otherwise; a helper over doubles is called as its lanes version; a loop that tests values, an int computed from
-  values, a call outside math.h and those helpers, or a loop or int in such a helper (its ifs are selects) keep the whole energy on the scalar path
+  scalar path otherwise (a const int of a comparison too); a helper over doubles is called as its lanes version (its ifs as
+  selects); a loop that tests values, another int of values, a call outside math.h and those helpers keep the whole energy on the scalar path
   (the translator notes the construct). Either way the results are the scalar path's (include/mfad/impl/ad_lanes.h).
   E(x, p) = spring(edge(x, p), p) as plain C: mfad_energy_eval().
   The helpers below are plain C here; the translator replaces them by the AD library's tuned versions where their arguments are differentiated.

@@ -6,7 +6,7 @@
    mu and lambda from a helper that writes an array (lame), the weight w(V) = V, V/2 above the
    regular tet's of unit edges, from a helper over doubles with an if (weight), the coefficients from
    an array with an initialiser list (its last entry C's zero), s with the user's own derivative
-   rules (MFAD_DERIVATIVES). E = +inf for J <= 0. Parameters (12): Dm^{-1} (9, row-major), V, E, nu;
+   rules (MFAD_DERIVATIVES). E = +inf for J <= 0 (tested through a const int). Parameters (12): Dm^{-1} (9, row-major), V, E, nu;
    material E, nu. For tests/test_reverse.c (the reverse sweep against forward over forward) and
    tests/test_lanes.c (the lanes against the scalar loop). */
 #include <mfad/energy.h>
@@ -44,7 +44,8 @@ static double lame_tet(const double x[12], const double p[12])
     for (int j = 0; j < 3; j++) Ds[3 * i + j] = x[3 * (j + 1) + i] - x[i];
   mfad_matmul(F, Ds, p, 3);
   const double J = mfad_det3(F);
-  if (!(J > 0.0)) return INFINITY; /* inverted, flat or NaN */
+  const int    ok = J > 0.0; /* not inverted, flat or NaN */
+  if (!ok) return INFINITY;
   const double logJ = log(J);
   return weight(p[9]) *
          (c[0] * ml[0] * (mfad_frob2(F, 9) - 3.0) - c[1] * ml[0] * logJ + c[0] * ml[1] * logJ * logJ + c[2] * J + ml[0] * softplus(0.9 - J));

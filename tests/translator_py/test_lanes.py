@@ -275,3 +275,17 @@ def test_lanes_helper_loops_unrolled(tmp_path):
     body = [t.strip() for t in lanes[start + 2:lanes.index("}", start + 2) + 6] if t.strip() not in ("{", "}")]
     assert body[:5] == ["mfad_vd s = MFAD_VS(0.0);", "s += (0 + 1) * p[0];", "s += (1 + 1) * p[0];", "s += (2 + 1) * p[0];",
                         "return MFAD_VS(s);"], body
+
+
+def test_lanes_const_int_of_a_comparison(tmp_path):
+    """A const int of a comparison of values (const int big = s > p[0] && p[1] > 0.0) is a lane mask:
+    a branch on it is taken by MFAD_VIF, in a value's expression it is 0.0 or 1.0; the scalar sweep
+    keeps it an int."""
+    code = GUARD.replace("  if (!(s > 0.0) || p[0] < 0.5) return INFINITY;\n  return p[0] * log(s);",
+                         "  if (!(s > 0.0)) return INFINITY;\n  const int big = s > p[0] && p[0] > 0.0;\n"
+                         "  if (!big) return INFINITY;\n  return (1.0 + big) * log(s);")
+    assert "const int big" in code
+    b = body_ir(translate(tmp_path, code))
+    rev, lanes = " ".join(Reverser(b).function()), " ".join(lanes_function(b))
+    assert "int big;" in rev and "mfad_vm big;" in lanes
+    assert "if (MFAD_VIF((~MFAD_VM(big))))" in lanes and "mfad_vtruth(big)" in lanes, lanes

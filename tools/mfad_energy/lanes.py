@@ -101,6 +101,8 @@ class LaneReverser(Reverser):
                 raise NoLanes("'%s' on values" % n.op)
             if isinstance(n, ir.Post):
                 raise NoLanes("'%s' on values" % n.op)
+            if isinstance(n, ir.Name) and self.name(n) in self.masks:
+                return ir.Lit("mfad_vtruth(%s)" % self.name(n))  # a truth value held as a mask (declare)
             if isinstance(n, ir.Call) and isinstance(n.fn, ir.Fn) and n.fn.name in self.helpers:
                 return self.helper_call(n)
             if isinstance(n, ir.Call):
@@ -248,9 +250,12 @@ class LaneReverser(Reverser):
         return r
 
     def declare(self, s):
-        if isinstance(s, ir.PDecl) and s.base == "int" and not s.dims and s.const and s.init is not None and re.match(r"^_mfad_c\d+$", s.name):
+        if (isinstance(s, ir.PDecl) and s.base == "int" and not s.dims and s.const and s.init is not None
+                and (re.match(r"^_mfad_c\d+$", s.name) or truth(s.init) and not self.constant(s.init))):
             # a branch's condition that reads a helper's value (lower.py: `if (mfad_inv3(Fi, F) <= 0.0)`
-            # computes the helper, then tests this int): a lane mask, taken by MFAD_VIF as any condition
+            # computes the helper, then tests this int), or the user's const int of a comparison of
+            # values (const int inverted = !(J > 0.0)): a lane mask, taken by MFAD_VIF as any condition,
+            # 0.0 or 1.0 in a value's expression (lane)
             n = self.unique(s.name)
             self.scopes[-1][s.name] = n
             self.masks.add(n)

@@ -29,6 +29,11 @@ mfad_add_energy(test_lanes spring_helpers_lanes SOURCE ${CMAKE_CURRENT_SOURCE_DI
 # helper that writes an array, a helper over doubles with an if, an array with an initialiser list
 # (tests/energies/lame_tet.c), with the defaults for a user's energy without features
 mfad_add_energy(test_lanes lame_tet_lanes SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/energies/lame_tet.c NO_CUDA)
+# the lanes' log in registers against the C library's (tests/test_lanes_math.c), with the library's
+# host tuning and -fno-math-errno, as the energies' units
+mfad_check_test(test_lanes_math)
+target_compile_options(test_lanes_math PRIVATE ${MFAD_HOST_TUNING} -fno-math-errno)
+set_tests_properties(test_lanes_math PROPERTIES SKIP_RETURN_CODE 77)
 # the same at 8 lanes (AVX-512's registers; the library's width is 4 unless -DMFAD_LANES_WIDTH=8): the
 # built-in energies on lanes compiled into test_lanes8 again as <name>_l8, with the library's modes;
 # skipped (77) on a CPU without AVX-512F

@@ -388,7 +388,28 @@ class Reverser:
                 br = [Compound(None, tail(b.items)) if b is not None else None for b in (s.iftrue, s.iffalse)]
                 items[-1] = CIf(None, s.cond, br[0], br[1])
             return items
-        items = tail(body)
+        def ends(s):  # s returns on every path (a return, or an if both of whose branches do)
+            if isinstance(s, Compound):
+                return bool(s.items) and ends(s.items[-1])
+            if isinstance(s, CIf):
+                return s.iffalse is not None and ends(s.iftrue) and ends(s.iffalse)
+            return isinstance(s, ir.Return) and s.e is None
+
+        def early(items):
+            # an if one of whose branches returns (if (!(J > 0.0)) return INFINITY; ...): the
+            # statements after it move into its other branch, so that each path ends in a return
+            # (dropped by tail) and the sweep records the branch as any other
+            items = list(items or [])
+            for i, s in enumerate(items):
+                if isinstance(s, CIf) and any(isinstance(t, ir.Return) for t in walk([s])):
+                    rest = items[i + 1:]
+                    br = []
+                    for b in (s.iftrue, s.iffalse):
+                        b_items = b.items if isinstance(b, Compound) else [] if b is None else [b]
+                        br.append(Compound(None, early(b_items if ends(Compound(None, b_items)) else b_items + rest)))
+                    return items[:i] + [CIf(s.coord, s.cond, br[0], br[1])]
+            return items
+        items = tail(early(body))
         if any(isinstance(s, ir.Return) for s in walk(items)):
             raise NoReverse("a return inside %s" % name)
         self.block(items, fwd, rev)

@@ -289,3 +289,25 @@ def test_lanes_const_int_of_a_comparison(tmp_path):
     rev, lanes = " ".join(Reverser(b).function()), " ".join(lanes_function(b))
     assert "int big;" in rev and "mfad_vm big;" in lanes
     assert "if (MFAD_VIF((~MFAD_VM(big))))" in lanes and "mfad_vtruth(big)" in lanes, lanes
+
+
+def test_early_return_in_a_helper_over_numbers(tmp_path):
+    """A helper over numbers with an early return (if (s > 2.0) return ...; return log(s);) has an
+    adjoint sweep and lanes: the statements after the if move into its other branch, recorded as any
+    branch; a return inside a loop of the helper still refuses the sweep."""
+    helper = """static double soft_log(double s)
+{
+  if (s > 2.0) return log(2.0) + 0.5 * log(s / 2.0);
+  const double l = log(s);
+  return l;
+}
+"""
+    code = helper + GUARD.replace("return p[0] * log(s);", "return p[0] * soft_log(s);")
+    b = body_ir(translate(tmp_path, code))
+    rev = " ".join(Reverser(b).function())
+    assert "_mfad_b0 = (OP(val)(&" in rev and "> 2.0);" in rev, rev
+    assert "MFAD_VIF(" in " ".join(lanes_function(b))
+    looped = helper.replace("  if (s > 2.0) return", "  for (int i = 0; i < 2; i++)\n    if (s > 2.0 + i) return")
+    b = body_ir(translate(tmp_path, looped + GUARD.replace("return p[0] * log(s);", "return p[0] * soft_log(s);")))
+    with pytest.raises(NoReverse, match="a return inside soft_log"):
+        Reverser(b).function()

@@ -18,17 +18,12 @@ int main(void)
   return 77;
 }
 #else
+#include "testutil.h" /* TestRand */
 #define MFAD_IMPL_ALLOWED 1
 #include <mfad/impl/ad_lanes.h>
 
-static unsigned long long Rng = 0x9E3779B97F4A7C15ULL;
-static double             Uniform(double a, double b)
-{
-  Rng ^= Rng << 13;
-  Rng ^= Rng >> 7;
-  Rng ^= Rng << 17;
-  return a + (b - a) * (double)(Rng >> 11) / 9007199254740992.0;
-}
+static unsigned long long Seed = 7;
+static double             Uniform(double a, double b) { return a + 0.5 * (b - a) * (TestRand(&Seed) + 1.0); }
 
 /* the distance in ulps of two finite doubles of the same sign; -1 for NaN or inf in one only */
 static long long Ulps(double a, double b)

@@ -225,6 +225,11 @@ function(mfad_add_energy target name)
       target_link_libraries(${target} PRIVATE CUDA::cudart)
     endif()
   endif()
+  # the math library (its link script brings glibc's vector math, libmvec, which the lanes call:
+  # include/mfad/impl/ad_lanes.h); GNU ld takes no symbol from a library only libmfad needs
+  if(UNIX)
+    target_link_libraries(${target} PRIVATE m)
+  endif()
   if(TARGET OpenMP::OpenMP_C)
     target_link_libraries(${target} PRIVATE OpenMP::OpenMP_C)
   endif()

@@ -34,6 +34,13 @@ mfad_add_energy(test_lanes lame_tet_lanes SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/ene
 mfad_check_test(test_lanes_math)
 target_compile_options(test_lanes_math PRIVATE ${MFAD_HOST_TUNING} -fno-math-errno)
 set_tests_properties(test_lanes_math PROPERTIES SKIP_RETURN_CODE 77)
+# and at 8 lanes (AVX-512's variants of glibc's vector math where the build has AVX-512F)
+add_executable(test_lanes_math8 test_lanes_math.c)
+target_link_libraries(test_lanes_math8 PRIVATE mfad PkgConfig::CHECK m)
+target_compile_options(test_lanes_math8 PRIVATE -Wall -Wextra ${MFAD_HOST_TUNING} -fno-math-errno)
+target_compile_definitions(test_lanes_math8 PRIVATE MFAD_LANES_WIDTH=8)
+add_test(NAME test_lanes_math8 COMMAND test_lanes_math8)
+set_tests_properties(test_lanes_math8 PROPERTIES ENVIRONMENT "CK_DEFAULT_TIMEOUT=120" LABELS "unit" SKIP_RETURN_CODE 77)
 # the same at 8 lanes (AVX-512's registers; the library's width is 4 unless -DMFAD_LANES_WIDTH=8): the
 # built-in energies on lanes compiled into test_lanes8 again as <name>_l8, with the library's modes;
 # skipped (77) on a CPU without AVX-512F

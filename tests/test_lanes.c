@@ -12,8 +12,9 @@
    the lanes, are what they add). A mode an energy keeps on the scalar loop (LANES_MODES) compares equal bitwise.
    The lanes run the scalar path's operations in its order, and the scatter adds each element in
    element order: equal to 1e-14 of the largest entry, bitwise where the compiler contracts the
-   same products into FMA in both and no log is taken (ad_lanes.h's log is within an ulp of the C
-   library's, not bitwise; -DMFAD_LANES_EXACT_MATH); the test prints which. The lanes' element
+   same products into FMA in both and no math.h function but sqrt is taken (ad_lanes.h's log is
+   within an ulp of the C library's, glibc's vector math within 4 ulps: tests/test_lanes_math.c;
+   -DMFAD_LANES_EXACT_MATH takes the C library's); the test prints which. The lanes' element
    Hessians and diagonals take the feature Hessian by forward-over-reverse where the scalar path
    takes Hessian numbers (diagonal numbers): to 1e-14 of the largest entry as well, not bitwise. */
 #include <check.h>

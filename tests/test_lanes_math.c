@@ -1,17 +1,43 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* The lanes' log in registers (mfad/impl/ad_lanes.h: mfad_v_log, fdlibm's algorithm) against the C
-   library's log, lane by lane: within 1 ulp of it over the normal range (each is within an ulp of
-   the true value, so 2 would be possible; fdlibm's and glibc's agree closer), and exactly the C
+/* The lanes' math (mfad/impl/ad_lanes.h) against the C library's, lane by lane. log, in registers
+   (mfad_v_log, fdlibm's algorithm): within 1 ulp of it over the normal range (each is within an ulp
+   of the true value, so 2 would be possible; fdlibm's and glibc's agree closer), and exactly the C
    library's value (NaN alike) where a lane falls back to it (0, negative, subnormal, inf or NaN
-   arguments). Every energy with a log on lanes (the Neo-Hookean tets, the barriers) takes it; the
-   other math functions are the C library's lane by lane (bitwise). Built with the library's host
-   tuning, as the energies that call it; skipped (77) without AVX, where the library has no lanes. */
+   arguments). The others, from glibc's vector math library where the build has it
+   (MFAD_LANES_LIBMVEC): within 4 ulps of the C library's (glibc's bound for libmvec), at the
+   special values too; elsewhere the C library's lane by lane, bitwise. Built with the library's host
+   tuning, as the energies that call them; skipped (77) without AVX, where the library has no lanes.
+   test_lanes_math8: the same at 8 lanes (-DMFAD_LANES_WIDTH=8: AVX-512's variants). */
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #if !defined(__AVX__)
+START_TEST(math_within_glibcs_bound)
+{
+  MATH1(exp, -700.0, 700.0);
+  MATH1(exp, -2.0, 2.0);
+  MATH1(expm1, -5.0, 5.0);
+  MATH1(log1p, -0.99, 10.0);
+  MATH1(sin, -10.0, 10.0);
+  MATH1(cos, -10.0, 10.0);
+  MATH1(tan, -1.5, 1.5);
+  MATH1(sinh, -5.0, 5.0);
+  MATH1(cosh, -5.0, 5.0);
+  MATH1(tanh, -5.0, 5.0);
+  MATH1(asin, -1.0, 1.0);
+  MATH1(acos, -1.0, 1.0);
+  MATH1(atan, -10.0, 10.0);
+  MATH1(cbrt, -100.0, 100.0);
+  MATH1(erf, -4.0, 4.0);
+  MATH1(erfc, -4.0, 4.0);
+  MATH2(pow, 0.01, 4.0, -3.0, 3.0);
+  MATH2(atan2, -1.0, 1.0, -1.0, 1.0);
+  MATH2(hypot, -10.0, 10.0, -10.0, 10.0);
+}
+END_TEST
+
 int main(void)
 {
   printf("test_lanes_math: no AVX in this build (no lanes): skipped\n");
@@ -64,6 +90,41 @@ static void Compare(const char *name, mfad_vd (*f)(mfad_vd), double (*g)(double)
 }
 
 static mfad_vd VLog(mfad_vd a) { return mfad_v_log(a); }
+
+#if defined(MFAD_LANES_LIBMVEC)
+#define MATH_ULPS 4 /* glibc's bound for its vector math */
+#else
+#define MATH_ULPS 0 /* the C library's lane by lane */
+#endif
+
+/* f (one or two arguments) on the lanes against g, n arguments from [lo, hi) (and [lo2, hi2)), then
+   the special values (0, -0, +-inf, NaN, 1): within MATH_ULPS everywhere */
+static void CompareMath(const char *name, mfad_vd (*f1)(mfad_vd), mfad_vd (*f2)(mfad_vd, mfad_vd), double (*g1)(double), double (*g2)(double, double),
+                        double lo, double hi, double lo2, double hi2)
+{
+  const double special[8] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1.0, -1.0, 0.5};
+  long long    worst = 0, bitwise = 0, n = 0;
+  for (int i = 0; i < 40000 + 16; i += MFAD_VW) {
+    mfad_vd a, b, r;
+    for (int l = 0; l < MFAD_VW; l++) {
+      const int k = i + l - 40000;
+      a[l]        = k >= 0 ? special[k % 8] : Uniform(lo, hi);
+      b[l]        = k >= 0 ? special[(k / 8 + 5) % 8] : Uniform(lo2, hi2);
+    }
+    r = f1 ? f1(a) : f2(a, b);
+    for (int l = 0; l < MFAD_VW; l++) {
+      const double    want = g1 ? g1(a[l]) : g2(a[l], b[l]);
+      const long long u    = Ulps(r[l], want);
+      ck_assert_msg(u >= 0 && u <= MATH_ULPS, "%s(%.17g, %.17g): lanes %.17g, C library %.17g (%lld ulps)", name, a[l], b[l], r[l], want, u);
+      worst = u > worst ? u : worst;
+      bitwise += u == 0;
+      n++;
+    }
+  }
+  printf("%-6s: at most %lld ulp from the C library, %.1f%% bitwise\n", name, worst, 100.0 * bitwise / n);
+}
+#define MATH1(f, lo, hi)           CompareMath(#f, mfad_v_##f, NULL, f, NULL, lo, hi, 0, 0)
+#define MATH2(f, lo, hi, lo2, hi2) CompareMath(#f, NULL, mfad_v_##f, NULL, f, lo, hi, lo2, hi2)
 static int     LogInRange(double x) { return isnormal(x) && x > 0; }
 
 #define NX (1 << 18)
@@ -98,14 +159,45 @@ START_TEST(log_within_an_ulp)
 }
 END_TEST
 
+START_TEST(math_within_glibcs_bound)
+{
+  MATH1(exp, -700.0, 700.0);
+  MATH1(exp, -2.0, 2.0);
+  MATH1(expm1, -5.0, 5.0);
+  MATH1(log1p, -0.99, 10.0);
+  MATH1(sin, -10.0, 10.0);
+  MATH1(cos, -10.0, 10.0);
+  MATH1(tan, -1.5, 1.5);
+  MATH1(sinh, -5.0, 5.0);
+  MATH1(cosh, -5.0, 5.0);
+  MATH1(tanh, -5.0, 5.0);
+  MATH1(asin, -1.0, 1.0);
+  MATH1(acos, -1.0, 1.0);
+  MATH1(atan, -10.0, 10.0);
+  MATH1(cbrt, -100.0, 100.0);
+  MATH1(erf, -4.0, 4.0);
+  MATH1(erfc, -4.0, 4.0);
+  MATH2(pow, 0.01, 4.0, -3.0, 3.0);
+  MATH2(atan2, -1.0, 1.0, -1.0, 1.0);
+  MATH2(hypot, -10.0, 10.0, -10.0, 10.0);
+}
+END_TEST
+
 int main(void)
 {
+#if MFAD_VW == 8
+  if (!__builtin_cpu_supports("avx512f")) {
+    printf("test_lanes_math8: no AVX-512F on this CPU: skipped\n");
+    return 77;
+  }
+#endif
   Suite   *s  = suite_create("lanes_math");
   TCase   *tc = tcase_create("core");
   SRunner *sr;
   int      failed;
 
   tcase_add_test(tc, log_within_an_ulp);
+  tcase_add_test(tc, math_within_glibcs_bound);
   suite_add_tcase(s, tc);
   sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

@@ -10,9 +10,9 @@
   Every operation below is its scalar twin of mfad/impl/ad.h lane by lane, in the same order, so
   a lane's result is the scalar path's (to the compiler's contraction into FMA, which may differ
   between the two). Passive numbers (MFAD_S) are mfad_vd; the scalar arguments the generated code
-  and the rules pass as literals are broadcast by MFAD_VS. Math functions run lane by lane through
-  the C library (the scalar path's values exactly), but log: in registers, within an ulp of it
-  (mfad_v_log below says why). A branch on values is taken when every lane
+  and the rules pass as literals are broadcast by MFAD_VS. Math functions: log in registers, within
+  an ulp of the C library's (mfad_v_log below says why); the others from glibc's vector math, within
+  4 ulps, where the build has it, else the C library's lane by lane. A branch on values is taken when every lane
   takes it the same way (MFAD_VIF); otherwise the body stops and sets *_mfad_div, and the loop
   (mfad/impl/loop_cpu_lanes.h) runs those elements on the scalar path.
 **/
@@ -179,24 +179,52 @@ MFAD_VINLINE mfad_vd mfad_v_log(mfad_vd x)
   return mfad_vblend(ok, r, c);
 }
 #endif
-MFAD_VMATH1(exp)
-MFAD_VMATH1(sin)
-MFAD_VMATH1(cos)
-MFAD_VMATH1(tan)
-MFAD_VMATH1(tanh)
-MFAD_VMATH1(sinh)
-MFAD_VMATH1(cosh)
-MFAD_VMATH1(asin)
-MFAD_VMATH1(acos)
-MFAD_VMATH1(atan)
-MFAD_VMATH1(cbrt)
-MFAD_VMATH1(log1p)
-MFAD_VMATH1(expm1)
-MFAD_VMATH1(erf)
-MFAD_VMATH1(erfc)
-MFAD_VMATH2(pow)
-MFAD_VMATH2(atan2)
-MFAD_VMATH2(hypot)
+/* The other math functions: glibc's vector math library where it has them (libmvec, 2.35 on, which
+   libm's link script names, so nothing to link: the variants GCC itself calls when it vectorises a
+   loop of exp under -ffast-math), within 1-4 ulps of the C library's (tests/test_lanes_math.c), one
+   call for the lanes instead of one a lane; elsewhere, or with -DMFAD_LANES_EXACT_MATH or
+   -DMFAD_LANES_NO_LIBMVEC, the C library's lane by lane (bitwise the scalar path's) */
+#include <math.h> /* __GLIBC__ */
+#if !defined(MFAD_LANES_EXACT_MATH) && !defined(MFAD_LANES_NO_LIBMVEC) && defined(__x86_64__) && defined(__GLIBC__) && \
+    (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35)) && ((MFAD_VW == 4 && defined(__AVX2__)) || (MFAD_VW == 8 && defined(__AVX512F__)))
+#define MFAD_LANES_LIBMVEC 1
+#if MFAD_VW == 4
+#define MFAD_MVEC_NAME1(f) _ZGVdN4v_##f
+#define MFAD_MVEC_NAME2(f) _ZGVdN4vv_##f
+#else
+#define MFAD_MVEC_NAME1(f) _ZGVeN8v_##f
+#define MFAD_MVEC_NAME2(f) _ZGVeN8vv_##f
+#endif
+/* const (no errno, as -fno-math-errno): calls on equal lanes are shared, as the C library's above
+   (a user's softplus and its derivative rules take exp of the same value three times) */
+#define MFAD_VMVEC1(f) \
+  __attribute__((const)) mfad_vd MFAD_MVEC_NAME1(f)(mfad_vd); \
+  MFAD_VINLINE mfad_vd           mfad_v_##f(mfad_vd a) { return MFAD_MVEC_NAME1(f)(a); }
+#define MFAD_VMVEC2(f) \
+  __attribute__((const)) mfad_vd MFAD_MVEC_NAME2(f)(mfad_vd, mfad_vd); \
+  MFAD_VINLINE mfad_vd           mfad_v_##f(mfad_vd a, mfad_vd b) { return MFAD_MVEC_NAME2(f)(a, b); }
+#else
+#define MFAD_VMVEC1 MFAD_VMATH1
+#define MFAD_VMVEC2 MFAD_VMATH2
+#endif
+MFAD_VMVEC1(exp)
+MFAD_VMVEC1(sin)
+MFAD_VMVEC1(cos)
+MFAD_VMVEC1(tan)
+MFAD_VMVEC1(tanh)
+MFAD_VMVEC1(sinh)
+MFAD_VMVEC1(cosh)
+MFAD_VMVEC1(asin)
+MFAD_VMVEC1(acos)
+MFAD_VMVEC1(atan)
+MFAD_VMVEC1(cbrt)
+MFAD_VMVEC1(log1p)
+MFAD_VMVEC1(expm1)
+MFAD_VMVEC1(erf)
+MFAD_VMVEC1(erfc)
+MFAD_VMVEC2(pow)
+MFAD_VMVEC2(atan2)
+MFAD_VMVEC2(hypot)
 /* fabs, fmin and fmax of passive values (the energy's own, as fmin(mfad_value(J), 1.0)): the C library's
    lane by lane; on numbers they are selects (OP(fabs), OP(fmin), OP(fmax) of mfad/impl/ad_generic.h) */
 MFAD_VMATH1(fabs)

@@ -388,6 +388,7 @@ class Reverser:
                 br = [Compound(None, tail(b.items)) if b is not None else None for b in (s.iftrue, s.iffalse)]
                 items[-1] = CIf(None, s.cond, br[0], br[1])
             return items
+
         def ends(s):  # s returns on every path (a return, or an if both of whose branches do)
             if isinstance(s, Compound):
                 return bool(s.items) and ends(s.items[-1])

@@ -14,30 +14,6 @@
 #include <stdio.h>
 #include <string.h>
 #if !defined(__AVX__)
-START_TEST(math_within_glibcs_bound)
-{
-  MATH1(exp, -700.0, 700.0);
-  MATH1(exp, -2.0, 2.0);
-  MATH1(expm1, -5.0, 5.0);
-  MATH1(log1p, -0.99, 10.0);
-  MATH1(sin, -10.0, 10.0);
-  MATH1(cos, -10.0, 10.0);
-  MATH1(tan, -1.5, 1.5);
-  MATH1(sinh, -5.0, 5.0);
-  MATH1(cosh, -5.0, 5.0);
-  MATH1(tanh, -5.0, 5.0);
-  MATH1(asin, -1.0, 1.0);
-  MATH1(acos, -1.0, 1.0);
-  MATH1(atan, -10.0, 10.0);
-  MATH1(cbrt, -100.0, 100.0);
-  MATH1(erf, -4.0, 4.0);
-  MATH1(erfc, -4.0, 4.0);
-  MATH2(pow, 0.01, 4.0, -3.0, 3.0);
-  MATH2(atan2, -1.0, 1.0, -1.0, 1.0);
-  MATH2(hypot, -10.0, 10.0, -10.0, 10.0);
-}
-END_TEST
-
 int main(void)
 {
   printf("test_lanes_math: no AVX in this build (no lanes): skipped\n");

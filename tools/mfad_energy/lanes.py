@@ -178,9 +178,7 @@ class LaneReverser(Reverser):
                         else:
                             lines.append(pad + "%s %s %s;" % (lv, s.op, "MFAD_VS(%s)" % e if s.op == "=" else e))
                     elif isinstance(s, CFor) and self.counted(s):  # unrolled, as the body's loops
-                        i, lo, hi = s.init[2], self.const(s.init[4]), self.const(s.cond.strip().r)
-                        if hi - lo > 64:
-                            raise NoLanes("a loop of %d rounds in the helper %s" % (hi - lo, name))
+                        i, lo, hi = self.bounds(s)
                         for k in range(lo, hi):
                             self.scopes.append({i: k})
                             lines.append(pad + "{")
@@ -301,12 +299,15 @@ class LaneReverser(Reverser):
         return False
 
     def counted(self, s):
-        """The loop s runs a constant count (for (int i = a; i < b; i++), a and b constants)."""
-        if s.init is None or s.init[0] != "decl" or not isinstance(s.next, (ir.Post, ir.Un)) or s.next.op != "++":
+        """The loop s runs a constant count the sweep unrolls (Reverser.bounds)."""
+        self.quiet += 1
+        try:
+            self.bounds(s)
+            return True
+        except NoReverse:
             return False
-        cond = s.cond.strip()
-        return (isinstance(cond, ir.Bin) and cond.op == "<" and isinstance(cond.l, ir.Name) and cond.l.name == s.init[2]
-                and self.constant(s.init[4]) and self.constant(cond.r))
+        finally:
+            self.quiet -= 1
 
     def stmt(self, s, fwd, rev, last):
         if isinstance(s, ir.PAssign) and (isinstance(s.lv, ir.Name) and self.name(s.lv) not in self.svars and self.name(s.lv) not in self.arrays

@@ -185,7 +185,9 @@ class Reverser:
             self.stmt(s, fwd, rev, top and i == len(items) - 1)
         self.scopes.pop()
 
-    def loop(self, s, fwd, rev):
+    def bounds(self, s):
+        """(index, lo, hi) of the loop s, for (int i = lo; i < hi; i++) with lo and hi constants here,
+        at most 64 rounds; else NoReverse."""
         if s.init is None or s.init[0] != "decl":
             raise NoReverse("loop header")
         i = s.init[2]
@@ -199,6 +201,10 @@ class Reverser:
             raise NoReverse("loop increment")
         if hi - lo > 64:
             raise NoReverse("loop of %d rounds" % (hi - lo))
+        return i, lo, hi
+
+    def loop(self, s, fwd, rev):
+        i, lo, hi = self.bounds(s)
         self.in_loop += 1
         for k in range(lo, hi):
             self.scopes.append({i: k})

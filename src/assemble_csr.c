@@ -10,7 +10,9 @@
    leaves them: each block's columns ascending by global index (the off-diagonal block's are
    compressed in that order; the entry counts are checked against PETSc's at set-up).
    baij, sbaij: PETSc's block CSR preallocation; baij's blocks are written in place as aij's
-   values are (into both blocks on several ranks), sbaij's by one MatSetValuesBlocked() per block row.
+   values are (into both blocks on several ranks), and one rank's sbaij's (the diagonal block and
+   those above it, each stored as baij stores it); sbaij's on several ranks by one
+   MatSetValuesBlocked() per block row.
    Fixed dofs as in COO: a fixed row is its diagonal 1 alone, a fixed column is not stored (in a
    block format: stored as 0). */
 #include "mfadimpl.h"
@@ -36,7 +38,8 @@ struct _n_MfadMatCSR {
   PetscCount    *qd, *qo;          /* owned vertex a's rows start at entry (aij; baij: block) qd[a] of the diagonal block, qo[a] of the other */
   PetscBool    mpi;              /* mpiaij: the two blocks; else seqaij */
   PetscBool    blocked, upper;   /* (s)baij: block rows through MatSetValuesBlocked(); sbaij: the upper triangle */
-  PetscBool      inplace, mpibaij; /* (seq|mpi)baij: the blocks written in place instead; mpibaij: into its two blocks */
+  PetscBool      inplace, mpibaij; /* (seq|mpi)baij, seqsbaij: the blocks written in place instead; mpibaij: into its two blocks */
+  PetscBool      seqsbaij;         /* in place into one rank's sbaij (its upper triangle's blocks, stored as baij's) */
   PetscCount     nbd, nbo;         /* blocked: the blocks stored in the diagonal and off-diagonal blocks */
   char        *keep;             /* blocked: each merged entry stored or not (rows and columns all fixed, or below the diagonal) */
   PetscInt    *bcol;             /* blocked: one block row's columns */
@@ -246,7 +249,8 @@ static PetscErrorCode MfadMatCSRPreallocateBlocks_Private(MfadMatCSR c, Mat A)
   PetscCall(MatSetOption(A, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQBAIJ, &c->inplace));
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPIBAIJ, &c->mpibaij));
-  c->inplace = (PetscBool)(c->inplace || c->mpibaij);
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQSBAIJ, &c->seqsbaij));
+  c->inplace = (PetscBool)(c->inplace || c->mpibaij || c->seqsbaij);
   if (c->inplace) { /* written in place in this order: PETSc must have stored exactly these blocks */
     Mat     Ad = A, Ao = NULL;
     MatInfo id, io;
@@ -512,8 +516,8 @@ static PetscErrorCode MfadMatCSRFillBlocks_Private(MfadMatCSR c, Mat A, const do
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* (seq|mpi)baij: the blocks written in place, in the order of the preallocation (each block row's
-   kept columns ascending; on several ranks the owned ones into the diagonal block, the others into
+/* (seq|mpi)baij, seqsbaij: the blocks written in place, in the order of the preallocation (each
+   block row's kept columns ascending, sbaij's from the diagonal; on several ranks the owned ones into the diagonal block, the others into
    the off-diagonal block, whose columns PETSc numbers in ascending global order), each block
    column-major as PETSc stores it; MatSetValuesBlocked() per row searched every column and made
    the baij fill ~1.5x aij's (bench_hessian_forms -mat_type baij; on 2 ranks 1.1-1.4x) */
@@ -562,10 +566,12 @@ static PetscErrorCode MfadMatCSRFillBAIJ_Private(MfadMatCSR c, Mat A, const doub
 
   PetscFunctionBegin;
   if (c->mpibaij) PetscCall(MatMPIBAIJGetSeqBAIJ(A, &Ad, &Ao, NULL));
-  PetscCall(MatSeqBAIJGetArray(Ad, &va));
+  if (c->seqsbaij) PetscCall(MatSeqSBAIJGetArray(Ad, &va));
+  else PetscCall(MatSeqBAIJGetArray(Ad, &va));
   if (Ao) PetscCall(MatSeqBAIJGetArray(Ao, &vb));
   PetscCall(MfadMatCSRFillOnThreads_Private(c, MfadMatCSRFillBAIJRows_Private, vals, va, vb, nt, &bad));
-  PetscCall(MatSeqBAIJRestoreArray(Ad, &va));
+  if (c->seqsbaij) PetscCall(MatSeqSBAIJRestoreArray(Ad, &va));
+  else PetscCall(MatSeqBAIJRestoreArray(Ad, &va));
   if (Ao) PetscCall(MatSeqBAIJRestoreArray(Ao, &vb));
   PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CSR fill: a block row's blocks differ from the %" PetscCount_FMT " + %" PetscCount_FMT " stored",
              c->nbd, c->nbo);

@@ -33,6 +33,7 @@ typedef struct {
   PetscBool      allowed[MFAD_AUTO_FORMS]; /* at this point */
   PetscInt       switch_at, switch_to;     /* within a point: after switch_at products, switch_to (-1: not planned yet) */
   PetscInt       switches;                 /* switches within points */
+  PetscScalar   *invblocks;                /* the inverse diagonal blocks of a form PETSc inverts none of (sbaij) */
 } MfadAuto;
 
 /* the measured ratios of the header comment, relative to one pass of element Hessians */
@@ -76,9 +77,9 @@ static PetscErrorCode MfadAutoCurrent_Private(Mat H, const char op[], MfadAuto *
 }
 
 /* Makes form f, timed as its creation. The assembled form is applied and read for its (block)
-   diagonal, never factored: its format is the one with the faster product, baij (block size dof)
-   on any number of ranks, filled in place as fast as aij (MfadEnergyOperatorMatType_Private(); -mat_type's
-   where given). It was aij while PETSc's COO filled baij ~4x slower (65 against 15 ms at 21k tets). */
+   diagonal, never factored: its format is the one with the faster product, sbaij on one rank and
+   baij on several (block size dof), filled in place as fast as aij (MfadEnergyGetOperatorMatType_Private();
+   -mat_type's where given). It was aij while PETSc's COO filled baij ~4x slower (65 against 15 ms at 21k tets). */
 static PetscErrorCode MfadAutoCreateForm_Private(MfadAuto *a, PetscInt f)
 {
   PetscLogDouble t0, t1;
@@ -194,15 +195,44 @@ static PetscErrorCode MfadAutoGetDiagonal_Private(Mat H, Vec D)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The inverse diagonal blocks of a form PETSc has no MatInvertBlockDiagonal() for: sbaij (PETSc
+   3.18; the assembled form's format on one rank, MfadEnergyGetOperatorMatType_Private()). Each
+   block by MatGetValues(), its upper triangle mirrored (sbaij keeps the upper entries), inverted as
+   the shell form's are */
+static PetscErrorCode MfadAutoFormInvertBlocks_Private(MfadAuto *a, Mat A, const PetscScalar **values)
+{
+  PetscInt dof, n, rstart, *idx;
+
+  PetscFunctionBegin;
+  PetscCall(MfadEnergyGetSizes(a->E, &dof, &n, NULL));
+  PetscCall(MatGetOwnershipRange(A, &rstart, NULL));
+  if (!a->invblocks) PetscCall(PetscMalloc1((size_t)n * dof * dof, &a->invblocks));
+  PetscCall(PetscMalloc1(dof, &idx));
+  for (PetscInt v = 0; v < n; v++) {
+    PetscScalar *b = a->invblocks + (size_t)v * dof * dof;
+    for (PetscInt d = 0; d < dof; d++) idx[d] = rstart + v * dof + d;
+    PetscCall(MatGetValues(A, dof, idx, dof, idx, b));
+    for (PetscInt i = 1; i < dof; i++)
+      for (PetscInt j = 0; j < i; j++) b[i * dof + j] = b[j * dof + i];
+  }
+  PetscCall(PetscFree(idx));
+  PetscCall(MfadInvertBlocks_Private(A, n, dof, a->invblocks));
+  *values = a->invblocks;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MfadAutoInvertBlockDiagonal_Private(Mat H, const PetscScalar **values)
 {
   MfadAuto      *a;
   PetscLogDouble t0, t1;
+  PetscBool      has;
 
   PetscFunctionBegin;
   PetscCall(MfadAutoCurrent_Private(H, "MatInvertBlockDiagonal", &a));
   PetscCall(PetscTime(&t0));
-  PetscCall(MatInvertBlockDiagonal(a->form[a->cur], values));
+  PetscCall(MatHasOperation(a->form[a->cur], MATOP_INVERT_BLOCK_DIAGONAL, &has));
+  if (has) PetscCall(MatInvertBlockDiagonal(a->form[a->cur], values));
+  else PetscCall(MfadAutoFormInvertBlocks_Private(a, a->form[a->cur], values));
   PetscCall(PetscTime(&t1));
   a->t_point_now += t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -382,6 +412,7 @@ static PetscErrorCode MfadAutoDestroy_Private(void *ctx)
   for (PetscInt f = 0; f < MFAD_AUTO_FORMS; f++) PetscCall(MatDestroy(&a->form[f]));
   PetscCall(VecDestroy(&a->X));
   PetscCall(MfadEnergyDestroy(&a->E));
+  PetscCall(PetscFree(a->invblocks));
   PetscCall(PetscFree(a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -31,12 +31,15 @@ PetscErrorCode MfadEnergyCreateHessianMat(MfadEnergy E, MfadHessianType type, Ma
 }
 
 /* The assembled form of a Hessian that only a Krylov method applies: in the format with the faster
-   product (MfadEnergyOperatorMatType_Private(): baij for several unknowns per vertex, on any number of ranks;
-   -mat_type still decides) */
+   product (MfadEnergyGetOperatorMatType_Private(): for several unknowns per vertex sbaij on one rank, baij
+   on several; -mat_type still decides) */
 PetscErrorCode MfadEnergyCreateOperatorMat_Private(MfadEnergy E, Mat *H)
 {
+  MatType type;
+
   PetscFunctionBegin;
-  PetscCall(MfadEnergyCreateMatrixOfType_Private(E, MfadEnergyOperatorMatType_Private(E), H));
+  PetscCall(MfadEnergyGetOperatorMatType_Private(E, &type));
+  PetscCall(MfadEnergyCreateMatrixOfType_Private(E, type, H));
   PetscCall(MfadEnergyAttach_Private(E, (PetscObject)*H)); /* MfadHessianSetPoint() finds E */
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -380,17 +380,28 @@ PetscErrorCode MfadEnergyCreateMatrix(MfadEnergy E, Mat *A)
    -mfad_hessian aij beside another -mfad_pmat): never factored (a preconditioner reads at most its
    diagonal or diagonal blocks, through auto's shell), so its format is the one with the faster
    product. With more than one unknown per vertex that is baij (block size dof), filled in place
-   as fast as aij (src/assemble_csr.c), on one rank and on several: bench_spmv_eigen, 100k tets:
-   1.14 against 1.77 ms (Eigen 1.90), 384k: 3.66 against 7.67 ms (Eigen 5.00); on 2 ranks
-   (bench_scaling -assembled, 100k tets, 3 runs on 2 busy cores) MatMult 1.2-2.8x aij's, the fill
-   within the noise of aij's (0.64-1.3x; by MatSetValuesBlocked() it was 1.1-1.4x).
+   as fast as aij (src/assemble_csr.c), on several ranks: bench_spmv_eigen, 100k tets: 1.14 against
+   1.77 ms (Eigen 1.90), 384k: 3.66 against 7.67 ms (Eigen 5.00); on 2 ranks (bench_scaling
+   -assembled, 100k tets, 3 runs on 2 busy cores) MatMult 1.2-2.8x aij's, the fill within the noise
+   of aij's (0.64-1.3x; by MatSetValuesBlocked() it was 1.1-1.4x). On one rank, where the Hessian is
+   symmetric (no residual term), sbaij: the upper triangle, half of baij's memory, filled in place
+   as baij is; bench_spmv, 100,800 tets: 2.10 against baij's 3.08 and aij's 3.32 ms on an Intel
+   core, where baij was 0.83-1.01x Eigen's faster product (bench/README.md), 2.13x aij's speed
+   against baij's 1.67x on an AMD Zen 4 (bench/RESULTS.md). Its products differ from baij's in the
+   last bits (each pair of mirrored entries is the upper one twice).
    A changed pattern (contact) preallocates it again with a new nonzero state
    (MfadMatNewNonzeroState_Private(): without it PETSc 3.26 read its diagonal blocks at the old
    positions and example_drop_contact stalled). For a backend that keeps its values unmerged
    (COO, no in-place fill), aij. */
-MatType MfadEnergyOperatorMatType_Private(MfadEnergy E)
+PetscErrorCode MfadEnergyGetOperatorMatType_Private(MfadEnergy E, MatType *type)
 {
-  return E->dof > 1 && MfadEnergyCOOMerge_Private(E) && E->opt.assemble_csr ? MATBAIJ : MATAIJ;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)E), &size));
+  if (!(E->dof > 1 && MfadEnergyCOOMerge_Private(E) && E->opt.assemble_csr)) *type = MATAIJ;
+  else *type = size == 1 && MfadEnergyFirstSystemTerm_Private(E) < 0 ? MATSBAIJ : MATBAIJ;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MfadEnergyCreateMatrixOfType_Private(MfadEnergy E, MatType type, Mat *A)

@@ -64,7 +64,7 @@ PETSC_INTERN PetscErrorCode MfadEnergyCountStepCut_Private(MfadEnergy E);
 /* src/assemble.c: the assembled Hessian with `type` as the default of -mat_type (MfadEnergyCreateMatrix(): aij), and the type
    an assembled Hessian that only a Krylov method applies is made in (baij where mfad fills it in place, else aij) */
 PETSC_INTERN PetscErrorCode MfadEnergyCreateMatrixOfType_Private(MfadEnergy E, MatType type, Mat *A);
-PETSC_INTERN MatType        MfadEnergyOperatorMatType_Private(MfadEnergy E);
+PETSC_INTERN PetscErrorCode MfadEnergyGetOperatorMatType_Private(MfadEnergy E, MatType *type);
 /* src/energy.c: the Hessian forms set in code (-1: not set) */
 PETSC_INTERN PetscErrorCode MfadEnergySetHessianTypes_Private(MfadEnergy E, PetscInt jac, PetscInt pmat);
 PETSC_INTERN PetscErrorCode MfadEnergyGetHessianTypes_Private(MfadEnergy E, PetscInt *jac, PetscInt *pmat);

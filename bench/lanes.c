@@ -204,11 +204,12 @@ int main(int argc, char **argv)
   }
   {
     const int   ne = (int)M.nelem, nd = (int)(M.nvert * M.dof);
-    int        *conn, bs[2] = {0, ne}, cs[2] = {0, 1}, cb[1] = {0};
+    int        *conn, *voff, bs[2] = {0, ne}, cs[2] = {0, 1}, cb[1] = {0};
     double     *v, *y[4][2], bv, bvs[4], t[4][3][99], hz;
     PetscRandom rnd;
-    PetscCall(PetscMalloc2(M.nv * M.nelem, &conn, nd, &v));
+    PetscCall(PetscMalloc3(M.nv * M.nelem, &conn, M.nv * M.nelem, &voff, nd, &v));
     for (PetscInt i = 0; i < M.nv * M.nelem; i++) conn[i] = (int)M.conn[i];
+    for (PetscInt i = 0; i < M.nv * M.nelem; i++) voff[i] = conn[i] * (int)(M.dof * sizeof(double)); /* as the core keeps them (src/setup.c) */
     PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
     PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
     for (int i = 0; i < nd; i++) PetscCall(PetscRandomGetValueReal(rnd, &v[i]));
@@ -216,7 +217,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < nk; k++)
       for (int op = 0; op < 2; op++) PetscCall(PetscMalloc1(nd, &y[k][op]));
     MfadLoop L = {0};
-    L.nelem = ne, L.conn = conn, L.params = M.np ? M.params : NULL, L.weight = 1.0, L.x = M.x, L.v = v, L.block_value = &bv;
+    L.nelem = ne, L.conn = conn, L.voff = voff, L.params = M.np ? M.params : NULL, L.weight = 1.0, L.x = M.x, L.v = v, L.block_value = &bv;
     L.nblocks = 1, L.ncolors = 1, L.block_start = bs, L.color_start = cs, L.color_blocks = cb, L.nthreads = 1, L.parallel = 0;
     hz = ClockHz();
     for (PetscInt r = -1; r < reps; r++) /* r = -1: warm-up; the kernels interleaved */
@@ -312,7 +313,7 @@ int main(int argc, char **argv)
     }
     for (int k = 0; k < nk; k++)
       for (int op = 0; op < 2; op++) PetscCall(PetscFree(y[k][op]));
-    PetscCall(PetscFree2(conn, v));
+    PetscCall(PetscFree3(conn, voff, v));
   }
   PetscCall(MeshDestroy(&M));
   PetscCall(PetscFinalize());

@@ -55,6 +55,7 @@ void MfadTermLoop_Private(MfadEnergy E, const MfadTerm *term, const double *x, c
 {
   L->nelem        = (int)term->nelem;
   L->conn         = term->conn;
+  L->voff         = term->voff;
   L->params       = term->k->nparam ? term->params : NULL;
   L->weight       = term->weight;
   L->x            = x;

@@ -84,6 +84,7 @@ static PetscErrorCode MfadEnergyRebuildGhosts_Private(MfadEnergy E, PetscInt ski
         term->conn[i] = map[term->conn[i] - nown];
         PetscCheck(term->conn[i] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "term '%s': a ghost vertex vanished from the ghost set", term->name);
       }
+    PetscCall(MfadTermSetOffsets_Private(E, term)); /* they follow conn */
   }
   PetscCall(PetscFree(map));
   PetscCall(PetscFree(old));

@@ -86,6 +86,7 @@ static void MfadTermElementHessiansLoop_Private(MfadEnergy E, const MfadTerm *te
   /* element arrays shifted to e0 */
   L.nelem       = ne;
   L.conn        = term->conn + (size_t)e0 * term->k->nvert;
+  L.voff        = term->voff ? term->voff + (size_t)e0 * term->k->nvert : NULL;
   L.params      = term->k->nparam ? term->params + (size_t)e0 * term->k->nparam : NULL;
   L.nblocks     = nb;
   L.block_start = start;

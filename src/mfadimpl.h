@@ -127,6 +127,7 @@ typedef struct {
   PetscReal   material[MFAD_MATERIAL_MAX];
   /* set up */
   int        *conn;        /* local vertex ids, in the loop's element order */
+  int        *voff;        /* conn * dof * sizeof(double), for a kernel with SIMD lanes (MfadLoop.voff), else NULL */
   PetscInt   *order;       /* loop element e is the caller's element order[e] */
   int         nblocks, ncolors;
   int        *block_start, *color_start, *color_blocks;
@@ -306,6 +307,7 @@ PETSC_INTERN PetscErrorCode MfadEnergySetUpFixed_Private(MfadEnergy E);
 PETSC_INTERN PetscErrorCode MfadEnergySetUpGhosts_Private(MfadEnergy E, PetscInt nghost, PetscInt *ghosts);
 PETSC_INTERN PetscErrorCode MfadTermSetUpLocal_Private(MfadEnergy E, MfadTerm *term);
 PETSC_INTERN PetscErrorCode MfadTermResetLocal_Private(MfadTerm *term);
+PETSC_INTERN PetscErrorCode MfadTermSetOffsets_Private(MfadEnergy E, MfadTerm *term);
 PETSC_INTERN PetscErrorCode MfadEnergyCollectGhosts_Private(MfadEnergy E, PetscInt *nghost, PetscInt **ghosts);
 
 /* src/backend.c: the backend registry (MfadEnergyRegister(); src/backends.h lists the built-in

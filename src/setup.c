@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* MfadEnergySetUp: local numbering (owned vertices, then ghosts), ghost exchange through a
    PETSc VecScatter, element order and block colouring per term; fixed dofs made local. */
+#include <limits.h>
 #include "mfadimpl.h"
 #include "cuda/mfadcuda.h"
 
@@ -185,6 +186,7 @@ PetscErrorCode MfadTermResetLocal_Private(MfadTerm *term)
     term->params = params;
   }
   PetscCall(PetscFree(term->conn));
+  PetscCall(PetscFree(term->voff));
   PetscCall(PetscFree(term->order));
   PetscCall(PetscFree(term->row));
   PetscCall(PetscFree(term->block_start));
@@ -192,6 +194,21 @@ PetscErrorCode MfadTermResetLocal_Private(MfadTerm *term)
   PetscCall(PetscFree(term->color_blocks));
   PetscCall(PetscFree(term->block_value));
   term->nblocks = term->ncolors = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A term's vertex byte offsets (MfadLoop.voff) from its local connectivity, for a kernel whose CPU
+   loops run on SIMD lanes; none where an offset would not fit an int (the lanes compute it from
+   conn then) */
+PetscErrorCode MfadTermSetOffsets_Private(MfadEnergy E, MfadTerm *term)
+{
+  const PetscInt n = term->nelem * term->k->nvert, stride = E->dof * (PetscInt)sizeof(double);
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree(term->voff));
+  if (!term->k->lanes || !term->conn || n == 0 || (double)E->local.nlocal * stride > (double)INT_MAX) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1(n, &term->voff));
+  for (PetscInt i = 0; i < n; i++) term->voff[i] = (int)(term->conn[i] * stride);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -228,6 +245,7 @@ PetscErrorCode MfadTermSetUpLocal_Private(MfadEnergy E, MfadTerm *term)
   PetscCall(PetscFree(term->params));
   term->params = params;
   PetscCall(PetscFree(lconn));
+  PetscCall(MfadTermSetOffsets_Private(E, term));
   PetscCall(MfadColourBlocks_Private(term->nelem, nv, term->conn, E->local.nlocal, E->opt.block_size, &term->nblocks, &term->block_start,
                                      &term->ncolors, &term->color_start, &term->color_blocks));
   PetscCall(PetscMalloc1(term->nblocks, &term->block_value));

@@ -156,10 +156,10 @@ static void KinkedSides(const double xe[][N_MAX], const double *p, const int *bs
 static void CheckKernel(MfadKernel k, const char *name)
 {
   const int nv = k->nvert, nd      = k->dof;
-  int           conn[NELEM * NV_MAX], bs[5] = {0, 13, 17, 44, NELEM}, cs[2] = {0, 4}, cb[4] = {0, 1, 2, 3};
-  double        x[NTOTAL * 3], v[NTOTAL * 3], p[NELEM * NP_MAX], y[2][3][NTOTAL * 3], bv[2][4], bvv[2][4];
-  double        xe[NELEM][N_MAX], rest[N_MAX], mat[3] = {1.0, 2.0, 3.0}, bvh[2][4];
-  static double H[2][NELEM * N_MAX * N_MAX], HP[2][NELEM * N_MAX * N_MAX]; /* the element Hessians (Hessian mode); projected */
+  int           conn[NELEM * NV_MAX], voff[NELEM * NV_MAX], bs[5] = {0, 13, 17, 44, NELEM}, cs[2] = {0, 4}, cb[4] = {0, 1, 2, 3};
+  double        x[NTOTAL * 3], v[NTOTAL * 3], p[NELEM * NP_MAX], y[3][3][NTOTAL * 3], bv[3][4], bvv[3][4];
+  double        xe[NELEM][N_MAX], rest[N_MAX], mat[3] = {1.0, 2.0, 3.0}, bvh[3][4];
+  static double H[3][NELEM * N_MAX * N_MAX], HP[2][NELEM * N_MAX * N_MAX]; /* the element Hessians (Hessian mode); projected */
 
   ck_assert_int_le(k->nvert, NV_MAX);
   ck_assert_int_le(k->nvert * k->dof, N_MAX);
@@ -219,11 +219,15 @@ static void CheckKernel(MfadKernel k, const char *name)
     ck_assert_msg(mixed > 0, "%s: the helper's branch taken one way in every group", name);
   }
 
+  /* the vertices' byte offsets, as the core keeps them for a term with lanes (src/setup.c) */
+  for (int i = 0; i < NELEM * nv; i++) voff[i] = conn[i] * nd * (int)sizeof(double);
   MfadLoop L = {0};
   L.nelem = NELEM, L.conn = conn, L.params = p, L.weight = 0.75, L.x = x, L.v = v;
   L.nblocks = 4, L.ncolors = 1, L.block_start = bs, L.color_start = cs, L.color_blocks = cb, L.nthreads = 1, L.parallel = 0;
-  for (int lanes = 0; lanes < 2; lanes++) {
+  /* 0: the scalar loop; 1: the lanes, their addresses from conn; 2: from the offsets */
+  for (int lanes = 0; lanes < 3; lanes++) {
     L.scalar = !lanes;
+    L.voff   = lanes == 2 ? voff : NULL;
     memset(y[lanes], 0, sizeof(y[lanes]));
     L.y           = y[lanes][0];
     L.block_value = bv[lanes];
@@ -250,6 +254,11 @@ static void CheckKernel(MfadKernel k, const char *name)
   Compare("diagonal", name, y[1][2], y[0][2], NTOTAL * nd);
   Compare("Hessians", name, H[1], H[0], NELEM * nv * nd * nv * nd);
   Compare("H energies", name, bvh[1], bvh[0], 4);
+  /* the offsets address the same entries as conn: bitwise the same results */
+  ck_assert_msg(!memcmp(y[2], y[1], sizeof(y[1])) && !memcmp(bv[2], bv[1], sizeof(bv[1])) && !memcmp(bvv[2], bvv[1], sizeof(bvv[1])) &&
+                    !memcmp(H[2], H[1], sizeof(double) * NELEM * nv * nd * nv * nd) && !memcmp(bvh[2], bvh[1], sizeof(bvh[1])),
+                "%s: the lanes with MfadLoop.voff differ from the lanes with conn alone", name);
+  L.voff = voff;
   /* the projected element Hessians: H_F projected where the energy has features (mfad_psd_project
      on the scalar path, mfad_psd_project_lanes on the lanes: QL against Jacobi, each eigenvalue to
      ~n eps_mach |H_F|: 5e-14 of the largest entry), as src/hessian.c asks for clamp; abs the same

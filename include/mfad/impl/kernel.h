@@ -72,6 +72,9 @@ typedef struct {
   int           psd;          /**< MfadPSDProjection of the feature Hessian, 0: none */
   double        psd_eps;      /**< its smallest eigenvalue */
   int           scalar;       /**< 1: the scalar loops where the energy also has SIMD lanes (mfad/impl/loop_cpu_lanes.h) */
+  const int    *voff;         /**< NULL, or conn's entries times dof * sizeof(double): each vertex's first unknown as a byte offset
+                                   into x, v and y, the SIMD lanes' addresses without arithmetic (the core keeps them for a term whose
+                                   kernel has lanes) */
 } MfadLoop;
 
 typedef void (*MfadLoopFn)(const MfadLoop *);

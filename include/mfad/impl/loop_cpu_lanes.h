@@ -42,12 +42,28 @@ static inline __attribute__((always_inline)) void mfad_feature_pull_lanes(const 
 
 #include <mfad/impl/psd_lanes.h> /* the element Hessians' projection on the lanes */
 
-/* the lanes' element indices: conn[(e0 + l) nv + a] nd, the first unknown of vertex a in lane l */
+/* the lanes' element offsets: the byte offset of vertex a's first unknown in lane l, conn[(e0 + l) nv
+   + a] nd sizeof(double), read from the term's L->voff where the core keeps them (src/setup.c): one
+   load an address, where each took a load and two integer instructions (x 3, x 8) on the ports the
+   lanes' arithmetic and shuffles need. Cloth's HVP 1.68-1.83x -> 1.80-1.91x the scalar loop (medians
+   1.78 -> 1.87, 9 runs in turn), Neo-Hookean's 2.03-2.19x -> 2.19-2.27x (6 runs): bench_lanes, an Intel
+   Xeon of model 207 (bench/README.md) */
+static inline __attribute__((always_inline)) const double *mfad_lanes_at(const double *a, long long off)
+{
+  return (const double *)((const char *)a + off);
+}
+static inline __attribute__((always_inline)) double *mfad_lanes_out(double *y, long long off) { return (double *)((char *)y + off); }
 static inline __attribute__((always_inline)) void mfad_lanes_index(const MfadLoop *L, int e0, long long idx[MFAD_NV][MFAD_VW])
 {
-  const int *c = L->conn + (long)e0 * MFAD_NV;
-  for (int l = 0; l < MFAD_VW; l++)
-    for (int a = 0; a < MFAD_NV; a++) idx[a][l] = (long long)c[l * MFAD_NV + a] * MFAD_ND;
+  if (L->voff) {
+    const int *o = L->voff + (long)e0 * MFAD_NV;
+    for (int l = 0; l < MFAD_VW; l++)
+      for (int a = 0; a < MFAD_NV; a++) idx[a][l] = o[l * MFAD_NV + a];
+  } else {
+    const int *c = L->conn + (long)e0 * MFAD_NV;
+    for (int l = 0; l < MFAD_VW; l++)
+      for (int a = 0; a < MFAD_NV; a++) idx[a][l] = (long long)c[l * MFAD_NV + a] * (long long)(MFAD_ND * sizeof(double));
+  }
 }
 
 /* lanes i0 .. of (a, b) into a vector of as many lanes as indices: gcc 12's and clang's builtin */
@@ -116,7 +132,7 @@ static inline __attribute__((always_inline)) void mfad_lanes_gather_vec(const do
 {
   for (int i = 0; i < MFAD_NV; i++) {
     mfad_vd r[4], c[4];
-    for (int l = 0; l < 4; l++) r[l] = (mfad_vd)_mm256_maskz_loadu_pd(0x7, a + idx[i][l]);
+    for (int l = 0; l < 4; l++) r[l] = (mfad_vd)_mm256_maskz_loadu_pd(0x7, mfad_lanes_at(a, idx[i][l]));
     MFAD_LANES_T4(r, c);
     for (int d = 0; d < 3; d++) xv[i * 3 + d] = c[d];
   }
@@ -134,7 +150,8 @@ static inline __attribute__((always_inline)) void mfad_lanes_gather_map(const do
 {
   mfad_vd r[4], c[4];
   (void)pv;
-  for (int l = 0; l < 4; l++) r[l] = (mfad_vd)_mm256_maskz_loadu_pd(0x7, a + idx[1][l]) - (mfad_vd)_mm256_maskz_loadu_pd(0x7, a + idx[0][l]);
+  for (int l = 0; l < 4; l++)
+    r[l] = (mfad_vd)_mm256_maskz_loadu_pd(0x7, mfad_lanes_at(a, idx[1][l])) - (mfad_vd)_mm256_maskz_loadu_pd(0x7, mfad_lanes_at(a, idx[0][l]));
   MFAD_LANES_T4(r, c);
   for (int d = 0; d < 3; d++) f[d] = c[d];
 }
@@ -143,20 +160,20 @@ static inline __attribute__((always_inline)) void mfad_lanes_gather_map(const do
 
 #if MFAD_LANES_PAIRED && (MFAD_VW == 4 || MFAD_VW == 8) && (MFAD_ND == 2 || MFAD_ND == 3)
 #if !defined(MFAD_LANES_GATHER_MASKED)
-/* the lanes' element vectors of a (x or v): xv[a nd + d] lane l = a[idx[a][l] + d], by pairs (a
+/* the lanes' element vectors of a (x or v): xv[a nd + d] lane l = entry d at byte offset idx[a][l], by pairs (a
    third unknown: the pairs (y_l, z_l)). Each entry is read as the scalar path reads it, never the
    next vertex's: the array's end stays untouched */
 static inline __attribute__((always_inline)) void mfad_lanes_gather_vec(const double *a, const long long idx[MFAD_NV][MFAD_VW], mfad_vd *xv)
 {
   for (int i = 0; i < MFAD_NV; i++) {
     mfad_v2d P[MFAD_VW];
-    for (int l = 0; l < MFAD_VW; l++) P[l] = mfad_lanes_load2(a + idx[i][l]);
+    for (int l = 0; l < MFAD_VW; l++) P[l] = mfad_lanes_load2(mfad_lanes_at(a, idx[i][l]));
     MFAD_LANES_XY_IN(P, lo, hi);
     xv[i * MFAD_ND]     = MFAD_LANES_X(lo, hi);
     xv[i * MFAD_ND + 1] = MFAD_LANES_Y(lo, hi);
 #if MFAD_ND == 3
     /* the pairs (y_l, z_l): Z the second of each, as Y of the first */
-    for (int l = 0; l < MFAD_VW; l++) P[l] = mfad_lanes_load2(a + idx[i][l] + 1);
+    for (int l = 0; l < MFAD_VW; l++) P[l] = mfad_lanes_load2(mfad_lanes_at(a, idx[i][l]) + 1);
     MFAD_LANES_XY_IN(P, lo2, hi2);
     xv[i * MFAD_ND + 2] = MFAD_LANES_Y(lo2, hi2);
 #endif
@@ -178,16 +195,16 @@ static inline __attribute__((always_inline)) void mfad_lanes_gather_map(const do
 {
   mfad_v2d P[MFAD_VW];
   (void)pv;
-  for (int l = 0; l < MFAD_VW; l++) P[l] = mfad_lanes_load2(a + idx[1][l]) - mfad_lanes_load2(a + idx[0][l]);
+  for (int l = 0; l < MFAD_VW; l++) P[l] = mfad_lanes_load2(mfad_lanes_at(a, idx[1][l])) - mfad_lanes_load2(mfad_lanes_at(a, idx[0][l]));
   MFAD_LANES_XY_IN(P, lo, hi);
   f[0] = MFAD_LANES_X(lo, hi);
   f[1] = MFAD_LANES_Y(lo, hi);
-  for (int l = 0; l < MFAD_VW; l++) P[l] = mfad_lanes_load2(a + idx[1][l] + 1) - mfad_lanes_load2(a + idx[0][l] + 1);
+  for (int l = 0; l < MFAD_VW; l++) P[l] = mfad_lanes_load2(mfad_lanes_at(a, idx[1][l]) + 1) - mfad_lanes_load2(mfad_lanes_at(a, idx[0][l]) + 1);
   MFAD_LANES_XY_IN(P, lo2, hi2);
   f[2] = MFAD_LANES_Y(lo2, hi2);
 }
 #endif
-/* y[idx[a][l] + d] += weight o[a nd + d] lane l, lane by lane (element order), vertex by vertex: by
+/* entry d at byte offset idx[a][l] of y += weight o[a nd + d] lane l, lane by lane (element order), vertex by vertex: by
    pairs, a third unknown alone (each entry written as the scalar path writes it: a neighbour's
    entry, another thread's, is never read and stored back) */
 static inline __attribute__((always_inline)) void mfad_lanes_scatter_vec(double *y, double weight, const long long idx[MFAD_NV][MFAD_VW],
@@ -197,7 +214,7 @@ static inline __attribute__((always_inline)) void mfad_lanes_scatter_vec(double 
   for (int i = 0; i < MFAD_NV; i++) MFAD_LANES_XY_OUT(o[i * MFAD_ND], o[i * MFAD_ND + 1], P[i]);
   for (int l = 0; l < MFAD_VW; l++)
     for (int i = 0; i < MFAD_NV; i++) {
-      double  *yi = y + idx[i][l];
+      double  *yi = mfad_lanes_out(y, idx[i][l]);
       mfad_v2d t  = mfad_lanes_load2(yi);
       t += weight * P[i][l];
       memcpy(yi, &t, sizeof(t));
@@ -207,14 +224,18 @@ static inline __attribute__((always_inline)) void mfad_lanes_scatter_vec(double 
     }
 }
 #else
-/* the lanes' element vectors of a (x or v): xv[a nd + d] lane l = a[idx[a][l] + d] */
+/* the lanes' element vectors of a (x or v): xv[a nd + d] lane l = entry d at byte offset idx[a][l] */
 static inline __attribute__((always_inline)) void mfad_lanes_gather_vec(const double *a, const long long idx[MFAD_NV][MFAD_VW], mfad_vd *xv)
 {
   for (int i = 0; i < MFAD_NV; i++)
-    for (int d = 0; d < MFAD_ND; d++) xv[i * MFAD_ND + d] = mfad_vgather(a + d, idx[i]);
+    for (int d = 0; d < MFAD_ND; d++) {
+      mfad_vd r = {0};
+      for (int l = 0; l < MFAD_VW; l++) r[l] = mfad_lanes_at(a, idx[i][l])[d];
+      xv[i * MFAD_ND + d] = r;
+    }
 }
 
-/* y[idx[a][l] + d] += weight o[a nd + d] lane l, lane by lane (element order) */
+/* entry d at byte offset idx[a][l] of y += weight o[a nd + d] lane l, lane by lane (element order) */
 static inline __attribute__((always_inline)) void mfad_lanes_scatter_vec(double *y, double weight, const long long idx[MFAD_NV][MFAD_VW],
                                                                          const mfad_vd *o)
 {
@@ -222,7 +243,7 @@ static inline __attribute__((always_inline)) void mfad_lanes_scatter_vec(double 
   memcpy(oa, o, sizeof(oa));
   for (int l = 0; l < MFAD_VW; l++)
     for (int i = 0; i < MFAD_NV; i++)
-      for (int d = 0; d < MFAD_ND; d++) y[idx[i][l] + d] += weight * oa[i * MFAD_ND + d][l];
+      for (int d = 0; d < MFAD_ND; d++) mfad_lanes_out(y, idx[i][l])[d] += weight * oa[i * MFAD_ND + d][l];
 }
 #endif
 
@@ -297,7 +318,7 @@ static inline __attribute__((always_inline)) void mfad_lanes_scatter(const MfadL
   (void)pv;
   MFAD_LANES_XY_OUT(af[0], af[1], P);
   for (int l = 0; l < MFAD_VW; l++) {
-    double  *y0 = y + idx[0][l], *y1 = y + idx[1][l];
+    double  *y0 = mfad_lanes_out(y, idx[0][l]), *y1 = mfad_lanes_out(y, idx[1][l]);
     mfad_v2d t0 = mfad_lanes_load2(y0);
     t0 -= w * P[l];
     memcpy(y0, &t0, sizeof(t0));
@@ -313,11 +334,12 @@ static inline __attribute__((always_inline)) void mfad_lanes_scatter(const MfadL
   const mfad_vd r[4] = {af[0], af[1], af[2], mfad_vsplat(0.0)};
   mfad_vd       c[4];
   const double  w = L->weight;
+  double *const y = L->y; /* read once: a store to y[] might change L->y, as far as the compiler knows */
   (void)pv;
   MFAD_LANES_T4(r, c);
   for (int l = 0; l < 4; l++) {
     const mfad_v2d xy = {c[l][0], c[l][1]};
-    double        *y0 = L->y + idx[0][l], *y1 = L->y + idx[1][l];
+    double        *y0 = mfad_lanes_out(y, idx[0][l]), *y1 = mfad_lanes_out(y, idx[1][l]);
     mfad_v2d       t0 = mfad_lanes_load2(y0);
     t0 -= w * xy;
     memcpy(y0, &t0, sizeof(t0));

@@ -79,17 +79,18 @@ MFAD_VINLINE mfad_vd mfad_vblend(mfad_vm m, mfad_vd a, mfad_vd b) { return (mfad
    jet of fabs, (double)(a > 0) - (double)(a < 0), so) */
 MFAD_VINLINE mfad_vd mfad_vtruth(mfad_vm m) { return (mfad_vd)(m & (mfad_vm)mfad_vsplat(1.0)); }
 
-/* lane l = base[idx[l]]: element loads (the gather instructions, -DMFAD_LANES_GATHER_INSTR, were
-   slower on the AMD EPYC of bench/lanes.c: mass_spring's gradient 0.6x the scalar loop against 1.4x) */
-MFAD_VINLINE mfad_vd mfad_vgather(const double *base, const long long *idx)
+/* lane l = the double at byte offset off[l] from base (the lanes' vertex offsets are bytes: MfadLoop.voff):
+   element loads (the gather instructions, -DMFAD_LANES_GATHER_INSTR, were slower on the AMD EPYC of
+   bench/lanes.c: mass_spring's gradient 0.6x the scalar loop against 1.4x) */
+MFAD_VINLINE mfad_vd mfad_vgather(const double *base, const long long *off)
 {
 #if defined(MFAD_LANES_GATHER_INSTR) && defined(__AVX512F__) && MFAD_VW == 8
-  return (mfad_vd)_mm512_i64gather_pd(_mm512_loadu_si512((const void *)idx), base, 8);
+  return (mfad_vd)_mm512_i64gather_pd(_mm512_loadu_si512((const void *)off), base, 1);
 #elif defined(MFAD_LANES_GATHER_INSTR) && defined(__AVX2__) && MFAD_VW == 4
-  return (mfad_vd)_mm256_i64gather_pd(base, _mm256_loadu_si256((const __m256i *)idx), 8);
+  return (mfad_vd)_mm256_i64gather_pd(base, _mm256_loadu_si256((const __m256i *)off), 1);
 #else
   mfad_vd r = {0};
-  for (int l = 0; l < MFAD_VW; l++) r[l] = base[idx[l]];
+  for (int l = 0; l < MFAD_VW; l++) r[l] = *(const double *)((const char *)base + off[l]);
   return r;
 #endif
 }

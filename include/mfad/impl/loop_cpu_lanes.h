@@ -228,11 +228,7 @@ static inline __attribute__((always_inline)) void mfad_lanes_scatter_vec(double 
 static inline __attribute__((always_inline)) void mfad_lanes_gather_vec(const double *a, const long long idx[MFAD_NV][MFAD_VW], mfad_vd *xv)
 {
   for (int i = 0; i < MFAD_NV; i++)
-    for (int d = 0; d < MFAD_ND; d++) {
-      mfad_vd r = {0};
-      for (int l = 0; l < MFAD_VW; l++) r[l] = mfad_lanes_at(a, idx[i][l])[d];
-      xv[i * MFAD_ND + d] = r;
-    }
+    for (int d = 0; d < MFAD_ND; d++) xv[i * MFAD_ND + d] = mfad_vgather(a + d, idx[i]);
 }
 
 /* entry d at byte offset idx[a][l] of y += weight o[a nd + d] lane l, lane by lane (element order) */
@@ -315,7 +311,7 @@ static inline __attribute__((always_inline)) void mfad_lanes_params(const MfadLo
     pv[k + 1] = MFAD_LANES_Y(lo, hi);
   }
 #endif
-  for (int l = 0; l < MFAD_VW; l++) idx[l] = (long long)(e0 + l) * MFAD_NP;
+  for (int l = 0; l < MFAD_VW; l++) idx[l] = (long long)(e0 + l) * MFAD_NP * (long long)sizeof(double);
   for (; k < MFAD_NP; k++) pv[k] = mfad_vgather(L->params + k, idx);
 }
 

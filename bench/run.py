@@ -112,7 +112,10 @@ def machine():
 def commit():
     try:
         h = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+        # this driver's own outputs (a previous run's, not yet committed) do not make the measured tree another
+        own = [":!bench/RESULTS.md", ":!bench/results.json", ":!bench/plot_*.png"]
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".", *own], cwd=ROOT, capture_output=True,
+                               text=True).stdout.strip()
         return h + (" (with uncommitted changes)" if dirty else "")
     except OSError:
         return "unknown"

@@ -398,6 +398,24 @@ PetscErrorCode MfadEnergySetStepBound(MfadEnergy E, PetscBool flg);
     monotone, 77 with m = 10). m from 1 to MFAD_LINE_SEARCH_MEMORY_MAX. */
 PetscErrorCode MfadEnergySetLineSearchMemory(MfadEnergy E, PetscInt m);
 PetscErrorCode MfadEnergyGetLineSearchMemory(MfadEnergy E, PetscInt *m);
+/** @brief A stop at the Newton decrement for SNES newtonls and TAO nls (-mfad_decrement_rtol; default
+    0: off): converged after the Newton step whose predicted decrease of E, g . d / 2 for the step
+    d = H^-1 g with the Hessian H it was solved with (projected or exact), is at most rtol |E|.
+    g . d is the squared Newton decrement, and near a minimum where Newton converges quadratically
+    E - E* is about g . d / 2 (Boyd and Vandenberghe, 9.5.1): rtol is then the energy's relative
+    accuracy, the same on every mesh and at every scale (E scales with the mesh, as |g| does with
+    its units). Where projected Newton converges linearly each step predicts a fraction of what is
+    left: param (symmetric Dirichlet) at rtol 1e-4 stopped 2e-9 to 2.7e-3 relative above the
+    minimum on six meshes (docs/examples.md). A relative test needs E* away from 0: where the
+    minimum is 0, E - E* is the whole of E and SNES's and TAO's own tests end the solve. Only a
+    step whose linear solve converged and that descends counts, not one along negative curvature
+    (-mfad_newton_cg) nor (TAO) a later line search in the same iteration (nls's fall-back
+    directions); the step's line search must succeed; the step is taken (its factorisation is paid
+    for). SNES's and TAO's own tests still apply. The reason is SNES_CONVERGED_USER (PETSc 3.23 on;
+    SNES_CONVERGED_SNORM_RELATIVE before it) or TAO_CONVERGED_USER; -info names the test. Set up by
+    MfadEnergySetSNES() and MfadEnergySetTao(); a convergence test set after them replaces it. */
+PetscErrorCode MfadEnergySetDecrementTolerance(MfadEnergy E, PetscReal rtol);
+PetscErrorCode MfadEnergyGetDecrementTolerance(MfadEnergy E, PetscReal *rtol);
 /** @brief How many steps SNES's pre-check has cut so far (at a wall or the contact bound). */
 PetscErrorCode MfadEnergyGetStepCuts(MfadEnergy E, PetscInt *n);
 PetscErrorCode MfadEnergyGetStepBound(MfadEnergy E, PetscBool *flg);

@@ -45,6 +45,7 @@ typedef struct {
   PetscBool roundoff_stop; /* the solve stopped there */
   PetscBool curvature;     /* Newton-CG met negative curvature in this step: no round-off stop */
   PetscBool escape;        /* Newton-CG's step walks along negative curvature */
+  PetscBool decrement;     /* the step being taken predicts a decrease below -mfad_decrement_rtol |E| */
   PetscReal cut;           /* SNES: the last step's cut by the walls (1: none) */
   /* SNES's nonmonotone full step (shell/nonmonotone.c) */
   PetscReal        e;                      /* E at the point of the step's pre-check */
@@ -347,6 +348,21 @@ static PetscErrorCode MfadPSDSwitchPreCheck_Private(SNESLineSearch ls, Vec X, Ve
       *changed = PETSC_TRUE;
     }
   }
+  {
+    /* -mfad_decrement_rtol: the step's predicted decrease, after any fall-back and before a wall
+       cuts it, with the Hessian it was solved with; a failed linear solve predicts nothing */
+    PetscReal rtol;
+    PetscCall(MfadEnergyGetDecrementTolerance(c->E, &rtol));
+    c->decrement = PETSC_FALSE;
+    if (rtol > 0 && c->e < PETSC_MAX_REAL && !c->curvature) {
+      KSP                ksp;
+      KSPConvergedReason kr;
+      PetscCall(SNESGetKSP(snes, &ksp));
+      PetscCall(KSPGetConvergedReason(ksp, &kr));
+      if (*changed) PetscCall(VecDot(F, Y, &d));
+      c->decrement = (PetscBool)(kr > 0 && PetscRealPart(d) > 0 && 0.5 * PetscRealPart(d) <= rtol * PetscAbsReal(c->e));
+    }
+  }
   PetscCall(MfadEnergyGetStepBound(c->E, &bound));
   if (bound) {
     PetscReal cut;
@@ -566,6 +582,19 @@ static PetscErrorCode MfadSNESConverged_Private(SNES snes, PetscInt it, PetscRea
       *reason = SNES_CONVERGED_ITERATING;
     }
   }
+  if (it > 0 && *reason == SNES_CONVERGED_ITERATING && c->decrement) {
+    /* -mfad_decrement_rtol: the step just taken predicted a decrease below rtol |E| and its line
+       search went through */
+    SNESLineSearch       ls;
+    SNESLineSearchReason lsr;
+    PetscCall(SNESGetLineSearch(snes, &ls));
+    PetscCall(SNESLineSearchGetReason(ls, &lsr));
+    if (lsr == SNES_LINESEARCH_SUCCEEDED) {
+      PetscCall(PetscInfo(snes, "mfad: the Newton step predicted a decrease below -mfad_decrement_rtol |E|: converged\n"));
+      *reason = MFAD_SNES_CONVERGED_DECREMENT;
+    }
+  }
+  c->decrement = PETSC_FALSE;
   if (it == 0) c->fnorm0 = fnorm;
   c->fprev       = fnorm;
   c->at_roundoff = PETSC_FALSE;

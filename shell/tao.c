@@ -114,6 +114,8 @@ typedef struct {
   Vec              W;                                                 /* the nonmonotone trial point (nls) */
   MfadEnergyMemory mem;                                               /* E at the last points (nls) */
   PetscInt         last_it;                                           /* the Tao's iteration at the last search */
+  PetscInt         dec_it;                                            /* the iteration of the last search that looked at the decrement */
+  PetscBool        decrement; /* nls: this iteration's Newton step predicted a decrease below -mfad_decrement_rtol |E| */
 } MfadTaoStepBound;
 
 static PetscErrorCode MfadTaoStepBoundDestroy_Private(void *arg)
@@ -145,6 +147,7 @@ static PetscErrorCode MfadTaoLineSearchApply_Private(TaoLineSearch ls, Vec X, Pe
   PetscScalar       gs = 0;
   PetscInt          M  = 1;
   PetscBool         nls;
+  PetscReal         rtol = 0;
 
   PetscFunctionBegin;
   PetscCall(MfadTaoStepBoundGet_Private(ls, &b));
@@ -157,7 +160,21 @@ static PetscErrorCode MfadTaoLineSearchApply_Private(TaoLineSearch ls, Vec X, Pe
   ls->initstep = PetscMin(initstep, cut);
   PetscCall(PetscObjectTypeCompare((PetscObject)b->tao, TAONLS, &nls));
   if (nls) PetscCall(MfadEnergyGetNonmonotoneMemory_Private(b->E, &M));
-  if (cut < 1 || M > 1) PetscCall(VecDot(G, S, &gs)); /* for the tests below: only where they apply */
+  if (nls) PetscCall(MfadEnergyGetDecrementTolerance(b->E, &rtol));
+  if (cut < 1 || M > 1 || rtol > 0) PetscCall(VecDot(G, S, &gs)); /* for the tests below: only where they apply */
+  b->decrement = PETSC_FALSE;
+  if (rtol > 0) {
+    /* -mfad_decrement_rtol: the first search of an iteration follows nls's Newton step, S = -H^-1 G
+       when its linear solve converged; a later one is a fall-back direction's (BFGS, gradient) */
+    PetscInt           it;
+    KSP                ksp;
+    KSPConvergedReason kr = KSP_DIVERGED_ITS;
+    PetscCall(TaoGetIterationNumber(b->tao, &it));
+    PetscCall(TaoGetKSP(b->tao, &ksp));
+    if (ksp) PetscCall(KSPGetConvergedReason(ksp, &kr));
+    b->decrement = (PetscBool)(it != b->dec_it && kr > 0 && PetscRealPart(gs) < 0 && -0.5 * PetscRealPart(gs) <= rtol * PetscAbsReal(f0));
+    b->dec_it    = it;
+  }
   if (M > 1) {
     PetscInt  it;
     PetscReal ref, fw;
@@ -206,18 +223,21 @@ static PetscErrorCode MfadTaoSetStepBound_Private(Tao tao, MfadEnergy E)
   MfadTaoStepBound *b;
 
   PetscBool bound, nls;
-  PetscInt  M = 1;
+  PetscInt  M    = 1;
+  PetscReal rtol = 0;
 
   PetscFunctionBegin;
   PetscCall(MfadEnergyGetStepBound(E, &bound));
   PetscCall(PetscObjectTypeCompare((PetscObject)tao, TAONLS, &nls));
   if (nls) PetscCall(MfadEnergyGetNonmonotoneMemory_Private(E, &M));
+  if (nls) PetscCall(MfadEnergyGetDecrementTolerance(E, &rtol));
   PetscCall(TaoGetLineSearch(tao, &ls));
-  if (!(bound || M > 1) || !ls || !ls->ops->apply || ls->ops->apply == MfadTaoLineSearchApply_Private) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!(bound || M > 1 || rtol > 0) || !ls || !ls->ops->apply || ls->ops->apply == MfadTaoLineSearchApply_Private) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MfadTaoStepBoundGet_Private(ls, &b));
   if (!b) {
     PetscCall(PetscNew(&b));
     b->last_it = PETSC_MAX_INT;
+    b->dec_it  = -1;
     PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)ls), &holder));
     PetscCall(PetscContainerSetPointer(holder, b));
     PetscCall(MfadContainerSetCtxDestroy(holder, MfadTaoStepBoundDestroy_Private));
@@ -226,6 +246,34 @@ static PetscErrorCode MfadTaoSetStepBound_Private(Tao tao, MfadEnergy E)
   }
   b->E = E, b->tao = tao, b->apply = ls->ops->apply;
   ls->ops->apply = MfadTaoLineSearchApply_Private;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* TAO's default convergence test, and -mfad_decrement_rtol (nls): converged after an iteration
+   whose Newton step predicted a decrease below rtol |E| (MfadTaoLineSearchApply_Private()) and
+   whose line search went through */
+static PetscErrorCode MfadTaoConverged_Private(Tao tao, void *ctx)
+{
+  TaoConvergedReason reason;
+  TaoLineSearch      ls;
+  MfadTaoStepBound  *b = NULL;
+  PetscInt           it;
+
+  PetscFunctionBegin;
+  (void)ctx;
+  PetscCall(TaoDefaultConvergenceTest(tao, NULL));
+  PetscCall(TaoGetConvergedReason(tao, &reason));
+  PetscCall(TaoGetLineSearch(tao, &ls));
+  if (ls) PetscCall(MfadTaoStepBoundGet_Private(ls, &b));
+  if (!b) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(TaoGetIterationNumber(tao, &it));
+  if (it == 0) b->dec_it = -1; /* a new solve */
+  if (it > 0 && reason == TAO_CONTINUE_ITERATING && b->decrement &&
+      (ls->reason == TAOLINESEARCH_SUCCESS || ls->reason == TAOLINESEARCH_SUCCESS_USER)) {
+    PetscCall(PetscInfo(tao, "mfad: the Newton step predicted a decrease below -mfad_decrement_rtol |E|: converged\n"));
+    PetscCall(TaoSetConvergedReason(tao, TAO_CONVERGED_USER));
+  }
+  b->decrement = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -258,6 +306,7 @@ PetscErrorCode MfadEnergySetTao(MfadEnergy E, Tao tao)
   PetscCall(TaoSetObjective(tao, MfadTaoObjective_Private, E));
   PetscCall(TaoSetObjectiveAndGradient(tao, NULL, MfadTaoObjectiveGradient_Private, E));
   PetscCall(TaoSetHessian(tao, H, P, MfadTaoHessian_Private, E));
+  PetscCall(TaoSetConvergenceTest(tao, MfadTaoConverged_Private, E)); /* TAO's own test, and -mfad_decrement_rtol */
   PetscCall(MfadEnergyAttach_Private(E, (PetscObject)tao));
   PetscCall(MfadMonitorSetFromOptions_Private(E, (PetscObject)tao));
   PetscCall(MfadWarnGaussNewtonTest_Private(E, (PetscObject)tao));

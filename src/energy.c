@@ -584,6 +584,25 @@ PetscErrorCode MfadEnergyGetLineSearchMemory(MfadEnergy E, PetscInt *m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MfadEnergySetDecrementTolerance(MfadEnergy E, PetscReal rtol)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  PetscCheck(rtol >= 0 && !PetscIsInfOrNanReal(rtol), PetscObjectComm((PetscObject)E), PETSC_ERR_ARG_OUTOFRANGE,
+             "mfad: -mfad_decrement_rtol %g: must be a finite real >= 0 (0: off)", (double)rtol);
+  E->opt.decrement_rtol = rtol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MfadEnergyGetDecrementTolerance(MfadEnergy E, PetscReal *rtol)
+{
+  PetscFunctionBegin;
+  MfadValidEnergy(E, 1);
+  MfadValidPointer(rtol, 2);
+  *rtol = E->opt.decrement_rtol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MfadEnergySetNewtonCG(MfadEnergy E, PetscBool flg)
 {
   PetscFunctionBegin;

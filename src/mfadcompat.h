@@ -27,6 +27,14 @@ typedef char *MfadErrorText;
 typedef const char *MfadErrorText;
 #endif
 
+/* 3.23: SNES_CONVERGED_USER, a convergence test's own reason; before it, the decrement stop
+   (MfadEnergySetDecrementTolerance()) says SNES_CONVERGED_SNORM_RELATIVE, as the round-off stop does */
+#if PETSC_VERSION_LT(3, 23, 0)
+#define MFAD_SNES_CONVERGED_DECREMENT SNES_CONVERGED_SNORM_RELATIVE
+#else
+#define MFAD_SNES_CONVERGED_DECREMENT SNES_CONVERGED_USER
+#endif
+
 /* 3.22: PetscOptionsGetViewer() became PetscOptionsCreateViewer() (same arguments; the viewer is
    released with PetscViewerDestroy() in every version) */
 #if PETSC_VERSION_LT(3, 22, 0)

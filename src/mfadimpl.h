@@ -168,6 +168,7 @@ typedef struct {
   PetscInt          direct_limit;    /* -mfad_direct_solve_limit: the most unknowns that default factors */
   PetscBool         step_bound;      /* -mfad_step_bound: SNES's line search starts short of the first wall */
   PetscInt          ls_memory;       /* -mfad_line_search_memory: the nonmonotone full step's reference (shell/nonmonotone.c) */
+  PetscReal         decrement_rtol;  /* -mfad_decrement_rtol: SNES and TAO converged at a Newton decrement below rtol |E| (0: off) */
   PetscBool         newton_cg;       /* -mfad_newton_cg: SNES's Newton-CG preconditioned by the projected Hessian's factor (shell/newtoncg.c) */
   PetscInt          hessian_type, pmat_type; /* MfadEnergySetHessianType() (shell/forms.c; -1: not set in code) */
   PetscReal         damping;                 /* lambda I added to every Hessian (Jacobian) form: Levenberg-Marquardt */

@@ -143,6 +143,7 @@ MFAD_OPTION_ACCESS(MfadOptPSDSwitch, v->i = E->opt.psd_switch, MfadEnergySetPSDS
 MFAD_OPTION_ACCESS(MfadOptSolverDefaults, v->b = E->opt.solver_defaults, MfadEnergySetSolverDefaults(E, v->b))
 MFAD_OPTION_ACCESS(MfadOptStepBound, v->b = E->opt.step_bound, MfadEnergySetStepBound(E, v->b))
 MFAD_OPTION_ACCESS(MfadOptLineSearchMemory, v->i = E->opt.ls_memory, MfadEnergySetLineSearchMemory(E, v->i))
+MFAD_OPTION_ACCESS(MfadOptDecrementRtol, v->r = E->opt.decrement_rtol, MfadEnergySetDecrementTolerance(E, v->r))
 MFAD_OPTION_ACCESS(MfadOptNewtonCG, v->b = E->opt.newton_cg, MfadEnergySetNewtonCG(E, v->b))
 MFAD_OPTION_ACCESS(MfadOptDirectLimit, v->i = E->opt.direct_limit, MfadEnergySetDirectSolveLimit(E, v->i))
 MFAD_OPTION_ACCESS(MfadOptDamping, v->r = E->opt.damping, MfadEnergySetDamping(E, v->r))
@@ -192,6 +193,9 @@ static const MfadOption MfadEnergyOptionList[] = {
      "SNES newtonls (bt), TAO nls: the full step is taken where E is below the largest E of the last m points by Armijo's decrease (nonmonotone; "
      "1: monotone; not with -mfad_newton_cg)",
      "MfadEnergySetLineSearchMemory", "an integer from 1 (monotone) to 16", 0, NULL, {0}, MfadOptLineSearchMemory},
+    {"-mfad_decrement_rtol", MFAD_OPTION_REAL,
+     "SNES newtonls, TAO nls: converged after a Newton step whose predicted decrease of E (g . H^-1 g / 2) is at most rtol |E| (0: off)",
+     "MfadEnergySetDecrementTolerance", "a real >= 0 (0: off)", 0, NULL, {0}, MfadOptDecrementRtol},
     {"-mfad_newton_cg", MFAD_OPTION_BOOL,
      "SNES: Newton-CG on the exact Hessian preconditioned by the Cholesky factor of the projected one, the projected step where CG fails or meets "
      "negative curvature",

@@ -18,19 +18,19 @@ endfunction()
 # equal only for an isometry (s1 = s2 = 1). A flat mesh has an isometric parameterisation (itself),
 # so with a free boundary the minimum is exactly 4 x area, area 4 for the square [-1, 1]^2, every
 # triangle's s1/s2 = 1 (checked to 1e-4: s1/s2 - 1 is first order in the solution's error, ~1e-8).
-# Newton ends at |grad E| <= 1e-8 sqrt(area) (param's -gatol, since its defaults changed to an absolute
-# test; before: 1e-8 |grad E_0|), so E - E* is second order in that: 4e-8 relative is generous. Iterations: 8 measured from the Tutte embedding (distortion s1/s2 ~ 5); 20 allows for
+# Newton ends at |grad E| <= 1e-8 sqrt(area) (-gatol 1e-8, given: param's gradient stop; its default is
+# the Newton decrement's, tests/real_param.cmake's stop tests), so E - E* is second order in that: 4e-8 relative is generous. Iterations: 8 measured from the Tutte embedding (distortion s1/s2 ~ 5); 20 allows for
 # other solvers; a wrong Hessian makes Newton linear, well beyond 20.
-mfad_geom_test(example_param_plane param 1 plane OPTIONS -n 8 -surface plane)
-mfad_geom_test(example_param_plane_np2 param 2 plane OPTIONS -n 8 -surface plane)
-mfad_geom_test(example_param_plane_tao param 1 plane OPTIONS -n 8 -surface plane -use_tao)
+mfad_geom_test(example_param_plane param 1 plane OPTIONS -n 8 -surface plane -gatol 1e-8)
+mfad_geom_test(example_param_plane_np2 param 2 plane OPTIONS -n 8 -surface plane -gatol 1e-8)
+mfad_geom_test(example_param_plane_tao param 1 plane OPTIONS -n 8 -surface plane -use_tao -gatol 1e-8)
 # a curved surface (spherical cap, Gaussian bump): energy above the isometric bound, no flipped
 # triangle (the +inf barrier and the backtracking line search), also with an added log barrier
 mfad_geom_test(example_param_cap param 1 curved OPTIONS -n 12 -surface cap)
 mfad_geom_test(example_param_hat_barrier param 2 curved OPTIONS -n 12 -surface hat -barrier 0.01)
-# 1 and 2 ranks reach the same minimiser: energies to 1e-9 (both end at |g| <= 1e-8 sqrt(area); the
+# 1 and 2 ranks reach the same minimiser: energies to 1e-9 (both end at |g| <= 1e-8 sqrt(area), -gatol; the
 # energy error is quadratic in that, plus summation round-off)
-mfad_geom_test(example_param_ranks param 2 ranks energy OPTIONS -n 12 -surface cap)
+mfad_geom_test(example_param_ranks param 2 ranks energy OPTIONS -n 12 -surface cap -gatol 1e-8)
 
 # arap. (a) Both handles moved by one rigid motion: the rigidly moved rest shape has every J a
 # rotation, so E = 0, its global minimum; Newton must find it (rigid_deviation: distance of each

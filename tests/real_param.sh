@@ -32,6 +32,15 @@ ranks) # 1 rank vs np ranks: the same energy to 1e-10 relative
   disk "$l1"
   disk "$l2"
   ok "energy: 1 rank vs $np ranks to 1e-10" "abs(a - b) <= 1e-10 * a" "$(field "$l1" energy)" "$(field "$l2" energy)" ;;
+stop) # the default stop against the gradient stop -gatol 1e-8 (the minimum): above it, within 1e-3, in fewer steps
+  l1=$(run "$np" "$@"); echo "$l1"
+  l2=$(run "$np" "$@" -gatol 1e-8); echo "$l2"
+  ok "converged (reason > 0)" "a > 0" "$(field "$l1" reason)"
+  ok "no flipped triangle" "a == 0" "$(field "$l1" flipped)"
+  ok "energy_per_area >= 4 (the isometric bound)" "a >= 4" "$(field "$l1" energy_per_area)"
+  disk "$l2"
+  ok "energy: the default stop above the minimum, within 1e-3" "a >= b - 1e-12 * b && a <= b + 1e-3 * b" "$(field "$l1" energy)" "$(field "$l2" energy)"
+  ok "iterations: fewer than the gradient stop's" "a < b" "$(field "$l1" iterations)" "$(field "$l2" iterations)" ;;
 fails) # a solve cut short: exit status non-zero, the reason on stderr (and not on stdout)
   # shellcheck disable=SC2086
   if "$mpiexec" $mpiflags -n "$np" "$prog" "$@" </dev/null >"${TMPDIR:-/tmp}/real_param.$$.out" 2>"${TMPDIR:-/tmp}/real_param.$$.err"; then

@@ -21,6 +21,17 @@ mfad_user_test(user_param_jitter 2 param param param ${MFAD_MESHES}/spot_jitter.
 # (a') the same with TAO nls and its default line search (More-Thuente), which fails at the first
 # step on a flipping full step unless the library starts it short of the wall (-mfad_step_bound)
 mfad_user_test(user_param_tao_jitter 2 param_tao param param ${MFAD_MESHES}/spot_jitter.obj)
+# (c) the library's stop at the Newton decrement (-mfad_decrement_rtol, MfadEnergySetDecrementTolerance())
+# through the same programs, SNES and TAO nls, 1 and 2 ranks: above the example's minimum and within
+# 1e-3 of it (measured 7e-8 at 1e-4), in fewer Newton steps (11 against 14), with the decrement's
+# reason (SNES_CONVERGED_USER from PETSc 3.23; SNES_CONVERGED_SNORM_RELATIVE before it)
+if(PETSC_VERSION VERSION_LESS 3.23)
+  set(_snes_decrement CONVERGED_SNORM_RELATIVE)
+else()
+  set(_snes_decrement CONVERGED_USER)
+endif()
+mfad_user_test(user_param_jitter_decrement 2 param param param_stop ${MFAD_MESHES}/spot_jitter.obj ${_snes_decrement} -mfad_decrement_rtol 1e-4)
+mfad_user_test(user_param_tao_jitter_decrement 2 param_tao param param_stop ${MFAD_MESHES}/spot_jitter.obj CONVERGED_USER -mfad_decrement_rtol 1e-4)
 # without MUMPS, 2 ranks' redundant LDL^T misses a negative eigenvalue on the Spot tets (see
 # example_elastic_spot_default): 1 rank there, as for the example
 if(MFAD_PETSC_HAS_MUMPS)
